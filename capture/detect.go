@@ -1,0 +1,343 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Detect decides the provider shape of a capture and says why. The URL (when
+// the envelope has one) is trusted first, then headers, then the body's
+// structure, checked in a fixed order where the first match wins.
+func Detect(c *Capture) (Provider, string, error) {
+	if p, why := detectURL(c.URL); p != "" {
+		if p == Gemini || c.Doc == nil || bodyFits(c.Doc, p) {
+			return p, why, nil
+		}
+	}
+	if p, why := detectHeaders(c.Headers); p != "" && bodyFits(c.Doc, p) {
+		return p, why, nil
+	}
+	return DetectBody(c.Doc)
+}
+
+var (
+	reBedrock    = regexp.MustCompile(`/model/[^/]+/invoke`)
+	reVertexAnth = regexp.MustCompile(`/publishers/anthropic/models/`)
+)
+
+func detectURL(raw string) (Provider, string) {
+	if raw == "" {
+		return "", ""
+	}
+	u := strings.ToLower(raw)
+	host, path := u, u
+	if i := strings.Index(u, "://"); i >= 0 {
+		rest := u[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			host, path = rest[:j], rest[j:]
+		} else {
+			host, path = rest, "/"
+		}
+	}
+	if q := strings.IndexAny(path, "?#"); q >= 0 {
+		path = path[:q]
+	}
+	switch {
+	case strings.HasSuffix(path, "/v1/messages") || strings.HasSuffix(path, "/messages") && strings.Contains(host, "anthropic"):
+		return Anthropic, fmt.Sprintf("URL path %s is the Anthropic Messages endpoint", path)
+	case reBedrock.MatchString(path):
+		return Anthropic, "URL is a Bedrock InvokeModel endpoint (Anthropic Messages body)"
+	case reVertexAnth.MatchString(path):
+		return Anthropic, "URL is a Vertex AI Anthropic publisher endpoint"
+	case strings.HasSuffix(path, "/responses"):
+		return OpenAIResponses, fmt.Sprintf("URL path %s is the OpenAI Responses endpoint", path)
+	case strings.HasSuffix(path, "/chat/completions") && strings.Contains(host, "mistral.ai"):
+		return Mistral, fmt.Sprintf("URL %s%s is Mistral's chat completions endpoint", host, path)
+	case strings.Contains(path, ":generatecontent") || strings.Contains(path, ":streamgeneratecontent") ||
+		strings.Contains(host, "generativelanguage.googleapis.com") ||
+		strings.Contains(path, "/publishers/google/") || strings.Contains(path, "/v1internal:"):
+		return Gemini, fmt.Sprintf("URL path %s is a Gemini generateContent endpoint", path)
+	case strings.HasSuffix(path, "/chat/completions"):
+		return OpenAIChat, fmt.Sprintf("URL path %s is a chat completions endpoint (OpenAI or compatible)", path)
+	}
+	return "", ""
+}
+
+func detectHeaders(hs []Header) (Provider, string) {
+	for _, h := range hs {
+		switch strings.ToLower(h.Name) {
+		case "anthropic-version":
+			return Anthropic, "header anthropic-version is present"
+		case "x-goog-api-key", "x-goog-api-client":
+			return Gemini, fmt.Sprintf("header %s is present", strings.ToLower(h.Name))
+		}
+	}
+	return "", ""
+}
+
+// bodyFits is a sanity check that a URL- or header-derived provider does not
+// contradict the body outright (a proxy path can lie).
+func bodyFits(d *Doc, p Provider) bool {
+	if d == nil || d.Kind(0) != Object {
+		return p == PiMessages
+	}
+	has := func(k string) bool { return d.Get(0, k) >= 0 }
+	switch p {
+	case Anthropic, OpenAIChat, Mistral:
+		return has("messages")
+	case OpenAIResponses:
+		return has("input") || has("instructions") || has("prompt") || has("previous_response_id") || has("conversation")
+	}
+	return true
+}
+
+var piRoles = map[string]bool{"toolResult": true, "bashExecution": true, "custom": true, "branchSummary": true, "compactionSummary": true, "hookMessage": true}
+
+var reMistralModel = regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
+
+// DetectBody classifies a bare body by its structure alone.
+func DetectBody(d *Doc) (Provider, string, error) {
+	if d == nil {
+		return "", "", errors.New("no body")
+	}
+	root := 0
+	switch d.Kind(root) {
+	case Array:
+		if why := piMessages(d, root); why != "" {
+			return PiMessages, why, nil
+		}
+		return "", "", errors.New("unknown request shape: a top-level array that is not a Pi message list")
+	case Object:
+		if d.Get(root, "role") >= 0 {
+			if why := piMessage(d, root); why != "" {
+				return PiMessages, "a single message: " + why, nil
+			}
+		}
+	default:
+		return "", "", fmt.Errorf("unknown request shape: top-level %s, want an object", d.Kind(root))
+	}
+	has := func(k string) bool { return d.Get(root, k) >= 0 }
+	msgs := d.Get(root, "messages")
+
+	// 1. Pi message lists and LLM contexts.
+	if msgs >= 0 && d.Kind(msgs) == Array {
+		if why := piMessages(d, msgs); why != "" {
+			return PiMessages, why, nil
+		}
+	}
+	if has("systemPrompt") && msgs >= 0 {
+		return PiMessages, "top-level systemPrompt with messages is Pi's LLM Context", nil
+	}
+
+	// 2. Gemini.
+	contents := d.Get(root, "contents")
+	if contents >= 0 && msgs < 0 && !has("input") {
+		return Gemini, "top-level contents without messages or input", nil
+	}
+	for _, k := range []string{"systemInstruction", "system_instruction", "generationConfig", "generation_config"} {
+		if has(k) {
+			return Gemini, fmt.Sprintf("top-level %s", k), nil
+		}
+	}
+
+	// 3. OpenAI Responses.
+	if msgs < 0 && (has("input") || has("instructions")) {
+		k := "input"
+		if !has("input") {
+			k = "instructions"
+		}
+		return OpenAIResponses, fmt.Sprintf("top-level %s without messages", k), nil
+	}
+	if has("max_output_tokens") {
+		return OpenAIResponses, "top-level max_output_tokens", nil
+	}
+
+	if msgs < 0 {
+		return "", "", errors.New("unknown request shape: no messages, input or contents (use --provider to force one)")
+	}
+
+	// Collect message-level features once.
+	f := scanMessages(d, msgs)
+
+	// 4. Anthropic.
+	switch {
+	case f.anthBlock != "":
+		return Anthropic, fmt.Sprintf("content block of type %s", f.anthBlock), nil
+	case has("anthropic_version"):
+		return Anthropic, "top-level anthropic_version (Bedrock/Vertex)", nil
+	case has("system"):
+		return Anthropic, "top-level system", nil
+	case toolsHave(d, "input_schema"):
+		return Anthropic, "tools with input_schema", nil
+	case has("max_tokens") && !f.chatMarker && !has("stream_options") && !has("max_completion_tokens") && !hasMistralMarker(d, f):
+		return Anthropic, "messages with top-level max_tokens and no chat markers", nil
+	}
+
+	// 5. Mistral.
+	if why := mistralMarker(d, f); why != "" {
+		return Mistral, why, nil
+	}
+
+	// 6. OpenAI chat (and compatible).
+	switch {
+	case f.chatMarker:
+		return OpenAIChat, "messages with chat-completions markers (" + f.chatWhy + ")", nil
+	case has("stream_options"), has("max_completion_tokens"), toolsHave(d, "function"):
+		return OpenAIChat, "chat-completions parameters", nil
+	}
+	return OpenAIChat, "ambiguous minimal body (openai-chat or mistral): resolved to openai-chat; pass --provider mistral if it is Mistral", nil
+}
+
+// piMessages reports why the array node arr is a Pi message list, or "".
+func piMessages(d *Doc, arr int) string {
+	for m := range d.Children(arr) {
+		if d.Kind(m) != Object {
+			continue
+		}
+		if t := d.GetStr(m, "type"); t == "session" || t == "message" && d.Kind(d.Get(m, "message")) == Object {
+			return "Pi session entries"
+		}
+		if why := piMessage(d, m); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// piMessage reports why object m is a Pi message, or "".
+func piMessage(d *Doc, m int) string {
+	{
+		role := d.GetStr(m, "role")
+		if piRoles[role] {
+			return fmt.Sprintf("message role %s is Pi's", role)
+		}
+		if role == "assistant" && (d.Get(m, "api") >= 0 || d.Get(m, "stopReason") >= 0) {
+			return "assistant message carries Pi's api/stopReason fields"
+		}
+		if ts := d.Get(m, "timestamp"); ts >= 0 && d.Kind(ts) == Number && (role == "user" || role == "assistant") {
+			return "messages carry Pi's numeric timestamp"
+		}
+		if c := d.Get(m, "content"); c >= 0 && d.Kind(c) == Array {
+			for b := range d.Children(c) {
+				if d.StrIs(d.Get(b, "type"), "toolCall") {
+					return "content block of type toolCall is Pi's"
+				}
+				if d.Get(b, "mimeType") >= 0 && d.StrIs(d.Get(b, "type"), "image") {
+					return "image block with mimeType is Pi's"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+type msgFeatures struct {
+	anthBlock  string // first Anthropic-only block type seen
+	chatMarker bool
+	chatWhy    string
+	mistral    string // first Mistral-only marker seen
+}
+
+var anthBlocks = map[string]bool{"tool_use": true, "tool_result": true, "thinking": true, "redacted_thinking": true, "server_tool_use": true, "document": true, "search_result": true, "mid_conv_system": true, "tool_addition": true, "container_upload": true}
+
+func scanMessages(d *Doc, msgs int) msgFeatures {
+	var f msgFeatures
+	chat := func(why string) {
+		if !f.chatMarker {
+			f.chatMarker, f.chatWhy = true, why
+		}
+	}
+	mis := func(why string) {
+		if f.mistral == "" {
+			f.mistral = why
+		}
+	}
+	for m := range d.Children(msgs) {
+		if d.Kind(m) != Object {
+			continue
+		}
+		role := d.GetStr(m, "role")
+		switch role {
+		case "developer", "tool", "function":
+			chat("role " + role)
+		}
+		if d.Get(m, "tool_calls") >= 0 {
+			chat("tool_calls")
+			for tc := range d.Children(d.Get(m, "tool_calls")) {
+				if d.Get(tc, "index") >= 0 {
+					mis("tool_calls[].index in a request")
+				}
+			}
+		}
+		if d.Get(m, "tool_call_id") >= 0 {
+			chat("tool_call_id")
+		}
+		if p := d.Get(m, "prefix"); p >= 0 && role == "assistant" {
+			mis("assistant prefix field")
+		}
+		c := d.Get(m, "content")
+		if c < 0 || d.Kind(c) != Array {
+			continue
+		}
+		for b := range d.Children(c) {
+			t := d.GetStr(b, "type")
+			switch {
+			case t == "thinking" && d.Kind(d.Get(b, "thinking")) == Array:
+				mis("thinking chunk with a list of parts")
+			case anthBlocks[t]:
+				if f.anthBlock == "" {
+					f.anthBlock = t
+				}
+			case t == "image" && d.Get(b, "source") >= 0:
+				if f.anthBlock == "" {
+					f.anthBlock = "image with source"
+				}
+			case t == "image_url":
+				if iu := d.Get(b, "image_url"); iu >= 0 && d.Kind(iu) == String {
+					mis("image_url given as a plain string")
+				}
+				chat("image_url part")
+			case t == "document_url" || t == "reference":
+				mis("chunk type " + t)
+			case t == "input_audio" || t == "file":
+				chat(t + " part")
+			}
+		}
+	}
+	return f
+}
+
+func hasMistralMarker(d *Doc, f msgFeatures) bool { return mistralMarker(d, f) != "" }
+
+func mistralMarker(d *Doc, f msgFeatures) string {
+	for _, k := range []string{"safe_prompt", "random_seed", "prompt_mode", "guardrails"} {
+		if d.Get(0, k) >= 0 {
+			return "top-level " + k + " is Mistral-only"
+		}
+	}
+	if d.StrIs(d.Get(0, "tool_choice"), "any") {
+		return `tool_choice "any" is Mistral-only`
+	}
+	if f.mistral != "" {
+		return f.mistral + " is Mistral-only"
+	}
+	if m := d.GetStr(0, "model"); reMistralModel.MatchString(strings.ToLower(m)) {
+		return fmt.Sprintf("model %q is a Mistral model", m)
+	}
+	return ""
+}
+
+func toolsHave(d *Doc, key string) bool {
+	tools := d.Get(0, "tools")
+	if tools < 0 || d.Kind(tools) != Array {
+		return false
+	}
+	for t := range d.Children(tools) {
+		if d.Get(t, key) >= 0 {
+			return true
+		}
+	}
+	return false
+}

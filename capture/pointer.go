@@ -1,0 +1,386 @@
+package capture
+
+import (
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Raw returns the exact bytes of node i.
+func (d *Doc) Raw(i int) []byte {
+	if i < 0 {
+		return nil
+	}
+	n := &d.Nodes[i]
+	return d.Src[n.Start:n.End]
+}
+
+// Kind returns the JSON kind of node i, or None when i < 0.
+func (d *Doc) Kind(i int) Kind {
+	if i < 0 {
+		return None
+	}
+	return d.Nodes[i].Kind
+}
+
+// Str returns the decoded value of string node i ("" for other kinds).
+func (d *Doc) Str(i int) string {
+	if i < 0 {
+		return ""
+	}
+	n := &d.Nodes[i]
+	if n.Kind != String {
+		return ""
+	}
+	if n.flags&flagEscaped == 0 {
+		return string(d.Src[n.Start+1 : n.End-1])
+	}
+	return unquote(d.Src[n.Start:n.End])
+}
+
+// StrIs reports whether node i is a string whose decoded value is s, without
+// allocating for the common unescaped case.
+func (d *Doc) StrIs(i int, s string) bool {
+	if i < 0 {
+		return false
+	}
+	n := &d.Nodes[i]
+	if n.Kind != String {
+		return false
+	}
+	if n.flags&flagEscaped == 0 {
+		return string(d.Src[n.Start+1:n.End-1]) == s
+	}
+	return unquote(d.Src[n.Start:n.End]) == s
+}
+
+// StrPrefix returns the decoded start of string node i, reading at most
+// about maxRaw bytes of its token (never cutting an escape in half).
+func (d *Doc) StrPrefix(i, maxRaw int) string {
+	if i < 0 || d.Nodes[i].Kind != String {
+		return ""
+	}
+	n := &d.Nodes[i]
+	body := d.Src[n.Start+1 : n.End-1]
+	if len(body) <= maxRaw {
+		return d.Str(i)
+	}
+	j := 0
+	for j < maxRaw {
+		if body[j] == '\\' {
+			if body[j+1] == 'u' {
+				j += 6
+			} else {
+				j += 2
+			}
+			continue
+		}
+		j++
+	}
+	for j < len(body) && body[j]&0xC0 == 0x80 { // finish a UTF-8 sequence
+		j++
+	}
+	if n.flags&flagEscaped == 0 {
+		return string(body[:j])
+	}
+	return string(appendUnescaped(nil, body[:j]))
+}
+
+// Key returns the decoded member key of node i ("" when i is not a member).
+func (d *Doc) Key(i int) string {
+	if i < 0 {
+		return ""
+	}
+	n := &d.Nodes[i]
+	if n.KeyEnd == 0 {
+		return ""
+	}
+	if n.flags&flagKeyEscaped == 0 {
+		return string(d.Src[n.KeyStart+1 : n.KeyEnd-1])
+	}
+	return unquote(d.Src[n.KeyStart:n.KeyEnd])
+}
+
+func (d *Doc) keyIs(i int, key string) bool {
+	n := &d.Nodes[i]
+	if n.flags&flagKeyEscaped == 0 {
+		return string(d.Src[n.KeyStart+1:n.KeyEnd-1]) == key
+	}
+	return unquote(d.Src[n.KeyStart:n.KeyEnd]) == key
+}
+
+// IsMember reports whether node i is the value of an object member.
+func (d *Doc) IsMember(i int) bool { return d.Nodes[i].KeyEnd != 0 }
+
+// Children iterates over the direct children of node i in document order.
+func (d *Doc) Children(i int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if i < 0 {
+			return
+		}
+		end := int(d.Nodes[i].Skip)
+		for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// Len returns the number of direct children of node i.
+func (d *Doc) Len(i int) int {
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	end := int(d.Nodes[i].Skip)
+	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+		n++
+	}
+	return n
+}
+
+// Get returns the member value named key of object node i, or -1.
+func (d *Doc) Get(i int, key string) int {
+	if i < 0 || d.Nodes[i].Kind != Object {
+		return -1
+	}
+	end := int(d.Nodes[i].Skip)
+	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+		if d.keyIs(c, key) {
+			return c
+		}
+	}
+	return -1
+}
+
+// GetAny returns the first member of object node i named by one of keys, or -1.
+// Keys are tried in the order given (for alternative spellings).
+func (d *Doc) GetAny(i int, keys ...string) int {
+	for _, k := range keys {
+		if c := d.Get(i, k); c >= 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// GetStr returns the decoded string member key of object i, or "".
+func (d *Doc) GetStr(i int, key string) string {
+	c := d.Get(i, key)
+	if c < 0 {
+		return ""
+	}
+	return d.Str(c)
+}
+
+// Elem returns the n-th element of array node i, or -1.
+func (d *Doc) Elem(i, n int) int {
+	if i < 0 || d.Nodes[i].Kind != Array || n < 0 {
+		return -1
+	}
+	k := 0
+	end := int(d.Nodes[i].Skip)
+	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+		if k == n {
+			return c
+		}
+		k++
+	}
+	return -1
+}
+
+// Pointer returns the RFC 6901 JSON Pointer of node i ("" for the root).
+func (d *Doc) Pointer(i int) string {
+	var parts []string
+	for i > 0 {
+		n := &d.Nodes[i]
+		parent := int(n.Parent)
+		if n.KeyEnd != 0 {
+			parts = append(parts, escapeToken(d.Key(i)))
+		} else {
+			k := 0
+			for c := parent + 1; c != i; c = int(d.Nodes[c].Skip) {
+				k++
+			}
+			parts = append(parts, strconv.Itoa(k))
+		}
+		i = parent
+	}
+	var b strings.Builder
+	for j := len(parts) - 1; j >= 0; j-- {
+		b.WriteByte('/')
+		b.WriteString(parts[j])
+	}
+	return b.String()
+}
+
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// PointerError reports a JSON Pointer that does not resolve.
+type PointerError struct {
+	Pointer string
+	Msg     string
+}
+
+func (e *PointerError) Error() string { return fmt.Sprintf("pointer %q: %s", e.Pointer, e.Msg) }
+
+// Lookup resolves an RFC 6901 JSON Pointer to a node index.
+func (d *Doc) Lookup(ptr string) (int, error) {
+	if ptr == "" {
+		return 0, nil
+	}
+	if ptr[0] != '/' {
+		return -1, &PointerError{ptr, "must be empty or start with '/'"}
+	}
+	i := 0
+	rest := ptr[1:]
+	for {
+		tok := rest
+		next := strings.IndexByte(rest, '/')
+		if next >= 0 {
+			tok = rest[:next]
+		}
+		if strings.Contains(tok, "~") {
+			if bad := strings.ReplaceAll(strings.ReplaceAll(tok, "~0", ""), "~1", ""); strings.Contains(bad, "~") {
+				return -1, &PointerError{ptr, "invalid '~' escape"}
+			}
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
+		switch d.Nodes[i].Kind {
+		case Object:
+			c := d.Get(i, tok)
+			if c < 0 {
+				return -1, &PointerError{ptr, fmt.Sprintf("no member %q", tok)}
+			}
+			i = c
+		case Array:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || (len(tok) > 1 && tok[0] == '0') {
+				return -1, &PointerError{ptr, fmt.Sprintf("%q is not an array index", tok)}
+			}
+			c := d.Elem(i, n)
+			if c < 0 {
+				return -1, &PointerError{ptr, fmt.Sprintf("index %d out of range", n)}
+			}
+			i = c
+		default:
+			return -1, &PointerError{ptr, fmt.Sprintf("cannot descend into a %s", d.Nodes[i].Kind)}
+		}
+		if next < 0 {
+			return i, nil
+		}
+		rest = rest[next+1:]
+	}
+}
+
+// Contains reports whether node j lies inside the subtree of node i
+// (i itself included).
+func (d *Doc) Contains(i, j int) bool {
+	return j >= i && j < int(d.Nodes[i].Skip)
+}
+
+// RawOffset maps a byte offset into the decoded value of string node i to the
+// corresponding byte offset in Src. off may equal the decoded length.
+func (d *Doc) RawOffset(i, off int) int {
+	n := &d.Nodes[i]
+	start := int(n.Start) + 1
+	if n.flags&flagEscaped == 0 {
+		return start + off
+	}
+	body := d.Src[start : n.End-1]
+	dec := 0
+	var buf [8]byte
+	for j := 0; j < len(body); {
+		if dec >= off {
+			return start + j
+		}
+		if body[j] != '\\' {
+			j++
+			dec++
+			continue
+		}
+		// Decode one escape (a surrogate pair counts as one) and advance by
+		// the UTF-8 length it decodes to.
+		w := 2
+		if body[j+1] == 'u' {
+			w = 6
+			if j+12 <= len(body) && body[j+6] == '\\' && body[j+7] == 'u' {
+				if out := appendUnescaped(buf[:0], body[j:j+12]); len(out) == 4 {
+					w = 12
+				}
+			}
+		}
+		dec += len(appendUnescaped(buf[:0], body[j:j+w]))
+		j += w
+	}
+	return start + len(body)
+}
+
+// Quote returns s as a JSON string token, escaping only what JSON requires
+// (plus U+2028/U+2029, which some JavaScript consumers choke on). Unlike
+// encoding/json it leaves '<', '>' and '&' alone.
+func Quote(s string) []byte {
+	return AppendQuote(make([]byte, 0, len(s)+2), s)
+}
+
+// AppendQuote appends s as a JSON string token to dst.
+func AppendQuote(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x80 {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

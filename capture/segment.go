@@ -1,0 +1,601 @@
+package capture
+
+import (
+	"sort"
+	"strings"
+)
+
+// Section is the kind of content a segment holds; measure reports bytes per
+// section.
+type Section string
+
+// The section kinds.
+const (
+	SecSystem      Section = "system"
+	SecCatalog     Section = "skill-catalog"
+	SecTools       Section = "tools"
+	SecHuman       Section = "human"
+	SecAssistant   Section = "assistant"
+	SecThinking    Section = "thinking"
+	SecToolCalls   Section = "tool-calls"
+	SecToolResults Section = "tool-results"
+	SecMedia       Section = "media"
+	SecOther       Section = "other"
+)
+
+// Sections lists every section kind in report order.
+var Sections = []Section{SecSystem, SecCatalog, SecTools, SecHuman, SecAssistant, SecThinking, SecToolCalls, SecToolResults, SecMedia, SecOther}
+
+// Provenance says who authored a segment's content. Only ProvHuman text is
+// genuine human input that may drive a query or receive an overlay.
+type Provenance string
+
+// The provenances.
+const (
+	ProvHuman     Provenance = "human"     // typed by the person
+	ProvSystem    Provenance = "system"    // system or developer instructions
+	ProvInjected  Provenance = "injected"  // user-role text an agent or extension inserted
+	ProvAssistant Provenance = "assistant" // model output replayed as history
+	ProvTool      Provenance = "tool"      // tool output or tool schema
+	ProvMedia     Provenance = "media"     // images, documents, audio
+	ProvOther     Provenance = "other"
+)
+
+// Segment is one contiguous byte range of a body with a section kind and a
+// provenance. Segments of a body never overlap; bytes outside every segment
+// (keys, punctuation, parameters) belong to SecOther.
+type Segment struct {
+	Kind       Section
+	Prov       Provenance
+	Node       int // the node whose subtree holds the segment
+	Start, End int // byte span in the body; may be a part of a string node
+	Msg        int // ordinal of the message the segment belongs to, -1 if none
+	Name       string
+	// Source names where injected text came from (e.g. a Pi custom type or
+	// a wrapper tag), when known.
+	Source string
+}
+
+// Partial reports whether the segment covers only part of its node.
+func (s *Segment) Partial(d *Doc) bool {
+	n := &d.Nodes[s.Node]
+	return s.Start != int(n.Start) || s.End != int(n.End)
+}
+
+// Bytes returns the segment's bytes.
+func (s *Segment) Bytes(d *Doc) []byte { return d.Src[s.Start:s.End] }
+
+// Segments returns the capture's segments in body order, computing them once.
+func (c *Capture) Segments() []Segment {
+	if c.segs == nil {
+		c.segs = BuildSegments(c.Doc, c.Provider)
+	}
+	return c.segs
+}
+
+// BuildSegments labels the body of a given provider shape.
+func BuildSegments(d *Doc, p Provider) []Segment {
+	a := adapter{d: d}
+	switch p {
+	case Anthropic:
+		a.anthropic()
+	case OpenAIChat, Mistral:
+		a.chat()
+	case OpenAIResponses:
+		a.responses()
+	case Gemini:
+		a.gemini()
+	case PiMessages:
+		a.pi()
+	}
+	a.splitCatalogs()
+	sort.SliceStable(a.segs, func(i, j int) bool { return a.segs[i].Start < a.segs[j].Start })
+	if a.segs == nil {
+		a.segs = []Segment{}
+	}
+	return a.segs
+}
+
+type adapter struct {
+	d    *Doc
+	segs []Segment
+	msg  int
+}
+
+func (a *adapter) add(kind Section, prov Provenance, node int, name string) {
+	if node < 0 {
+		return
+	}
+	n := &a.d.Nodes[node]
+	a.segs = append(a.segs, Segment{Kind: kind, Prov: prov, Node: node, Start: int(n.Start), End: int(n.End), Msg: a.msg, Name: name})
+}
+
+// message adds the segments of one message. Each block is labelled by
+// label; when every block gets the same label the whole message object
+// becomes one segment, so wrapper keys are attributed to its content.
+func (a *adapter) message(m int, blocks []int, label func(b int) (Section, Provenance, string)) {
+	start := len(a.segs)
+	for _, b := range blocks {
+		k, p, name := label(b)
+		if k == "" {
+			continue
+		}
+		a.add(k, p, b, name)
+		if p == ProvInjected {
+			// For injected text the label's third value names its source.
+			last := &a.segs[len(a.segs)-1]
+			last.Source, last.Name = name, ""
+		}
+	}
+	added := a.segs[start:]
+	if len(added) == 0 || len(added) != len(blocks) {
+		return
+	}
+	for _, s := range added[1:] {
+		if s.Kind != added[0].Kind || s.Prov != added[0].Prov {
+			return
+		}
+	}
+	whole := added[0]
+	whole.Node = m
+	n := &a.d.Nodes[m]
+	whole.Start, whole.End = int(n.Start), int(n.End)
+	if len(added) > 1 {
+		whole.Name = ""
+	}
+	a.segs = append(a.segs[:start], whole)
+}
+
+// elems returns the children of an array node, or the node itself when it is
+// a single object given where an array is expected (Gemini tolerates that).
+func (a *adapter) elems(i int) []int {
+	switch a.d.Kind(i) {
+	case Array:
+		var out []int
+		for c := range a.d.Children(i) {
+			out = append(out, c)
+		}
+		return out
+	case None:
+		return nil
+	}
+	return []int{i}
+}
+
+// ---- human vs injected user text ----------------------------------------
+
+// injectedMarkers are prefixes (after leading whitespace) of user-role text
+// that an agent host inserted rather than a person typed.
+var injectedMarkers = []struct{ prefix, source string }{
+	{"<system-reminder>", "system-reminder"},
+	{"<command-name>", "command-name"},
+	{"<command-message>", "command-message"},
+	{"<local-command-stdout>", "local-command-stdout"},
+	{"<environment_context>", "environment_context"},
+	{"<user_instructions>", "user_instructions"},
+	{"# AGENTS.md instructions for", "agents-md"},
+	{"The following is a summary of a branch that this conversation came back from:", "pi-branch-summary"},
+	{"The conversation history before this point was compacted into the following summary:", "pi-compaction-summary"},
+	{"Ran `", "pi-bash-execution"},
+}
+
+// userTextProv classifies the string node s of a user-role message.
+func (a *adapter) userTextProv(s int) (Provenance, string) {
+	if a.d.Kind(s) != String {
+		return ProvHuman, ""
+	}
+	text := strings.TrimLeft(a.d.StrPrefix(s, 512), " \t\r\n")
+	for _, m := range injectedMarkers {
+		if strings.HasPrefix(text, m.prefix) {
+			return ProvInjected, m.source
+		}
+	}
+	return ProvHuman, ""
+}
+
+// userText labels user-role text: human, or injected context (counted as
+// system, since a person did not type it).
+func (a *adapter) userText(s int) (Section, Provenance, string) {
+	if p, src := a.userTextProv(s); p == ProvInjected {
+		return SecSystem, ProvInjected, src
+	}
+	return SecHuman, ProvHuman, ""
+}
+
+// ---- Anthropic Messages --------------------------------------------------
+
+func (a *adapter) anthropic() {
+	d := a.d
+	a.msg = -1
+	if s := d.Get(0, "system"); s >= 0 {
+		if d.Kind(s) == Array {
+			for _, b := range a.elems(s) {
+				a.add(SecSystem, ProvSystem, b, "")
+			}
+		} else {
+			a.add(SecSystem, ProvSystem, s, "")
+		}
+	}
+	a.tools(d.Get(0, "tools"), "name")
+	a.anthropicMessages(d.Get(0, "messages"))
+}
+
+func (a *adapter) anthropicMessages(msgs int) {
+	d := a.d
+	for i, m := range a.elems(msgs) {
+		a.msg = i
+		role := d.GetStr(m, "role")
+		content := d.Get(m, "content")
+		if d.Kind(content) == String {
+			a.message(m, []int{content}, func(b int) (Section, Provenance, string) {
+				switch role {
+				case "user":
+					return a.userText(b)
+				case "assistant":
+					return SecAssistant, ProvAssistant, ""
+				case "system":
+					return SecSystem, ProvSystem, ""
+				}
+				return SecOther, ProvOther, ""
+			})
+			continue
+		}
+		a.message(m, a.elems(content), func(b int) (Section, Provenance, string) {
+			t := d.GetStr(b, "type")
+			switch t {
+			case "text":
+				switch role {
+				case "user":
+					return a.userText(d.Get(b, "text"))
+				case "assistant":
+					return SecAssistant, ProvAssistant, ""
+				}
+				return SecSystem, ProvSystem, ""
+			case "image", "document", "container_upload":
+				return SecMedia, ProvMedia, ""
+			case "thinking", "redacted_thinking":
+				return SecThinking, ProvAssistant, ""
+			case "tool_use", "server_tool_use", "mcp_tool_use":
+				return SecToolCalls, ProvAssistant, d.GetStr(b, "name")
+			case "tool_result", "mcp_tool_result", "search_result":
+				return SecToolResults, ProvTool, ""
+			case "mid_conv_system":
+				return SecSystem, ProvSystem, ""
+			case "tool_addition", "tool_reference":
+				return SecTools, ProvSystem, ""
+			}
+			if strings.HasSuffix(t, "_tool_result") {
+				return SecToolResults, ProvTool, ""
+			}
+			return SecOther, ProvOther, ""
+		})
+	}
+}
+
+// tools adds one segment per element of a tools array; nameKey locates the
+// tool's name ("name", or "function.name" style via nested lookups).
+func (a *adapter) tools(tools int, nameKeys ...string) {
+	a.msg = -1
+	for _, t := range a.elems(tools) {
+		a.add(SecTools, ProvTool, t, a.toolName(t, nameKeys...))
+	}
+}
+
+func (a *adapter) toolName(t int, nameKeys ...string) string {
+	d := a.d
+	for _, k := range nameKeys {
+		if n := d.Get(t, k); n >= 0 && d.Kind(n) == String {
+			return d.Str(n)
+		}
+	}
+	for _, wrap := range []string{"function", "custom"} {
+		if n := d.Get(d.Get(t, wrap), "name"); n >= 0 {
+			return d.Str(n)
+		}
+	}
+	if typ := d.GetStr(t, "type"); typ != "" {
+		return typ
+	}
+	return ""
+}
+
+// ---- OpenAI Chat Completions and Mistral ---------------------------------
+
+func (a *adapter) chat() {
+	d := a.d
+	a.tools(d.Get(0, "tools"))
+	a.tools(d.Get(0, "functions"), "name")
+	for i, m := range a.elems(d.Get(0, "messages")) {
+		a.msg = i
+		role := d.GetStr(m, "role")
+		var blocks []int
+		content := d.Get(m, "content")
+		if d.Kind(content) == Array {
+			blocks = a.elems(content)
+		} else if d.Kind(content) == String {
+			blocks = []int{content}
+		}
+		for _, k := range []string{"reasoning_content", "reasoning", "reasoning_details", "thinking"} {
+			if r := d.Get(m, k); r >= 0 && d.Kind(r) != Null {
+				blocks = append(blocks, r)
+			}
+		}
+		toolCalls := d.Get(m, "tool_calls")
+		blocks = append(blocks, a.elems(toolCalls)...)
+		if fc := d.Get(m, "function_call"); fc >= 0 && d.Kind(fc) == Object {
+			blocks = append(blocks, fc)
+		}
+		a.message(m, blocks, func(b int) (Section, Provenance, string) {
+			if d.Nodes[b].Parent == int32(toolCalls) || d.Key(b) == "function_call" {
+				return SecToolCalls, ProvAssistant, a.toolName(b)
+			}
+			switch d.Key(b) {
+			case "reasoning_content", "reasoning", "reasoning_details", "thinking":
+				return SecThinking, ProvAssistant, ""
+			}
+			switch role {
+			case "system", "developer":
+				return SecSystem, ProvSystem, ""
+			case "tool", "function":
+				return SecToolResults, ProvTool, ""
+			}
+			t := d.GetStr(b, "type")
+			switch t {
+			case "image_url", "input_audio", "file", "document_url", "audio":
+				return SecMedia, ProvMedia, ""
+			case "thinking":
+				return SecThinking, ProvAssistant, ""
+			}
+			text := b
+			if d.Kind(b) == Object {
+				text = d.Get(b, "text")
+			}
+			switch role {
+			case "user":
+				if text < 0 {
+					return SecOther, ProvOther, ""
+				}
+				return a.userText(text)
+			case "assistant":
+				return SecAssistant, ProvAssistant, ""
+			}
+			return SecOther, ProvOther, ""
+		})
+	}
+}
+
+// ---- OpenAI Responses ----------------------------------------------------
+
+func (a *adapter) responses() {
+	d := a.d
+	a.msg = -1
+	if ins := d.Get(0, "instructions"); ins >= 0 && d.Kind(ins) == String {
+		a.add(SecSystem, ProvSystem, ins, "")
+	}
+	a.tools(d.Get(0, "tools"), "name")
+	input := d.Get(0, "input")
+	if d.Kind(input) == String {
+		a.msg = 0
+		k, p, _ := a.userText(input)
+		a.add(k, p, input, "")
+		return
+	}
+	for i, it := range a.elems(input) {
+		a.msg = i
+		t := d.GetStr(it, "type")
+		role := d.GetStr(it, "role")
+		switch {
+		case t == "" || t == "message":
+			content := d.Get(it, "content")
+			blocks := []int{content}
+			if d.Kind(content) == Array {
+				blocks = a.elems(content)
+			}
+			a.message(it, blocks, func(b int) (Section, Provenance, string) {
+				switch role {
+				case "system", "developer":
+					return SecSystem, ProvSystem, ""
+				case "assistant":
+					if d.StrIs(d.Get(b, "type"), "reasoning_text") {
+						return SecThinking, ProvAssistant, ""
+					}
+					return SecAssistant, ProvAssistant, ""
+				}
+				bt := d.GetStr(b, "type")
+				switch bt {
+				case "input_image", "input_file", "input_audio":
+					return SecMedia, ProvMedia, ""
+				}
+				text := b
+				if d.Kind(b) == Object {
+					text = d.Get(b, "text")
+				}
+				if role == "user" && text >= 0 {
+					return a.userText(text)
+				}
+				return SecOther, ProvOther, ""
+			})
+		case t == "reasoning":
+			a.add(SecThinking, ProvAssistant, it, "")
+		case t == "additional_tools":
+			a.add(SecTools, ProvSystem, it, "")
+		case strings.HasSuffix(t, "_output") || t == "tool_search_output" || t == "mcp_list_tools" || t == "mcp_approval_response":
+			a.add(SecToolResults, ProvTool, it, d.GetStr(it, "name"))
+		case strings.HasSuffix(t, "_call") || t == "mcp_approval_request":
+			a.add(SecToolCalls, ProvAssistant, it, d.GetStr(it, "name"))
+		default:
+			a.add(SecOther, ProvOther, it, "")
+		}
+	}
+}
+
+// ---- Gemini --------------------------------------------------------------
+
+func (a *adapter) gemini() {
+	d := a.d
+	a.msg = -1
+	if si := d.GetAny(0, "systemInstruction", "system_instruction"); si >= 0 {
+		a.add(SecSystem, ProvSystem, si, "")
+	}
+	for _, t := range a.elems(d.Get(0, "tools")) {
+		decls := d.GetAny(t, "functionDeclarations", "function_declarations")
+		if decls < 0 {
+			a.add(SecTools, ProvTool, t, a.geminiToolKey(t))
+			continue
+		}
+		if d.Len(t) > 1 {
+			// Built-in tools beside the declarations stay with the wrapper.
+			for m := range d.Children(t) {
+				if m != decls {
+					a.add(SecTools, ProvTool, m, d.Key(m))
+				}
+			}
+		}
+		for _, fd := range a.elems(decls) {
+			a.add(SecTools, ProvTool, fd, d.GetStr(fd, "name"))
+		}
+	}
+	for i, c := range a.elems(d.Get(0, "contents")) {
+		a.msg = i
+		role := d.GetStr(c, "role")
+		parts := a.elems(d.Get(c, "parts"))
+		a.message(c, parts, func(p int) (Section, Provenance, string) {
+			switch {
+			case d.GetAny(p, "functionCall", "function_call") >= 0:
+				return SecToolCalls, ProvAssistant, d.GetStr(d.GetAny(p, "functionCall", "function_call"), "name")
+			case d.GetAny(p, "executableCode", "executable_code") >= 0:
+				return SecToolCalls, ProvAssistant, "code_execution"
+			case d.GetAny(p, "functionResponse", "function_response", "codeExecutionResult", "code_execution_result", "toolResponse", "tool_response") >= 0:
+				return SecToolResults, ProvTool, d.GetStr(d.GetAny(p, "functionResponse", "function_response"), "name")
+			case d.GetAny(p, "toolCall", "tool_call") >= 0:
+				return SecToolCalls, ProvAssistant, ""
+			case d.GetAny(p, "inlineData", "inline_data", "fileData", "file_data") >= 0:
+				return SecMedia, ProvMedia, ""
+			}
+			text := d.Get(p, "text")
+			if d.Kind(p) == String {
+				text = p
+			}
+			if th := d.Get(p, "thought"); d.Kind(th) == True {
+				return SecThinking, ProvAssistant, ""
+			}
+			if text < 0 {
+				return SecOther, ProvOther, ""
+			}
+			if role == "model" {
+				return SecAssistant, ProvAssistant, ""
+			}
+			return a.userText(text)
+		})
+	}
+}
+
+func (a *adapter) geminiToolKey(t int) string {
+	for m := range a.d.Children(t) {
+		return a.d.Key(m)
+	}
+	return ""
+}
+
+// ---- Pi messages, contexts and sessions ----------------------------------
+
+func (a *adapter) pi() {
+	d := a.d
+	a.msg = -1
+	root := 0
+	switch d.Kind(root) {
+	case Array:
+		a.piMessages(a.elems(root))
+	case Object:
+		if d.Get(root, "role") >= 0 {
+			a.piMessages([]int{root})
+			return
+		}
+		if sp := d.Get(root, "systemPrompt"); sp >= 0 {
+			a.add(SecSystem, ProvSystem, sp, "")
+		}
+		a.tools(d.Get(root, "tools"), "name")
+		a.piMessages(a.elems(d.Get(root, "messages")))
+	}
+}
+
+func (a *adapter) piMessages(msgs []int) {
+	d := a.d
+	for i, m := range msgs {
+		a.msg = i
+		if t := d.GetStr(m, "type"); t != "" && d.Get(m, "role") < 0 {
+			// A session entry.
+			switch t {
+			case "message":
+				a.piMessage(d.Get(m, "message"))
+			case "custom_message":
+				a.addSourced(SecSystem, ProvInjected, m, d.GetStr(m, "customType"))
+			case "branch_summary", "compaction":
+				a.addSourced(SecSystem, ProvInjected, m, "pi-"+t)
+			default:
+				a.add(SecOther, ProvOther, m, "")
+			}
+			continue
+		}
+		a.piMessage(m)
+	}
+}
+
+func (a *adapter) addSourced(kind Section, prov Provenance, node int, source string) {
+	a.add(kind, prov, node, "")
+	if len(a.segs) > 0 && node >= 0 {
+		a.segs[len(a.segs)-1].Source = source
+	}
+}
+
+func (a *adapter) piMessage(m int) {
+	d := a.d
+	if m < 0 {
+		return
+	}
+	role := d.GetStr(m, "role")
+	switch role {
+	case "toolResult":
+		a.add(SecToolResults, ProvTool, m, d.GetStr(m, "toolName"))
+		return
+	case "bashExecution":
+		a.addSourced(SecToolResults, ProvInjected, m, "pi-bash-execution")
+		return
+	case "custom", "hookMessage":
+		a.addSourced(SecSystem, ProvInjected, m, d.GetStr(m, "customType"))
+		return
+	case "branchSummary", "compactionSummary":
+		a.addSourced(SecSystem, ProvInjected, m, "pi-"+role)
+		return
+	case "user", "assistant":
+	default:
+		a.add(SecOther, ProvOther, m, "")
+		return
+	}
+	content := d.Get(m, "content")
+	blocks := []int{content}
+	if d.Kind(content) == Array {
+		blocks = a.elems(content)
+	}
+	a.message(m, blocks, func(b int) (Section, Provenance, string) {
+		switch d.GetStr(b, "type") {
+		case "image":
+			return SecMedia, ProvMedia, ""
+		case "thinking":
+			return SecThinking, ProvAssistant, ""
+		case "toolCall":
+			return SecToolCalls, ProvAssistant, d.GetStr(b, "name")
+		}
+		if role == "assistant" {
+			return SecAssistant, ProvAssistant, ""
+		}
+		text := b
+		if d.Kind(b) == Object {
+			text = d.Get(b, "text")
+		}
+		if text < 0 {
+			return SecOther, ProvOther, ""
+		}
+		return a.userText(text)
+	})
+}
