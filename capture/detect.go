@@ -12,6 +12,15 @@ import (
 // structure, checked in a fixed order where the first match wins.
 func Detect(c *Capture) (Provider, string, error) {
 	if p, why := detectURL(c.URL); p != "" {
+		if p == OpenAIChat && c.Doc != nil && c.Doc.Kind(0) == Object {
+			// A compatible endpoint may be Mistral behind a proxy: the
+			// body's Mistral-only markers decide.
+			if msgs := c.Doc.Get(0, "messages"); msgs >= 0 {
+				if m := mistralMarker(c.Doc, scanMessages(c.Doc, msgs)); m != "" {
+					return Mistral, why + "; " + m, nil
+				}
+			}
+		}
 		if p == Gemini || c.Doc == nil || bodyFits(c.Doc, p) {
 			return p, why, nil
 		}

@@ -178,6 +178,9 @@ func Expand(args []string) ([]string, error) {
 				}
 				return nil
 			}
+			if isSidecar(p) {
+				return nil
+			}
 			switch strings.ToLower(filepath.Ext(p)) {
 			case ".json", ".jsonl", ".har":
 				out = append(out, p)
@@ -225,7 +228,54 @@ func ReadFile(path string, stdin io.Reader, opts Options) (*File, error) {
 	if len(data) > MaxFileSize {
 		return nil, &Error{File: name, Err: fmt.Errorf("input exceeds the %d-byte limit", MaxFileSize)}
 	}
-	return Read(name, data, opts)
+	f, err := Read(name, data, opts)
+	if err == nil && path != "-" {
+		f.applySidecar(path, opts)
+	}
+	return f, err
+}
+
+// isSidecar reports a NAME.meta.json file: request metadata (method, path,
+// headers) stored beside a bare body, not a capture itself.
+func isSidecar(path string) bool {
+	return strings.HasSuffix(strings.ToLower(filepath.Base(path)), ".meta.json")
+}
+
+// applySidecar reads NAME.meta.json (beside the capture or in a meta/
+// folder next to it) for a single bare body, taking its URL path and
+// headers, and re-detects the provider from them.
+func (f *File) applySidecar(path string, opts Options) {
+	if len(f.Captures) != 1 || f.Captures[0].Envelope != EnvBare {
+		return
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	dir := filepath.Dir(path)
+	for _, p := range []string{filepath.Join(dir, base+".meta.json"), filepath.Join(dir, "meta", base+".meta.json")} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		doc, err := Parse(data)
+		if err != nil || doc.Kind(0) != Object {
+			return
+		}
+		c := f.Captures[0]
+		side := &File{Name: p, Data: data}
+		r := reader{f: side}
+		if u := doc.GetAny(0, "url", "uri", "path"); doc.Kind(u) == String {
+			c.URL = r.redactURL(doc, u, 0)
+		}
+		c.Method = doc.GetStr(0, "method")
+		if h := doc.Get(0, "headers"); h >= 0 {
+			c.Headers = r.headers(doc, h, 0)
+		}
+		if opts.Provider == "" {
+			if p, why, err := Detect(c); err == nil {
+				c.Provider, c.Reason = p, why+" (from "+filepath.Base(side.Name)+")"
+			}
+		}
+		return
+	}
 }
 
 // Read parses data named name into captures. Single-capture files fail as a
@@ -748,4 +798,33 @@ func arrayToLines(arr []byte, trailingNewline bool) []byte {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// WithBody returns a copy of the capture carrying body instead, re-indexed,
+// with the same file, envelope and provider. The copy is not added to the
+// file's capture list.
+func (c *Capture) WithBody(body []byte) (*Capture, error) {
+	doc, err := Parse(body)
+	if err != nil {
+		return nil, err
+	}
+	n := *c
+	n.Body = body
+	n.Doc = doc
+	n.segs = nil
+	return &n, nil
+}
+
+// Origin returns the capture as originally read from its file: the capture
+// of the file that a WithBody copy descends from.
+func (c *Capture) Origin() *Capture {
+	if c.File == nil {
+		return c
+	}
+	for _, o := range c.File.Captures {
+		if o.span == c.span {
+			return o
+		}
+	}
+	return c
 }

@@ -599,3 +599,28 @@ func (a *adapter) piMessage(m int) {
 		return a.userText(text)
 	})
 }
+
+// StablePrefix returns the bytes that stay the same from request to request
+// when nothing but the conversation changes: system and developer
+// instructions, the skill catalog and the tool declarations, in body order.
+func (c *Capture) StablePrefix() []byte {
+	var out []byte
+	for _, s := range c.Segments() {
+		switch {
+		case s.Kind == SecCatalog, s.Kind == SecTools && s.Msg < 0, s.Kind == SecSystem && s.Prov == ProvSystem:
+			out = append(out, s.Bytes(c.Doc)...)
+		}
+	}
+	return out
+}
+
+// CatalogBytes returns the bytes of every native skill catalog, in order.
+func (c *Capture) CatalogBytes() []byte {
+	var out []byte
+	for _, s := range c.Segments() {
+		if s.Kind == SecCatalog {
+			out = append(out, s.Bytes(c.Doc)...)
+		}
+	}
+	return out
+}

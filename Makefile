@@ -1,0 +1,38 @@
+# skillopt — build, test, benchmark.
+GO      ?= go
+BIN     ?= bin/skillopt
+FUZZTIME ?= 20s
+
+.PHONY: all build test lint bench fuzz-short clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/skillopt
+
+# vet + unit tests + CLI end-to-end scripts (testscript runs inside go test
+# ./cmd/skillopt).
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Go benchmarks plus whole-process timings against a plain json.Unmarshal
+# baseline; see internal/cmd/procbench.
+bench:
+	./internal/bench/run.sh
+
+# Every fuzz target for $(FUZZTIME).
+fuzz-short:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,382 @@
+// Package measure accounts for where the bytes, characters and tokens of a
+// captured request go, section by section, and what the configured rules
+// save. Bytes are UTF-8 bytes of the body as captured; characters are
+// Unicode code points; tokens are exact counts of an OpenAI encoding over
+// each segment's text.
+package measure
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// Counter counts tokens of many texts at once.
+type Counter interface {
+	CountAll(texts []string) []int
+}
+
+// Report is the result of measuring one or more captures.
+type Report struct {
+	Captures []*CaptureReport `json:"captures"`
+	Totals   Totals           `json:"totals"`
+	// Notes are cross-capture observations, such as captures that share a
+	// skill catalog but not a stable prefix.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// CaptureReport measures one capture.
+type CaptureReport struct {
+	Name         string             `json:"name"`
+	Provider     string             `json:"provider"`
+	Reason       string             `json:"reason"`
+	Envelope     string             `json:"envelope"`
+	Bytes        int                `json:"bytes"`
+	Chars        int                `json:"chars"`
+	Tokens       Tokens             `json:"tokens"`
+	Sections     []SectionRow       `json:"sections"`
+	Skills       Skills             `json:"skills"`
+	Tools        Tools              `json:"tools"`
+	ToolResults  ToolResults        `json:"tool_results"`
+	PrefixSHA256 string             `json:"prefix_sha256"`
+	PrefixBytes  int                `json:"prefix_bytes"`
+	Savings      []Saving           `json:"savings"`
+	After        After              `json:"after"`
+	Replay       Replay             `json:"replay"`
+	Diagnostics  []rules.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Tokens is a token count with the encoding that produced it.
+type Tokens struct {
+	Encoding string `json:"encoding"`
+	Count    int    `json:"count"`
+	Exact    bool   `json:"exact"`
+}
+
+// SectionRow is one section's share of a capture.
+type SectionRow struct {
+	Kind   string `json:"kind"`
+	Count  int    `json:"count"`
+	Bytes  int    `json:"bytes"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
+}
+
+// Skills describes the native skill catalog(s) found.
+type Skills struct {
+	Format string `json:"format"`
+	Count  int    `json:"count"`
+	Bytes  int    `json:"bytes"`
+}
+
+// Tools describes the tool declarations.
+type Tools struct {
+	Count   int         `json:"count"`
+	Bytes   int         `json:"bytes"`
+	Largest []NamedSize `json:"largest"`
+}
+
+// NamedSize is a tool and its declaration size.
+type NamedSize struct {
+	Name  string `json:"name"`
+	Bytes int    `json:"bytes"`
+}
+
+// ToolResults describes the tool outputs carried in the history.
+type ToolResults struct {
+	Count      int           `json:"count"`
+	Bytes      int           `json:"bytes"`
+	Duplicates int           `json:"duplicates"`
+	Largest    []PointerSize `json:"largest"`
+}
+
+// PointerSize is a value located by JSON Pointer and its size.
+type PointerSize struct {
+	Pointer string `json:"pointer"`
+	Bytes   int    `json:"bytes"`
+}
+
+// Saving is what one transform rule saved.
+type Saving struct {
+	Rule        string  `json:"rule"`
+	Name        string  `json:"name"`
+	BytesBefore int     `json:"bytes_before"`
+	BytesAfter  int     `json:"bytes_after"`
+	SavedBytes  int     `json:"saved_bytes"`
+	SavedPct    float64 `json:"saved_pct"`
+	Dropped     string  `json:"dropped,omitempty"`
+}
+
+// After is the capture after the pipeline.
+type After struct {
+	Bytes  int `json:"bytes"`
+	Tokens int `json:"tokens"`
+}
+
+// Replay is the cumulative byte count when the request is sent again
+// Requests-1 more times unchanged (the stable prefix and history repeat).
+type Replay struct {
+	Requests    int `json:"requests"`
+	BytesBefore int `json:"bytes_before"`
+	BytesAfter  int `json:"bytes_after"`
+}
+
+// Totals sums a report.
+type Totals struct {
+	Captures   int     `json:"captures"`
+	Bytes      int     `json:"bytes"`
+	Tokens     int     `json:"tokens"`
+	AfterBytes int     `json:"after_bytes"`
+	SavedBytes int     `json:"saved_bytes"`
+	SavedPct   float64 `json:"saved_pct"`
+}
+
+// Options controls measurement.
+type Options struct {
+	// Encoding names the tokenizer ("none" or "" to skip tokens).
+	Encoding string
+	Counter  Counter
+	// Replay is the number of follow-up requests in the cumulative replay.
+	Replay int
+}
+
+const largestN = 10
+
+// Measure reports one pipeline result (use rules.Run with no rules to
+// measure a capture as it is).
+func Measure(res *rules.Result, opts Options) *CaptureReport {
+	c := res.Original
+	r := &CaptureReport{
+		Name:     c.Name,
+		Provider: string(c.Provider),
+		Reason:   c.Reason,
+		Envelope: c.Envelope,
+		Bytes:    len(c.Body),
+		Chars:    utf8.RuneCount(c.Body),
+		Sections: []SectionRow{},
+		Savings:  []Saving{},
+	}
+	segs := c.Segments()
+
+	// Texts to tokenize: one per segment, then the gaps (other).
+	var texts []string
+	counting := opts.Counter != nil && opts.Encoding != "" && opts.Encoding != "none"
+	rows := map[capture.Section]*SectionRow{}
+	row := func(k capture.Section) *SectionRow {
+		if rw, ok := rows[k]; ok {
+			return rw
+		}
+		rw := &SectionRow{Kind: string(k)}
+		rows[k] = rw
+		return rw
+	}
+	kinds := make([]capture.Section, 0, len(segs)+1)
+	// Pieces of one value split around a catalog count once.
+	lastNode := map[capture.Section]int{}
+	prev := 0
+	var gaps []byte
+	for _, s := range segs {
+		gaps = append(gaps, c.Body[prev:s.Start]...)
+		prev = s.End
+		rw := row(s.Kind)
+		if n, ok := lastNode[s.Kind]; !ok || n != s.Node {
+			rw.Count++
+		}
+		lastNode[s.Kind] = s.Node
+		b := c.Body[s.Start:s.End]
+		rw.Bytes += len(b)
+		rw.Chars += utf8.RuneCount(b)
+		if counting {
+			texts = append(texts, c.SegmentText(s))
+			kinds = append(kinds, s.Kind)
+		}
+	}
+	gaps = append(gaps, c.Body[prev:]...)
+	other := row(capture.SecOther)
+	other.Bytes += len(gaps)
+	other.Chars += utf8.RuneCount(gaps)
+	if counting {
+		texts = append(texts, string(gaps))
+		kinds = append(kinds, capture.SecOther)
+		counts := opts.Counter.CountAll(texts)
+		total := 0
+		for i, n := range counts {
+			row(kinds[i]).Tokens += n
+			total += n
+		}
+		r.Tokens = Tokens{Encoding: opts.Encoding, Count: total, Exact: true}
+	} else {
+		r.Tokens = Tokens{Encoding: "none"}
+	}
+	for _, k := range capture.Sections {
+		if rw, ok := rows[k]; ok && (rw.Bytes > 0 || rw.Count > 0) {
+			r.Sections = append(r.Sections, *rw)
+		}
+	}
+
+	r.Skills = skills(c, segs)
+	r.Tools = tools(c, segs)
+	r.ToolResults = toolResults(c, segs)
+	prefix := c.StablePrefix()
+	sum := sha256.Sum256(prefix)
+	r.PrefixSHA256 = hex.EncodeToString(sum[:])
+	r.PrefixBytes = len(prefix)
+
+	for _, st := range res.Steps {
+		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped}
+		sv.SavedBytes = st.BytesBefore - st.BytesAfter
+		sv.SavedPct = pct(sv.SavedBytes, st.BytesBefore)
+		r.Savings = append(r.Savings, sv)
+	}
+	r.Diagnostics = res.Diagnostics
+	r.After.Bytes = len(res.Final.Body)
+	r.After.Tokens = r.Tokens.Count
+	if counting && res.Changed() {
+		r.After.Tokens = countCapture(res.Final, opts.Counter)
+	}
+	n := max(opts.Replay, 0) + 1
+	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
+	return r
+}
+
+// countCapture returns the token count of a whole capture the way Measure
+// counts it: segment texts plus the remaining raw bytes.
+func countCapture(c *capture.Capture, counter Counter) int {
+	segs := c.Segments()
+	texts := make([]string, 0, len(segs)+1)
+	prev := 0
+	var gaps []byte
+	for _, s := range segs {
+		gaps = append(gaps, c.Body[prev:s.Start]...)
+		prev = s.End
+		texts = append(texts, c.SegmentText(s))
+	}
+	gaps = append(gaps, c.Body[prev:]...)
+	texts = append(texts, string(gaps))
+	total := 0
+	for _, n := range counter.CountAll(texts) {
+		total += n
+	}
+	return total
+}
+
+func pct(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
+}
+
+func skills(c *capture.Capture, segs []capture.Segment) Skills {
+	var s Skills
+	for _, seg := range segs {
+		if seg.Kind != capture.SecCatalog {
+			continue
+		}
+		s.Format = seg.Name
+		s.Bytes += seg.End - seg.Start
+		s.Count += strings.Count(c.SegmentText(seg), "<skill>")
+	}
+	if s.Format == "" {
+		s.Format = "none"
+	}
+	return s
+}
+
+func tools(c *capture.Capture, segs []capture.Segment) Tools {
+	t := Tools{Largest: []NamedSize{}}
+	for _, s := range segs {
+		if s.Kind != capture.SecTools || s.Msg >= 0 {
+			continue
+		}
+		t.Count++
+		t.Bytes += s.End - s.Start
+		t.Largest = append(t.Largest, NamedSize{Name: s.Name, Bytes: s.End - s.Start})
+	}
+	sort.SliceStable(t.Largest, func(i, j int) bool { return t.Largest[i].Bytes > t.Largest[j].Bytes })
+	if len(t.Largest) > largestN {
+		t.Largest = t.Largest[:largestN]
+	}
+	return t
+}
+
+func toolResults(c *capture.Capture, segs []capture.Segment) ToolResults {
+	t := ToolResults{Largest: []PointerSize{}}
+	seen := map[[32]byte]bool{}
+	for _, s := range segs {
+		if s.Kind != capture.SecToolResults {
+			continue
+		}
+		t.Count++
+		t.Bytes += s.End - s.Start
+		t.Largest = append(t.Largest, PointerSize{Pointer: c.Doc.Pointer(s.Node), Bytes: s.End - s.Start})
+		if text := c.SegmentText(s); text != "" {
+			h := sha256.Sum256([]byte(text))
+			if seen[h] {
+				t.Duplicates++
+			}
+			seen[h] = true
+		}
+	}
+	sort.SliceStable(t.Largest, func(i, j int) bool { return t.Largest[i].Bytes > t.Largest[j].Bytes })
+	if len(t.Largest) > largestN {
+		t.Largest = t.Largest[:largestN]
+	}
+	return t
+}
+
+// Summarize adds totals and cross-capture notes to a report.
+func Summarize(caps []*CaptureReport, catalogs []string) *Report {
+	rep := &Report{Captures: caps}
+	for _, c := range caps {
+		rep.Totals.Captures++
+		rep.Totals.Bytes += c.Bytes
+		rep.Totals.Tokens += c.Tokens.Count
+		rep.Totals.AfterBytes += c.After.Bytes
+	}
+	rep.Totals.SavedBytes = rep.Totals.Bytes - rep.Totals.AfterBytes
+	rep.Totals.SavedPct = pct(rep.Totals.SavedBytes, rep.Totals.Bytes)
+	// catalogs[i] is the hash of capture i's native catalog ("" for none).
+	type group struct {
+		names    []string
+		prefixes map[string]bool
+	}
+	groups := map[string]*group{}
+	var order []string
+	for i, c := range caps {
+		if i >= len(catalogs) || catalogs[i] == "" {
+			continue
+		}
+		g, ok := groups[catalogs[i]]
+		if !ok {
+			g = &group{prefixes: map[string]bool{}}
+			groups[catalogs[i]] = g
+			order = append(order, catalogs[i])
+		}
+		g.names = append(g.names, c.Name)
+		g.prefixes[c.PrefixSHA256] = true
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g.names) > 1 && len(g.prefixes) > 1 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%d captures share a skill catalog but have %d different stable prefixes (%s): their prompt caches cannot be shared", len(g.names), len(g.prefixes), strings.Join(g.names, ", ")))
+		}
+	}
+	return rep
+}
+
+// CatalogKey returns the hash identifying a capture's native catalog, or "".
+func CatalogKey(c *capture.Capture) string {
+	b := c.CatalogBytes()
+	if len(b) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,262 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// Validator checks a body against its provider's schema and returns the
+// error messages (empty when valid).
+type Validator func(p capture.Provider, body []byte) ([]string, error)
+
+// Env carries what rules and the engine need from outside: configuration,
+// severity overrides and the schema validator.
+type Env struct {
+	// Settings is the decoded configuration; rules type-assert what they
+	// need from it.
+	Settings any
+	// Severity overrides a rule's default severity by ID.
+	Severity map[string]Severity
+	// Validate re-validates transformed bodies; nil skips validation.
+	Validate Validator
+}
+
+func (e *Env) severity(r *Rule) Severity {
+	if e != nil {
+		if s, ok := e.Severity[r.ID]; ok {
+			return s
+		}
+	}
+	return r.Severity
+}
+
+// RuleError reports a rule that failed or panicked; the capture is left
+// unchanged and the run stops (exit code 2).
+type RuleError struct {
+	Rule    string
+	Capture string
+	Err     error
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("%s: rule %s failed: %v", e.Capture, e.Rule, e.Err)
+}
+
+func (e *RuleError) Unwrap() error { return e.Err }
+
+// Change is the byte effect of one applied edit.
+type Change struct {
+	Rule        string `json:"rule"`
+	Pointer     string `json:"pointer"`
+	BytesBefore int    `json:"bytes_before"`
+	BytesAfter  int    `json:"bytes_after"`
+}
+
+// Step records what one transform rule did.
+type Step struct {
+	Rule        *Rule
+	BytesBefore int
+	BytesAfter  int
+	Applied     bool
+	// Dropped says why edits were rejected ("" when applied or when the
+	// rule had nothing to do).
+	Dropped string
+	Changes []Change
+}
+
+// Result is a capture after the pipeline.
+type Result struct {
+	Original    *capture.Capture
+	Final       *capture.Capture
+	Steps       []Step
+	Diagnostics []Diagnostic
+}
+
+// Changed reports whether any rule changed the body.
+func (r *Result) Changed() bool { return !bytes.Equal(r.Original.Body, r.Final.Body) }
+
+// Changes lists every applied edit in order.
+func (r *Result) Changes() []Change {
+	var out []Change
+	for _, s := range r.Steps {
+		out = append(out, s.Changes...)
+	}
+	return out
+}
+
+// Run executes the transform and check rules of pipeline, in order, over c.
+// Each transform's edits are validated and spliced; a transform whose result
+// is invalid, not smaller, or not idempotent is dropped with a diagnostic.
+// A rule that errors or panics stops the run with a *RuleError.
+func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
+	res := &Result{Original: c, Final: c}
+	var origErrs []string
+	validated := false
+	for _, r := range pipeline {
+		switch r.Kind {
+		case Check:
+			p := &Pass{Rule: r, Capture: res.Final, Original: c, Env: env}
+			if err := call(p); err != nil {
+				return nil, err
+			}
+			res.Diagnostics = append(res.Diagnostics, p.diags...)
+		case Transform:
+			cur := res.Final
+			p := &Pass{Rule: r, Capture: cur, Original: c, Env: env}
+			if err := call(p); err != nil {
+				return nil, err
+			}
+			res.Diagnostics = append(res.Diagnostics, p.diags...)
+			step := Step{Rule: r, BytesBefore: len(cur.Body), BytesAfter: len(cur.Body)}
+			if len(p.edits) == 0 {
+				res.Steps = append(res.Steps, step)
+				continue
+			}
+			next, changes, err := Apply(cur, p.edits)
+			if err != nil {
+				return nil, &RuleError{Rule: r.ID, Capture: c.Name, Err: err}
+			}
+			drop := func(reason string, sev Severity) {
+				step.Dropped = reason
+				res.Diagnostics = append(res.Diagnostics, Diagnostic{Rule: r.ID, Severity: sev, Capture: c.Name, Message: "transform dropped: " + reason})
+			}
+			switch {
+			case bytes.Equal(next.Body, cur.Body):
+				// Edits that rewrite a value to itself are no change.
+			case len(next.Body) >= len(cur.Body):
+				drop(fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body)), Info)
+			default:
+				if env != nil && env.Validate != nil {
+					if !validated {
+						origErrs, _ = env.Validate(cur.Provider, c.Body)
+						validated = true
+					}
+					if errs, verr := env.Validate(next.Provider, next.Body); verr != nil || (len(errs) > 0 && len(origErrs) == 0) {
+						msg := "result no longer validates"
+						if len(errs) > 0 {
+							msg += ": " + errs[0]
+						}
+						drop(msg, Error)
+						break
+					}
+				}
+				if reason, err := secondPass(r, next, c, env); err != nil {
+					return nil, err
+				} else if reason != "" {
+					drop(reason, Error)
+					break
+				}
+				step.Applied = true
+				step.BytesAfter = len(next.Body)
+				step.Changes = changes
+				res.Final = next
+			}
+			res.Steps = append(res.Steps, step)
+		}
+	}
+	return res, nil
+}
+
+// secondPass reruns r on its own result and reports why that is not
+// identity ("" when it is).
+func secondPass(r *Rule, next, orig *capture.Capture, env *Env) (string, error) {
+	p := &Pass{Rule: r, Capture: next, Original: orig, Env: env}
+	if err := call(p); err != nil {
+		return "", err
+	}
+	if len(p.edits) == 0 {
+		return "", nil
+	}
+	again, _, err := Apply(next, p.edits)
+	if err != nil {
+		return "second pass produced invalid edits: " + err.Error(), nil
+	}
+	if !bytes.Equal(again.Body, next.Body) {
+		return fmt.Sprintf("second pass is not identity (%d → %d bytes)", len(next.Body), len(again.Body)), nil
+	}
+	return "", nil
+}
+
+// call runs a rule, turning an error or a panic into a *RuleError that names
+// the rule.
+func call(p *Pass) (err error) {
+	name := ""
+	if p.Capture != nil {
+		name = p.Capture.Name
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			stack := string(debug.Stack())
+			if i := strings.Index(stack, "panic("); i >= 0 {
+				stack = stack[i:]
+			}
+			err = &RuleError{Rule: p.Rule.ID, Capture: name, Err: fmt.Errorf("panic: %v\n%s", v, firstLines(stack, 12))}
+		}
+	}()
+	if p.Rule.Run == nil {
+		return &RuleError{Rule: p.Rule.ID, Capture: name, Err: errors.New("rule has no Run function")}
+	}
+	if e := p.Rule.Run(p); e != nil {
+		return &RuleError{Rule: p.Rule.ID, Capture: name, Err: e}
+	}
+	return nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Apply resolves each edit's pointer, rejects overlapping or nested edits
+// and edits whose NewJSON is not exactly one JSON value, splices them into
+// the body and returns the re-indexed capture.
+func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error) {
+	d := c.Doc
+	type span struct {
+		start, end int
+		e          *Edit
+	}
+	spans := make([]span, 0, len(edits))
+	for i := range edits {
+		e := &edits[i]
+		n, err := d.Lookup(e.Pointer)
+		if err != nil {
+			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
+		}
+		if _, err := capture.Parse(e.NewJSON); err != nil {
+			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
+		}
+		node := &d.Nodes[n]
+		spans = append(spans, span{int(node.Start), int(node.End), e})
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", spans[i-1].e.Pointer, spans[i].e.Pointer)
+		}
+	}
+	out := make([]byte, 0, len(c.Body))
+	prev := 0
+	changes := make([]Change, 0, len(spans))
+	for _, s := range spans {
+		out = append(out, c.Body[prev:s.start]...)
+		out = append(out, s.e.NewJSON...)
+		prev = s.end
+		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.e.Pointer, BytesBefore: s.end - s.start, BytesAfter: len(s.e.NewJSON)})
+	}
+	out = append(out, c.Body[prev:]...)
+	next, err := c.WithBody(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
+	}
+	return next, changes, nil
+}

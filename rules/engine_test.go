@@ -1,0 +1,200 @@
+package rules
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+const body = `{"model":"m","max_tokens":100,"system":"You are helpful.   Padding padding padding.","messages":[{"role":"user","content":"hi"}]}`
+
+func read(t *testing.T, data string) *capture.Capture {
+	t.Helper()
+	f, err := capture.Read("t.json", []byte(data), capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Captures[0]
+}
+
+// editRule returns a transform rule that makes the given edits.
+func editRule(id string, edits ...Edit) *Rule {
+	return &Rule{ID: id, Name: "test." + id, Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+		for _, e := range edits {
+			p.Edit(e)
+		}
+		return nil
+	}}
+}
+
+func TestRunNoRulesIsIdentity(t *testing.T) {
+	c := read(t, body)
+	res, err := Run(c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || string(res.Final.Body) != body {
+		t.Fatal("no rules changed the body")
+	}
+}
+
+func TestRunAppliesShrinkingEdit(t *testing.T) {
+	c := read(t, body)
+	res, err := Run(c, []*Rule{editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(body, `"You are helpful.   Padding padding padding."`, `"Short."`, 1)
+	if string(res.Final.Body) != want {
+		t.Fatalf("got %s\nwant %s", res.Final.Body, want)
+	}
+	if !res.Steps[0].Applied || len(res.Changes()) != 1 || res.Changes()[0].Pointer != "/system" {
+		t.Fatalf("unexpected steps %+v", res.Steps)
+	}
+}
+
+func TestRunDropsGrowth(t *testing.T) {
+	c := read(t, body)
+	res, err := Run(c, []*Rule{editRule("T1", Edit{Pointer: "/model", NewJSON: []byte(`"a much longer model name"`)})}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || res.Steps[0].Applied || !strings.Contains(res.Steps[0].Dropped, "not smaller") {
+		t.Fatalf("growth was not dropped: %+v", res.Steps[0])
+	}
+}
+
+func TestRunDropsNonIdempotent(t *testing.T) {
+	c := read(t, body)
+	// Each pass shortens the system text by one more character.
+	r := &Rule{ID: "T2", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+		s := p.Capture.Doc.GetStr(0, "system")
+		p.Edit(Edit{Pointer: "/system", NewJSON: capture.Quote(s[:len(s)-1])})
+		return nil
+	}}
+	res, err := Run(c, []*Rule{r}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "second pass") {
+		t.Fatalf("non-idempotent transform kept: %+v", res.Steps[0])
+	}
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Severity != Error {
+		t.Fatalf("want one error diagnostic, got %+v", res.Diagnostics)
+	}
+}
+
+func TestRunDropsInvalidResult(t *testing.T) {
+	c := read(t, body)
+	env := &Env{Validate: func(p capture.Provider, b []byte) ([]string, error) {
+		if strings.Contains(string(b), `"max_tokens":1,`) {
+			return []string{"/max_tokens: too small"}, nil
+		}
+		return nil, nil
+	}}
+	res, err := Run(c, []*Rule{editRule("T3", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)})}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "no longer validates") {
+		t.Fatalf("invalid result kept: %+v", res.Steps[0])
+	}
+}
+
+func TestApplyRejectsOverlap(t *testing.T) {
+	c := read(t, body)
+	cases := map[string][]Edit{
+		"nested":    {{Pointer: "/messages", NewJSON: []byte(`[]`)}, {Pointer: "/messages/0/content", NewJSON: []byte(`""`)}},
+		"same":      {{Pointer: "/model", NewJSON: []byte(`"a"`)}, {Pointer: "/model", NewJSON: []byte(`"b"`)}},
+		"bad json":  {{Pointer: "/model", NewJSON: []byte(`"a" "b"`)}},
+		"bad ptr":   {{Pointer: "/nope", NewJSON: []byte(`1`)}},
+		"no slash":  {{Pointer: "model", NewJSON: []byte(`1`)}},
+		"index oob": {{Pointer: "/messages/3", NewJSON: []byte(`1`)}},
+	}
+	for name, edits := range cases {
+		if _, _, err := Apply(c, edits); err == nil {
+			t.Errorf("%s: edits accepted", name)
+		}
+	}
+}
+
+func TestRunReportsPanic(t *testing.T) {
+	c := read(t, body)
+	r := &Rule{ID: "T4", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error { panic("boom") }}
+	_, err := Run(c, []*Rule{r}, nil)
+	var re *RuleError
+	if !errors.As(err, &re) || re.Rule != "T4" || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("want RuleError naming T4, got %v", err)
+	}
+}
+
+type retransformer struct{ fn Retransform }
+
+func (r retransformer) Retransform() Retransform { return r.fn }
+
+func TestInvariants(t *testing.T) {
+	c := read(t, body)
+	grow := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"m"`, `"mm"`, 1))}
+	shrink := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"hi"`, `"h"`, 1))}
+	reshaped := &Result{Original: c, Final: mustWith(t, c, `{"model":"m","input":"hi"}`)}
+	drift := func(x *capture.Capture) (*Result, error) {
+		return &Result{Original: x, Final: mustWith(t, x, strings.Replace(string(x.Body), `"h"`, `""`, 1))}, nil
+	}
+	stable := func(x *capture.Capture) (*Result, error) { return &Result{Original: x, Final: x}, nil }
+	cases := []struct {
+		name string
+		rule *Rule
+		res  *Result
+		re   Retransform
+		want int
+	}{
+		{"growth", NoGrowth, grow, stable, 1},
+		{"shrink", NoGrowth, shrink, stable, 0},
+		{"reshaped", ShapePreserved, reshaped, stable, 1},
+		{"same shape", ShapePreserved, shrink, stable, 0},
+		{"drift", Idempotent, shrink, drift, 1},
+		{"stable", Idempotent, shrink, stable, 0},
+	}
+	for _, tc := range cases {
+		env := &Env{Settings: retransformer{tc.re}}
+		diags, err := Verify(tc.res, []*Rule{tc.rule}, env)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(diags) != tc.want {
+			t.Errorf("%s: %d diagnostics %+v, want %d", tc.name, len(diags), diags, tc.want)
+		}
+	}
+}
+
+func TestStablePrefix(t *testing.T) {
+	catalog := `<available_skills>\n<skill><name>a</name><description>d</description></skill>\n</available_skills>`
+	b1 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"one"}]}`
+	b2 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"two"}]}`
+	c1, c2 := read(t, b1), read(t, b2)
+	same := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: c2}}
+	diverged := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: mustWith(t, c2, strings.Replace(b2, `"S `, `"T `, 1))}}
+	for name, tc := range map[string]struct {
+		batch []*Result
+		want  int
+	}{"same": {same, 0}, "diverged": {diverged, 1}} {
+		diags, err := VerifyBatch(tc.batch, []*Rule{StablePrefix}, &Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diags) != tc.want {
+			t.Errorf("%s: %d diagnostics %+v, want %d", name, len(diags), diags, tc.want)
+		}
+	}
+}
+
+func mustWith(t *testing.T, c *capture.Capture, b string) *capture.Capture {
+	t.Helper()
+	n, err := c.WithBody([]byte(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,180 @@
+package rules
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// Retransform reruns the configured pipeline on a capture; invariants use it
+// to check idempotence. The command layer sets it.
+type Retransform func(c *capture.Capture) (*Result, error)
+
+// CheckEnv is the Env.Settings an invariant may find for re-running the
+// pipeline.
+type CheckEnv interface {
+	Retransform() Retransform
+}
+
+// Invariants returns the invariant rules of the engine itself, in order.
+func Invariants() []*Rule {
+	return []*Rule{ShapePreserved, NoGrowth, Idempotent, StablePrefix}
+}
+
+// ShapePreserved is SO401.
+var ShapePreserved = &Rule{
+	ID:       "SO401",
+	Name:     "invariant.shape-preserved",
+	Kind:     Invariant,
+	Severity: Error,
+	Doc: "The transformed capture keeps its envelope and provider shape. " +
+		"After every transform the body must still be detected as the same provider, sit in the same envelope (bare body, request record, HAR entry, JSONL line), " +
+		"and validate against that provider's schema whenever the original did. A transform that changes the wire format would send the provider something it rejects.",
+	Run: func(p *Pass) error {
+		before, after := p.Result.Original, p.Result.Final
+		if before.Envelope != after.Envelope {
+			p.Reportf("", "envelope changed from %s to %s", before.Envelope, after.Envelope)
+		}
+		if before.Reason != "set by --provider" {
+			if prov, _, err := capture.Detect(after); err != nil {
+				p.Reportf("", "transformed body is no longer a recognisable request: %v", err)
+			} else if prov != before.Provider {
+				p.Reportf("", "provider changed from %s to %s", before.Provider, prov)
+			}
+		}
+		if p.Env != nil && p.Env.Validate != nil {
+			origErrs, err := p.Env.Validate(before.Provider, before.Body)
+			if err != nil {
+				return err
+			}
+			if len(origErrs) == 0 {
+				errs, err := p.Env.Validate(after.Provider, after.Body)
+				if err != nil {
+					return err
+				}
+				for _, e := range errs {
+					p.Reportf("", "transformed body fails the %s schema: %s", after.Provider, e)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// NoGrowth is SO402.
+var NoGrowth = &Rule{
+	ID:       "SO402",
+	Name:     "invariant.no-growth",
+	Kind:     Invariant,
+	Severity: Error,
+	Doc: "A transformed capture is never larger than the original. " +
+		"Every accepted transformation must make the body smaller, counting everything it adds (tool declarations, markers, recovery labels); when nothing can be saved the capture must be left byte-identical.",
+	Run: func(p *Pass) error {
+		before, after := len(p.Result.Original.Body), len(p.Result.Final.Body)
+		if after > before {
+			p.Reportf("", "transformed body grew from %d to %d bytes", before, after)
+		}
+		for _, s := range p.Result.Steps {
+			if s.Applied && s.BytesAfter >= s.BytesBefore {
+				p.Reportf("", "rule %s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
+			}
+		}
+		return nil
+	},
+}
+
+// Idempotent is SO403.
+var Idempotent = &Rule{
+	ID:       "SO403",
+	Name:     "invariant.idempotent",
+	Kind:     Invariant,
+	Severity: Error,
+	Doc: "Transforming a transformed capture changes nothing. " +
+		"Running the whole pipeline a second time over its own output must return the same bytes; otherwise requests drift from turn to turn and provider prompt caches miss.",
+	Run: func(p *Pass) error {
+		ce, ok := p.Env.Settings.(CheckEnv)
+		if !ok || ce.Retransform() == nil {
+			return fmt.Errorf("no pipeline available to re-run")
+		}
+		again, err := ce.Retransform()(p.Result.Final)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(again.Final.Body, p.Result.Final.Body) {
+			p.Reportf("", "a second pass changed the body (%d → %d bytes)", len(p.Result.Final.Body), len(again.Final.Body))
+		}
+		return nil
+	},
+}
+
+// Verify runs the invariant rules over one pipeline result.
+func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || r.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Capture: res.Final, Original: res.Original, Env: env, Result: res}
+		if err := call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
+}
+
+// VerifyBatch runs the cross-capture invariant rules over a batch.
+func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || !r.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Env: env, Batch: batch}
+		if err := call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
+}
+
+// StablePrefix is SO404.
+var StablePrefix = &Rule{
+	ID:       "SO404",
+	Name:     "invariant.stable-prefix",
+	Kind:     Invariant,
+	Severity: Error,
+	Cross:    true,
+	Doc: "Captures that share a skill catalog and a stable prefix still share it after transformation. " +
+		"The stable prefix is the system and developer text, the skill catalog and the tool declarations. Provider prompt caches only hit when these bytes repeat exactly, " +
+		"so a transform must not make them depend on the conversation. Captures whose prefixes already differed before transformation are not compared.",
+	Run: func(p *Pass) error {
+		type group struct {
+			first  *Result
+			before [32]byte
+			after  [32]byte
+		}
+		groups := map[[32]byte]*group{}
+		for _, r := range p.Batch {
+			cat := r.Original.CatalogBytes()
+			if len(cat) == 0 {
+				continue
+			}
+			key := sha256.Sum256(cat)
+			before := sha256.Sum256(r.Original.StablePrefix())
+			after := sha256.Sum256(r.Final.StablePrefix())
+			g, ok := groups[key]
+			if !ok {
+				groups[key] = &group{first: r, before: before, after: after}
+				continue
+			}
+			if before == g.before && after != g.after {
+				p.Report(Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first.Original.Name)})
+			}
+		}
+		return nil
+	},
+}

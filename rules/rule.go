@@ -1,0 +1,179 @@
+// Package rules defines what a skillopt rule is, what it sees (a Pass), what
+// it returns (Diagnostics and Edits), and the engine that runs an ordered
+// pipeline of rules over a capture while enforcing the guarantees every
+// transform makes: edits never overlap, the result still validates, it is
+// smaller, and a second pass changes nothing.
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// Kind says what a rule does.
+type Kind int
+
+// The rule kinds.
+const (
+	Check     Kind = iota // reports diagnostics only
+	Transform             // returns edits to the capture
+	Invariant             // verifies a promise of the transforms on their result
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Check:
+		return "check"
+	case Transform:
+		return "transform"
+	case Invariant:
+		return "invariant"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Severity of a diagnostic.
+type Severity int
+
+// The severities, least severe first.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// ParseSeverity parses "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// MarshalText renders the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Option documents one configuration knob of a rule.
+type Option struct {
+	Name    string // key in skillopt.toml
+	Default string
+	Doc     string
+}
+
+// Rule is a value: an identity, documentation, and a Run function. IDs are
+// stable and never reused: SO1xx catalog, SO2xx tools, SO3xx output and
+// history, SO4xx invariants, SK skill lint, AG agent definitions.
+type Rule struct {
+	ID       string
+	Name     string
+	Kind     Kind
+	Severity Severity
+	// Doc is one paragraph; its first sentence is the summary shown by
+	// `skillopt rules`.
+	Doc      string
+	Options  []Option
+	Requires []string
+	// Cross marks invariants that compare several captures; their Pass
+	// carries the whole batch.
+	Cross bool
+	Run   func(*Pass) error
+}
+
+// Summary returns the first sentence of the rule's doc.
+func (r *Rule) Summary() string {
+	doc := strings.TrimSpace(r.Doc)
+	if i := strings.Index(doc, ". "); i >= 0 {
+		return doc[:i]
+	}
+	return strings.TrimSuffix(doc, ".")
+}
+
+// Diagnostic is one finding. Captures are located by JSON Pointer, files by
+// line and column (1-based, derived from byte offsets only when rendering).
+type Diagnostic struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Capture  string   `json:"capture,omitempty"`
+	Pointer  string   `json:"pointer,omitempty"`
+	File     string   `json:"file,omitempty"`
+	Line     int      `json:"line,omitempty"`
+	Column   int      `json:"column,omitempty"`
+}
+
+// Edit replaces the value at Pointer with NewJSON, which must be one JSON
+// value.
+type Edit struct {
+	Pointer string
+	NewJSON []byte
+	Rule    string
+	Message string
+}
+
+// Pass is a rule's only door in and out: what it may read, and where it
+// reports diagnostics and edits.
+type Pass struct {
+	Rule *Rule
+	// Capture is the capture as the rule sees it: for transform and check
+	// rules the result of the rules before it; for invariants the
+	// transformed capture.
+	Capture *capture.Capture
+	// Original is the capture as read, before any rule.
+	Original *capture.Capture
+	// Env gives access to configuration and engine services.
+	Env *Env
+	// Result is the pipeline result being verified (invariants only).
+	Result *Result
+	// Batch holds every capture's result (cross-capture invariants only).
+	Batch []*Result
+
+	diags []Diagnostic
+	edits []Edit
+}
+
+// Report records a diagnostic. Rule, severity and capture default to the
+// pass's rule and capture.
+func (p *Pass) Report(d Diagnostic) {
+	if d.Rule == "" {
+		d.Rule = p.Rule.ID
+		if d.Severity == 0 {
+			d.Severity = p.Env.severity(p.Rule)
+		}
+	}
+	if d.Capture == "" && p.Capture != nil {
+		d.Capture = p.Capture.Name
+	}
+	p.diags = append(p.diags, d)
+}
+
+// Reportf records a diagnostic at pointer with the rule's severity.
+func (p *Pass) Reportf(pointer, format string, args ...any) {
+	p.Report(Diagnostic{Severity: p.Env.severity(p.Rule), Pointer: pointer, Message: fmt.Sprintf(format, args...)})
+}
+
+// Edit records an edit; only transform rules may edit.
+func (p *Pass) Edit(e Edit) {
+	if e.Rule == "" {
+		e.Rule = p.Rule.ID
+	}
+	p.edits = append(p.edits, e)
+}
