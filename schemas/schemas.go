@@ -1,0 +1,169 @@
+// Package schemas validates LLM provider request bodies against JSON Schemas
+// (draft 2020-12) written for the shapes real clients send.
+//
+// One schema exists per provider shape (see Providers). The schemas check
+// structure where the provider's API is strict (types, message roles, the
+// fields a server needs, content blocks carrying a string type) and stay open
+// where providers add things often: unknown keys, block types and tool types
+// pass through.
+//
+// Gemini bodies are normalised before validation, as Google's own parser
+// accepts them: snake_case keys become lowerCamelCase, single objects given
+// for contents, parts, tools and functionDeclarations become one-element
+// arrays, and the Code Assist wrapper {model, project, request} is unwrapped.
+// Error pointers always refer to the body as given.
+package schemas
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Providers lists the supported provider shape names in a stable order.
+var Providers = []string{"anthropic", "openai-chat", "openai-responses", "gemini", "mistral", "pi-messages"}
+
+// Error is one validation failure.
+type Error struct {
+	// Pointer is an RFC 6901 JSON Pointer into the body as given ("" is the
+	// root).
+	Pointer string
+	// Message is a short lower-case description naming the offending key
+	// or value.
+	Message string
+}
+
+// String formats the error as "pointer: message", with "(root)" standing
+// for the empty pointer.
+func (e Error) String() string {
+	p := e.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	return p + ": " + e.Message
+}
+
+//go:embed *.schema.json
+var schemaFiles embed.FS
+
+// schemaBaseURL is the prefix of every schema's $id.
+const schemaBaseURL = "https://github.com/skillopt/skillopt/schemas/"
+
+// compiled holds one provider's schema, compiled on first use.
+type compiled struct {
+	once   sync.Once
+	name   string
+	schema *jsonschema.Schema
+	doc    any // the decoded schema document, for keyword look-ups
+	err    error
+}
+
+var registry = func() map[string]*compiled {
+	m := make(map[string]*compiled, len(Providers))
+	for _, p := range Providers {
+		m[p] = &compiled{name: p}
+	}
+	return m
+}()
+
+// load returns the compiled schema of provider, compiling it on first use.
+func load(provider string) (*compiled, error) {
+	c, ok := registry[provider]
+	if !ok {
+		return nil, fmt.Errorf("schemas: unknown provider %q", provider)
+	}
+	c.once.Do(c.compile)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c, nil
+}
+
+func (c *compiled) compile() {
+	data, err := schemaFiles.ReadFile(c.name + ".schema.json")
+	if err != nil {
+		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&c.doc); err != nil {
+		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		return
+	}
+	url := schemaBaseURL + c.name + ".json"
+	jc := jsonschema.NewCompiler()
+	jc.Draft = jsonschema.Draft2020
+	jc.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("schemas: no external schema may be loaded (%s)", s)
+	}
+	if err := jc.AddResource(url, bytes.NewReader(data)); err != nil {
+		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		return
+	}
+	s, err := jc.Compile(url)
+	if err != nil {
+		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		return
+	}
+	c.schema = s
+}
+
+// Validate checks body (raw JSON bytes of a request body, envelope already
+// removed) against the provider's schema. It returns the validation errors
+// (empty when valid) and a non-nil error only for unusable input (unknown
+// provider, body that is not JSON).
+func Validate(provider string, body []byte) ([]Error, error) {
+	c, err := load(provider)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decodeJSON(body)
+	if err != nil {
+		return nil, fmt.Errorf("schemas: body is not JSON: %w", err)
+	}
+	return c.validate(v)
+}
+
+// ValidateValue is the same as Validate for an already-decoded value
+// (decoded with json.Decoder.UseNumber()).
+func ValidateValue(provider string, v any) ([]Error, error) {
+	c, err := load(provider)
+	if err != nil {
+		return nil, err
+	}
+	return c.validate(v)
+}
+
+// validate runs the schema on v and converts the result to Errors.
+func (c *compiled) validate(v any) ([]Error, error) {
+	var (
+		target          = v
+		view   pathView = identityView{}
+		extra  []Error
+	)
+	if c.name == "gemini" {
+		g := newGeminiView(v)
+		target, view, extra = g.norm, g, g.errs
+	}
+	err := c.schema.Validate(target)
+	if err == nil {
+		return finish(extra), nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, fmt.Errorf("schemas: %w", err)
+	}
+	leaves := collect(ve, c.doc)
+	out := extra
+	for _, l := range leaves {
+		out = append(out, render(l, target, view)...)
+	}
+	return finish(out), nil
+}
