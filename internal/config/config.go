@@ -89,9 +89,14 @@ func Find(explicit, dir string) string {
 	if env := os.Getenv("SKILLOPT_CONFIG"); env != "" {
 		return env
 	}
+	start := dir
 	for {
 		p := filepath.Join(dir, FileName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			// Name it relative to the working directory in messages.
+			if rel, err := filepath.Rel(start, p); err == nil {
+				return rel
+			}
 			return p
 		}
 		parent := filepath.Dir(dir)

@@ -1,0 +1,216 @@
+package capture
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestParseKeepsSpelling(t *testing.T) {
+	src := " {\"a\" : 1e2, \"b\":[-0, 12345678901234567890, 1.50E+3], \"c\":\"\\u00e9\\n\\\"\", \"d\":{}, \"e\":[] , \"f\":null,\"g\":true,\"h\":false}\n"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"/a":   "1e2",
+		"/b/0": "-0",
+		"/b/1": "12345678901234567890",
+		"/b/2": "1.50E+3",
+		"/c":   `"\u00e9\n\""`,
+		"/d":   "{}",
+		"/e":   "[]",
+		"/f":   "null",
+		"/g":   "true",
+		"/h":   "false",
+	}
+	for ptr, want := range cases {
+		i, err := d.Lookup(ptr)
+		if err != nil {
+			t.Fatalf("%s: %v", ptr, err)
+		}
+		if got := string(d.Raw(i)); got != want {
+			t.Errorf("%s: raw %q, want %q", ptr, got, want)
+		}
+		if got := d.Pointer(i); got != ptr {
+			t.Errorf("pointer of %s = %q", ptr, got)
+		}
+	}
+	c, _ := d.Lookup("/c")
+	if d.Str(c) != "é\n\"" {
+		t.Errorf("decoded %q", d.Str(c))
+	}
+	if string(d.Raw(0)) != strings.TrimSpace(src) {
+		t.Errorf("root span %q", d.Raw(0))
+	}
+}
+
+func TestPointerEscapes(t *testing.T) {
+	d, err := Parse([]byte(`{"a/b":{"m~n":[10,{"":3}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, err := d.Lookup("/a~1b/m~0n/1/")
+	if err != nil || string(d.Raw(i)) != "3" {
+		t.Fatalf("lookup: %v %q", err, d.Raw(i))
+	}
+	if p := d.Pointer(i); p != "/a~1b/m~0n/1/" {
+		t.Fatalf("pointer %q", p)
+	}
+	for _, bad := range []string{"a", "/a~2b", "/a~1b/m~0n/01", "/a~1b/m~0n/2", "/a~1b/m~0n/0/x", "/zz"} {
+		if _, err := d.Lookup(bad); err == nil {
+			t.Errorf("%q resolved", bad)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		name, src string
+		off       int
+		msg       string
+	}{
+		{"empty", "", 0, "empty input"},
+		{"space", "  \n", 3, "only whitespace"},
+		{"truncated object", `{"a":1`, 6, "truncated"},
+		{"truncated string", `{"a":"xy`, 5, "unterminated string"},
+		{"truncated literal", `[tru`, 4, "truncated"},
+		{"trailing", `{} {}`, 3, "after the top-level value"},
+		{"trailing comma", `[1,]`, 3, "trailing comma"},
+		{"trailing comma object", `{"a":1,}`, 7, "trailing comma"},
+		{"duplicate", `{"a":1,"b":2,"a":3}`, 13, `duplicate object key "a"`},
+		{"duplicate escaped", `{"a":1,"\u0061":3}`, 7, "duplicate object key"},
+		{"bad utf8", "{\"a\":\"\xff\"}", 6, "invalid UTF-8"},
+		{"control", "\"a\tb\"", 2, "control byte"},
+		{"bad escape", `"\x"`, 1, "invalid escape"},
+		{"bad unicode", `"\u12g4"`, 5, "not a hex digit"},
+		{"leading zero", `01`, 1, "after the top-level value"},
+		{"bare minus", `-`, 1, "truncated"},
+		{"dot", `1.`, 2, "after the decimal point"},
+		{"exp", `1e+`, 3, "exponent"},
+		{"single quote", `{'a':1}`, 1, "expected a quoted object key"},
+		{"nan", `NaN`, 0, "expected a value"},
+		{"colon", `{"a" 1}`, 5, "expected ':'"},
+	}
+	for _, tc := range cases {
+		_, err := Parse([]byte(tc.src))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: want SyntaxError, got %v", tc.name, err)
+			continue
+		}
+		if se.Offset != tc.off || !strings.Contains(se.Msg, tc.msg) {
+			t.Errorf("%s: got offset %d %q, want %d containing %q", tc.name, se.Offset, se.Msg, tc.off, tc.msg)
+		}
+	}
+}
+
+func TestParseDepthLimit(t *testing.T) {
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	if _, err := Parse([]byte(ok)); err != nil {
+		t.Fatalf("depth %d rejected: %v", MaxDepth, err)
+	}
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	_, err := Parse([]byte(deep))
+	if err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Fatalf("100,000-deep nesting: %v", err)
+	}
+}
+
+func TestDuplicateKeysInLargeObject(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 40; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + strings.Repeat("x", i) + `":{"a":1,"b":2}`)
+	}
+	good := b.String() + "}"
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Fatal(err)
+	}
+	bad := b.String() + `,"kxxx":0}`
+	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "duplicate") {
+		t.Fatalf("duplicate among 40 keys: %v", err)
+	}
+}
+
+func TestRawOffset(t *testing.T) {
+	d, err := Parse([]byte(`"a\nb\u00e9c\ud83d\ude00d<e"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Str(0)
+	for off := 0; off <= len(s); off++ {
+		if off < len(s) && s[off]&0xC0 == 0x80 {
+			continue // not a character boundary
+		}
+		raw := d.RawOffset(0, off)
+		part := decodePart(d, 0, 1, raw)
+		if part != s[:off] {
+			t.Errorf("offset %d: raw %d decodes to %q, want %q", off, raw, part, s[:off])
+		}
+	}
+}
+
+func TestQuoteRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\"b\\c", "tab\there\nnl", "\x00\x1f", "<a&b>", "é😀", "\u2028", "bad\xffutf8"} {
+		q := Quote(s)
+		var back string
+		if err := json.Unmarshal(q, &back); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		want := strings.ToValidUTF8(s, "\uFFFD")
+		if back != want {
+			t.Errorf("Quote(%q) = %s decodes to %q", s, q, back)
+		}
+		d, err := Parse(q)
+		if err != nil || d.Str(0) != want {
+			t.Errorf("Parse(Quote(%q)): %v %q", s, err, d.Str(0))
+		}
+	}
+	if string(Quote("<&>")) != `"<&>"` {
+		t.Error("Quote escapes HTML characters")
+	}
+}
+
+// FuzzParse checks the index against encoding/json: they agree on validity
+// (up to duplicate keys, which only the index rejects), every node's span
+// is itself valid JSON, and pointers round-trip.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,2,{"a":"b"}]`, `{"a":{"a":1},"b":[true,false,null]}`, `"\ud83d\ude00"`, `-0.0e-0`, `{"a":1,"a":2}`, `[`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		d, err := Parse(data)
+		valid := json.Valid(data)
+		if err == nil {
+			if !valid {
+				t.Fatalf("index accepted invalid JSON %q", data)
+			}
+			for i := range d.Nodes {
+				if !json.Valid(d.Raw(i)) {
+					t.Fatalf("node %d span %q is not valid JSON", i, d.Raw(i))
+				}
+				j, err := d.Lookup(d.Pointer(i))
+				if err != nil || j != i {
+					t.Fatalf("pointer %q of node %d resolves to %d (%v)", d.Pointer(i), i, j, err)
+				}
+			}
+			return
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("error is not a SyntaxError: %v", err)
+		}
+		if valid && !strings.Contains(se.Msg, "duplicate") && !strings.Contains(se.Msg, "nesting") && utf8.Valid(data) {
+			t.Fatalf("index rejected valid JSON %q: %v", data, err)
+		}
+	})
+}

@@ -1,0 +1,134 @@
+package capture
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadEnvelopes(t *testing.T) {
+	body := `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi \u003cb\u003e"}]}`
+	quoted := string(Quote(body))
+	cases := []struct {
+		name, data string
+		env        string
+		n          int
+	}{
+		{"bare", body + "\n", EnvBare, 1},
+		{"json string", quoted, EnvJSONString, 1},
+		{"double encoded", string(Quote(quoted)), EnvJSONString, 1},
+		{"record object", `{"url":"https://api.anthropic.com/v1/messages","method":"POST","headers":{"x-api-key":"k"},"body":` + body + `}`, EnvRecord, 1},
+		{"record string", `{"url":"u","body":` + quoted + `}`, EnvRecord, 1},
+		{"record base64", `{"method":"POST","body":"eyJtb2RlbCI6Im0iLCJtYXhfdG9rZW5zIjo1LCJtZXNzYWdlcyI6W119"}`, EnvRecord, 1},
+		{"code assist", `{"model":"gemini-2.5-pro","project":"p","request":{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}}`, EnvCodeAssist, 1},
+		{"har", `{"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/responses","headers":[{"name":"Authorization","value":"Bearer x"}],"postData":{"mimeType":"application/json","text":` + string(Quote(`{"model":"m","input":"hi"}`)) + `}}}]}}`, EnvHAR, 1},
+		{"jsonl", body + "\n" + body + "\n", EnvBare, 2},
+	}
+	for _, tc := range cases {
+		name := "c.json"
+		if tc.name == "jsonl" {
+			name = "c.jsonl"
+		}
+		f, err := Read(name, []byte(tc.data), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if len(f.Captures) != tc.n || f.Captures[0].Envelope != tc.env {
+			t.Errorf("%s: %d captures, envelope %q", tc.name, len(f.Captures), f.Captures[0].Envelope)
+			continue
+		}
+		// Rebuilding with the same bodies keeps every byte but secrets.
+		same := map[*Capture][]byte{}
+		for _, c := range f.Captures {
+			same[c] = c.Body
+		}
+		if out := f.Rebuild(same); !f.Redacted() && !bytes.Equal(out, f.Data) {
+			t.Errorf("%s: rebuild changed bytes", tc.name)
+		}
+		// Replacing the body re-encodes it the way it was captured.
+		c := f.Captures[0]
+		nb := bytes.Replace(c.Body, []byte(`"m"`), []byte(`"x"`), 1)
+		out := f.Rebuild(map[*Capture][]byte{c: nb})
+		g, err := Read(name, out, Options{})
+		if err != nil {
+			t.Errorf("%s: rebuilt file unreadable: %v", tc.name, err)
+			continue
+		}
+		if !bytes.Equal(g.Captures[0].Body, nb) || g.Captures[0].Envelope != tc.env {
+			t.Errorf("%s: rebuilt body %q, want %q", tc.name, g.Captures[0].Body, nb)
+		}
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	data := `{"url":"https://x.test/v1beta/models/g:generateContent?alt=sse&key=SECRET1","headers":{"Authorization":"Bearer SECRET2","COOKIE":["a=SECRET3"],"accept":"*/*"},"body":{"contents":[{"parts":[{"text":"hi"}]}]}}`
+	f, err := Read("r.json", []byte(data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Captures[0]
+	for _, h := range c.Headers {
+		if strings.Contains(h.Value, "SECRET") {
+			t.Errorf("header %s kept its secret", h.Name)
+		}
+	}
+	if strings.Contains(c.URL, "SECRET") || !strings.Contains(c.URL, "alt=sse") {
+		t.Errorf("URL %q", c.URL)
+	}
+	out := string(f.Rebuild(nil))
+	if strings.Contains(out, "SECRET") {
+		t.Fatalf("secret in output: %s", out)
+	}
+	if !strings.Contains(out, `"accept":"*/*"`) || c.Provider != Gemini {
+		t.Fatalf("non-secrets changed or provider wrong: %s %s", out, c.Provider)
+	}
+}
+
+func TestReadErrorsAreLocated(t *testing.T) {
+	_, err := Read("f.json", []byte("{\n  \"a\": tru\n}"), Options{})
+	var e *Error
+	if !errors.As(err, &e) || e.File != "f.json" || e.Pos != "2:11" {
+		t.Fatalf("got %#v", err)
+	}
+}
+
+// FuzzRead: reading arbitrary bytes never panics; what is read rebuilds to
+// the same bytes (when nothing was redacted) and its segments partition the
+// body.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		`{"model":"m","max_tokens":5,"system":"x <available_skills><skill>a</skill></available_skills>","messages":[{"role":"user","content":"hi"}]}`,
+		`{"url":"https://api.openai.com/v1/responses","body":"{\"input\":\"hi\"}"}`,
+		`{"contents":{"parts":{"text":"x"}}}`,
+		`[{"role":"toolResult","toolCallId":"1","content":[]}]`,
+		"{\"type\":\"session\"}\n{\"type\":\"message\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n",
+		`{"log":{"entries":[{"request":{"postData":{"text":"{\"messages\":[]}"}}}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		file, err := Read("f.json", data, Options{})
+		if err != nil {
+			return
+		}
+		if !file.Redacted() && !bytes.Equal(file.Rebuild(nil), data) {
+			t.Fatalf("rebuild changed bytes of %q", data)
+		}
+		for _, c := range file.Captures {
+			prev := 0
+			for _, s := range c.Segments() {
+				if s.Start < prev || s.End < s.Start || s.End > len(c.Body) {
+					t.Fatalf("bad segment %+v in %q", s, c.Body)
+				}
+				prev = s.End
+				_ = c.SegmentText(s)
+			}
+			_ = c.StablePrefix()
+		}
+	})
+}

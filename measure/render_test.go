@@ -1,0 +1,114 @@
+package measure
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// byteCounter is a deterministic stand-in tokenizer: one token per four
+// bytes, rounded up, so goldens do not depend on a vocabulary.
+type byteCounter struct{}
+
+func (byteCounter) CountAll(texts []string) []int {
+	out := make([]int, len(texts))
+	for i, t := range texts {
+		out[i] = (len(t) + 3) / 4
+	}
+	return out
+}
+
+func exampleReport(t *testing.T) *Report {
+	t.Helper()
+	f, err := capture.ReadFile(filepath.Join("..", "testdata", "examples", "anthropic-catalog.json"), nil, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Captures[0].Name = "anthropic-catalog.json"
+	res, err := rules.Run(f.Captures[0], nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := Measure(res, Options{Encoding: "test-quarter-bytes", Counter: byteCounter{}, Replay: 8})
+	return Summarize([]*CaptureReport{cr}, []string{CatalogKey(f.Captures[0])})
+}
+
+// TestGoldens renders one report in every format and compares it with the
+// golden files (go test ./measure -update rewrites them).
+func TestGoldens(t *testing.T) {
+	rep := exampleReport(t)
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"measure.txt":  func(b *bytes.Buffer) error { return WriteText(b, rep) },
+		"measure.json": func(b *bytes.Buffer) error { return WriteJSON(b, rep) },
+		"measure.md":   func(b *bytes.Buffer) error { return WriteMarkdown(b, rep) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", name+".golden")
+		if *update {
+			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./measure -update)", err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%s differs from %s:\n%s", name, golden, b.String())
+		}
+	}
+}
+
+func TestSectionsAddUp(t *testing.T) {
+	rep := exampleReport(t)
+	c := rep.Captures[0]
+	sum, tok := 0, 0
+	for _, s := range c.Sections {
+		sum += s.Bytes
+		tok += s.Tokens
+	}
+	if sum != c.Bytes || tok != c.Tokens.Count {
+		t.Fatalf("sections sum to %d bytes / %d tokens, capture has %d / %d", sum, tok, c.Bytes, c.Tokens.Count)
+	}
+	if c.Skills.Count != 8 || c.Tools.Count != 2 || c.ToolResults.Count != 1 {
+		t.Fatalf("skills %d tools %d results %d", c.Skills.Count, c.Tools.Count, c.ToolResults.Count)
+	}
+}
+
+func TestSummarizeNotesDifferentPrefixes(t *testing.T) {
+	a := &CaptureReport{Name: "a", PrefixSHA256: "1"}
+	b := &CaptureReport{Name: "b", PrefixSHA256: "2"}
+	c := &CaptureReport{Name: "c", PrefixSHA256: "1"}
+	rep := Summarize([]*CaptureReport{a, b, c}, []string{"k", "k", "k"})
+	if len(rep.Notes) != 1 {
+		t.Fatalf("notes %v", rep.Notes)
+	}
+	rep = Summarize([]*CaptureReport{a, c}, []string{"k", "k"})
+	if len(rep.Notes) != 0 {
+		t.Fatalf("same prefixes noted: %v", rep.Notes)
+	}
+}
+
+func TestSizeAndThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 3 << 20: "3.0 MiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q", n, got)
+		}
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q", n, got)
+		}
+	}
+}
