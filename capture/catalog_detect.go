@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -32,12 +33,26 @@ func (a *adapter) splitCatalogs() {
 			if node.Kind != String || int(node.Start) < s.Start || int(node.End) > s.End {
 				continue
 			}
-			raw := d.Src[node.Start:node.End]
-			if !strings.Contains(string(raw), "available_skills") {
+			raw := d.Src[node.Start+1 : node.End-1]
+			if !bytes.Contains(raw, []byte("available_skills")) {
 				continue
 			}
-			for _, r := range catalogRanges(d.Str(n)) {
-				c1, c2 := d.RawOffset(n, r[0]), d.RawOffset(n, r[1])
+			ranges, ok := catalogRangesRaw(raw)
+			if ok {
+				// Raw ranges are relative to the token body.
+				for i := range ranges {
+					ranges[i][0] += int(node.Start) + 1
+					ranges[i][1] += int(node.Start) + 1
+				}
+			} else {
+				// Escaped markers (\u003c…): work on the decoded text.
+				ranges = ranges[:0]
+				for _, r := range catalogRanges(d.Str(n)) {
+					ranges = append(ranges, [2]int{d.RawOffset(n, r[0]), d.RawOffset(n, r[1])})
+				}
+			}
+			for _, r := range ranges {
+				c1, c2 := r[0], r[1]
 				pieces = splitPieces(pieces, Segment{Kind: SecCatalog, Prov: ProvSystem, Node: n, Start: c1, End: c2, Msg: s.Msg, Name: CatalogFormatPi})
 				changed = true
 			}
@@ -103,4 +118,81 @@ func catalogRanges(text string) [][2]int {
 		out = append(out, [2]int{start, end})
 		from = end
 	}
+}
+
+// catalogRangesRaw is catalogRanges working on the raw bytes of a string
+// token (quotes excluded), without decoding it: the markers hold no
+// character JSON must escape, so they appear literally unless a writer chose
+// \u escapes, in which case ok is false and the caller decodes.
+func catalogRangesRaw(raw []byte) (out [][2]int, ok bool) {
+	open, close := []byte(piCatalogOpen), []byte(piCatalogClose)
+	from := 0
+	for {
+		i := bytes.Index(raw[from:], open)
+		if i < 0 {
+			if len(out) == 0 {
+				return nil, false
+			}
+			return out, true
+		}
+		start := from + i
+		j := bytes.Index(raw[start:], close)
+		if j < 0 {
+			return out, len(out) > 0
+		}
+		end := start + j + len(close)
+		if ps, ok := rawPreamble(raw, from, start); ok {
+			start = ps
+		}
+		out = append(out, [2]int{start, end})
+		from = end
+	}
+}
+
+// escapeStart reports whether the backslash at raw[i] begins an escape
+// (it is preceded by an even number of backslashes).
+func escapeStart(raw []byte, i int) bool {
+	n := 0
+	for k := i - 1; k >= 0 && raw[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 0
+}
+
+// rawPreamble finds, in raw[from:open], the paragraph right before the
+// catalog (after the last blank line) and returns its start when it talks
+// about skills.
+func rawPreamble(raw []byte, from, open int) (int, bool) {
+	// Trim trailing whitespace: spaces and the escapes \n, \r, \t.
+	p := open
+	for p > from {
+		if raw[p-1] == ' ' {
+			p--
+			continue
+		}
+		if p-2 >= from && raw[p-2] == '\\' && escapeStart(raw, p-2) && (raw[p-1] == 'n' || raw[p-1] == 'r' || raw[p-1] == 't') {
+			p -= 2
+			continue
+		}
+		break
+	}
+	// The last escaped blank line ("\n\n") before p.
+	pStart := from
+	for q := p; q > from; {
+		k := bytes.LastIndex(raw[from:q], []byte(`\n\n`))
+		if k < 0 {
+			break
+		}
+		k += from
+		if escapeStart(raw, k) {
+			pStart = k + 4
+			break
+		}
+		q = k + 3 // a false hit: look further left
+	}
+	if p <= pStart {
+		return 0, false
+	}
+	para := strings.ToLower(unquote(append(append([]byte{'"'}, raw[pStart:p]...), '"')))
+	return pStart, strings.Contains(para, "skill")
 }

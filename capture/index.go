@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -117,8 +118,9 @@ func Parse(src []byte) (*Doc, error) {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("document of %d bytes exceeds the %d-byte limit", len(src), MaxSize)}
 	}
 	p := parser{src: src}
-	// A rough capacity guess avoids most regrowth: one value per ~24 bytes.
-	p.nodes = make([]Node, 0, len(src)/24+4)
+	// A rough capacity guess avoids most regrowth without reserving much
+	// for documents made of a few long strings.
+	p.nodes = make([]Node, 0, min(len(src)/32, 1<<15)+4)
 	i := p.skipSpace(0)
 	if i == len(src) {
 		if len(src) == 0 {
@@ -291,7 +293,10 @@ func (p *parser) str(i int) (end int, escaped bool, err error) {
 	src := p.src
 	j := i + 1
 	for {
-		// Fast path over plain ASCII.
+		// Fast path over plain ASCII, eight bytes at a time.
+		for j+8 <= len(src) && !specialByte(binary.LittleEndian.Uint64(src[j:])) {
+			j += 8
+		}
 		for j < len(src) {
 			c := src[j]
 			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
@@ -336,6 +341,22 @@ func (p *parser) str(i int) (end int, escaped bool, err error) {
 			j += size
 		}
 	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// specialByte reports whether any byte of the little-endian word x needs
+// attention inside a string: a control byte, '"', '\\' or a non-ASCII byte.
+func specialByte(x uint64) bool {
+	ctl := (x - lsb*0x20) &^ x // high bit where a byte is below 0x20
+	q := x ^ (lsb * '"')
+	quo := (q - lsb) &^ q // high bit where a byte is '"'
+	b := x ^ (lsb * '\\')
+	bsl := (b - lsb) &^ b // high bit where a byte is '\\'
+	return (ctl|quo|bsl|x)&msb != 0
 }
 
 func isHex(c byte) bool {

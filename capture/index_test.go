@@ -214,3 +214,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSpecialByte(t *testing.T) {
+	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
+	var buf [8]byte
+	state := uint64(12345)
+	for i := 0; i < 200000; i++ {
+		want := false
+		for k := range buf {
+			state = state*6364136223846793005 + 1442695040888963407
+			c := byte(state >> 56)
+			if i%3 == 0 {
+				c = 0x20 + c%0x5f // mostly printable ASCII
+			}
+			buf[k] = c
+			want = want || special(c)
+		}
+		x := uint64(buf[0]) | uint64(buf[1])<<8 | uint64(buf[2])<<16 | uint64(buf[3])<<24 | uint64(buf[4])<<32 | uint64(buf[5])<<40 | uint64(buf[6])<<48 | uint64(buf[7])<<56
+		if got := specialByte(x); got != want {
+			t.Fatalf("specialByte(% x) = %v, want %v", buf, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"fmt"
 	"iter"
 	"strconv"
@@ -299,13 +300,18 @@ func (d *Doc) RawOffset(i, off int) int {
 	dec := 0
 	var buf [8]byte
 	for j := 0; j < len(body); {
-		if dec >= off {
-			return start + j
+		// Skip a run without escapes in one step.
+		k := bytes.IndexByte(body[j:], '\\')
+		if k < 0 {
+			k = len(body) - j
 		}
-		if body[j] != '\\' {
-			j++
-			dec++
-			continue
+		if dec+k >= off {
+			return start + j + (off - dec)
+		}
+		dec += k
+		j += k
+		if j >= len(body) {
+			break
 		}
 		// Decode one escape (a surrogate pair counts as one) and advance by
 		// the UTF-8 length it decodes to.
@@ -317,6 +323,9 @@ func (d *Doc) RawOffset(i, off int) int {
 					w = 12
 				}
 			}
+		}
+		if dec >= off {
+			return start + j
 		}
 		dec += len(appendUnescaped(buf[:0], body[j:j+w]))
 		j += w

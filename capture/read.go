@@ -289,7 +289,7 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 		}
 		return nil, &Error{File: name, Err: errors.New("input holds only whitespace")}
 	}
-	if !utf8.Valid(data) && looksBinary(data) {
+	if looksBinary(data) {
 		return nil, &Error{File: name, Err: errors.New("binary data, not a JSON capture")}
 	}
 	r := reader{f: f, opts: opts}

@@ -1,0 +1,59 @@
+package capture
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestCatalogRangesRawMatchesDecoded(t *testing.T) {
+	cat := "<available_skills>\n  <skill>\n    <name>a</name>\n    <description>x &amp; y</description>\n  </skill>\n</available_skills>"
+	texts := []string{
+		"intro\n\nThe following skills provide specialized instructions.\nUse them.\n\n" + cat + "\nCurrent date: today",
+		cat,
+		"no preamble here\n\n" + cat,
+		"Some skill talk\n" + cat + " tail",
+		"a\\n\\nfake blank line, skills\n" + cat, // literal backslash-n text is not a blank line
+		"first skills\n\n" + cat + "\n\nsecond skills list:\n\n" + cat,
+		"tabs and skills\t \r\n\t" + cat,
+		"quote \" and skills \\ here\n\n\"skills\" \\\n" + cat,
+	}
+	for _, text := range texts {
+		want := catalogRanges(text)
+		raw := Quote(text)
+		ranges, ok := catalogRangesRaw(raw[1 : len(raw)-1])
+		if !ok {
+			t.Fatalf("raw path failed on %q", text)
+		}
+		if len(ranges) != len(want) {
+			t.Fatalf("%q: %d raw ranges, %d decoded", text, len(ranges), len(want))
+		}
+		for i, r := range ranges {
+			got := unquote(append(append([]byte{'"'}, raw[1+r[0]:1+r[1]]...), '"'))
+			if got != text[want[i][0]:want[i][1]] {
+				t.Errorf("%q range %d: raw path gives %q, decoded %q", text, i, got, text[want[i][0]:want[i][1]])
+			}
+		}
+		// Go-style \u003c escaping falls back to decoding and finds the same.
+		goStyle, _ := json.Marshal(text)
+		if _, ok := catalogRangesRaw(goStyle[1 : len(goStyle)-1]); ok {
+			t.Errorf("escaped markers matched literally")
+		}
+		d, err := Parse([]byte(`{"model":"m","max_tokens":1,"system":` + string(goStyle) + `,"messages":[]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, s := range BuildSegments(d, Anthropic) {
+			if s.Kind == SecCatalog {
+				got := decodePart(d, s.Node, s.Start, s.End)
+				if got != text[want[total][0]:want[total][1]] {
+					t.Errorf("escaped %q: catalog %q", text, got)
+				}
+				total++
+			}
+		}
+		if total != len(want) {
+			t.Errorf("escaped %q: %d catalogs, want %d", text, total, len(want))
+		}
+	}
+}

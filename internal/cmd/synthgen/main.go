@@ -1,0 +1,160 @@
+// Command synthgen writes a synthetic LLM request body carrying a generated
+// skill catalog.
+//
+//	synthgen -n 10000 -provider anthropic -seed 1 -turns 1 -envelope none|record -o FILE
+//
+// With -envelope record the body is wrapped in a request record
+// {"url","method","headers","body"}. Without -o (or with -o -) the capture
+// goes to standard output; a file is written atomically.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillopt/skillopt/internal/synth"
+)
+
+// recordHost is the origin used in request-record envelopes.
+const recordHost = "https://api.example.test"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type config struct {
+	n          int
+	provider   string
+	seed       int64
+	turns      int
+	envelope   string
+	out        string
+	escapeHTML bool
+}
+
+func parse(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("synthgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&c.n, "n", 355, "number of skills in the catalog")
+	fs.StringVar(&c.provider, "provider", "anthropic", "body shape: "+strings.Join(synth.Providers, ", "))
+	fs.Int64Var(&c.seed, "seed", 1, "generator seed")
+	fs.IntVar(&c.turns, "turns", 1, "model requests so far; turns-1 earlier exchanges are replayed")
+	fs.StringVar(&c.envelope, "envelope", "none", "none (bare body) or record (url/method/headers/body)")
+	fs.StringVar(&c.out, "o", "-", "output file (- for standard output)")
+	fs.BoolVar(&c.escapeHTML, "escape-html", false, `write <, > and & as \u003c, \u003e and \u0026`)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: synthgen [-n N] [-provider P] [-seed S] [-turns T] [-envelope none|record] [-escape-html] [-o FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	case c.n < 0:
+		return c, fmt.Errorf("-n must not be negative")
+	case c.turns < 1:
+		return c, fmt.Errorf("-turns must be at least 1")
+	case !slices.Contains(synth.Providers, c.provider):
+		return c, fmt.Errorf("unknown -provider %q (want one of %s)", c.provider, strings.Join(synth.Providers, ", "))
+	case c.envelope != "none" && c.envelope != "record":
+		return c, fmt.Errorf("-envelope must be none or record, not %q", c.envelope)
+	case c.envelope == "record" && synth.URLPath(c.provider) == "":
+		return c, fmt.Errorf("-envelope record needs an HTTP provider; %s has no request path", c.provider)
+	case c.out == "":
+		return c, fmt.Errorf("-o must not be empty")
+	}
+	return c, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "synthgen:", err)
+		return 2
+	}
+	data, err := generate(c)
+	if err != nil {
+		fmt.Fprintln(stderr, "synthgen:", err)
+		return 1
+	}
+	if c.out == "-" {
+		_, err = stdout.Write(data)
+	} else {
+		err = writeAtomic(c.out, data)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "synthgen:", err)
+		return 1
+	}
+	return 0
+}
+
+func generate(c config) ([]byte, error) {
+	opts := synth.CaptureOptions{EscapeHTML: c.escapeHTML}
+	body, err := synth.CaptureWith(c.provider, synth.Skills(c.n, c.seed), c.turns, opts)
+	if err != nil || c.envelope == "none" {
+		return body, err
+	}
+	return wrapRecord(synth.URLPath(c.provider), body, opts.EscapeHTML)
+}
+
+// wrapRecord wraps body in a request record, leaving the body bytes as they are.
+func wrapRecord(path string, body []byte, escapeHTML bool) ([]byte, error) {
+	var url bytes.Buffer
+	enc := json.NewEncoder(&url)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(recordHost + path); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(body) + 128)
+	b.WriteString(`{"url":`)
+	b.Write(bytes.TrimSuffix(url.Bytes(), []byte("\n")))
+	b.WriteString(`,"method":"POST","headers":{"content-type":"application/json"},"body":`)
+	b.Write(body)
+	b.WriteString("}")
+	return b.Bytes(), nil
+}
+
+// writeAtomic writes data to a temporary file next to name and renames it
+// into place, so readers never see a partial file.
+func writeAtomic(name string, data []byte) (err error) {
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
+}
