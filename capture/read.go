@@ -212,10 +212,17 @@ func ReadFile(path string, stdin io.Reader, opts Options) (*File, error) {
 		f, err = os.Open(path)
 		if err == nil {
 			defer f.Close()
-			if st, serr := f.Stat(); serr == nil && st.Size() > MaxFileSize {
-				return nil, &Error{File: name, Err: fmt.Errorf("file of %d bytes exceeds the %d-byte limit", st.Size(), MaxFileSize)}
+			size := int64(0)
+			if st, serr := f.Stat(); serr == nil {
+				if st.Size() > MaxFileSize {
+					return nil, &Error{File: name, Err: fmt.Errorf("file of %d bytes exceeds the %d-byte limit", st.Size(), MaxFileSize)}
+				}
+				size = st.Size()
 			}
-			data, err = io.ReadAll(f)
+			var buf bytes.Buffer
+			buf.Grow(int(size) + 1) // one read, no regrowth
+			_, err = buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+			data = buf.Bytes()
 		}
 	}
 	if err != nil {

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"bytes"
+	"io"
 	"sort"
 	"strings"
 )
@@ -604,14 +606,23 @@ func (a *adapter) piMessage(m int) {
 // when nothing but the conversation changes: system and developer
 // instructions, the skill catalog and the tool declarations, in body order.
 func (c *Capture) StablePrefix() []byte {
-	var out []byte
+	var b bytes.Buffer
+	c.WriteStablePrefix(&b)
+	return b.Bytes()
+}
+
+// WriteStablePrefix writes the stable prefix to w (a hash, typically)
+// without assembling it, and returns its length.
+func (c *Capture) WriteStablePrefix(w io.Writer) int {
+	n := 0
 	for _, s := range c.Segments() {
 		switch {
 		case s.Kind == SecCatalog, s.Kind == SecTools && s.Msg < 0, s.Kind == SecSystem && s.Prov == ProvSystem:
-			out = append(out, s.Bytes(c.Doc)...)
+			m, _ := w.Write(s.Bytes(c.Doc))
+			n += m
 		}
 	}
-	return out
+	return n
 }
 
 // CatalogBytes returns the bytes of every native skill catalog, in order.

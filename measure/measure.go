@@ -6,12 +6,14 @@
 package measure
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
@@ -158,7 +160,6 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 		Reason:   c.Reason,
 		Envelope: c.Envelope,
 		Bytes:    len(c.Body),
-		Chars:    utf8.RuneCount(c.Body),
 		Sections: []SectionRow{},
 		Savings:  []Saving{},
 	}
@@ -191,7 +192,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 		lastNode[s.Kind] = s.Node
 		b := c.Body[s.Start:s.End]
 		rw.Bytes += len(b)
-		rw.Chars += utf8.RuneCount(b)
+		rw.Chars += Chars(b)
 		if counting {
 			texts = append(texts, c.SegmentText(s))
 			kinds = append(kinds, s.Kind)
@@ -200,7 +201,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	gaps = append(gaps, c.Body[prev:]...)
 	other := row(capture.SecOther)
 	other.Bytes += len(gaps)
-	other.Chars += utf8.RuneCount(gaps)
+	other.Chars += Chars(gaps)
 	if counting {
 		texts = append(texts, string(gaps))
 		kinds = append(kinds, capture.SecOther)
@@ -217,16 +218,16 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	for _, k := range capture.Sections {
 		if rw, ok := rows[k]; ok && (rw.Bytes > 0 || rw.Count > 0) {
 			r.Sections = append(r.Sections, *rw)
+			r.Chars += rw.Chars
 		}
 	}
 
 	r.Skills = skills(c, segs)
 	r.Tools = tools(c, segs)
 	r.ToolResults = toolResults(c, segs)
-	prefix := c.StablePrefix()
-	sum := sha256.Sum256(prefix)
-	r.PrefixSHA256 = hex.EncodeToString(sum[:])
-	r.PrefixBytes = len(prefix)
+	h := sha256.New()
+	r.PrefixBytes = c.WriteStablePrefix(h)
+	r.PrefixSHA256 = hex.EncodeToString(h.Sum(nil))
 
 	for _, st := range res.Steps {
 		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped}
@@ -281,7 +282,9 @@ func skills(c *capture.Capture, segs []capture.Segment) Skills {
 		}
 		s.Format = seg.Name
 		s.Bytes += seg.End - seg.Start
-		s.Count += strings.Count(c.SegmentText(seg), "<skill>")
+		// Count entries in the raw bytes, whichever way '<' was written.
+		raw := seg.Bytes(c.Doc)
+		s.Count += bytes.Count(raw, []byte("<skill>")) + bytes.Count(raw, []byte(`\u003cskill\u003e`)) + bytes.Count(raw, []byte(`\u003cskill>`))
 	}
 	if s.Format == "" {
 		s.Format = "none"
@@ -379,4 +382,22 @@ func CatalogKey(c *capture.Capture) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// Chars counts the Unicode code points of valid UTF-8: every byte that is
+// not a continuation byte (10xxxxxx) starts one. Eight bytes at a time.
+func Chars(b []byte) int {
+	const hi, lo = 0x8080808080808080, 0x4040404040404040
+	cont := 0
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		cont += bits.OnesCount64(x & hi &^ ((x & lo) << 1))
+	}
+	for ; i < len(b); i++ {
+		if b[i]&0xC0 == 0x80 {
+			cont++
+		}
+	}
+	return len(b) - cont
 }

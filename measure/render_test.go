@@ -5,7 +5,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
@@ -109,6 +111,14 @@ func TestSizeAndThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
 		if got := Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q", n, got)
+		}
+	}
+}
+
+func TestChars(t *testing.T) {
+	for _, s := range []string{"", "a", "héllo wörld, ünïcödé", "日本語のテキストです。", "😀😃😄 mixed ascii and emoji 😁", strings.Repeat("é", 33)} {
+		if got, want := Chars([]byte(s)), utf8.RuneCountInString(s); got != want {
+			t.Errorf("Chars(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
