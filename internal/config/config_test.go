@@ -54,3 +54,18 @@ func TestCheckRules(t *testing.T) {
 		t.Fatalf("unknown rule accepted: %v", err)
 	}
 }
+
+// FuzzDecode: any input either decodes or yields a located *Error; never a
+// panic.
+func FuzzDecode(f *testing.F) {
+	f.Add(Template())
+	f.Add([]byte("[measure]\nreplay = 3\n"))
+	f.Add([]byte("[rules]\npipeline = [\"SO1\", 2]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := Decode("f.toml", data, Default())
+		var ce *Error
+		if err != nil && !errors.As(err, &ce) {
+			t.Fatalf("unlocated error %T: %v", err, err)
+		}
+	})
+}
