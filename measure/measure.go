@@ -35,22 +35,26 @@ type Report struct {
 
 // CaptureReport measures one capture.
 type CaptureReport struct {
-	Name         string             `json:"name"`
-	Provider     string             `json:"provider"`
-	Reason       string             `json:"reason"`
-	Envelope     string             `json:"envelope"`
-	Bytes        int                `json:"bytes"`
-	Chars        int                `json:"chars"`
-	Tokens       Tokens             `json:"tokens"`
-	Sections     []SectionRow       `json:"sections"`
-	Skills       Skills             `json:"skills"`
-	Tools        Tools              `json:"tools"`
-	ToolResults  ToolResults        `json:"tool_results"`
-	PrefixSHA256 string             `json:"prefix_sha256"`
-	PrefixBytes  int                `json:"prefix_bytes"`
-	Savings      []Saving           `json:"savings"`
-	After        After              `json:"after"`
-	Replay       Replay             `json:"replay"`
+	Name         string       `json:"name"`
+	Provider     string       `json:"provider"`
+	Reason       string       `json:"reason"`
+	Envelope     string       `json:"envelope"`
+	Bytes        int          `json:"bytes"`
+	Chars        int          `json:"chars"`
+	Tokens       Tokens       `json:"tokens"`
+	Sections     []SectionRow `json:"sections"`
+	Skills       Skills       `json:"skills"`
+	Tools        Tools        `json:"tools"`
+	ToolResults  ToolResults  `json:"tool_results"`
+	PrefixSHA256 string       `json:"prefix_sha256"`
+	PrefixBytes  int          `json:"prefix_bytes"`
+	Savings      []Saving     `json:"savings"`
+	After        After        `json:"after"`
+	Replay       Replay       `json:"replay"`
+	// Per-family detail, present when the family has something to say.
+	Catalog      *CatalogReport     `json:"catalog,omitempty"`
+	ToolDeferral *ToolReport        `json:"tool_deferral,omitempty"`
+	Output       *OutputReport      `json:"output,omitempty"`
 	Diagnostics  []rules.Diagnostic `json:"diagnostics,omitempty"`
 }
 
@@ -243,6 +247,9 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	}
 	n := max(opts.Replay, 0) + 1
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
+	r.Catalog = catalogReport(res, opts)
+	r.ToolDeferral = toolReport(res, opts)
+	r.Output = outputReport(res, opts)
 	return r
 }
 

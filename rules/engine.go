@@ -223,6 +223,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	d := c.Doc
 	type span struct {
 		start, end int
+		text       []byte
 		e          *Edit
 	}
 	spans := make([]span, 0, len(edits))
@@ -236,12 +237,51 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
 		}
 		node := &d.Nodes[n]
-		spans = append(spans, span{int(node.Start), int(node.End), e})
+		switch {
+		case e.Append || e.Insert != "":
+			want := capture.Array
+			if e.Insert != "" {
+				want = capture.Object
+				if d.Get(n, e.Insert) >= 0 {
+					return nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
+				}
+			}
+			if node.Kind != want {
+				return nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
+			}
+			var text []byte
+			if d.Len(n) > 0 {
+				text = append(text, ',')
+			}
+			if e.Insert != "" {
+				text = capture.AppendQuote(text, e.Insert)
+				text = append(text, ':')
+			}
+			text = append(text, e.NewJSON...)
+			at := int(node.End) - 1
+			spans = append(spans, span{at, at, text, e})
+		default:
+			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e})
+		}
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	for i := 1; i < len(spans); i++ {
-		if spans[i].start < spans[i-1].end {
-			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", spans[i-1].e.Pointer, spans[i].e.Pointer)
+		a, b := spans[i-1], spans[i]
+		zeroA, zeroB := a.start == a.end, b.start == b.end
+		switch {
+		case zeroA && zeroB:
+			// Two insertions at one place keep their order.
+		case zeroB && b.start > a.start && b.start < a.end, zeroA && a.start > b.start && a.start < b.end:
+			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+		case !zeroA && !zeroB && b.start < a.end:
+			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+		}
+	}
+	// Two inserts into one empty container: only the first goes without a
+	// comma, so fix up the later ones.
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start == spans[i-1].start && spans[i].start == spans[i].end && spans[i].text[0] != ',' {
+			spans[i].text = append([]byte{','}, spans[i].text...)
 		}
 	}
 	out := make([]byte, 0, len(c.Body))
@@ -249,9 +289,15 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	changes := make([]Change, 0, len(spans))
 	for _, s := range spans {
 		out = append(out, c.Body[prev:s.start]...)
-		out = append(out, s.e.NewJSON...)
+		out = append(out, s.text...)
 		prev = s.end
-		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.e.Pointer, BytesBefore: s.end - s.start, BytesAfter: len(s.e.NewJSON)})
+		ptr := s.e.Pointer
+		if s.e.Insert != "" {
+			ptr += "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(s.e.Insert)
+		} else if s.e.Append {
+			ptr += "/-"
+		}
+		changes = append(changes, Change{Rule: s.e.Rule, Pointer: ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
 	}
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)

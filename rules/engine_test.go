@@ -198,3 +198,34 @@ func mustWith(t *testing.T, c *capture.Capture, b string) *capture.Capture {
 	}
 	return n
 }
+
+func TestApplyAppendAndInsert(t *testing.T) {
+	c := read(t, `{"model":"m","max_tokens":5,"tools":[],"messages":[{"role":"user","content":"hi"}]}`)
+	edits := []Edit{
+		{Pointer: "/tools", Append: true, NewJSON: []byte(`{"name":"a"}`)},
+		{Pointer: "/tools", Append: true, NewJSON: []byte(`{"name":"b"}`)},
+		{Pointer: "", Insert: "system", NewJSON: []byte(`"s"`)},
+		{Pointer: "/messages/0/content", NewJSON: []byte(`"x"`)},
+	}
+	next, changes, err := Apply(c, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"model":"m","max_tokens":5,"tools":[{"name":"a"},{"name":"b"}],"messages":[{"role":"user","content":"x"}],"system":"s"}`
+	if string(next.Body) != want {
+		t.Fatalf("got  %s\nwant %s", next.Body, want)
+	}
+	if changes[0].Pointer != "/tools/-" || changes[3].Pointer != "/system" {
+		t.Fatalf("changes %+v", changes)
+	}
+	// Appending into an array that another edit replaces is nesting.
+	if _, _, err := Apply(c, []Edit{{Pointer: "/tools", Append: true, NewJSON: []byte(`1`)}, {Pointer: "/tools", NewJSON: []byte(`[]`)}}); err == nil {
+		t.Fatal("append inside a replaced array accepted")
+	}
+	if _, _, err := Apply(c, []Edit{{Pointer: "", Insert: "model", NewJSON: []byte(`1`)}}); err == nil {
+		t.Fatal("duplicate member inserted")
+	}
+	if _, _, err := Apply(c, []Edit{{Pointer: "/model", Append: true, NewJSON: []byte(`1`)}}); err == nil {
+		t.Fatal("append to a string accepted")
+	}
+}

@@ -120,11 +120,17 @@ type Diagnostic struct {
 	Column   int      `json:"column,omitempty"`
 }
 
-// Edit replaces the value at Pointer with NewJSON, which must be one JSON
-// value.
+// Edit changes one place of a capture's body. By default it replaces the
+// value at Pointer with NewJSON, which must be one JSON value. With Append
+// set, NewJSON is added as the last element of the array at Pointer; with
+// Insert set, it is added as member Insert at the end of the object at
+// Pointer. Appends and inserts touch no existing bytes, so they combine with
+// edits of the container's other members.
 type Edit struct {
 	Pointer string
 	NewJSON []byte
+	Append  bool
+	Insert  string
 	Rule    string
 	Message string
 }

@@ -23,6 +23,10 @@ type Config struct {
 	Rules   Rules   `toml:"rules"`
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
+	Catalog Catalog `toml:"catalog"`
+	Lint    Lint    `toml:"lint"`
+	Output  Output  `toml:"output"`
+	Tools   Tools   `toml:"tools"`
 
 	// Path is where the configuration was read from ("" for defaults).
 	Path string `toml:"-"`
@@ -57,14 +61,32 @@ func Default() *Config {
 	return &Config{
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
+		Catalog: defaultCatalog(),
+		Lint:    defaultLint(),
+		Output:  defaultOutput(),
+		Tools:   defaultTools(),
 	}
 }
 
 //go:embed template.toml
 var template []byte
 
+//go:embed template_catalog.toml
+var templateCatalog []byte
+
+//go:embed template_lint.toml
+var templateLint []byte
+
+//go:embed template_output.toml
+var templateOutput []byte
+
+//go:embed template_tools.toml
+var templateTools []byte
+
 // Template returns the commented default configuration `skillopt init` writes.
-func Template() []byte { return bytes.Clone(template) }
+func Template() []byte {
+	return bytes.Join([][]byte{template, templateCatalog, templateLint, templateOutput, templateTools}, nil)
+}
 
 // Error is a configuration error at a position of a file.
 type Error struct {
@@ -168,6 +190,11 @@ func (c *Config) check(path string, data []byte) error {
 	}
 	if c.Archive.Dir == "" {
 		return keyError(path, data, "dir", "archive.dir must not be empty")
+	}
+	for _, check := range []func() (string, string){c.Catalog.check, c.Lint.check, c.Output.check, c.Tools.check} {
+		if key, msg := check(); msg != "" {
+			return keyError(path, data, key, msg)
+		}
 	}
 	return nil
 }

@@ -7,15 +7,72 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/schemas"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // All returns every rule in registry order. The order is the default
 // execution order of a pipeline.
 func All() []*rules.Rule {
 	var all []*rules.Rule
+	all = append(all, transform.CatalogRules()...)
+	all = append(all, transform.ToolRules()...)
+	all = append(all, transform.OutputRules()...)
 	all = append(all, rules.Invariants()...)
+	all = append(all, catalog.LintRules()...)
 	return all
+}
+
+// Settings is what rules find in rules.Env.Settings: the configuration and
+// a way to re-run the pipeline (for the idempotence invariant).
+type Settings struct {
+	Cfg   *config.Config
+	Again rules.Retransform
+	// DryRun asks rules not to write anything outside the capture (the
+	// archive): measure only reports what would be saved.
+	DryRun bool
+}
+
+// Dry reports whether side effects are off.
+func (s *Settings) Dry() bool { return s.DryRun }
+
+// Config returns the configuration.
+func (s *Settings) Config() *config.Config { return s.Cfg }
+
+// Retransform returns the pipeline re-runner.
+func (s *Settings) Retransform() rules.Retransform { return s.Again }
+
+// Env builds the engine environment for a pipeline: severity overrides and
+// settings from cfg, and schema validation of transformed bodies.
+func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
+	env := &rules.Env{Severity: map[string]rules.Severity{}, Validate: validate}
+	for id, s := range cfg.Rules.Severity {
+		if sev, err := rules.ParseSeverity(s); err == nil {
+			if r := ByID(id); r != nil {
+				env.Severity[r.ID] = sev
+			}
+		}
+	}
+	env.Settings = &Settings{Cfg: cfg, Again: func(c *capture.Capture) (*rules.Result, error) {
+		return rules.Run(c, pipeline, env)
+	}}
+	return env
+}
+
+func validate(p capture.Provider, body []byte) ([]string, error) {
+	errs, err := schemas.Validate(string(p), body)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.String()
+	}
+	return out, nil
 }
 
 // ByID returns the rule with the given ID or name, or nil.

@@ -1,0 +1,417 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+)
+
+// exitError carries an exit code; its message (if any) is printed once, at
+// the edge, as "skillopt: message".
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// findings signals exit code 1 without a message (the findings were printed).
+var findings = &exitError{code: exitFindings}
+
+// env is what every command shares: streams, global options, configuration.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cfg            *config.Config
+	format         string
+	color          bool
+	quiet          bool
+	// errored is set when an input error was printed but the command went
+	// on with the other inputs; the exit code is then 2.
+	errored bool
+}
+
+// warnInput prints an input error and remembers that the run must end with
+// exit code 2.
+func (e *env) warnInput(err error) {
+	e.errored = true
+	fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
+}
+
+func (e *env) finish(err error) error {
+	if err == nil && e.errored {
+		return &exitError{code: exitUsage}
+	}
+	if ee := (*exitError)(nil); errors.As(err, &ee) && ee.code == exitFindings && e.errored {
+		return &exitError{code: exitUsage}
+	}
+	return err
+}
+
+var version = "dev"
+
+func versionString() string {
+	commit := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				commit = s.Value
+				if len(commit) > 12 {
+					commit = commit[:12]
+				}
+			}
+		}
+		if version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			version = bi.Main.Version
+		}
+	}
+	return fmt.Sprintf("%s (%s, commit %s)", version, runtime.Version(), commit)
+}
+
+// globalFlags are accepted before or after the command name.
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "skillopt.toml to use (default: nearest one walking up, or $SKILLOPT_CONFIG)", EnvVars: []string{"SKILLOPT_CONFIG"}},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, markdown, sarif or github (each command lists what it supports)"},
+		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto (TTY only, honours NO_COLOR), always or never"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only findings and errors"},
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "skillopt: internal error: %v\n%s", v, debug.Stack())
+			code = exitUsage
+		}
+	}()
+	app := newApp(e)
+	err := app.Run(permute(app, args))
+	if err == nil {
+		if e.errored {
+			return exitUsage
+		}
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "skillopt: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Anything else is a usage error reported by the CLI library or an
+	// input error.
+	fmt.Fprintf(stderr, "skillopt: %v\n", err)
+	return exitUsage
+}
+
+func newApp(e *env) *cli.App {
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "skillopt %s\n", versionString()) }
+	app := &cli.App{
+		Name:  "skillopt",
+		Usage: "measure, validate, transform and check captured LLM requests; lint skills",
+		Description: "skillopt reads captured provider request bodies (Anthropic Messages, OpenAI Chat\n" +
+			"Completions and Responses, Gemini, Mistral, Pi message lists) and shows where their\n" +
+			"bytes and tokens go, validates them, and applies and verifies transforms.\n\n" +
+			"Exit codes: 0 clean, 1 findings (invalid capture, broken invariant), 2 usage error,\n" +
+			"bad configuration or unreadable input.",
+		Version:         versionString(),
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Flags:           globalFlags(),
+		HideHelpCommand: true,
+		Before:          func(c *cli.Context) error { return nil },
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageErr("%v (see `skillopt --help`)", err)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(e.stderr, "skillopt: unknown command %q (see `skillopt --help`)\n", name)
+			e.errored = true
+		},
+		Commands: []*cli.Command{
+			measureCommand(e),
+			validateCommand(e),
+			transformCommand(e),
+			diffCommand(e),
+			checkCommand(e),
+			lintCommand(e),
+			catalogCommand(e),
+			archiveCommand(e),
+			toolsCommand(e),
+			sanitizeCommand(e),
+			rulesCommand(e),
+			initCommand(e),
+			benchCommand(e),
+		},
+	}
+	var prepare func(cmds []*cli.Command)
+	prepare = func(cmds []*cli.Command) {
+		for _, cmd := range cmds {
+			cmd.Flags = append(cmd.Flags, globalFlags()...)
+			cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+				return usageErr("%s: %v (see `skillopt %s --help`)", c.Command.Name, err, c.Command.FullName())
+			}
+			prepare(cmd.Subcommands)
+		}
+	}
+	prepare(app.Commands)
+	return app
+}
+
+// setup resolves the global options for a command: format (checked against
+// the formats the command supports), colour, quiet and the configuration.
+func (e *env) setup(c *cli.Context, formats ...string) error {
+	e.format = lookup(c, "format")
+	if e.format == "" {
+		e.format = "text"
+	}
+	ok := false
+	for _, f := range formats {
+		ok = ok || f == e.format
+	}
+	if !ok {
+		return usageErr("%s: unsupported --format %q (this command supports %s)", c.Command.Name, e.format, strings.Join(formats, ", "))
+	}
+	switch col := lookup(c, "color"); col {
+	case "", "auto":
+		e.color = isTTY(e.stdout) && os.Getenv("NO_COLOR") == ""
+	case "always":
+		e.color = true
+	case "never":
+		e.color = false
+	default:
+		return usageErr("unsupported --color %q (want auto, always or never)", col)
+	}
+	e.quiet = lookupBool(c, "quiet")
+	wd, _ := os.Getwd()
+	cfg, err := config.Load(config.Find(lookup(c, "config"), wd))
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if err := cfg.CheckRules(ruleset.Known); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	e.cfg = cfg
+	return nil
+}
+
+// lookup returns a string flag set on the command or, failing that, before
+// it, so global flags work in either position.
+func lookup(c *cli.Context, name string) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(name) {
+			return ctx.String(name)
+		}
+	}
+	return c.String(name)
+}
+
+func lookupBool(c *cli.Context, name string) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(name) {
+			return ctx.Bool(name)
+		}
+	}
+	return false
+}
+
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// permute moves flags that follow positional arguments of a command in
+// front of them, so `skillopt measure a.json --format json` works: the CLI
+// library stops parsing flags at the first positional argument.
+func permute(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	takesValue := map[string]bool{}
+	mark := func(flags []cli.Flag) {
+		for _, f := range flags {
+			_, isBool := f.(*cli.BoolFlag)
+			for _, n := range f.Names() {
+				takesValue[n] = !isBool
+			}
+		}
+	}
+	mark(app.Flags)
+	// Find the command name: the first argument that is not a global flag
+	// or a global flag's value.
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+		name := strings.TrimLeft(args[i], "-")
+		if strings.Contains(name, "=") {
+			i++
+			continue
+		}
+		i++
+		if takesValue[name] {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return args
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return args
+	}
+	mark(cmd.Flags)
+	// Descend into subcommands (skillopt catalog search …), skipping flags
+	// of the parent command on the way.
+	for len(cmd.Subcommands) > 0 {
+		j := i + 1
+		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
+			name := strings.TrimLeft(args[j], "-")
+			j++
+			if !strings.Contains(name, "=") && takesValue[name] {
+				j++
+			}
+		}
+		if j >= len(args) {
+			break
+		}
+		sub := cmd.Command(args[j])
+		if sub == nil {
+			break
+		}
+		i, cmd = j, sub
+		mark(cmd.Flags)
+	}
+	head := append([]string{}, args[:i+1]...)
+	var flags, pos []string
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		switch {
+		case a == "--":
+			pos = append(pos, rest[j+1:]...)
+			j = len(rest)
+		case strings.HasPrefix(a, "-") && a != "-":
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && j+1 < len(rest) {
+				flags = append(flags, rest[j+1])
+				j++
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	out := append(head, flags...)
+	if len(pos) > 0 {
+		out = append(out, "--")
+		out = append(out, pos...)
+	}
+	return out
+}
+
+// readCaptures reads every CAPTURE argument. Unreadable inputs are printed
+// and remembered (exit 2); the rest are returned.
+func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return nil, usageErr("%s: no CAPTURE given (a file, a directory, or - for stdin)", c.Command.Name)
+	}
+	var opts capture.Options
+	if p := c.String("provider"); p != "" {
+		prov, err := capture.ParseProvider(p)
+		if err != nil {
+			return nil, usageErr("--provider: %v", err)
+		}
+		opts.Provider = prov
+	}
+	paths, err := capture.Expand(args)
+	if err != nil {
+		e.warnInput(err)
+	}
+	var files []*capture.File
+	for _, p := range paths {
+		f, err := capture.ReadFile(p, e.stdin, opts)
+		if err != nil {
+			e.warnInput(err)
+			continue
+		}
+		for _, fe := range f.Errs {
+			e.warnInput(fe)
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+func providerFlag() cli.Flag {
+	return &cli.StringFlag{Name: "provider", Usage: "override provider detection: anthropic, openai-chat, openai-responses, gemini, mistral or pi-messages"}
+}
+
+func rulesFlag() cli.Flag {
+	return &cli.StringFlag{Name: "rules", Usage: "rules to run, in order: IDs, ID prefixes (SO1) or names, comma-separated; `none` runs none (default: rules.pipeline of skillopt.toml)"}
+}
+
+// pipeline returns the transform pipeline: --rules if given, else the
+// configuration's.
+func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
+	if c.IsSet("archive") {
+		e.cfg.Archive.Dir = c.String("archive")
+	}
+	refs := e.cfg.Rules.Pipeline
+	if c.IsSet("rules") {
+		refs = strings.Split(c.String("rules"), ",")
+	}
+	p, err := ruleset.Pipeline(refs, e.cfg.Rules.Disable)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return p, nil
+}
+
+// ruleEnv builds the engine environment from the configuration.
+func (e *env) ruleEnv(pipeline []*rules.Rule) *rules.Env {
+	return ruleset.Env(e.cfg, pipeline)
+}
+
+// ruleFailure turns a rule failure into an exit-2 error.
+func ruleFailure(err error) error {
+	var re *rules.RuleError
+	if errors.As(err, &re) {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return err
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusFiles lists every capture file of the shared corpus, skipping the
+// test when the corpus is absent.
+func corpusFiles(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("..", "..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("shared corpus not present at %s", root)
+	}
+	var files []string
+	for _, sub := range []string{"captures", "provider-examples"} {
+		filepath.WalkDir(filepath.Join(root, sub), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			switch filepath.Ext(p) {
+			case ".json", ".jsonl", ".har":
+				if !strings.HasSuffix(p, ".meta.json") && filepath.Base(p) != "MANIFEST.json" {
+					files = append(files, p)
+				}
+			}
+			return nil
+		})
+	}
+	if len(files) < 150 {
+		t.Fatalf("only %d corpus files found", len(files))
+	}
+	return files
+}
+
+// TestCorpusRoundTrip: with no rules, transform reproduces every corpus
+// file byte for byte (the corpus carries no live secrets to redact).
+func TestCorpusRoundTrip(t *testing.T) {
+	for _, p := range corpusFiles(t) {
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"skillopt", "transform", "--rules", "none", p}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit %d: %s", p, code, stderr.String())
+			continue
+		}
+		if !bytes.Equal(stdout.Bytes(), want) {
+			t.Errorf("%s: transform with no rules changed the bytes", p)
+		}
+	}
+}
+
+// TestCorpusMeasureSums: every capture's section bytes add up to its size,
+// and every Pi capture has its skill catalog and human text found.
+func TestCorpusMeasureSums(t *testing.T) {
+	n := 0
+	for _, p := range corpusFiles(t) {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"skillopt", "measure", "--format", "json", "--encoding", "none", p}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit %d: %s", p, code, stderr.String())
+			continue
+		}
+		var rep struct {
+			Captures []struct {
+				Name     string
+				Provider string
+				Bytes    int
+				Sections []struct {
+					Kind  string
+					Bytes int
+				}
+				Skills struct{ Count int }
+			}
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, c := range rep.Captures {
+			n++
+			sum, human := 0, 0
+			for _, s := range c.Sections {
+				sum += s.Bytes
+				if s.Kind == "human" {
+					human += s.Bytes
+				}
+			}
+			if sum != c.Bytes {
+				t.Errorf("%s: sections sum to %d, body is %d bytes", c.Name, sum, c.Bytes)
+			}
+			if strings.Contains(p, "pi-0.73.1") && (c.Skills.Count != 13 || human == 0) {
+				t.Errorf("%s: %d skills, %d human bytes; want the 13-skill catalog and human text", c.Name, c.Skills.Count, human)
+			}
+		}
+	}
+	t.Logf("%d captures measured", n)
+}
+
+// TestCorpusValidates: every corpus capture validates against the schema
+// of the provider it is detected as.
+func TestCorpusValidates(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"skillopt", "validate", "-q"}, corpusFiles(t)...)
+	if code := run(args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}

@@ -1,0 +1,9 @@
+// Command skillopt measures, validates, transforms and checks captured LLM
+// provider requests, and lints skill repositories.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

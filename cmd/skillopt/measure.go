@@ -1,0 +1,96 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/internal/tokens"
+	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/rules"
+)
+
+func measureCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "measure",
+		Usage:     "show where the bytes and tokens of captured requests go, and what the rules save",
+		ArgsUsage: "CAPTURE...",
+		Description: "Reads each capture and reports bytes, characters and exact tokens per section\n" +
+			"(system, skill-catalog, tools, human, assistant, thinking, tool-calls, tool-results,\n" +
+			"media, other), the skill catalog, tools and tool results, the stable-prefix hash, and\n" +
+			"the saving of each configured transform rule. Section bytes add up to the body size.\n\n" +
+			"Formats: text, json, markdown.\n\n" +
+			"Examples:\n" +
+			"  skillopt measure testdata/examples/anthropic-catalog.json\n" +
+			"  skillopt measure --format json --encoding none captures/\n" +
+			"  skillopt measure --rules SO1 --format markdown capture.json",
+		Flags: []cli.Flag{
+			rulesFlag(),
+			providerFlag(),
+			archiveFlag(),
+			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
+			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+				return err
+			}
+			enc := e.cfg.Measure.Encoding
+			if c.IsSet("encoding") {
+				enc = c.String("encoding")
+			}
+			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
+			if c.Int("replay") >= 0 {
+				opts.Replay = c.Int("replay")
+			}
+			if enc != "none" {
+				counter, err := tokens.New(enc)
+				if err != nil {
+					return usageErr("--encoding: unknown encoding %q (want o200k_base, cl100k_base or none)", enc)
+				}
+				opts.Counter = counter
+			}
+			pipeline, err := e.pipeline(c)
+			if err != nil {
+				return err
+			}
+			files, err := e.readCaptures(c)
+			if err != nil {
+				return err
+			}
+			renv := e.ruleEnv(pipeline)
+			renv.Settings.(*ruleset.Settings).DryRun = true
+			var reps []*measure.CaptureReport
+			var keys []string
+			for _, f := range files {
+				for _, capt := range f.Captures {
+					res, err := rules.Run(capt, pipeline, renv)
+					if err != nil {
+						return ruleFailure(err)
+					}
+					reps = append(reps, measure.Measure(res, opts))
+					key := measure.CatalogKey(capt)
+					if key != "" {
+						key = string(capt.Provider) + ":" + key
+					}
+					keys = append(keys, key)
+				}
+			}
+			if len(reps) == 0 {
+				return e.finish(nil)
+			}
+			rep := measure.Summarize(reps, keys)
+			switch e.format {
+			case "json":
+				err = measure.WriteJSON(e.stdout, rep)
+			case "markdown":
+				err = measure.WriteMarkdown(e.stdout, rep)
+			default:
+				err = measure.WriteText(e.stdout, rep)
+			}
+			if err != nil {
+				return err
+			}
+			return e.finish(nil)
+		},
+	}
+}

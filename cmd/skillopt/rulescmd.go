@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/rules"
+)
+
+type ruleRow struct {
+	ID       string         `json:"id"`
+	Name     string         `json:"name"`
+	Kind     string         `json:"kind"`
+	Severity string         `json:"severity"`
+	Summary  string         `json:"summary"`
+	Doc      string         `json:"doc"`
+	Options  []rules.Option `json:"options,omitempty"`
+	Requires []string       `json:"requires,omitempty"`
+}
+
+func rowOf(r *rules.Rule) ruleRow {
+	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: r.Options, Requires: r.Requires}
+}
+
+func rulesCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "rules",
+		Usage:     "list the rules, or explain one",
+		ArgsUsage: "[ID|NAME]",
+		Description: "Without an argument lists every rule: ID, name, kind, default severity and a one-line\n" +
+			"summary. With an ID or name prints the rule's full documentation.\n\n" +
+			"Formats: text, json, markdown.\n\n" +
+			"Examples:\n" +
+			"  skillopt rules\n" +
+			"  skillopt rules SO403",
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+				return err
+			}
+			list := ruleset.All()
+			if c.NArg() > 1 {
+				return usageErr("rules: want at most one rule ID, got %d", c.NArg())
+			}
+			if c.NArg() == 1 {
+				r := ruleset.ByID(c.Args().First())
+				if r == nil {
+					return usageErr("rules: unknown rule %q (see `skillopt rules`)", c.Args().First())
+				}
+				list = []*rules.Rule{r}
+			}
+			rows := make([]ruleRow, len(list))
+			for i, r := range list {
+				rows[i] = rowOf(r)
+			}
+			switch {
+			case e.format == "json":
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(struct {
+					Rules []ruleRow `json:"rules"`
+				}{rows})
+			case e.format == "markdown":
+				for _, r := range rows {
+					fmt.Fprint(e.stdout, RuleMarkdown(r))
+				}
+			case c.NArg() == 1:
+				r := rows[0]
+				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
+				for _, o := range r.Options {
+					fmt.Fprintf(e.stdout, "\noption %s (default %s): %s\n", o.Name, o.Default, o.Doc)
+				}
+			default:
+				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tNAME\tKIND\tSEVERITY\tSUMMARY")
+				for _, r := range rows {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Kind, r.Severity, r.Summary)
+				}
+				tw.Flush()
+			}
+			return nil
+		},
+	}
+}
+
+// RuleMarkdown renders one rule's documentation page.
+func RuleMarkdown(r ruleRow) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s `%s`\n\n", r.ID, r.Name)
+	fmt.Fprintf(&b, "Kind: %s. Default severity: %s.\n\n%s\n\n", r.Kind, r.Severity, r.Doc)
+	if len(r.Options) > 0 {
+		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
+		for _, o := range r.Options {
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", o.Name, o.Default, o.Doc)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width columns.
+func wrap(text string, width int) string {
+	var out strings.Builder
+	col := 0
+	for _, w := range strings.Fields(text) {
+		if col > 0 && col+1+len(w) > width {
+			out.WriteByte('\n')
+			col = 0
+		} else if col > 0 {
+			out.WriteByte(' ')
+			col++
+		}
+		out.WriteString(w)
+		col += len(w)
+	}
+	return out.String()
+}
+
+func initCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "init",
+		Usage: "write a commented default skillopt.toml",
+		Description: "Writes the default configuration, every key commented with its meaning and default,\n" +
+			"to skillopt.toml in the working directory (or -o FILE; -o - prints it). An existing\n" +
+			"file is never overwritten unless --force is given.\n\n" +
+			"Examples:\n" +
+			"  skillopt init\n" +
+			"  skillopt init -o - | less",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: config.FileName, Usage: "where to write (- for stdout)"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text"); err != nil {
+				return err
+			}
+			out := c.String("output")
+			if out == "-" {
+				_, err := e.stdout.Write(config.Template())
+				return err
+			}
+			if _, err := os.Stat(out); err == nil && !c.Bool("force") {
+				return usageErr("init: %s already exists (use --force to overwrite)", out)
+			}
+			if err := atomicfile.WriteFile(out, config.Template(), 0o644); err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
+			}
+			if !e.quiet {
+				fmt.Fprintf(e.stdout, "wrote %s\n", out)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,152 @@
+package ruleset
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of rule test cases")
+
+// caseRoot holds one folder per rule ID, one folder per case below it.
+var caseRoot = filepath.Join("..", "..", "testdata", "rules")
+
+// TestEveryRuleHasCases: each rule in the registry has at least one test
+// case folder, and no folder names an unknown rule.
+func TestEveryRuleHasCases(t *testing.T) {
+	for _, r := range All() {
+		if r.Kind == rules.Invariant {
+			continue // invariants are tested in package rules and on every case below
+		}
+		cases, _ := filepath.Glob(filepath.Join(caseRoot, r.ID, "*"))
+		if len(cases) == 0 {
+			t.Errorf("%s has no test cases under testdata/rules/%s", r.ID, r.ID)
+		}
+	}
+	dirs, _ := os.ReadDir(caseRoot)
+	for _, d := range dirs {
+		if ByID(d.Name()) == nil {
+			t.Errorf("testdata/rules/%s names no rule", d.Name())
+		}
+	}
+}
+
+// TestRuleCases runs every capture case of every transform and check rule:
+//
+//	testdata/rules/<ID>/<case>/input.json   the capture (or input.jsonl, input.har)
+//	testdata/rules/<ID>/<case>/skillopt.toml optional configuration
+//	testdata/rules/<ID>/<case>/input.json.golden  the file after the rule
+//	testdata/rules/<ID>/<case>/want.txt      steps and diagnostics
+//
+// and checks every invariant on each result. go test ./internal/ruleset
+// -update rewrites the golden files.
+func TestRuleCases(t *testing.T) {
+	for _, r := range All() {
+		if r.Kind != rules.Transform && r.Kind != rules.Check {
+			continue
+		}
+		cases, _ := filepath.Glob(filepath.Join(caseRoot, r.ID, "*"))
+		for _, dir := range cases {
+			input := firstExisting(dir, "input.json", "input.jsonl", "input.har")
+			if input == "" {
+				continue // not a capture case (e.g. a skill tree for lint rules)
+			}
+			t.Run(r.ID+"/"+filepath.Base(dir), func(t *testing.T) { runCase(t, r, dir, input) })
+		}
+	}
+}
+
+func firstExisting(dir string, names ...string) string {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			return filepath.Join(dir, n)
+		}
+	}
+	return ""
+}
+
+func runCase(t *testing.T, r *rules.Rule, dir, input string) {
+	cfg := config.Default()
+	if data, err := os.ReadFile(filepath.Join(dir, "skillopt.toml")); err == nil {
+		if err := config.Decode("skillopt.toml", data, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Archive.Dir = t.TempDir()
+	f, err := capture.ReadFile(input, nil, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipeline := []*rules.Rule{r}
+	env := Env(cfg, pipeline)
+	invariants, _ := Invariants(nil)
+	var report strings.Builder
+	bodies := map[*capture.Capture][]byte{}
+	var batch []*rules.Result
+	for _, c := range f.Captures {
+		res, err := rules.Run(c, pipeline, env)
+		if err != nil {
+			fmt.Fprintf(&report, "%s: error: %v\n", filepath.Base(c.Name), err)
+			continue
+		}
+		batch = append(batch, res)
+		bodies[c] = res.Final.Body
+		for _, s := range res.Steps {
+			switch {
+			case s.Applied:
+				fmt.Fprintf(&report, "%s: %s applied: %d → %d bytes\n", filepath.Base(c.Name), s.Rule.ID, s.BytesBefore, s.BytesAfter)
+			case s.Dropped != "":
+				fmt.Fprintf(&report, "%s: %s dropped: %s\n", filepath.Base(c.Name), s.Rule.ID, s.Dropped)
+			default:
+				fmt.Fprintf(&report, "%s: %s unchanged\n", filepath.Base(c.Name), s.Rule.ID)
+			}
+		}
+		var lines []string
+		for _, d := range res.Diagnostics {
+			lines = append(lines, fmt.Sprintf("%s: %s %s %s: %s", filepath.Base(c.Name), d.Rule, d.Severity, d.Pointer, d.Message))
+		}
+		sort.Strings(lines)
+		for _, l := range lines {
+			report.WriteString(l + "\n")
+		}
+		diags, err := rules.Verify(res, invariants, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range diags {
+			if d.Severity == rules.Error {
+				t.Errorf("invariant %s broken: %s", d.Rule, d.Message)
+			}
+		}
+	}
+	if diags, err := rules.VerifyBatch(batch, invariants, env); err != nil || len(diags) > 0 {
+		t.Errorf("cross-capture invariants: %v %v", diags, err)
+	}
+	got := f.Rebuild(bodies)
+	check := func(path string, data []byte) {
+		if *update {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test ./internal/ruleset -update writes it)", err)
+		}
+		if !bytes.Equal(data, want) {
+			t.Errorf("%s differs:\n%s", path, data)
+		}
+	}
+	check(input+".golden", got)
+	check(filepath.Join(dir, "want.txt"), []byte(report.String()))
+}

@@ -1,0 +1,203 @@
+package tokens
+
+import "math"
+
+const noRank = math.MaxUint32
+
+// smallPiece is the length, in bytes, below which bpeCount merges with a
+// quadratic scan over stack-allocated arrays; longer pieces use a heap.
+const smallPiece = 128
+
+// bpeCount returns the number of tokens byte-pair encoding produces for
+// piece. Pairs merge lowest rank first, leftmost first among equal ranks,
+// which is the order of the reference implementation. Every single byte is
+// a token, so merging always ends with len(piece) tokens at most.
+func bpeCount(ranks map[string]uint, piece string) int {
+	switch n := len(piece); {
+	case n <= 1:
+		return n
+	case n == 2:
+		if _, ok := ranks[piece]; ok {
+			return 1
+		}
+		return 2
+	case n < smallPiece:
+		return bpeSmall(ranks, piece)
+	default:
+		return bpeLarge(ranks, piece)
+	}
+}
+
+func rankOf(ranks map[string]uint, s string) uint32 {
+	if r, ok := ranks[s]; ok && r < noRank {
+		return uint32(r)
+	}
+	return noRank
+}
+
+// bpeSmall merges a piece shorter than smallPiece. Part k spans
+// piece[pos[k]:pos[k+1]]; rank[k] is the rank of the token formed by parts
+// k and k+1.
+func bpeSmall(ranks map[string]uint, piece string) int {
+	var pos [smallPiece + 1]uint8
+	var rank [smallPiece]uint32
+	n := len(piece)
+	for i := 0; i <= n; i++ {
+		pos[i] = uint8(i)
+	}
+	for i := 0; i+1 < n; i++ {
+		rank[i] = rankOf(ranks, piece[i:i+2])
+	}
+	rank[n-1] = noRank
+	parts := n
+	for parts > 1 {
+		best, at := uint32(noRank), -1
+		for k := 0; k+1 < parts; k++ {
+			if rank[k] < best {
+				best, at = rank[k], k
+			}
+		}
+		if at < 0 {
+			break
+		}
+		// Merge parts at and at+1: drop boundary at+1.
+		copy(pos[at+1:parts], pos[at+2:parts+1])
+		copy(rank[at+1:parts-1], rank[at+2:parts])
+		parts--
+		if at+1 < parts {
+			rank[at] = rankOf(ranks, piece[pos[at]:pos[at+2]])
+		} else {
+			rank[at] = noRank
+		}
+		if at > 0 {
+			rank[at-1] = rankOf(ranks, piece[pos[at-1]:pos[at+1]])
+		}
+	}
+	return parts
+}
+
+// mergeNode is a part boundary in bpeLarge's doubly linked list; rank is the
+// rank of the token formed by this part and the next.
+type mergeNode struct {
+	prev, next int32
+	rank       uint32
+}
+
+type mergeItem struct {
+	rank uint32
+	at   int32
+}
+
+// bpeLarge gives the same result as bpeSmall in O(n log n), using a binary
+// heap of candidate merges ordered by rank, then position.
+func bpeLarge(ranks map[string]uint, piece string) int {
+	n := int32(len(piece))
+	nodes := make([]mergeNode, n+1)
+	for i := range nodes {
+		nodes[i] = mergeNode{prev: int32(i) - 1, next: int32(i) + 1, rank: noRank}
+	}
+	nodes[n].next = -1
+	pairRank := func(i int32) uint32 {
+		j := nodes[i].next
+		if j < 0 {
+			return noRank
+		}
+		k := nodes[j].next
+		if k < 0 {
+			return noRank
+		}
+		return rankOf(ranks, piece[i:k])
+	}
+	h := make(mergeHeap, 0, n)
+	for i := int32(0); i+2 <= n; i++ {
+		if r := rankOf(ranks, piece[i:i+2]); r != noRank {
+			nodes[i].rank = r
+			h = append(h, mergeItem{r, i})
+		}
+	}
+	h.init()
+	parts := int(n)
+	for len(h) > 0 {
+		top := h.pop()
+		i := top.at
+		if nodes[i].rank != top.rank {
+			continue // stale
+		}
+		j := nodes[i].next
+		k := nodes[j].next
+		nodes[j].rank = noRank
+		nodes[i].next = k
+		if k >= 0 {
+			nodes[k].prev = i
+		}
+		parts--
+		for _, b := range [2]int32{i, nodes[i].prev} {
+			if b < 0 {
+				continue
+			}
+			nodes[b].rank = pairRank(b)
+			if nodes[b].rank != noRank {
+				h.push(mergeItem{nodes[b].rank, b})
+			}
+		}
+	}
+	return parts
+}
+
+type mergeHeap []mergeItem
+
+func (h mergeHeap) less(a, b int) bool {
+	if h[a].rank != h[b].rank {
+		return h[a].rank < h[b].rank
+	}
+	return h[a].at < h[b].at
+}
+
+func (h mergeHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *mergeHeap) push(it mergeItem) {
+	*h = append(*h, it)
+	h.up(len(*h) - 1)
+}
+
+func (h *mergeHeap) pop() mergeItem {
+	old := *h
+	top := old[0]
+	last := len(old) - 1
+	old[0] = old[last]
+	*h = old[:last]
+	h.down(0)
+	return top
+}
+
+func (h mergeHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (h mergeHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && h.less(r, c) {
+			c = r
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
