@@ -8,7 +8,7 @@ import (
 func TestTokens(t *testing.T) {
 	var got []string
 	Tokens("parseJSONFile k8s-rollout_debugger v2.1 Éclair tests", func(s string) { got = append(got, s) })
-	want := []string{"parse", "jsonfile", "k8", "rollout", "debugger", "v2", "1", "éclair", "test"}
+	want := []string{"parse", "jsonfile", "k8s", "rollout", "debugger", "v2", "1", "éclair", "test"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q want %q", got, want)
 	}
