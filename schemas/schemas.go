@@ -64,10 +64,16 @@ type compiled struct {
 	err    error
 }
 
+// Files lists the schemas of skillopt's own files.
+var Files = []string{"card-profile"}
+
 var registry = func() map[string]*compiled {
-	m := make(map[string]*compiled, len(Providers))
+	m := make(map[string]*compiled, len(Providers)+len(Files))
 	for _, p := range Providers {
 		m[p] = &compiled{name: p}
+	}
+	for _, f := range Files {
+		m[f] = &compiled{name: f}
 	}
 	return m
 }()
@@ -129,6 +135,12 @@ func Validate(provider string, body []byte) ([]Error, error) {
 		return nil, fmt.Errorf("schemas: body is not JSON: %w", err)
 	}
 	return c.validate(v)
+}
+
+// ValidateFile checks one of skillopt's own files (see Files) against its
+// schema, the same way Validate checks request bodies.
+func ValidateFile(kind string, data []byte) ([]Error, error) {
+	return Validate(kind, data)
 }
 
 // ValidateValue is the same as Validate for an already-decoded value

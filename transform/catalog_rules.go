@@ -1,6 +1,125 @@
 package transform
 
-import "github.com/skillopt/skillopt/rules"
+import (
+	"fmt"
+	"slices"
+	"sort"
 
-// CatalogRules returns the skill-catalog rules (SO1xx) in registry order.
-func CatalogRules() []*rules.Rule { return nil }
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// CatalogRules returns the skill-catalog rules (SO1xx) and their invariants
+// (SO41x) in registry order.
+func CatalogRules() []*rules.Rule {
+	return []*rules.Rule{CompactIndex, TagDirectory}
+}
+
+// CompactIndex is SO101.
+var CompactIndex = &rules.Rule{
+	ID:       "SO101",
+	Name:     "catalog.compact-index",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Replaces each native skill catalog with a compact, query-independent TSV index of names and short intents. " +
+		"Pi's <available_skills> block and its preamble list every skill with its full description and file location on every request. " +
+		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
+		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
+		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
+	Options: []rules.Option{
+		{Name: "catalog.budget_chars", Default: "12000", Doc: "soft character budget shared by all compact indexes of a request"},
+		{Name: "catalog.exclude", Default: "[]", Doc: "skill names never listed"},
+	},
+	Run: func(p *rules.Pass) error {
+		cats := catalog.FromCapture(p.Capture)
+		if len(cats) == 0 {
+			return nil
+		}
+		cfg := cfgOf(p)
+		groups := eligibleGroups(cats, cfg.Catalog.Exclude)
+		var all []catalog.Skill
+		for _, g := range groups {
+			all = append(all, g...)
+		}
+		if prof, err := currentProfile(p, all); err != nil {
+			return err
+		} else if prof != nil {
+			return nil // current cards: the tag directory (SO102) applies
+		}
+		blocks := catalog.CompactBlocks(groups, cfg.Catalog.BudgetChars)
+		return replaceCatalogs(p, cats, blocks)
+	},
+}
+
+// eligibleGroups filters each catalog's skills: excluded names go, and a
+// name already listed by an earlier catalog is not listed again.
+func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill {
+	seen := map[string]bool{}
+	for _, n := range exclude {
+		seen[n] = true
+	}
+	groups := make([][]catalog.Skill, len(cats))
+	for i, e := range cats {
+		for _, sk := range e.Skills {
+			if seen[sk.Name] || sk.DisableModelInvocation {
+				continue
+			}
+			seen[sk.Name] = true
+			groups[i] = append(groups[i], sk)
+		}
+	}
+	return groups
+}
+
+// replaceCatalogs edits every string holding a catalog so that catalog i
+// becomes blocks[i] (the rest of the string stays byte-identical), and
+// declares skill_search when the capture does not have it yet.
+func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) error {
+	c := p.Capture
+	d := c.Doc
+	byNode := map[int][]int{}
+	var nodes []int
+	for i, e := range cats {
+		n := e.Segment.Node
+		if _, ok := byNode[n]; !ok {
+			nodes = append(nodes, n)
+		}
+		byNode[n] = append(byNode[n], i)
+	}
+	sort.Ints(nodes)
+	var edits []rules.Edit
+	for _, n := range nodes {
+		node := d.Nodes[n]
+		raw := d.Src[node.Start:node.End]
+		out := []byte{'"'}
+		prev := int(node.Start) + 1
+		for _, i := range byNode[n] {
+			seg := cats[i].Segment
+			out = append(out, d.Src[prev:seg.Start]...)
+			q := capture.Quote(blocks[i])
+			out = append(out, q[1:len(q)-1]...)
+			prev = seg.End
+		}
+		out = append(out, d.Src[prev:node.End]...)
+		if string(out) == string(raw) {
+			continue
+		}
+		edits = append(edits, rules.Edit{Pointer: d.Pointer(n), NewJSON: out, Message: fmt.Sprintf("%d skills in a compact index", len(cats[byNode[n][0]].Skills))})
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	if !slices.Contains(c.ToolNames(), catalog.SearchToolName) {
+		ins, err := c.ToolInsertion(catalog.SearchTool())
+		if err != nil {
+			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
+			return nil
+		}
+		edits = append(edits, rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + catalog.SearchToolName})
+	}
+	for _, e := range edits {
+		p.Edit(e)
+	}
+	return nil
+}

@@ -231,3 +231,13 @@ func keyError(path string, data []byte, word, msg string) error {
 	}
 	return &Error{File: path, Msg: msg}
 }
+
+// Resolve interprets a path from the configuration: relative paths are
+// relative to the configuration file's folder (to the working directory for
+// built-in defaults).
+func (c *Config) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.Path == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(c.Path), p)
+}

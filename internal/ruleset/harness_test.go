@@ -80,6 +80,7 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 		if err := config.Decode("skillopt.toml", data, cfg); err != nil {
 			t.Fatal(err)
 		}
+		cfg.Path = filepath.Join(dir, "skillopt.toml")
 	}
 	cfg.Archive.Dir = t.TempDir()
 	f, err := capture.ReadFile(input, nil, capture.Options{})

@@ -1,0 +1,141 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// Embedded is one native skill catalog found in a capture's system text.
+type Embedded struct {
+	Segment capture.Segment // the catalog's bytes (preamble and block)
+	Text    string          // the decoded catalog text
+	Skills  []Skill
+}
+
+// FromCapture returns the native catalogs of a capture, in body order.
+func FromCapture(c *capture.Capture) []Embedded {
+	var out []Embedded
+	for _, s := range c.Segments() {
+		if s.Kind != capture.SecCatalog {
+			continue
+		}
+		text := c.SegmentText(s)
+		out = append(out, Embedded{Segment: s, Text: text, Skills: ParsePiCatalog(text)})
+	}
+	return out
+}
+
+// AllSkills returns the skills of every catalog, in order.
+func AllSkills(cats []Embedded) []Skill {
+	var out []Skill
+	for _, e := range cats {
+		out = append(out, e.Skills...)
+	}
+	return out
+}
+
+// ParsePiCatalog reads the <skill> entries of Pi's <available_skills>
+// block: name, description and location, XML entities decoded.
+func ParsePiCatalog(text string) []Skill {
+	var out []Skill
+	for {
+		i := strings.Index(text, "<skill>")
+		if i < 0 {
+			return out
+		}
+		text = text[i+len("<skill>"):]
+		j := strings.Index(text, "</skill>")
+		entry := text
+		if j >= 0 {
+			entry = text[:j]
+			text = text[j+len("</skill>"):]
+		} else {
+			text = ""
+		}
+		sk := Skill{
+			Name:        xmlUnescape(strings.TrimSpace(element(entry, "name"))),
+			Description: xmlUnescape(strings.TrimSpace(element(entry, "description"))),
+			Location:    xmlUnescape(strings.TrimSpace(element(entry, "location"))),
+		}
+		if sk.Name != "" {
+			out = append(out, sk)
+		}
+	}
+}
+
+func element(entry, tag string) string {
+	open, close := "<"+tag+">", "</"+tag+">"
+	i := strings.Index(entry, open)
+	if i < 0 {
+		return ""
+	}
+	rest := entry[i+len(open):]
+	j := strings.Index(rest, close)
+	if j < 0 {
+		return rest
+	}
+	return rest[:j]
+}
+
+// xmlUnescape decodes the five XML entities and numeric character
+// references; anything else is kept as written.
+func xmlUnescape(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, ';')
+		if j < 0 || j > 12 {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		ent := s[1:j]
+		switch {
+		case ent == "amp":
+			b.WriteByte('&')
+		case ent == "lt":
+			b.WriteByte('<')
+		case ent == "gt":
+			b.WriteByte('>')
+		case ent == "quot":
+			b.WriteByte('"')
+		case ent == "apos":
+			b.WriteByte('\'')
+		case strings.HasPrefix(ent, "#x") || strings.HasPrefix(ent, "#X"):
+			if n, err := strconv.ParseUint(ent[2:], 16, 32); err == nil && utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			} else {
+				b.WriteString(s[:j+1])
+			}
+		case strings.HasPrefix(ent, "#"):
+			if n, err := strconv.ParseUint(ent[1:], 10, 32); err == nil && utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			} else {
+				b.WriteString(s[:j+1])
+			}
+		default:
+			b.WriteString(s[:j+1])
+		}
+		s = s[j+1:]
+	}
+}
+
+// xmlEscape escapes text for an XML-like prompt block.
+func xmlEscape(s string) string {
+	if !strings.ContainsAny(s, "&<>") {
+		return s
+	}
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

@@ -1,0 +1,203 @@
+package catalog
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Marker opens every block skillopt writes in place of a native catalog.
+const Marker = "<!--skill-optimizer:auto:v2-->"
+
+// Resolver is the line that tells the model how to reach skills.
+const Resolver = "<skill_resolver>Use skill_search to search, load, inspect resources, or request a location.</skill_resolver>"
+
+const (
+	indexOpen  = `<skill_index format="tsv" columns="name,intent">`
+	indexClose = "</skill_index>"
+	// maxIntentChars bounds one routing phrase.
+	maxIntentChars = 64
+)
+
+// intentPrefixes are openings that carry no routing signal.
+var intentPrefixes = []string{
+	"use this skill when ", "use this skill to ", "use this skill for ", "use this when ", "use when ", "use to ", "use for ",
+	"this skill should be used when ", "this skill ", "a skill that ", "a skill to ", "a skill for ", "skill for ",
+	"helps you ", "helps ", "provides ", "guide for ", "guidance for ",
+}
+
+// Intent derives a short routing phrase from a skill description: its first
+// sentence without boilerplate openings, cut at the first clause break and
+// at a word boundary within 64 characters.
+func Intent(desc string) string {
+	s := strings.Join(strings.Fields(desc), " ")
+	if i := sentenceEnd(s); i > 0 {
+		s = s[:i]
+	}
+	for changed := true; changed; {
+		changed = false
+		low := strings.ToLower(s)
+		for _, p := range intentPrefixes {
+			if strings.HasPrefix(low, p) && len(s) > len(p)+8 {
+				s = s[len(p):]
+				changed = true
+				break
+			}
+		}
+	}
+	for _, sep := range []string{"; ", " — ", " – ", " - ", ": ", " (", ", including ", ", such as ", ". "} {
+		if i := strings.Index(s, sep); i >= 12 {
+			s = s[:i]
+		}
+	}
+	if utf8.RuneCountInString(s) > maxIntentChars {
+		s = shorten(s, maxIntentChars)
+	}
+	// Never end on a word that needs a continuation.
+	for {
+		i := strings.LastIndexByte(s, ' ')
+		if i < 0 || !danglingWords[strings.ToLower(strings.TrimRight(s[i+1:], ",;:"))] {
+			break
+		}
+		s = s[:i]
+	}
+	s = strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+	if r, size := utf8.DecodeRuneInString(s); size > 0 && unicode.IsUpper(r) {
+		// Keep acronyms (PDF, API) as written; lower a capitalised word.
+		if r2, _ := utf8.DecodeRuneInString(s[size:]); !unicode.IsUpper(r2) {
+			s = string(unicode.ToLower(r)) + s[size:]
+		}
+	}
+	return s
+}
+
+// danglingWords cannot end a phrase.
+var danglingWords = map[string]bool{"a": true, "an": true, "and": true, "or": true, "the": true, "of": true, "to": true,
+	"for": true, "from": true, "with": true, "in": true, "on": true, "by": true, "into": true, "as": true, "at": true, "via": true}
+
+// shorten cuts s to at most max characters: at the last clause break
+// (", ", " and ", " with ", " from ", " for ") past 36 characters if there
+// is one, else at the last space, else hard.
+func shorten(s string, max int) string {
+	limit := len(s)
+	n := 0
+	for i := range s {
+		if n == max {
+			limit = i
+			break
+		}
+		n++
+	}
+	head := s[:limit]
+	best := -1
+	for _, b := range []string{", ", " and ", " with ", " from ", " for ", " using ", " in "} {
+		if i := strings.LastIndex(head, b); i >= 36 && i > best {
+			best = i
+		}
+	}
+	if best > 0 {
+		return head[:best]
+	}
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		return head[:i]
+	}
+	return head
+}
+
+func sentenceEnd(s string) int {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' {
+			// Not an abbreviation such as "e.g. " or "i.e. ".
+			if i >= 3 && s[i-2] == '.' {
+				continue
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// cell makes a value safe for one TSV cell inside an XML-like block.
+func cell(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+	return xmlEscape(s)
+}
+
+// CompactBlocks renders the compact index of each catalog (groups[i] are
+// the eligible skills of catalog i in source order). All catalogs share one
+// soft character budget: every name is always listed; intents are admitted
+// cheapest first (ties in source order) while the total stays within
+// budget. The first block carries the marker and the resolver line.
+func CompactBlocks(groups [][]Skill, budget int) []string {
+	type cand struct {
+		g, i, cost int
+		text       string
+	}
+	names := make([][]string, len(groups))
+	floor := utf8.RuneCountInString(Marker) + 1 + utf8.RuneCountInString(Resolver)
+	var cands []cand
+	order := 0
+	orderOf := map[[2]int]int{}
+	for g, skills := range groups {
+		floor += utf8.RuneCountInString(indexOpen) + 1 + utf8.RuneCountInString(indexClose) + 1
+		names[g] = make([]string, len(skills))
+		for i, sk := range skills {
+			names[g][i] = cell(sk.Name)
+			floor += utf8.RuneCountInString(names[g][i]) + 1
+			if in := cell(Intent(sk.Description)); in != "" {
+				cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), text: in})
+			}
+			orderOf[[2]int{g, i}] = order
+			order++
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].cost != cands[b].cost {
+			return cands[a].cost < cands[b].cost
+		}
+		return orderOf[[2]int{cands[a].g, cands[a].i}] < orderOf[[2]int{cands[b].g, cands[b].i}]
+	})
+	intents := make([][]string, len(groups))
+	for g := range groups {
+		intents[g] = make([]string, len(groups[g]))
+	}
+	left := budget - floor
+	for _, c := range cands {
+		if c.cost > left {
+			break
+		}
+		intents[c.g][c.i] = c.text
+		left -= c.cost
+	}
+	out := make([]string, len(groups))
+	for g := range groups {
+		var b strings.Builder
+		if g == 0 {
+			b.WriteString(Marker)
+			b.WriteByte('\n')
+		}
+		b.WriteString(indexOpen)
+		b.WriteByte('\n')
+		for i, n := range names[g] {
+			b.WriteString(n)
+			if intents[g][i] != "" {
+				b.WriteByte('\t')
+				b.WriteString(intents[g][i])
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(indexClose)
+		if g == 0 {
+			b.WriteByte('\n')
+			b.WriteString(Resolver)
+		}
+		out[g] = b.String()
+	}
+	return out
+}

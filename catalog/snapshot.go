@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"slices"
+
+	"github.com/skillopt/skillopt/internal/rank"
+)
+
+// Skill is one skill of a catalog.
+type Skill struct {
+	Name        string
+	Description string
+	// Location is where the skill's file lives, when known. It is used to
+	// load the skill and never rendered into provider-visible text.
+	Location string
+	// Root is the discovery root the skill came from ("" for a capture).
+	Root string
+	// DisableModelInvocation excludes the skill from model-facing catalogs.
+	DisableModelInvocation bool
+}
+
+// Options selects which skills are eligible.
+type Options struct {
+	// Exclude names skills that are never eligible.
+	Exclude []string
+	// Profile, when set, supplies cards and tags.
+	Profile *Profile
+}
+
+// Snapshot is an immutable catalog: the eligible skills in source order,
+// their fingerprint, a BM25F index over names and descriptions, and (with a
+// profile) the tag buckets. Build it once and share it.
+type Snapshot struct {
+	Skills      []Skill // eligible skills, source order
+	Excluded    int     // skills left out (disabled or excluded)
+	Fingerprint string  // sha256 hex over eligible names and descriptions
+
+	byName map[string]int
+	index  *rank.Index
+	cards  []Card         // per skill; zero Card when missing or stale
+	tagged map[string][]int // tag → skill indexes in source order ("unclassified" included)
+}
+
+// Card is a skill's card from a profile, when current.
+type Card struct {
+	Text string
+	Tags []string
+}
+
+// NewSnapshot builds a snapshot from skills in source order. A name that
+// repeats keeps its first occurrence.
+func NewSnapshot(all []Skill, opts Options) *Snapshot {
+	s := &Snapshot{byName: make(map[string]int, len(all))}
+	excluded := make(map[string]bool, len(opts.Exclude))
+	for _, n := range opts.Exclude {
+		excluded[n] = true
+	}
+	s.Skills = make([]Skill, 0, len(all))
+	for _, sk := range all {
+		if sk.DisableModelInvocation || excluded[sk.Name] {
+			s.Excluded++
+			continue
+		}
+		if _, dup := s.byName[sk.Name]; dup {
+			s.Excluded++
+			continue
+		}
+		s.byName[sk.Name] = len(s.Skills)
+		s.Skills = append(s.Skills, sk)
+	}
+	s.Fingerprint = Fingerprint(s.Skills)
+	b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+	for _, sk := range s.Skills {
+		b.Add(sk.Name, sk.Description)
+	}
+	s.index = b.Build()
+	s.assignCards(opts.Profile)
+	return s
+}
+
+// Fingerprint hashes names and descriptions in order, length-prefixed so
+// that no two catalogs collide by concatenation.
+func Fingerprint(skills []Skill) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, sk := range skills {
+		for _, f := range []string{sk.Name, sk.Description} {
+			binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+			h.Write(n[:])
+			h.Write([]byte(f))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Len returns the number of eligible skills.
+func (s *Snapshot) Len() int { return len(s.Skills) }
+
+// Lookup returns the index of the skill named name, or -1.
+func (s *Snapshot) Lookup(name string) int {
+	if i, ok := s.byName[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Names returns the eligible names in source order.
+func (s *Snapshot) Names() []string {
+	out := make([]string, len(s.Skills))
+	for i, sk := range s.Skills {
+		out[i] = sk.Name
+	}
+	return out
+}
+
+// HasCards reports whether the snapshot was built with a profile.
+func (s *Snapshot) HasCards() bool { return s.tagged != nil }
+
+// CardOf returns skill i's current card (zero when missing or stale).
+func (s *Snapshot) CardOf(i int) Card {
+	if s.cards == nil {
+		return Card{}
+	}
+	return s.cards[i]
+}
+
+// Bucket returns the skills of a tag in source order.
+func (s *Snapshot) Bucket(tag string) []int { return s.tagged[tag] }
+
+// TagCounts returns the number of skills per tag, in vocabulary order, then
+// unclassified; tags without skills are left out.
+func (s *Snapshot) TagCounts() []TagCount {
+	var out []TagCount
+	for _, t := range Vocabulary {
+		if n := len(s.tagged[t.Name]); n > 0 {
+			out = append(out, TagCount{Tag: t.Name, Count: n})
+		}
+	}
+	if n := len(s.tagged[Unclassified]); n > 0 {
+		out = append(out, TagCount{Tag: Unclassified, Count: n})
+	}
+	return out
+}
+
+// TagCount is a tag and how many skills carry it.
+type TagCount struct {
+	Tag   string
+	Count int
+}
+
+func (s *Snapshot) assignCards(p *Profile) {
+	if p == nil {
+		return
+	}
+	s.cards = make([]Card, len(s.Skills))
+	s.tagged = map[string][]int{}
+	for i, sk := range s.Skills {
+		c, ok := p.Current(sk)
+		if !ok {
+			s.tagged[Unclassified] = append(s.tagged[Unclassified], i)
+			continue
+		}
+		s.cards[i] = c
+		for _, t := range c.Tags {
+			s.tagged[t] = append(s.tagged[t], i)
+		}
+	}
+}
+
+// Clone-free helper for deterministic output of tag lists.
+func sortedTags(tags []string) []string {
+	out := slices.Clone(tags)
+	slices.SortFunc(out, func(a, b string) int { return tagOrder(a) - tagOrder(b) })
+	return out
+}
