@@ -40,7 +40,7 @@ type Snapshot struct {
 
 	byName map[string]int
 	index  *rank.Index
-	cards  []Card         // per skill; zero Card when missing or stale
+	cards  []Card           // per skill; zero Card when missing or stale
 	tagged map[string][]int // tag → skill indexes in source order ("unclassified" included)
 }
 

@@ -9,7 +9,7 @@ const SearchToolName = "skill_search"
 // SearchTool is the provider-neutral declaration of skill_search.
 func SearchTool() capture.ToolSpec {
 	return capture.ToolSpec{
-		Name: SearchToolName,
+		Name:        SearchToolName,
 		Description: "Skills: search (query), browse (tags, match any|all, cursor), load (name), resource (name, path), location (name).",
 		Parameters: []byte(`{"type":"object","properties":{` +
 			`"action":{"enum":["search","browse","load","resource","location"]},` +
