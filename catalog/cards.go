@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
@@ -24,6 +25,14 @@ type Profile struct {
 	Version    int                    `json:"version"`
 	Vocabulary string                 `json:"vocabulary"`
 	Cards      map[string]ProfileCard `json:"cards"`
+
+	once  sync.Once
+	valid map[string]validCard // cards that pass ValidateCard, tags in vocabulary order
+}
+
+type validCard struct {
+	hash string
+	card Card
 }
 
 // ProfileCard is one skill's entry of a profile.
@@ -47,11 +56,19 @@ func SourceHash(description string) string {
 // Current returns the skill's card when the profile has one made from the
 // skill's present description, with valid tags.
 func (p *Profile) Current(sk Skill) (Card, bool) {
-	pc, ok := p.Cards[sk.Name]
-	if !ok || pc.SourceSHA256 != SourceHash(sk.Description) || ValidateCard(pc) != nil {
+	p.once.Do(func() {
+		p.valid = make(map[string]validCard, len(p.Cards))
+		for name, pc := range p.Cards {
+			if ValidateCard(pc) == nil {
+				p.valid[name] = validCard{hash: pc.SourceSHA256, card: Card{Text: pc.Card, Tags: sortedTags(pc.Tags)}}
+			}
+		}
+	})
+	vc, ok := p.valid[sk.Name]
+	if !ok || vc.hash != SourceHash(sk.Description) {
 		return Card{}, false
 	}
-	return Card{Text: pc.Card, Tags: sortedTags(pc.Tags)}, true
+	return vc.card, true
 }
 
 // ValidateCard checks a card's length and tags.

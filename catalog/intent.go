@@ -22,6 +22,8 @@ const (
 
 // intentPrefixes are openings that carry no routing signal.
 var intentPrefixes = []string{
+	"when the user asks to ", "when the user wants to ", "when the user asks for ", "the user asks to ", "the user wants to ",
+	"when the user ", "when you need to ", "when you want to ", "you need to ",
 	"use this skill when ", "use this skill to ", "use this skill for ", "use this when ", "use when ", "use to ", "use for ",
 	"this skill should be used when ", "this skill ", "a skill that ", "a skill to ", "a skill for ", "skill for ",
 	"helps you ", "helps ", "provides ", "guide for ", "guidance for ",

@@ -9,7 +9,7 @@ import (
 func TestIntent(t *testing.T) {
 	cases := map[string]string{
 		"Creating algorithmic art using p5.js with seeded randomness. Use this when users request art.": "creating algorithmic art using p5.js with seeded randomness",
-		"Use this skill when you need to fill PDF forms; supports AcroForm.":                            "you need to fill PDF forms",
+		"Use this skill when you need to fill PDF forms; supports AcroForm.":                            "fill PDF forms",
 		"PDF manipulation toolkit - extract text and tables, merge documents.":                          "PDF manipulation toolkit",
 		"Toolkit for styling artifacts with a theme. These artifacts can be slides.":                    "toolkit for styling artifacts with a theme",
 		"":      "",

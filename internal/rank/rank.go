@@ -36,14 +36,17 @@ type Index struct {
 	n        int
 	lens     [][MaxFields]uint16
 	avg      [MaxFields]float64
-	postings map[string][]posting
+	terms    map[string]int32 // term → id
+	postings [][]posting      // by term id
 }
 
 // Builder accumulates documents for an Index.
 type Builder struct {
 	idx     *Index
-	scratch map[string]*[MaxFields]uint16
-	order   []string
+	lastDoc []int32 // by term id: the last document that used it (+1)
+	slot    []int32 // by term id: its position in cur
+	cur     []posting
+	ids     []int32
 }
 
 // NewBuilder starts an index over the given fields (at most MaxFields).
@@ -51,40 +54,56 @@ func NewBuilder(fields ...Field) *Builder {
 	if len(fields) == 0 || len(fields) > MaxFields {
 		panic("rank: between 1 and MaxFields fields")
 	}
-	return &Builder{
-		idx:     &Index{fields: fields, postings: map[string][]posting{}},
-		scratch: map[string]*[MaxFields]uint16{},
-	}
+	return &Builder{idx: &Index{fields: fields, terms: map[string]int32{}}}
 }
 
 // Add appends a document; texts are its fields in order. It returns the
 // document number (0, 1, …).
 func (b *Builder) Add(texts ...string) int {
+	return b.addDoc(func(add func(f int, tok []byte)) {
+		for f := 0; f < len(b.idx.fields) && f < len(texts); f++ {
+			tokens(texts[f], func(tok []byte) { add(f, tok) })
+		}
+	})
+}
+
+// addDoc appends one document whose tokens fill reports, field by field.
+func (b *Builder) addDoc(fill func(add func(f int, tok []byte))) int {
 	idx := b.idx
 	doc := idx.n
 	idx.n++
 	var lens [MaxFields]uint16
-	clear(b.scratch)
-	b.order = b.order[:0]
-	for f := 0; f < len(idx.fields) && f < len(texts); f++ {
-		Tokens(texts[f], func(tok string) {
-			if lens[f] < math.MaxUint16 {
-				lens[f]++
-			}
-			tf, ok := b.scratch[tok]
-			if !ok {
-				tf = new([MaxFields]uint16)
-				b.scratch[tok] = tf
-				b.order = append(b.order, tok)
-			}
-			if tf[f] < math.MaxUint16 {
-				tf[f]++
-			}
-		})
-	}
+	b.cur = b.cur[:0]
+	b.ids = b.ids[:0]
+	fill(func(f int, tok []byte) {
+		if f >= len(idx.fields) {
+			return
+		}
+		if lens[f] < math.MaxUint16 {
+			lens[f]++
+		}
+		id, ok := idx.terms[string(tok)] // no allocation for the lookup
+		if !ok {
+			id = int32(len(idx.postings))
+			idx.terms[string(tok)] = id
+			idx.postings = append(idx.postings, nil)
+			b.lastDoc = append(b.lastDoc, 0)
+			b.slot = append(b.slot, 0)
+		}
+		if b.lastDoc[id] != int32(doc)+1 {
+			b.lastDoc[id] = int32(doc) + 1
+			b.slot[id] = int32(len(b.cur))
+			b.cur = append(b.cur, posting{doc: int32(doc)})
+			b.ids = append(b.ids, id)
+		}
+		p := &b.cur[b.slot[id]]
+		if p.tf[f] < math.MaxUint16 {
+			p.tf[f]++
+		}
+	})
 	idx.lens = append(idx.lens, lens)
-	for _, tok := range b.order {
-		idx.postings[tok] = append(idx.postings[tok], posting{doc: int32(doc), tf: *b.scratch[tok]})
+	for k, id := range b.ids {
+		idx.postings[id] = append(idx.postings[id], b.cur[k])
 	}
 	return doc
 }
@@ -141,10 +160,11 @@ func ParseQuery(text string) Query {
 func (x *Index) Search(q Query, limit int) []Hit {
 	scores := map[int32]*Hit{}
 	for _, term := range q.Terms {
-		ps := x.postings[term]
-		if len(ps) == 0 {
+		id, ok := x.terms[term]
+		if !ok {
 			continue
 		}
+		ps := x.postings[id]
 		idf := math.Log(1 + (float64(x.n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
 			tf := 0.0
@@ -184,16 +204,26 @@ func (x *Index) Search(q Query, limit int) []Hit {
 }
 
 // DocFreq returns how many documents contain term.
-func (x *Index) DocFreq(term string) int { return len(x.postings[term]) }
+func (x *Index) DocFreq(term string) int {
+	if id, ok := x.terms[term]; ok {
+		return len(x.postings[id])
+	}
+	return 0
+}
 
 // Tokens splits text into lower-case word tokens: runs of letters or digits,
 // also split at camelCase boundaries and at '-', '_', '.' and '/'; a
 // trailing plural "s" is removed from words longer than three letters. fn
 // receives each token.
 func Tokens(text string, fn func(string)) {
+	tokens(text, func(b []byte) { fn(string(b)) })
+}
+
+// tokens is Tokens without allocating: tok is only valid during the call.
+func tokens(text string, fn func(tok []byte)) {
 	var buf [64]byte
 	word := buf[:0]
-	var prev rune
+	prevLower := false
 	flush := func() {
 		if len(word) == 0 {
 			return
@@ -202,25 +232,42 @@ func Tokens(text string, fn func(string)) {
 		if len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
 			w = w[:len(w)-1]
 		}
-		fn(string(w))
+		fn(w)
 		word = word[:0]
 	}
 	for i := 0; i < len(text); {
-		r, size := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(text[i:])
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+				word = append(word, c)
+				prevLower = c >= 'a'
+			case c >= 'A' && c <= 'Z':
+				if prevLower {
+					flush() // camelCase boundary
+				}
+				word = append(word, c+'a'-'A')
+				prevLower = false
+			default:
+				flush()
+				prevLower = false
+			}
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(text[i:])
 		i += size
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && unicode.IsLower(prev) {
-				flush() // camelCase boundary
+			if unicode.IsUpper(r) && prevLower {
+				flush()
 			}
 			word = utf8.AppendRune(word, unicode.ToLower(r))
+			prevLower = unicode.IsLower(r)
 		default:
 			flush()
+			prevLower = false
 		}
-		prev = r
 	}
 	flush()
 }

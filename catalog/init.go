@@ -1,0 +1,509 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
+)
+
+// Card generation is explicit, offline-prepared model work: skillopt writes
+// one request body per group of skills, something else sends it (a person,
+// a script, or --exec), and the answers are validated and checkpointed into
+// the profile group by group.
+
+// Group limits.
+const (
+	GroupMaxSkills   = 20
+	GroupMaxBytes    = 32 << 10
+	MaxAttempts      = 2 // per group
+	MaxExtraCalls    = 8 // retries and subdivisions per original group
+	maxFeedbackChars = 1200
+)
+
+// InitState is the bookkeeping of a card-generation run, kept beside the
+// requests so runs can resume.
+type InitState struct {
+	Version     int          `json:"version"`
+	Fingerprint string       `json:"fingerprint"`
+	Provider    string       `json:"provider"`
+	Model       string       `json:"model"`
+	Groups      []*InitGroup `json:"groups"`
+}
+
+// InitGroup is one request's worth of skills.
+type InitGroup struct {
+	ID       string   `json:"id"`
+	Origin   string   `json:"origin"` // the original group it descends from
+	Skills   []string `json:"skills"`
+	Attempt  int      `json:"attempt"`
+	Status   string   `json:"status"` // pending, accepted, split, failed
+	Feedback string   `json:"feedback,omitempty"`
+}
+
+// Groups splits skills (source order) into groups of at most
+// GroupMaxSkills skills and GroupMaxBytes of serialized input; a single
+// skill larger than the byte limit gets a group of its own with its full
+// description.
+func Groups(skills []Skill) [][]Skill {
+	var out [][]Skill
+	var cur []Skill
+	size := 0
+	for _, sk := range skills {
+		n := len(skillInput(sk))
+		if len(cur) > 0 && (len(cur) == GroupMaxSkills || size+n > GroupMaxBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, sk)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func skillInput(sk Skill) []byte {
+	b, _ := json.Marshal(map[string]string{"name": sk.Name, "description": sk.Description})
+	return b
+}
+
+// cardSchema is the JSON Schema the answers must match.
+var cardSchema = `{"type":"object","required":["cards"],"additionalProperties":false,"properties":{"cards":{"type":"array","items":{"type":"object","required":["name","card","tags"],"additionalProperties":false,"properties":{"name":{"type":"string"},"card":{"type":"string","maxLength":200},"tags":{"type":"array","minItems":1,"maxItems":3,"items":{"enum":[` + tagEnum() + `]}}}}}}}`
+
+func tagEnum() string {
+	names := make([]string, len(Vocabulary))
+	for i, t := range Vocabulary {
+		names[i] = `"` + t.Name + `"`
+	}
+	return strings.Join(names, ",")
+}
+
+// instructions is the system prompt of a card request.
+func instructions() string {
+	var b strings.Builder
+	b.WriteString("You write catalog cards for agent skills. For every skill in the user's JSON list, write one card: ")
+	b.WriteString("a single sentence of at most 200 characters that says what the skill does and when it is the right choice, ")
+	b.WriteString("distinguishing it from similar skills, and one to three tags from this vocabulary:\n")
+	for _, t := range Vocabulary {
+		fmt.Fprintf(&b, "- %s: %s\n", t.Name, t.Doc)
+	}
+	b.WriteString("Use discipline for habits of evidence, verification and safe judgment, and other only when no topic fits.\n")
+	b.WriteString(`Answer with JSON only, exactly {"cards":[{"name":"…","card":"…","tags":["…"]}]}, one entry per skill, each skill exactly once, names copied exactly.`)
+	return b.String()
+}
+
+// RequestBody returns the provider request asking for the cards of skills.
+func RequestBody(provider, model string, skills []Skill, feedback string) ([]byte, error) {
+	list := make([]map[string]string, len(skills))
+	for i, sk := range skills {
+		list[i] = map[string]string{"name": sk.Name, "description": sk.Description}
+	}
+	input, err := json.Marshal(map[string]any{"skills": list})
+	if err != nil {
+		return nil, err
+	}
+	user := string(input)
+	if feedback != "" {
+		user += "\n\nYour previous answer was rejected: " + feedback + "\nAnswer again for exactly these skills."
+	}
+	sys := instructions()
+	var schema any
+	_ = json.Unmarshal([]byte(cardSchema), &schema)
+	var body any
+	switch provider {
+	case "", "anthropic":
+		if model == "" {
+			model = "claude-sonnet-4-5"
+		}
+		body = map[string]any{"model": model, "max_tokens": 8192, "system": sys,
+			"messages": []any{map[string]any{"role": "user", "content": user}}}
+	case "openai-chat", "mistral":
+		if model == "" {
+			model = "gpt-4.1"
+		}
+		body = map[string]any{"model": model, "messages": []any{
+			map[string]any{"role": "system", "content": sys}, map[string]any{"role": "user", "content": user}},
+			"response_format": map[string]any{"type": "json_object"}}
+	case "openai-responses":
+		if model == "" {
+			model = "gpt-4.1"
+		}
+		body = map[string]any{"model": model, "instructions": sys, "input": user,
+			"text": map[string]any{"format": map[string]any{"type": "json_schema", "name": "cards", "schema": schema}}}
+	case "gemini":
+		body = map[string]any{"systemInstruction": map[string]any{"parts": []any{map[string]any{"text": sys}}},
+			"contents":         []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": user}}}},
+			"generationConfig": map[string]any{"responseMimeType": "application/json"}}
+	default:
+		return nil, fmt.Errorf("cannot write card requests for provider %q (anthropic, openai-chat, openai-responses, gemini, mistral)", provider)
+	}
+	return json.MarshalIndent(body, "", "  ")
+}
+
+// answerCard is one card of an answer.
+type answerCard struct {
+	Name string   `json:"name"`
+	Card string   `json:"card"`
+	Tags []string `json:"tags"`
+}
+
+// ParseAnswer extracts the cards from a raw provider response (Anthropic,
+// OpenAI chat or Responses, Gemini) or a bare {"cards":[…]} document.
+func ParseAnswer(data []byte) ([]answerCard, error) {
+	text := string(data)
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err == nil {
+		if _, ok := raw["cards"]; !ok {
+			if t := responseText(raw); t != "" {
+				text = t
+			}
+		}
+	}
+	text = strings.TrimSpace(text)
+	// Tolerate a fenced code block around the JSON.
+	if strings.HasPrefix(text, "```") {
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			text = text[i+1:]
+		}
+		text = strings.TrimSuffix(strings.TrimSpace(text), "```")
+	}
+	var ans struct {
+		Cards []answerCard `json:"cards"`
+	}
+	if err := json.Unmarshal([]byte(text), &ans); err != nil {
+		return nil, fmt.Errorf("answer is not the cards JSON: %v", err)
+	}
+	return ans.Cards, nil
+}
+
+// responseText pulls the model's text out of a provider response.
+func responseText(r map[string]any) string {
+	var out []string
+	walkText := func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		}
+	}
+	if content, ok := r["content"].([]any); ok { // Anthropic
+		for _, b := range content {
+			if m, ok := b.(map[string]any); ok && m["type"] == "text" {
+				walkText(m["text"])
+			}
+		}
+	}
+	if choices, ok := r["choices"].([]any); ok && len(choices) > 0 { // OpenAI chat, Mistral
+		if m, ok := choices[0].(map[string]any); ok {
+			if msg, ok := m["message"].(map[string]any); ok {
+				walkText(msg["content"])
+			}
+		}
+	}
+	if t, ok := r["output_text"].(string); ok { // Responses convenience field
+		out = append(out, t)
+	} else if output, ok := r["output"].([]any); ok {
+		for _, it := range output {
+			if m, ok := it.(map[string]any); ok {
+				if parts, ok := m["content"].([]any); ok {
+					for _, p := range parts {
+						if pm, ok := p.(map[string]any); ok && pm["type"] == "output_text" {
+							walkText(pm["text"])
+						}
+					}
+				}
+			}
+		}
+	}
+	if cands, ok := r["candidates"].([]any); ok && len(cands) > 0 { // Gemini
+		if m, ok := cands[0].(map[string]any); ok {
+			if c, ok := m["content"].(map[string]any); ok {
+				if parts, ok := c["parts"].([]any); ok {
+					for _, p := range parts {
+						if pm, ok := p.(map[string]any); ok && pm["thought"] != true {
+							walkText(pm["text"])
+						}
+					}
+				}
+			}
+		}
+	}
+	return strings.Join(out, "")
+}
+
+// CheckAnswer validates an answer for a group: every owner exactly once,
+// no stranger, every card valid. It returns the accepted cards, or the list
+// of problems.
+func CheckAnswer(group []Skill, cards []answerCard) (map[string]ProfileCard, []string) {
+	want := map[string]Skill{}
+	for _, sk := range group {
+		want[sk.Name] = sk
+	}
+	got := map[string]ProfileCard{}
+	var problems []string
+	for _, c := range cards {
+		sk, ok := want[c.Name]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("%q is not one of the skills asked for", c.Name))
+			continue
+		case got[c.Name].Card != "":
+			problems = append(problems, fmt.Sprintf("%q appears more than once", c.Name))
+			continue
+		}
+		pc := ProfileCard{Card: strings.TrimSpace(c.Card), Tags: c.Tags, SourceSHA256: SourceHash(sk.Description)}
+		if err := ValidateCard(pc); err != nil {
+			problems = append(problems, fmt.Sprintf("%q: %v", c.Name, err))
+			continue
+		}
+		got[c.Name] = pc
+	}
+	for _, sk := range group {
+		if _, ok := got[sk.Name]; !ok && !mentioned(problems, sk.Name) {
+			problems = append(problems, fmt.Sprintf("%q is missing", sk.Name))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return got, nil
+}
+
+func mentioned(problems []string, name string) bool {
+	q := fmt.Sprintf("%q", name)
+	for _, p := range problems {
+		if strings.HasPrefix(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// feedback joins problems into bounded retry feedback.
+func feedback(problems []string) string {
+	var b strings.Builder
+	for i, p := range problems {
+		if b.Len()+len(p)+2 > maxFeedbackChars {
+			fmt.Fprintf(&b, "; and %d more problem(s)", len(problems)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// Initializer runs card generation in a work folder:
+//
+//	DIR/state.json            the groups and their status
+//	DIR/requests/ID.json      request bodies still to send
+//	DIR/responses/ID.json     answers, written by whoever sends the requests
+type Initializer struct {
+	Dir      string
+	Profile  string // profile file, updated after every accepted group
+	Provider string
+	Model    string
+	Snap     *Snapshot
+}
+
+// Plan writes requests for every eligible skill without a current card and
+// returns the state. An existing state for the same catalog is kept.
+func (in *Initializer) Plan(prof *Profile) (*InitState, error) {
+	if st, err := in.load(); err == nil && st.Fingerprint == in.Snap.Fingerprint {
+		return st, nil
+	}
+	var todo []Skill
+	for _, sk := range in.Snap.Skills {
+		if _, ok := prof.Current(sk); !ok {
+			todo = append(todo, sk)
+		}
+	}
+	st := &InitState{Version: 1, Fingerprint: in.Snap.Fingerprint, Provider: in.Provider, Model: in.Model}
+	for i, g := range Groups(todo) {
+		id := fmt.Sprintf("g%04d", i+1)
+		grp := &InitGroup{ID: id, Origin: id, Attempt: 1, Status: "pending"}
+		for _, sk := range g {
+			grp.Skills = append(grp.Skills, sk.Name)
+		}
+		st.Groups = append(st.Groups, grp)
+		if err := in.writeRequest(grp); err != nil {
+			return nil, err
+		}
+	}
+	return st, in.save(st)
+}
+
+func (in *Initializer) skills(g *InitGroup) []Skill {
+	out := make([]Skill, 0, len(g.Skills))
+	for _, n := range g.Skills {
+		if i := in.Snap.Lookup(n); i >= 0 {
+			out = append(out, in.Snap.Skills[i])
+		}
+	}
+	return out
+}
+
+func (in *Initializer) writeRequest(g *InitGroup) error {
+	body, err := RequestBody(in.Provider, in.Model, in.skills(g), g.Feedback)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(in.Dir, "requests"), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(in.RequestPath(g.ID), append(body, '\n'), 0o644)
+}
+
+// RequestPath and ResponsePath name a group's files.
+func (in *Initializer) RequestPath(id string) string {
+	return filepath.Join(in.Dir, "requests", id+".json")
+}
+
+// ResponsePath is where the answer to request id is expected.
+func (in *Initializer) ResponsePath(id string) string {
+	return filepath.Join(in.Dir, "responses", id+".json")
+}
+
+func (in *Initializer) load() (*InitState, error) {
+	data, err := os.ReadFile(filepath.Join(in.Dir, "state.json"))
+	if err != nil {
+		return nil, err
+	}
+	var st InitState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(in.Dir, "state.json"), err)
+	}
+	return &st, nil
+}
+
+func (in *Initializer) save(st *InitState) error {
+	if err := os.MkdirAll(in.Dir, 0o755); err != nil {
+		return err
+	}
+	data, _ := json.MarshalIndent(st, "", "  ")
+	return atomicfile.WriteFile(filepath.Join(in.Dir, "state.json"), append(data, '\n'), 0o644)
+}
+
+// Progress summarises a state.
+type Progress struct {
+	Groups, Accepted, Pending, Failed int
+	Skills, Carded                    int
+}
+
+// ProgressOf counts a state's groups and skills.
+func ProgressOf(st *InitState) Progress {
+	var p Progress
+	for _, g := range st.Groups {
+		switch g.Status {
+		case "accepted":
+			p.Accepted++
+			p.Carded += len(g.Skills)
+		case "pending":
+			p.Pending++
+		case "failed":
+			p.Failed++
+		}
+		if g.Status != "split" {
+			p.Groups++
+			p.Skills += len(g.Skills)
+		}
+	}
+	return p
+}
+
+// Absorb reads every available answer of pending groups: accepted groups
+// are written into the profile (atomically, after each group); rejected
+// ones get a retry request with feedback, then are split in two, within the
+// attempt and extra-call limits. It returns what changed.
+func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected int, err error) {
+	extra := map[string]int{}
+	for _, g := range st.Groups {
+		if g.ID != g.Origin {
+			extra[g.Origin]++
+		}
+		if g.Attempt > 1 {
+			extra[g.Origin] += g.Attempt - 1
+		}
+	}
+	for i := 0; i < len(st.Groups); i++ {
+		g := st.Groups[i]
+		if g.Status != "pending" {
+			continue
+		}
+		data, rerr := os.ReadFile(in.ResponsePath(g.ID))
+		if rerr != nil {
+			continue // not answered yet
+		}
+		cards, perr := ParseAnswer(data)
+		var problems []string
+		var good map[string]ProfileCard
+		if perr != nil {
+			problems = []string{perr.Error()}
+		} else {
+			good, problems = CheckAnswer(in.skills(g), cards)
+		}
+		if len(problems) == 0 {
+			for n, pc := range good {
+				prof.Cards[n] = pc
+			}
+			if err := prof.Save(in.Profile); err != nil {
+				return accepted, rejected, err
+			}
+			g.Status, g.Feedback = "accepted", ""
+			accepted++
+			if err := in.save(st); err != nil {
+				return accepted, rejected, err
+			}
+			continue
+		}
+		rejected++
+		os.Remove(in.ResponsePath(g.ID))
+		g.Feedback = feedback(problems)
+		switch {
+		case extra[g.Origin] >= MaxExtraCalls:
+			g.Status = "failed"
+		case g.Attempt < MaxAttempts:
+			g.Attempt++
+			extra[g.Origin]++
+			if err := in.writeRequest(g); err != nil {
+				return accepted, rejected, err
+			}
+		case len(g.Skills) > 1 && extra[g.Origin]+2 <= MaxExtraCalls:
+			g.Status = "split"
+			half := len(g.Skills) / 2
+			for k, part := range [][]string{g.Skills[:half], g.Skills[half:]} {
+				child := &InitGroup{ID: fmt.Sprintf("%s%c", g.ID, 'a'+k), Origin: g.Origin, Skills: part, Attempt: 1, Status: "pending", Feedback: g.Feedback}
+				st.Groups = append(st.Groups, child)
+				extra[g.Origin]++
+				if err := in.writeRequest(child); err != nil {
+					return accepted, rejected, err
+				}
+			}
+		default:
+			g.Status = "failed"
+		}
+		if err := in.save(st); err != nil {
+			return accepted, rejected, err
+		}
+	}
+	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
+	return accepted, rejected, in.save(st)
+}
+
+// PendingIDs lists the groups that still need an answer.
+func PendingIDs(st *InitState) []string {
+	var out []string
+	for _, g := range st.Groups {
+		if g.Status == "pending" {
+			out = append(out, g.ID)
+		}
+	}
+	return out
+}

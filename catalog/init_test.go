@@ -1,0 +1,135 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGroupsLimits(t *testing.T) {
+	skills, _ := synthetic(50)
+	big := Skill{Name: "huge", Description: strings.Repeat("long words ", 4000)}
+	groups := Groups(append(skills[:45], big, skills[45], skills[46]))
+	total := 0
+	for _, g := range groups {
+		total += len(g)
+		size := 0
+		for _, sk := range g {
+			size += len(skillInput(sk))
+		}
+		if len(g) > GroupMaxSkills || (size > GroupMaxBytes && len(g) > 1) {
+			t.Fatalf("group of %d skills and %d bytes", len(g), size)
+		}
+		for _, sk := range g {
+			if sk.Name == "huge" && (len(g) != 1 || sk.Description != big.Description) {
+				t.Fatal("oversized skill not alone or cut")
+			}
+		}
+	}
+	if total != 48 {
+		t.Fatalf("%d skills grouped, want 48", total)
+	}
+}
+
+// answer writes a bare cards answer for a request's skills; bad names the
+// skills to leave out.
+func answer(t *testing.T, in *Initializer, id string, wrap string, bad map[string]bool) {
+	t.Helper()
+	var req map[string]any
+	data, err := os.ReadFile(in.RequestPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(data, &req)
+	msgs := req["messages"].([]any)
+	user := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	var list struct {
+		Skills []struct{ Name string } `json:"skills"`
+	}
+	json.Unmarshal([]byte(strings.SplitN(user, "\n\n", 2)[0]), &list)
+	var cards []map[string]any
+	for _, s := range list.Skills {
+		if bad[s.Name] {
+			continue
+		}
+		cards = append(cards, map[string]any{"name": s.Name, "card": "Does " + s.Name + ".", "tags": []string{"testing"}})
+	}
+	body, _ := json.Marshal(map[string]any{"cards": cards})
+	if wrap == "anthropic" {
+		body, _ = json.Marshal(map[string]any{"type": "message", "content": []any{map[string]any{"type": "text", "text": "```json\n" + string(body) + "\n```"}}})
+	}
+	os.MkdirAll(filepath.Join(in.Dir, "responses"), 0o755)
+	if err := os.WriteFile(in.ResponsePath(id), body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInitRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	skills, _ := synthetic(45)
+	snap := NewSnapshot(skills, Options{})
+	in := &Initializer{Dir: filepath.Join(dir, "init"), Profile: filepath.Join(dir, "cards.json"), Snap: snap}
+	prof := NewProfile()
+	st, err := in.Plan(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Groups) != 3 {
+		t.Fatalf("%d groups", len(st.Groups))
+	}
+	// g0001 answered well (wrapped as an Anthropic response), g0002 with a
+	// skill missing, g0003 not yet.
+	answer(t, in, "g0001", "anthropic", nil)
+	missing := st.Groups[1].Skills[0]
+	answer(t, in, "g0002", "", map[string]bool{missing: true})
+	acc, rej, err := in.Absorb(st, prof)
+	if err != nil || acc != 1 || rej != 1 {
+		t.Fatalf("accepted %d rejected %d: %v", acc, rej, err)
+	}
+	saved, err := LoadProfile(in.Profile)
+	if err != nil || len(saved.Cards) != 20 {
+		t.Fatalf("checkpoint: %v, %d cards", err, len(saved.Cards))
+	}
+	req, _ := os.ReadFile(in.RequestPath("g0002"))
+	if !strings.Contains(string(req), fmt.Sprintf(`\"%s\" is missing`, missing)) {
+		t.Fatalf("retry request lacks feedback:\n%s", req)
+	}
+	// The retry fails again: the group splits in two.
+	answer(t, in, "g0002", "", map[string]bool{missing: true})
+	in.Absorb(st, prof)
+	if st.Groups[1].Status != "split" || len(PendingIDs(st)) != 3 {
+		t.Fatalf("no split: %+v pending %v", st.Groups[1], PendingIDs(st))
+	}
+	for _, id := range PendingIDs(st) {
+		answer(t, in, id, "", nil)
+	}
+	in.Absorb(st, prof)
+	p := ProgressOf(st)
+	if p.Pending != 0 || p.Failed != 0 || p.Carded != 45 {
+		t.Fatalf("progress %+v", p)
+	}
+	saved, _ = LoadProfile(in.Profile)
+	snap2 := NewSnapshot(skills, Options{Profile: saved})
+	if len(snap2.Bucket(Unclassified)) != 0 || len(snap2.Bucket("testing")) != 45 {
+		t.Fatalf("profile not usable: %d unclassified", len(snap2.Bucket(Unclassified)))
+	}
+}
+
+func TestCheckAnswer(t *testing.T) {
+	group := []Skill{{Name: "a", Description: "x"}, {Name: "b", Description: "y"}}
+	_, problems := CheckAnswer(group, []answerCard{
+		{Name: "a", Card: "ok", Tags: []string{"testing"}},
+		{Name: "a", Card: "again", Tags: []string{"testing"}},
+		{Name: "c", Card: "stranger", Tags: []string{"testing"}},
+		{Name: "b", Card: strings.Repeat("x", 201), Tags: []string{"testing", "nope"}},
+	})
+	joined := strings.Join(problems, "\n")
+	for _, want := range []string{`"a" appears more than once`, `"c" is not one of`, `"b": card of 201`} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("problems lack %q:\n%s", want, joined)
+		}
+	}
+}
