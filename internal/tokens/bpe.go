@@ -12,33 +12,66 @@ const smallPiece = 128
 // piece. Pairs merge lowest rank first, leftmost first among equal ranks,
 // which is the order of the reference implementation. Every single byte is
 // a token, so merging always ends with len(piece) tokens at most.
-func bpeCount(ranks map[string]uint, piece string) int {
+func bpeCount(e *encoding, piece string) int {
 	switch n := len(piece); {
 	case n <= 1:
 		return n
 	case n == 2:
-		if _, ok := ranks[piece]; ok {
+		if e.pairRank(piece[0], piece[1]) != noRank {
 			return 1
 		}
 		return 2
 	case n < smallPiece:
-		return bpeSmall(ranks, piece)
+		return bpeSmall(e, piece)
 	default:
-		return bpeLarge(ranks, piece)
+		return bpeLarge(e, piece)
 	}
 }
 
-func rankOf(ranks map[string]uint, s string) uint32 {
-	if r, ok := ranks[s]; ok && r < noRank {
+// rankOf returns the rank of token s, or noRank if s is not a token.
+func (e *encoding) rankOf(s string) uint32 {
+	if r, ok := e.ranks[s]; ok && r < noRank {
 		return uint32(r)
 	}
 	return noRank
 }
 
+// pairRank returns the rank of the two-byte token ab, or noRank. Results are
+// memoised in a table of all byte pairs, filled as pairs are met; 0 marks a
+// pair not looked up yet, and a rank r is stored as r+1.
+func (e *encoding) pairRank(a, b byte) uint32 {
+	k := int(a)<<8 | int(b)
+	if v := e.pairs[k].Load(); v != 0 {
+		if v == noRank {
+			return noRank
+		}
+		return v - 1
+	}
+	r := e.rankOf(bytePairs[2*k : 2*k+2])
+	if r == noRank {
+		e.pairs[k].Store(noRank)
+	} else {
+		e.pairs[k].Store(r + 1)
+	}
+	return r
+}
+
+// bytePairs holds every pair of bytes, pair ab at offset 2*(a<<8|b). It is
+// filled by initTables.
+var bytePairs string
+
+func initBytePairs() {
+	b := make([]byte, 2<<16)
+	for k := range 1 << 16 {
+		b[2*k], b[2*k+1] = byte(k>>8), byte(k)
+	}
+	bytePairs = string(b)
+}
+
 // bpeSmall merges a piece shorter than smallPiece. Part k spans
 // piece[pos[k]:pos[k+1]]; rank[k] is the rank of the token formed by parts
 // k and k+1.
-func bpeSmall(ranks map[string]uint, piece string) int {
+func bpeSmall(e *encoding, piece string) int {
 	var pos [smallPiece + 1]uint8
 	var rank [smallPiece]uint32
 	n := len(piece)
@@ -46,7 +79,7 @@ func bpeSmall(ranks map[string]uint, piece string) int {
 		pos[i] = uint8(i)
 	}
 	for i := 0; i+1 < n; i++ {
-		rank[i] = rankOf(ranks, piece[i:i+2])
+		rank[i] = e.pairRank(piece[i], piece[i+1])
 	}
 	rank[n-1] = noRank
 	parts := n
@@ -65,12 +98,12 @@ func bpeSmall(ranks map[string]uint, piece string) int {
 		copy(rank[at+1:parts-1], rank[at+2:parts])
 		parts--
 		if at+1 < parts {
-			rank[at] = rankOf(ranks, piece[pos[at]:pos[at+2]])
+			rank[at] = e.rankOf(piece[pos[at]:pos[at+2]])
 		} else {
 			rank[at] = noRank
 		}
 		if at > 0 {
-			rank[at-1] = rankOf(ranks, piece[pos[at-1]:pos[at+1]])
+			rank[at-1] = e.rankOf(piece[pos[at-1]:pos[at+1]])
 		}
 	}
 	return parts
@@ -90,7 +123,7 @@ type mergeItem struct {
 
 // bpeLarge gives the same result as bpeSmall in O(n log n), using a binary
 // heap of candidate merges ordered by rank, then position.
-func bpeLarge(ranks map[string]uint, piece string) int {
+func bpeLarge(e *encoding, piece string) int {
 	n := int32(len(piece))
 	nodes := make([]mergeNode, n+1)
 	for i := range nodes {
@@ -106,11 +139,11 @@ func bpeLarge(ranks map[string]uint, piece string) int {
 		if k < 0 {
 			return noRank
 		}
-		return rankOf(ranks, piece[i:k])
+		return e.rankOf(piece[i:k])
 	}
 	h := make(mergeHeap, 0, n)
 	for i := int32(0); i+2 <= n; i++ {
-		if r := rankOf(ranks, piece[i:i+2]); r != noRank {
+		if r := e.pairRank(piece[i], piece[i+1]); r != noRank {
 			nodes[i].rank = r
 			h = append(h, mergeItem{r, i})
 		}

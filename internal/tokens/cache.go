@@ -19,8 +19,14 @@ import (
 //
 // A piece maps to one set of slots and may occupy any slot of the set. When
 // the set is full, a new piece replaces an entry of count 1 (cheap to look up
-// again in the vocabulary) if there is one. The caches therefore have a fixed
-// size whatever the input, and readers never lock or allocate.
+// again in the vocabulary) if there is one. The caches therefore stay within
+// a fixed size whatever the input (about 3 MB for the first two, plus at most
+// 1 KiB per longCache slot), and readers never lock or allocate.
+//
+// Pieces are keyed by their bytes as they appear in the text, before invalid
+// UTF-8 is replaced. A piece of at most shortMax bytes has at most
+// 3*shortMax bytes after replacement, hence fewer than 256 tokens, so its
+// count fits the 8 bits a slot header gives it.
 
 const (
 	tinyMax   = 8
@@ -28,7 +34,7 @@ const (
 	shortMax  = 24
 	shortBits = 14 // log2 of the number of shortCache sets of 2 slots
 	longMax   = 1024
-	longBits  = 12 // log2 of the number of longCache slots
+	longBits  = 10 // log2 of the number of longCache slots
 )
 
 // Slots of tinyCache and shortCache are sequence locks: word 0 is a header,

@@ -36,7 +36,8 @@ const (
 // and it produces no token. The tables below reproduce that, so DEL has no
 // flags at all.
 
-// asciiClass holds the flags of the ASCII characters.
+// asciiClass holds the flags of the ASCII characters. It is filled by
+// initTables.
 var asciiClass [utf8.RuneSelf]uint8
 
 // byteClass extends asciiClass to all byte values; bytes that do not encode
@@ -46,13 +47,20 @@ var byteClass [256]uint8
 const notASCII = 0xff
 
 // bmpClass holds the flags of the runes of the Basic Multilingual Plane. It
-// is filled on first use by initClasses.
-var (
-	bmpClass     *[0x10000]uint8
-	bmpClassOnce sync.Once
-)
+// is filled by initTables.
+var bmpClass *[0x10000]uint8
 
-func init() {
+// tablesOnce guards initTables, which builds the tables shared by all
+// encodings when the first vocabulary is loaded.
+var tablesOnce sync.Once
+
+func initTables() {
+	initASCII()
+	initClasses()
+	initBytePairs()
+}
+
+func initASCII() {
 	for r := rune(0); r < utf8.RuneSelf; r++ {
 		asciiClass[r] = classOfSlow(r)
 	}

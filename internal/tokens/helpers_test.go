@@ -85,7 +85,7 @@ func (r *reference) libPieces(t testing.TB, text string) []string {
 
 // pieces is the scanner's split, with invalid UTF-8 replaced as for encoding.
 func pieces(enc, text string) []string {
-	bmpClassOnce.Do(initClasses)
+	tablesOnce.Do(initTables)
 	var out []string
 	for i := 0; i < len(text); {
 		var j int

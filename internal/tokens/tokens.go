@@ -1,27 +1,41 @@
 // Package tokens counts the tokens that OpenAI's byte-pair encodings
 // o200k_base and cl100k_base produce for a text.
 //
-// Counts are exact with respect to github.com/tiktoken-go/tokenizer: Count
-// returns len(ids) for the ids that library's Encode returns with its default
-// error mode, for every input. Special-token text such as "<|endoftext|>" is
-// encoded as ordinary text. The vocabulary is the one the library embeds.
+// # Exactness
 //
-// The text is split into pieces by a hand-written scanner equivalent to the
-// encoding's split pattern as that library evaluates it (see scanner for the
-// two places where this differs from a textbook reading of the pattern).
-// Each piece that is a vocabulary entry counts as one token; any other piece
-// is merged by byte-pair encoding, and the counts of pieces up to 64 bytes
-// are kept in a bounded per-Counter cache.
+// Counts are exact with respect to github.com/tiktoken-go/tokenizer and the
+// vocabulary it embeds: Count(s) equals len(ids) for the ids the library's
+// Encode(s) returns in its default error mode, for every string s, including
+// invalid UTF-8. There are no special tokens: text such as "<|endoftext|>" is
+// encoded as ordinary text.
 //
-// Invalid UTF-8 is handled as the library handles it: every byte that does
-// not start a valid UTF-8 sequence is read as U+FFFD, both for splitting and
-// for encoding (the piece is encoded with each such byte replaced by the
-// three bytes EF BF BD). A U+FFFD is neither letter, number nor space, so it
-// behaves as punctuation.
+// The text is first split into pieces by a hand-written scanner equivalent to
+// the encoding's split pattern as the library evaluates it, then each piece
+// is encoded by byte-pair merging (a piece that is itself a vocabulary entry
+// is one token). The library's pattern matcher differs from the regular
+// expression engines of OpenAI's tiktoken in two ways, and so does this
+// package, to stay identical to the library:
 //
-// The vocabulary (the library's, about 40 ms to build for o200k_base and
-// 20 ms for cl100k_base) is loaded on the first Count or CountAll, or in the
-// background after Preload; New and importing the package cost nothing.
+//   - In a run of white space that contains line breaks, \s*[\r\n]+ ends
+//     after the first run of \r and \n, so "\n\n  \n" is split into "\n\n"
+//     and "  \n" where tiktoken keeps "\n\n  \n" whole.
+//   - U+007F (DEL) matches no alternative of the pattern: it is skipped and
+//     yields no token, where tiktoken treats it as punctuation.
+//
+// # Invalid UTF-8
+//
+// Every byte that does not begin a valid UTF-8 sequence is read as U+FFFD,
+// one per byte, as the library does: it splits the text as U+FFFD (which is
+// neither letter, number nor space, so it behaves as punctuation), and its
+// piece is encoded with each such byte replaced by the three bytes EF BF BD.
+//
+// # Cost
+//
+// The vocabulary is the library's; building it takes about 40 ms for
+// o200k_base and 20 ms for cl100k_base, once per process. It is built on the
+// first Count or CountAll of an encoding, or in the background after Preload;
+// importing the package and New cost nothing. Each Counter keeps the counts
+// of the pieces it has seen in fixed-size caches of about 4 MB at most.
 package tokens
 
 import (
@@ -142,17 +156,16 @@ func (c *Counter) countPiece(piece string) int {
 		return n
 	}
 	piece = replaceInvalid(piece)
-	ranks := c.enc.ranks
-	if _, ok := ranks[piece]; ok {
+	if _, ok := c.enc.ranks[piece]; ok {
 		return 1
 	}
 	if len(piece) > longMax {
-		return bpeCount(ranks, piece)
+		return bpeCount(c.enc, piece)
 	}
 	if n, ok := c.cache.long.get(piece); ok {
 		return n
 	}
-	n := bpeCount(ranks, piece)
+	n := bpeCount(c.enc, piece)
 	c.cache.long.put(piece, n)
 	return n
 }
@@ -162,7 +175,7 @@ func (c *Counter) countUncached(piece string) int {
 	if _, ok := c.enc.ranks[piece]; ok {
 		return 1
 	}
-	return bpeCount(c.enc.ranks, piece)
+	return bpeCount(c.enc, piece)
 }
 
 // replaceInvalid replaces every byte of s that does not start a valid UTF-8

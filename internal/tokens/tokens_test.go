@@ -61,10 +61,7 @@ func TestDecodedVocabularyMatches(t *testing.T) {
 	}
 	for _, e := range encodings {
 		e.load()
-		m, err := decodeRanks(refFor(t, e.name).codec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := decodeRanks(refFor(t, e.name).codec)
 		if len(m) != len(e.ranks) {
 			t.Fatalf("%s: decoded %d tokens, library map has %d", e.name, len(m), len(e.ranks))
 		}
@@ -77,7 +74,10 @@ func TestDecodedVocabularyMatches(t *testing.T) {
 }
 
 func TestClassTables(t *testing.T) {
-	bmpClassOnce.Do(initClasses)
+	tablesOnce.Do(initTables)
+	if byteClass[0x80] != notASCII || byteClass['a'] != asciiClass['a'] {
+		t.Fatal("byteClass not initialised")
+	}
 	for r := rune(0); r < 0x10000; r++ {
 		want := classOfSlow(r)
 		if r == 0x7f {
@@ -235,6 +235,16 @@ func TestCorpusJSON(t *testing.T) {
 		values += len(strs)
 	}
 	t.Logf("%d JSON files, %d string values", len(files), values)
+}
+
+func TestBenchText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	text, src := benchText(benchSize)
+	for _, enc := range encodingNames {
+		check(t, enc, text, src)
+	}
 }
 
 func TestCorpusSkills(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -19,8 +20,9 @@ type encoding struct {
 	o200k bool // o200k_base split pattern; cl100k_base otherwise
 
 	once     sync.Once
-	ranks    map[string]uint // token bytes -> rank (= token id)
-	shared   bool            // ranks is the library's own map
+	ranks    map[string]uint         // token bytes -> rank (= token id)
+	pairs    *[1 << 16]atomic.Uint32 // see pairRank
+	shared   bool                    // ranks is the library's own map
 	loadTime time.Duration
 	err      error
 }
@@ -42,7 +44,7 @@ func (e *encoding) load() {
 func (e *encoding) prepare() {
 	e.once.Do(func() {
 		start := time.Now()
-		bmpClassOnce.Do(initClasses)
+		tablesOnce.Do(initTables)
 		cd, err := tokenizer.Get(e.lib)
 		if err != nil {
 			e.err = fmt.Errorf("tokens: loading %s: %w", e.name, err)
@@ -51,8 +53,9 @@ func (e *encoding) prepare() {
 		if m := libraryRanks(cd); m != nil {
 			e.ranks, e.shared = m, true
 		} else {
-			e.ranks, e.err = decodeRanks(cd)
+			e.ranks = decodeRanks(cd)
 		}
+		e.pairs = new([1 << 16]atomic.Uint32)
 		if e.err == nil && len(e.ranks) < 256 {
 			e.err = fmt.Errorf("tokens: %s: vocabulary has %d entries", e.name, len(e.ranks))
 		}
@@ -85,7 +88,7 @@ func libraryRanks(cd tokenizer.Codec) map[string]uint {
 
 // decodeRanks rebuilds the token-to-rank map through the codec's exported
 // Decode, one token id at a time. Ids of ordinary tokens are dense from 0.
-func decodeRanks(cd tokenizer.Codec) (map[string]uint, error) {
+func decodeRanks(cd tokenizer.Codec) map[string]uint {
 	m := make(map[string]uint, 1<<17)
 	ids := []uint{0}
 	for id := uint(0); ; id++ {
@@ -96,5 +99,5 @@ func decodeRanks(cd tokenizer.Codec) (map[string]uint, error) {
 		}
 		m[s] = id
 	}
-	return m, nil
+	return m
 }
