@@ -625,6 +625,18 @@ func (c *Capture) WriteStablePrefix(w io.Writer) int {
 	return n
 }
 
+// SystemPrefix returns the system and developer text and the skill catalog
+// (no tool declarations), in body order.
+func (c *Capture) SystemPrefix() []byte {
+	var out []byte
+	for _, s := range c.Segments() {
+		if s.Kind == SecCatalog || s.Kind == SecSystem && s.Prov == ProvSystem {
+			out = append(out, s.Bytes(c.Doc)...)
+		}
+	}
+	return out
+}
+
 // CatalogBytes returns the bytes of every native skill catalog, in order.
 func (c *Capture) CatalogBytes() []byte {
 	var out []byte

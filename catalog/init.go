@@ -326,6 +326,9 @@ func (in *Initializer) Plan(prof *Profile) (*InitState, error) {
 		}
 	}
 	st := &InitState{Version: 1, Fingerprint: in.Snap.Fingerprint, Provider: in.Provider, Model: in.Model}
+	if err := os.MkdirAll(filepath.Join(in.Dir, "responses"), 0o755); err != nil {
+		return nil, err
+	}
 	for i, g := range Groups(todo) {
 		id := fmt.Sprintf("g%04d", i+1)
 		grp := &InitGroup{ID: id, Origin: id, Attempt: 1, Status: "pending"}

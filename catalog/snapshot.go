@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"slices"
+	"sync"
 
 	"github.com/skillopt/skillopt/internal/rank"
 )
@@ -71,13 +72,24 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 		s.byName[sk.Name] = len(s.Skills)
 		s.Skills = append(s.Skills, sk)
 	}
+	// The index, the cards and the fingerprint are independent: build them
+	// side by side.
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+		for _, sk := range s.Skills {
+			b.Add(sk.Name, sk.Description)
+		}
+		s.index = b.Build()
+	}()
+	go func() {
+		defer wg.Done()
+		s.assignCards(opts.Profile)
+	}()
 	s.Fingerprint = Fingerprint(s.Skills)
-	b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
-	for _, sk := range s.Skills {
-		b.Add(sk.Name, sk.Description)
-	}
-	s.index = b.Build()
-	s.assignCards(opts.Profile)
+	wg.Wait()
 	return s
 }
 

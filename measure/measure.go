@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -150,6 +151,8 @@ type Options struct {
 	Counter  Counter
 	// Replay is the number of follow-up requests in the cumulative replay.
 	Replay int
+	// Config supplies catalog settings (budget, exclusions, profile).
+	Config *config.Config
 }
 
 const largestN = 10

@@ -229,3 +229,26 @@ func TestApplyAppendAndInsert(t *testing.T) {
 		t.Fatal("append to a string accepted")
 	}
 }
+
+func TestAdditiveRuleMayGrowWithinOriginal(t *testing.T) {
+	c := read(t, body)
+	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"S"`)})
+	grow := &Rule{ID: "T5", Kind: Transform, Additive: true, Doc: "Test.", Run: func(p *Pass) error {
+		if p.Capture.Doc.GetStr(0, "model") == "m" {
+			p.Edit(Edit{Pointer: "/model", NewJSON: []byte(`"m+overlay"`)})
+		}
+		return nil
+	}}
+	res, err := Run(c, []*Rule{shrink, grow}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Steps[1].Applied || len(res.Final.Body) >= len(c.Body) {
+		t.Fatalf("additive step not applied within the original size: %+v", res.Steps[1])
+	}
+	// Alone it would make the request larger than captured: dropped.
+	res, _ = Run(c, []*Rule{grow}, nil)
+	if res.Steps[0].Applied {
+		t.Fatal("additive growth beyond the original accepted")
+	}
+}

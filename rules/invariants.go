@@ -77,7 +77,7 @@ var NoGrowth = &Rule{
 			p.Reportf("", "transformed body grew from %d to %d bytes", before, after)
 		}
 		for _, s := range p.Result.Steps {
-			if s.Applied && s.BytesAfter >= s.BytesBefore {
+			if s.Applied && !s.Rule.Additive && s.BytesAfter >= s.BytesBefore {
 				p.Reportf("", "rule %s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 		}
@@ -148,9 +148,10 @@ var StablePrefix = &Rule{
 	Kind:     Invariant,
 	Severity: Error,
 	Cross:    true,
-	Doc: "Captures that share a skill catalog and a stable prefix still share it after transformation. " +
-		"The stable prefix is the system and developer text, the skill catalog and the tool declarations. Provider prompt caches only hit when these bytes repeat exactly, " +
-		"so a transform must not make them depend on the conversation. Captures whose prefixes already differed before transformation are not compared.",
+	Doc: "Captures that share a skill catalog and their system text still share them after transformation. " +
+		"The compared bytes are the system and developer text with the skill catalog (tool declarations are left to the tool rules, whose selection may follow the conversation). " +
+		"Provider prompt caches only hit when these bytes repeat exactly, so a catalog transform must not make them depend on the conversation. " +
+		"Captures whose system text already differed before transformation are not compared.",
 	Run: func(p *Pass) error {
 		type group struct {
 			first  *Result
@@ -164,8 +165,8 @@ var StablePrefix = &Rule{
 				continue
 			}
 			key := sha256.Sum256(cat)
-			before := sha256.Sum256(r.Original.StablePrefix())
-			after := sha256.Sum256(r.Final.StablePrefix())
+			before := sha256.Sum256(r.Original.SystemPrefix())
+			after := sha256.Sum256(r.Final.SystemPrefix())
 			g, ok := groups[key]
 			if !ok {
 				groups[key] = &group{first: r, before: before, after: after}

@@ -95,7 +95,14 @@ type Rule struct {
 	// Cross marks invariants that compare several captures; their Pass
 	// carries the whole batch.
 	Cross bool
-	Run   func(*Pass) error
+	// Opt marks an opt-in rule: an ID prefix or the default pipeline does
+	// not select it; only its ID or name does.
+	Opt bool
+	// Additive marks a transform that adds content (an overlay): its own
+	// step may grow the body as long as the result stays smaller than the
+	// capture as read.
+	Additive bool
+	Run      func(*Pass) error
 }
 
 // Summary returns the first sentence of the rule's doc.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
@@ -13,7 +15,8 @@ import (
 // CatalogRules returns the skill-catalog rules (SO1xx) and their invariants
 // (SO41x) in registry order.
 func CatalogRules() []*rules.Rule {
-	return []*rules.Rule{CompactIndex, TagDirectory}
+	return []*rules.Rule{CompactIndex, TagDirectory, Prefetch,
+		MarkerOnce, NamesOnce, NoPaths, DirectoryBound, BrowseBound, PaginationComplete, OverlayVerbatim, OverlayLatestHuman}
 }
 
 // CompactIndex is SO101.
@@ -32,22 +35,31 @@ var CompactIndex = &rules.Rule{
 		{Name: "catalog.exclude", Default: "[]", Doc: "skill names never listed"},
 	},
 	Run: func(p *rules.Pass) error {
-		cats := catalog.FromCapture(p.Capture)
-		if len(cats) == 0 {
+		cfg := cfgOf(p)
+		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(cfg.Catalog.BudgetChars), strings.Join(cfg.Catalog.Exclude, ","))
+		if !ok {
 			return nil
 		}
-		cfg := cfgOf(p)
-		groups := eligibleGroups(cats, cfg.Catalog.Exclude)
-		var all []catalog.Skill
-		for _, g := range groups {
-			all = append(all, g...)
+		var cats []catalog.Embedded
+		var blocks []string
+		if e := cacheGet(key); e != nil {
+			cats, blocks = withSpans(p.Capture, e.cats), e.blocks
+		} else {
+			cats = catalog.FromCapture(p.Capture)
+			blocks = catalog.CompactBlocks(eligibleGroups(cats, cfg.Catalog.Exclude), cfg.Catalog.BudgetChars)
+			cachePut(key, &cacheEntry{cats: cats, blocks: blocks})
 		}
-		if prof, err := currentProfile(p, all); err != nil {
-			return err
-		} else if prof != nil {
-			return nil // current cards: the tag directory (SO102) applies
+		if cfg.Catalog.Profile != "" {
+			var all []catalog.Skill
+			for _, g := range eligibleGroups(cats, cfg.Catalog.Exclude) {
+				all = append(all, g...)
+			}
+			if prof, err := currentProfile(p, all); err != nil {
+				return err
+			} else if prof != nil {
+				return nil // current cards: the tag directory (SO102) applies
+			}
 		}
-		blocks := catalog.CompactBlocks(groups, cfg.Catalog.BudgetChars)
 		return replaceCatalogs(p, cats, blocks)
 	},
 }

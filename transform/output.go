@@ -1,6 +1,161 @@
 package transform
 
-import "github.com/skillopt/skillopt/rules"
+import (
+	"encoding/json"
 
-// OutputRules returns the output and history rules (SO3xx) in registry order.
-func OutputRules() []*rules.Rule { return nil }
+	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// OutputRules returns the output and history rules (SO3xx) in registry
+// order, followed by their invariants (SO420–SO425).
+func OutputRules() []*rules.Rule {
+	return []*rules.Rule{
+		SmartOutput, ColumnarOutput, HistoryDedup, OverflowOutput, SanitizeOutput, HeadTailHistory,
+		EvidenceKept, HandlesResolve, NoArchivePath, OutputSmaller, OutputIdempotent, ColumnarRoundTrip,
+	}
+}
+
+// retrieveTool is the tool that resolves handles.
+const retrieveTool = "retrieve_output"
+
+// retrieveSpec declares retrieve_output; its bytes count against every
+// saving that needs it.
+var retrieveSpec = capture.ToolSpec{
+	Name:        retrieveTool,
+	Description: "Return a tool output that skillopt shortened, exactly as it was, by its handle (sko:…); lines \"A:B\" returns that 1-based range.",
+	Parameters:  json.RawMessage(`{"type":"object","properties":{"handle":{"type":"string"},"lines":{"type":"string"}},"required":["handle"]}`),
+}
+
+// Dryer is what a rule finds in rules.Env.Settings to know whether side
+// effects (archive writes) are off, as under `skillopt measure`.
+type Dryer interface {
+	Dry() bool
+}
+
+func dry(p *rules.Pass) bool {
+	if p.Env != nil {
+		if d, ok := p.Env.Settings.(Dryer); ok {
+			return d.Dry()
+		}
+	}
+	return false
+}
+
+// storeOf returns the archive a pass writes to.
+func storeOf(p *rules.Pass) *archive.Store { return archive.Open(cfgOf(p).Archive.Dir) }
+
+// keep archives an original and returns its handle. Under a dry run
+// nothing is written: the handle is the digest, known without writing.
+func keep(p *rules.Pass, original string) (string, error) {
+	if dry(p) {
+		return archive.HandleOf([]byte(original)), nil
+	}
+	return storeOf(p).Put([]byte(original))
+}
+
+// declaresRetrieve reports whether c already declares retrieve_output.
+func declaresRetrieve(c *capture.Capture) bool {
+	for _, n := range c.ToolNames() {
+		if n == retrieveTool {
+			return true
+		}
+	}
+	return false
+}
+
+// retrieveEdit returns the edit that declares retrieve_output in c, or
+// nil when c declares it already. ok is false when c has no place for a
+// declaration; a bare Pi message list is still ok, because the host, not
+// the list, declares its tools.
+func retrieveEdit(c *capture.Capture) (*rules.Edit, bool) {
+	if declaresRetrieve(c) {
+		return nil, true
+	}
+	ins, err := c.ToolInsertion(retrieveSpec)
+	if err != nil {
+		return nil, c.Provider == capture.PiMessages
+	}
+	return &rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + retrieveTool}, true
+}
+
+// emit records edits that leave handles in the capture, together with the
+// retrieve_output declaration they need. Nothing is recorded when the
+// capture cannot declare it.
+func emit(p *rules.Pass, edits []rules.Edit) {
+	if len(edits) == 0 {
+		return
+	}
+	decl, ok := retrieveEdit(p.Capture)
+	if !ok {
+		return
+	}
+	for _, e := range edits {
+		p.Edit(e)
+	}
+	if decl != nil {
+		p.Edit(*decl)
+	}
+}
+
+// canDeclare reports whether handles may be left in c.
+func canDeclare(c *capture.Capture) bool {
+	_, ok := retrieveEdit(c)
+	return ok
+}
+
+func reduceOptions(o config.Output) reduce.Options {
+	return reduce.Options{HeadLines: o.HeadLines, TailLines: o.TailLines, ContextLines: o.ContextLines, MaxLineBytes: o.MaxLineBytes}
+}
+
+func thresholds(o config.Output) reduce.Thresholds {
+	return reduce.Thresholds{MinSavedBytes: o.MinSavedBytes, MinSavedRatio: o.MinSavedRatio}
+}
+
+// triggered reports whether text is large enough to reduce: at least
+// trigger_bytes UTF-8 bytes or trigger_lines lines.
+func triggered(text string, o config.Output) bool {
+	if o.TriggerBytes > 0 && len(text) >= o.TriggerBytes {
+		return true
+	}
+	return o.TriggerLines > 0 && archive.CountLines([]byte(text)) >= o.TriggerLines
+}
+
+// hasHandle reports whether text already carries a handle: it is a
+// reduction, a reference or an overflow replacement, and is never reduced
+// again (no handle of a handle).
+func hasHandle(text string) bool { return len(archive.FindHandles(text)) > 0 }
+
+func quote(s string) []byte { return capture.Quote(s) }
+
+func handleOf(s string) string { return archive.HandleOf([]byte(s)) }
+
+// Reduction is what ReduceOutput returns in place of an output.
+type Reduction struct {
+	Text    string // the complete returned text, recovery label included
+	Reducer string // "columnar" or the line reducer's name
+	Handle  string // the handle of the original
+}
+
+// ReduceOutput applies what SO302 and SO301 would do to one tool output
+// (the lossless columnar form first, then the format-aware and generic
+// reducers) with the triggers and thresholds of cfg. ok is false when the
+// output is to be returned unchanged. Nothing is archived; the caller
+// stores the original under Handle before returning Text.
+func ReduceOutput(text string, cfg config.Output) (Reduction, bool) {
+	if hasHandle(text) || !triggered(text, cfg) {
+		return Reduction{}, false
+	}
+	h := handleOf(text)
+	if out, ok := columnarOf(text, h, cfg); ok {
+		return Reduction{Text: out, Reducer: "columnar", Handle: h}, true
+	}
+	out, res, ok := reduce.Smart(text, reduceOptions(cfg), thresholds(cfg), h)
+	if !ok {
+		return Reduction{}, false
+	}
+	return Reduction{Text: out, Reducer: res.Reducer, Handle: h}, true
+}

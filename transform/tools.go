@@ -1,6 +1,138 @@
 package transform
 
-import "github.com/skillopt/skillopt/rules"
+import (
+	"fmt"
+	"strings"
 
-// ToolRules returns the tool-deferral rules (SO2xx) in registry order.
-func ToolRules() []*rules.Rule { return nil }
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// ToolRules returns the tool-deferral rules (SO2xx) and their invariants
+// (SO43x) in registry order.
+func ToolRules() []*rules.Rule {
+	return []*rules.Rule{ToolDefer, ToolNativeDefer,
+		ToolsKept, ToolsAbsent, ToolSearchPresent, ToolActivationAdditive, ToolCallsDeclared, ToolSearchBounded, ToolsFailOpen}
+}
+
+// FailOpenPrefix starts the message of the diagnostic a tool rule reports
+// when weak, empty or unrelated signal makes it keep every tool.
+const FailOpenPrefix = "fail open: "
+
+var toolRuleOptions = []rules.Option{
+	{Name: "tools.core", Default: `["read", "bash", "edit", "write", "grep", "find", "ls"]`, Doc: "tools that always stay declared (case-insensitive)"},
+	{Name: "tools.always", Default: "[]", Doc: "more tools that always stay declared"},
+	{Name: "tools.min_score", Default: "2.5", Doc: "score the best match must reach for a confident deferral"},
+	{Name: "tools.relative", Default: "0.5", Doc: "fraction of the best score that makes a tool predicted"},
+	{Name: "tools.max_predicted", Default: "5", Doc: "most predicted tools kept"},
+	{Name: "tools.page_size", Default: "5", Doc: "results per optimizer_tool_search page"},
+	{Name: "tools.list_chars", Default: "1500", Doc: "characters of deferred names listed in the search tool's description"},
+	{Name: "tools.min_saving", Default: "512", Doc: "least bytes a deferral must save"},
+	{Name: "tools.native", Default: "false", Doc: "use provider-native deferral on Anthropic and OpenAI Responses"},
+	{Name: "tools.native_search", Default: `"bm25"`, Doc: "Anthropic search tool for native deferral: bm25 or regex"},
+}
+
+// ToolDefer is SO201.
+var ToolDefer = &rules.Rule{
+	ID:       "SO201",
+	Name:     "tools.defer",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Defers tool schemas the request does not need behind one optimizer_tool_search declaration. " +
+		"Decided per request: core tools (tools.core, Pi's read, bash, edit, write, grep, find and ls by default), tools.always, every tool the conversation already called and every tool an earlier search activated stay declared, byte-identical. " +
+		"The other function declarations are ranked against the latest genuine human text only (never system, injected, assistant or tool text) with BM25F over the tool name, description and a bounded walk of the parameter schema (property names, descriptions, enum values), plus a boost for a tool named exactly. " +
+		"The request is confident when the best tool scores at least tools.min_score or is named exactly; tools within tools.relative of the best score (at most tools.max_predicted) are predicted and kept, the rest are removed and optimizer_tool_search is added in the provider's shape: a bounded, paginated keyword search whose results are activated in addition to the tools already declared. " +
+		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. Built-in, server, namespace and MCP tool entries are never removed. " +
+		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
+	Options: toolRuleOptions,
+	Run:     func(p *rules.Pass) error { return toolRunDefer(p, false) },
+}
+
+// ToolNativeDefer is SO202.
+var ToolNativeDefer = &rules.Rule{
+	ID:       "SO202",
+	Name:     "tools.native-defer",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Opt:      true,
+	Doc: "Defers tool schemas with the provider's own mechanism where there is one (opt-in: selected only by its ID or name). " +
+		"The same per-request decision as SO201 picks the tools to defer; on Anthropic Messages they get defer_loading: true and the tool search tool tool_search_tool_bm25_20251119 (or the regex variant, tools.native_search) is added, " +
+		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +
+		"Deferred definitions still travel on the wire, so the body grows while the schema the model sees shrinks (skillopt measure reports both); a pipeline that only accepts smaller bodies drops this result. " +
+		"Gemini, Mistral, OpenAI Chat Completions and Pi contexts have no native deferral and get SO201's optimizer_tool_search instead. Weak signal fails open as in SO201.",
+	Options: toolRuleOptions,
+	Run:     func(p *rules.Pass) error { return toolRunDefer(p, true) },
+}
+
+// toolNativeProvider reports whether the provider has a native deferral.
+func toolNativeProvider(p capture.Provider) bool {
+	return p == capture.Anthropic || p == capture.OpenAIResponses
+}
+
+func toolRunDefer(p *rules.Pass, native bool) error {
+	_, edits, msg := toolDeferral(p.Capture, cfgOf(p), native)
+	if msg != "" {
+		p.Reportf("/tools", "%s", msg)
+	}
+	for _, e := range edits {
+		p.Edit(e)
+	}
+	return nil
+}
+
+// toolDeferral is the whole of SO201 (native false) or SO202 (native true)
+// on one capture: the plan, the edits, and the message to report ("" when
+// there is nothing to say).
+func toolDeferral(c *capture.Capture, cfg *config.Config, native bool) (*ToolPlan, []rules.Edit, string) {
+	plan := PlanTools(c, cfg)
+	if plan.FailOpen != "" {
+		return plan, nil, fmt.Sprintf("%s%s; all %d tools kept", FailOpenPrefix, plan.FailOpen, len(plan.Tools))
+	}
+	if !plan.Deferring() {
+		return plan, nil, ""
+	}
+	d := c.Doc
+	if (native || cfg.Tools.Native) && toolNativeProvider(c.Provider) {
+		edits, err := toolNativeEdits(c, plan)
+		if err != nil {
+			return plan, nil, fmt.Sprintf("not deferring: %v", err)
+		}
+		before := 0
+		for _, t := range plan.decls {
+			before += t.Bytes(d)
+		}
+		after := before
+		for _, n := range plan.Deferred {
+			t := toolDeclByName(plan.decls, n)
+			after -= t.Bytes(d)
+			if c.Provider == capture.OpenAIResponses {
+				// Responses still shows a deferred function's name and
+				// description.
+				after += len(d.Raw(d.Get(t.Node, "name"))) + len(d.Raw(t.Desc))
+			}
+		}
+		return plan, edits, fmt.Sprintf("deferred %d of %d tools natively (model-visible tool schema %d → %d bytes); kept: %s",
+			len(plan.Deferred), len(plan.Tools), before, after, strings.Join(plan.Kept, ", "))
+	}
+	edits, err := toolDeferEdits(c, plan)
+	if err != nil {
+		return plan, nil, fmt.Sprintf("not deferring: %v", err)
+	}
+	tools := d.Get(0, "tools")
+	old := int(d.Nodes[tools].End - d.Nodes[tools].Start)
+	if saved := old - len(edits[0].NewJSON); saved < cfg.Tools.MinSaving {
+		plan.undefer(fmt.Sprintf("saving %d bytes is less than min_saving %d", saved, cfg.Tools.MinSaving))
+		return plan, nil, fmt.Sprintf("not deferring: it would save %d bytes, less than min_saving %d", saved, cfg.Tools.MinSaving)
+	}
+	return plan, edits, fmt.Sprintf("deferred %d of %d tools behind %s; kept: %s", len(plan.Deferred), len(plan.Tools), SearchToolName, strings.Join(plan.Kept, ", "))
+}
+
+func toolDeclByName(decls []toolDecl, name string) *toolDecl {
+	for i := range decls {
+		if decls[i].Name == name {
+			return &decls[i]
+		}
+	}
+	panic(fmt.Sprintf("no declaration %q", name))
+}

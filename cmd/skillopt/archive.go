@@ -1,11 +1,253 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/internal/reduce"
+)
 
 func archiveCommand(e *env) *cli.Command {
-	return &cli.Command{Name: "archive", Usage: "read and verify archived originals", Hidden: true}
+	return &cli.Command{
+		Name:  "archive",
+		Usage: "read, list and verify the originals of reduced content",
+		Description: "The archive is a local, immutable, content-addressed store: every original that an\n" +
+			"output or history rule reduced is kept there under the SHA-256 of its exact bytes, and the\n" +
+			"transformed request names it only by its handle, sko: followed by 43 base64url characters.\n" +
+			"All subcommands take --archive DIR (default: archive.dir of skillopt.toml, .skillopt/archive).\n\n" +
+			"Examples:\n" +
+			"  skillopt archive get sko:… --lines 120:180\n" +
+			"  skillopt archive ls --format json\n" +
+			"  skillopt archive verify",
+		Subcommands: []*cli.Command{archiveGetCommand(e), archiveLsCommand(e), archiveVerifyCommand(e)},
+	}
+}
+
+// archiveStore returns the archive a command works on: --archive, else the
+// configuration's.
+func (e *env) archiveStore(c *cli.Context) *archive.Store {
+	dir := e.cfg.Archive.Dir
+	if c.IsSet("archive") {
+		dir = c.String("archive")
+	}
+	return archive.Open(dir)
+}
+
+func archiveGetCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "get",
+		Usage:     "print an archived original, verified, byte for byte",
+		ArgsUsage: "HANDLE",
+		Description: "Prints the original named by HANDLE exactly as it was stored (line endings included;\n" +
+			"CRLF stays CRLF) after checking its SHA-256. --lines A:B prints only lines A to B (1-based,\n" +
+			"inclusive; A: and :B are open ranges). Anything that is not a well-formed handle is\n" +
+			"rejected before the archive is touched. Exit 2 when the handle is malformed, not archived,\n" +
+			"damaged, or the range lies outside the original.\n\n" +
+			"Formats: text.\n\n" +
+			"Examples:\n" +
+			"  skillopt archive get sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU\n" +
+			"  skillopt archive get --lines 1:40 sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU",
+		Flags: []cli.Flag{
+			archiveFlag(),
+			&cli.StringFlag{Name: "lines", Usage: "print only lines `A:B` (1-based, inclusive)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text"); err != nil {
+				return err
+			}
+			if c.NArg() != 1 {
+				return usageErr("archive get: want exactly one HANDLE, got %d arguments", c.NArg())
+			}
+			h := c.Args().First()
+			if _, err := archive.ParseHandle(h); err != nil {
+				return usageErr("archive get: %v", err)
+			}
+			var r *archive.Range
+			if c.IsSet("lines") {
+				rg, err := archive.ParseRange(c.String("lines"))
+				if err != nil {
+					return usageErr("archive get: --lines: %v", err)
+				}
+				r = &rg
+			}
+			st := e.archiveStore(c)
+			data, err := st.Get(h)
+			if err == nil && r != nil {
+				data, err = archive.Lines(data, *r)
+				if err != nil {
+					err = fmt.Errorf("%s: %w", h, err)
+				}
+			}
+			if err != nil {
+				if errors.Is(err, archive.ErrNotFound) {
+					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", st.Dir(), err)}
+				}
+				return &exitError{code: exitUsage, err: err}
+			}
+			_, err = e.stdout.Write(data)
+			return err
+		},
+	}
+}
+
+func archiveLsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "ls",
+		Usage: "list archived originals",
+		Description: "Lists every archived original: handle, size in bytes and when it was stored, ordered\n" +
+			"by handle. A missing archive directory is an empty archive.\n\n" +
+			"Formats: text, json ({\"entries\":[{\"handle\",\"bytes\",\"modified\"}]}).\n\n" +
+			"Examples:\n" +
+			"  skillopt archive ls\n" +
+			"  skillopt archive ls --archive /tmp/run1 --format json",
+		Flags: []cli.Flag{archiveFlag()},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			entries, err := e.archiveStore(c).List()
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			if e.format == "json" {
+				return outputJSON(e.stdout, struct {
+					Entries []archive.Entry `json:"entries"`
+				}{entries})
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			if !e.quiet {
+				fmt.Fprintln(tw, "HANDLE\tBYTES\tSTORED")
+			}
+			total := int64(0)
+			for _, en := range entries {
+				total += en.Bytes
+				fmt.Fprintf(tw, "%s\t%d\t%s\n", en.Handle, en.Bytes, en.Modified.Format("2006-01-02 15:04:05Z"))
+			}
+			tw.Flush()
+			if !e.quiet {
+				fmt.Fprintf(e.stdout, "%d original(s), %d bytes\n", len(entries), total)
+			}
+			return nil
+		},
+	}
+}
+
+func archiveVerifyCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "verify",
+		Usage: "re-hash every archived original; exit 1 on damage",
+		Description: "Reads every archived original and checks that its SHA-256 still matches its handle.\n" +
+			"Each damaged original is named by its handle; exit 1 if any is damaged.\n\n" +
+			"Formats: text, json ({\"objects\":N,\"damaged\":[{\"handle\",\"problem\"}]}).\n\n" +
+			"Examples:\n" +
+			"  skillopt archive verify\n" +
+			"  skillopt archive verify --format json --archive .skillopt/archive",
+		Flags: []cli.Flag{archiveFlag()},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			entries, damaged, err := e.archiveStore(c).Verify()
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			if e.format == "json" {
+				if err := outputJSON(e.stdout, struct {
+					Objects int              `json:"objects"`
+					Damaged []archive.Damage `json:"damaged"`
+				}{len(entries), damaged}); err != nil {
+					return err
+				}
+			} else {
+				for _, d := range damaged {
+					fmt.Fprintf(e.stdout, "%s: %s: %s\n", d.Handle, e.paint(red, "damaged"), d.Problem)
+				}
+				if !e.quiet {
+					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
+				}
+			}
+			if len(damaged) > 0 {
+				return findings
+			}
+			return nil
+		},
+	}
 }
 
 func sanitizeCommand(e *env) *cli.Command {
-	return &cli.Command{Name: "sanitize", Usage: "sanitize final assistant output", Hidden: true}
+	return &cli.Command{
+		Name:      "sanitize",
+		Usage:     "remove tool traces from final assistant text and cap its length",
+		ArgsUsage: "[FILE|-]",
+		Description: "Applies the final-output sanitizer of SO305 to plain text (FILE, or standard input\n" +
+			"when FILE is - or missing) and prints the result: fenced blocks labelled tool_use,\n" +
+			"tool_result, mcp, codebase-retrieval, auggie, scratchpad or internal (- and _ alike, any\n" +
+			"case) and bare {\"jsonrpc\":…}, {\"tool_use_id\":…} and {\"tool_call_id\":…} lines are removed;\n" +
+			"ordinary code fences and {\"type\":…} lines stay. The text is then capped at --max-chars\n" +
+			"characters (default output.final_output_max_chars, 120000; 0: no cap), the truncation\n" +
+			"marker counted inside the budget.\n\n" +
+			"Formats: text (the sanitized text), json ({\"text\",\"removed_sections\",\"truncated\",\n" +
+			"\"original_chars\",\"final_chars\"}).\n\n" +
+			"Examples:\n" +
+			"  skillopt sanitize answer.md\n" +
+			"  pbpaste | skillopt sanitize --max-chars 4000 -",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "max-chars", Value: -1, Usage: "character cap, marker included (0: none; default output.final_output_max_chars)"},
+			&cli.BoolFlag{Name: "keep-traces", Usage: "only cap the length; keep trace fences and envelope lines"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			if c.NArg() > 1 {
+				return usageErr("sanitize: want at most one FILE, got %d arguments", c.NArg())
+			}
+			name := c.Args().First()
+			var data []byte
+			var err error
+			if name == "" || name == "-" {
+				name = "-"
+				data, err = io.ReadAll(e.stdin)
+			} else {
+				data, err = os.ReadFile(name)
+			}
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", name, err)}
+			}
+			opts := reduce.SanitizeOptions{StripTraces: e.cfg.Output.StripToolTraces && !c.Bool("keep-traces"), MaxChars: e.cfg.Output.FinalOutputMaxChars}
+			if c.IsSet("keep-traces") && !c.Bool("keep-traces") {
+				opts.StripTraces = true
+			}
+			if n := c.Int("max-chars"); n >= 0 {
+				opts.MaxChars = n
+			} else if c.IsSet("max-chars") {
+				return usageErr("sanitize: --max-chars %d must not be negative", n)
+			}
+			res := reduce.Sanitize(string(data), opts)
+			if e.format == "json" {
+				return outputJSON(e.stdout, res)
+			}
+			_, err = io.WriteString(e.stdout, res.Text)
+			return err
+		},
+	}
+}
+
+// outputJSON writes v as indented JSON without HTML escaping.
+func outputJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -1,7 +1,333 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+)
+
+// sourceFlags select where a catalog comes from.
+func sourceFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "skills", Usage: "skill folder to read (repeatable; default: catalog.skills of skillopt.toml)"},
+		&cli.StringFlag{Name: "from", Usage: "read the catalog embedded in this `CAPTURE` instead"},
+		&cli.StringFlag{Name: "profile", Usage: "card profile (default: catalog.profile of skillopt.toml)"},
+	}
+}
+
+// snapshot builds the catalog selected by the source flags, with the card
+// profile when one is configured.
+func (e *env) snapshot(c *cli.Context) (*catalog.Snapshot, string, time.Duration, error) {
+	return e.buildSnapshot(c, true)
+}
+
+// snapshotNoProfile builds the catalog without cards.
+func (e *env) snapshotNoProfile(c *cli.Context) (*catalog.Snapshot, string, time.Duration, error) {
+	return e.buildSnapshot(c, false)
+}
+
+func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot, string, time.Duration, error) {
+	var (
+		skills []catalog.Skill
+		source string
+	)
+	start := time.Now()
+	if from := c.String("from"); from != "" {
+		f, err := capture.ReadFile(from, e.stdin, capture.Options{})
+		if err != nil {
+			return nil, "", 0, &exitError{code: exitUsage, err: err}
+		}
+		for _, capt := range f.Captures {
+			skills = append(skills, catalog.AllSkills(catalog.FromCapture(capt))...)
+			if len(skills) > 0 {
+				source = capt.Name
+				break
+			}
+		}
+		if len(skills) == 0 {
+			return nil, "", 0, usageErr("%s: no native skill catalog in the capture", from)
+		}
+	} else {
+		roots := c.StringSlice("skills")
+		if len(roots) == 0 {
+			for _, r := range e.cfg.Catalog.Skills {
+				roots = append(roots, e.cfg.Resolve(r))
+			}
+		}
+		if len(roots) == 0 {
+			return nil, "", 0, usageErr("%s: no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills", c.Command.FullName())
+		}
+		var errs []error
+		skills, errs = catalog.FromDisk(roots)
+		for _, err := range errs {
+			if !e.quiet {
+				fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
+			}
+		}
+		source = strings.Join(roots, ", ")
+	}
+	opts := catalog.Options{Exclude: e.cfg.Catalog.Exclude}
+	prof := c.String("profile")
+	if prof == "" {
+		prof = e.cfg.Resolve(e.cfg.Catalog.Profile)
+	}
+	if prof != "" && withProfile {
+		p, err := catalog.LoadProfileCached(prof)
+		if err != nil {
+			return nil, "", 0, &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", prof, err)}
+		}
+		opts.Profile = p
+	}
+	snap := catalog.NewSnapshot(skills, opts)
+	return snap, source, time.Since(start), nil
+}
+
+func writeJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
 
 func catalogCommand(e *env) *cli.Command {
-	return &cli.Command{Name: "catalog", Usage: "build, search, browse and load skill catalogs", Hidden: true}
+	return &cli.Command{
+		Name:  "catalog",
+		Usage: "build, search, browse and load skill catalogs",
+		Description: "Works on a catalog read from skill folders (--skills PATH, repeatable) or from the\n" +
+			"native catalog inside a capture (--from CAPTURE). With a card profile (--profile or\n" +
+			"catalog.profile) skills carry tags and cards; without one every skill is unclassified.\n\n" +
+			"Examples:\n" +
+			"  skillopt catalog build --skills ~/.pi/agent/skills\n" +
+			"  skillopt catalog search \"fill a pdf form\" --skills skills/\n" +
+			"  skillopt catalog browse --tags testing,debugging --match any --skills skills/\n" +
+			"  skillopt catalog load pdf --skills skills/",
+		Subcommands: []*cli.Command{
+			catalogBuildCommand(e),
+			catalogSearchCommand(e),
+			catalogBrowseCommand(e),
+			catalogLoadCommand(e),
+			catalogResourceCommand(e),
+			catalogLocationCommand(e),
+			catalogInitCommand(e),
+			loadoutCommand(e),
+		},
+	}
+}
+
+func catalogBuildCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "build",
+		Usage: "build a catalog snapshot and print its counts and fingerprint",
+		Description: "Formats: text, json.\n\nExamples:\n" +
+			"  skillopt catalog build --skills skills/\n  skillopt catalog build --from capture.json --format json",
+		Flags: sourceFlags(),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			snap, source, took, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			unclassified := len(snap.Bucket(catalog.Unclassified))
+			out := struct {
+				Source       string  `json:"source"`
+				Skills       int     `json:"skills"`
+				Excluded     int     `json:"excluded"`
+				Fingerprint  string  `json:"fingerprint"`
+				Cards        bool    `json:"cards"`
+				Unclassified int     `json:"unclassified"`
+				Tags         int     `json:"tags"`
+				SnapshotMS   float64 `json:"snapshot_ms"`
+			}{source, snap.Len(), snap.Excluded, snap.Fingerprint, snap.HasCards(), unclassified, len(snap.TagCounts()), float64(took.Microseconds()) / 1000}
+			if e.format == "json" {
+				return writeJSON(e, out)
+			}
+			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, out.Source)
+			if out.Cards {
+				fmt.Fprintf(e.stdout, "cards: %d tags in use, %d unclassified\n", out.Tags, out.Unclassified)
+			} else {
+				fmt.Fprintln(e.stdout, "cards: no profile (every skill unclassified)")
+			}
+			fmt.Fprintf(e.stdout, "fingerprint: %s\nsnapshot: %.1f ms\n", out.Fingerprint, out.SnapshotMS)
+			return nil
+		},
+	}
+}
+
+func catalogSearchCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "rank skills for a query (BM25F, exact names, typo recovery)",
+		ArgsUsage: "QUERY",
+		Description: "Unrelated queries return nothing rather than weak matches. Formats: text, json.\n\n" +
+			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5",
+		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			if c.NArg() == 0 {
+				return usageErr("catalog search: no QUERY given")
+			}
+			snap, _, _, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			res := snap.Search(strings.Join(c.Args().Slice(), " "), c.Int("limit"))
+			if e.format == "json" {
+				if res == nil {
+					res = []catalog.Result{}
+				}
+				return writeJSON(e, struct {
+					Results []catalog.Result `json:"results"`
+				}{res})
+			}
+			if len(res) == 0 {
+				fmt.Fprintln(e.stdout, "no skill matches")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			for _, r := range res {
+				fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\n", r.Name, r.Score, r.Match, catalog.Intent(r.Description))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func catalogBrowseCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "browse",
+		Usage: "one page of skill cards by tags, as JSON of at most 3,000 characters",
+		Description: "With --tags, every skill of the selected tags is a candidate (--match any: in any tag,\n" +
+			"all: in every tag) and --query only orders them. Without tags the query filters. Pass\n" +
+			"the returned cursor to continue; a cursor from another catalog, tag set or query is\n" +
+			"refused. Output is always the JSON page {\"cards\",\"cursor\",\"facets\"}.\n\n" +
+			"Examples:\n  skillopt catalog browse --tags testing --skills skills/\n" +
+			"  skillopt catalog browse --tags testing --cursor eyJm... --skills skills/",
+		Flags: append(sourceFlags(),
+			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			&cli.StringFlag{Name: "match", Value: "any", Usage: "any or all"},
+			&cli.StringFlag{Name: "query", Usage: "orders the tag bucket; filters without tags"},
+			&cli.StringFlag{Name: "cursor", Usage: "continue from a previous page"},
+			&cli.IntFlag{Name: "page-size", Value: catalog.DefaultPageSize, Usage: "most cards per page"},
+		),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			snap, _, _, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			var tags []string
+			if t := c.String("tags"); t != "" {
+				tags = strings.Split(t, ",")
+			}
+			_, data, err := snap.Browse(catalog.BrowseRequest{Tags: tags, Match: c.String("match"), Query: c.String("query"), Cursor: c.String("cursor"), PageSize: c.Int("page-size")})
+			if err != nil {
+				return usageErr("catalog browse: %v", err)
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+			return err
+		},
+	}
+}
+
+func catalogLoadCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "load",
+		Usage:       "print a skill's SKILL.md verbatim",
+		ArgsUsage:   "NAME",
+		Description: "The file must stay inside the folder the skill was found in.\n\nExamples:\n  skillopt catalog load pdf --skills skills/",
+		Flags:       sourceFlags(),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text"); err != nil {
+				return err
+			}
+			if c.NArg() != 1 {
+				return usageErr("catalog load: want one skill NAME")
+			}
+			snap, _, _, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			data, err := snap.Load(c.Args().First())
+			if err != nil {
+				return lookupErr(err)
+			}
+			_, err = e.stdout.Write(data)
+			return err
+		},
+	}
+}
+
+func catalogResourceCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "resource",
+		Usage:       "print a file inside a skill's folder verbatim",
+		ArgsUsage:   "NAME PATH",
+		Description: "PATH is relative to the skill's folder and may not leave it.\n\nExamples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
+		Flags:       sourceFlags(),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text"); err != nil {
+				return err
+			}
+			if c.NArg() != 2 {
+				return usageErr("catalog resource: want NAME PATH")
+			}
+			snap, _, _, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			data, err := snap.Resource(c.Args().Get(0), c.Args().Get(1))
+			if err != nil {
+				return lookupErr(err)
+			}
+			_, err = e.stdout.Write(data)
+			return err
+		},
+	}
+}
+
+func catalogLocationCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "location",
+		Usage:       "print where a skill's file is",
+		ArgsUsage:   "NAME",
+		Description: "Examples:\n  skillopt catalog location pdf --skills skills/",
+		Flags:       sourceFlags(),
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text"); err != nil {
+				return err
+			}
+			if c.NArg() != 1 {
+				return usageErr("catalog location: want one skill NAME")
+			}
+			snap, _, _, err := e.snapshot(c)
+			if err != nil {
+				return err
+			}
+			loc, err := snap.Location(c.Args().First())
+			if err != nil {
+				return lookupErr(err)
+			}
+			fmt.Fprintln(e.stdout, loc)
+			return nil
+		},
+	}
+}
+
+// lookupErr reports a failed load, an unknown name included, as a usage
+// error; messages carry no filesystem path.
+func lookupErr(err error) error {
+	return &exitError{code: exitUsage, err: err}
 }

@@ -112,3 +112,41 @@ func TestCorpusValidates(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestCorpusCatalogRules: SO101 on every real Pi capture keeps every
+// invariant, and each result still validates for its provider.
+func TestCorpusCatalogRules(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "captures", "pi-0.73.1")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("shared corpus not present")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"skillopt", "check", "--rules", "SO101", dir}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("check exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	out := t.TempDir()
+	for _, f := range files {
+		o := filepath.Join(out, filepath.Base(f))
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"skillopt", "transform", "--rules", "SO101", f, "-o", o}, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: transform exit %d: %s", f, code, stderr.String())
+		}
+		orig, _ := os.ReadFile(f)
+		got, _ := os.ReadFile(o)
+		if len(got) >= len(orig) || !bytes.Contains(got, []byte("skill-optimizer:auto:v2")) || bytes.Contains(got, []byte("<available_skills>")) {
+			t.Errorf("%s: not compacted (%d → %d bytes)", f, len(orig), len(got))
+		}
+		// The sidecar metadata lives beside the inputs, so validate with the
+		// provider the original was detected as.
+		stdout.Reset()
+		run([]string{"skillopt", "measure", "--format", "json", "--encoding", "none", f}, nil, &stdout, &stderr)
+		var rep struct{ Captures []struct{ Provider string } }
+		json.Unmarshal(stdout.Bytes(), &rep)
+		stdout.Reset()
+		if code := run([]string{"skillopt", "validate", "--provider", rep.Captures[0].Provider, o}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: transformed body invalid:\n%s", f, stdout.String())
+		}
+	}
+}

@@ -1,7 +1,118 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/transform"
+)
 
 func toolsCommand(e *env) *cli.Command {
-	return &cli.Command{Name: "tools", Usage: "search a capture's deferred tools", Hidden: true}
+	return &cli.Command{
+		Name:  "tools",
+		Usage: "inspect tool deferral: what optimizer_tool_search returns for a capture",
+		Description: "Tool deferral (SO201, SO202) keeps the tools a request needs and leaves the rest behind\n" +
+			"optimizer_tool_search; see docs/tools.md. `tools search` shows what that search returns.\n\n" +
+			"Formats: text, json (per subcommand).\n\n" +
+			"Examples:\n" +
+			"  skillopt tools search \"kubernetes pod logs\" capture.json",
+		Subcommands: []*cli.Command{toolsSearchCommand(e)},
+	}
+}
+
+func toolsSearchCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "show the page optimizer_tool_search would return for a capture's deferred tools",
+		ArgsUsage: "QUERY CAPTURE",
+		Description: "Decides, as SO201 does for CAPTURE under the configuration, which tools stay declared\n" +
+			"and which are deferred, then searches the deferred ones for QUERY: one page of at most\n" +
+			"tools.page_size results, best first, the cursor of the next page (pass it back with\n" +
+			"--cursor and the same QUERY), the tools the page activates and every tool declared once\n" +
+			"they are added. When the capture fails open or has nothing to defer, the page is empty\n" +
+			"and says why. A cursor from another query or tool set is refused (exit 2).\n\n" +
+			"A file holding several captures (JSONL, HAR) is searched in its capture --entry N.\n\n" +
+			"Formats: text, json ({\"tools\":[{\"name\",\"score\"}],\"cursor\":\"…\"|null,\"activated\":[…],\"active\":[…],…}).\n\n" +
+			"Examples:\n" +
+			"  skillopt tools search \"open a pull request\" capture.json\n" +
+			"  skillopt tools search --format json --cursor o5.3f2a9c0d1e2b \"pull request\" capture.json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cursor", Usage: "continue a previous page of the same QUERY"},
+			&cli.IntFlag{Name: "entry", Value: 1, Usage: "which capture of a multi-capture file (1-based)"},
+			providerFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			if c.NArg() != 2 {
+				return usageErr("tools search: want QUERY and CAPTURE, got %d arguments", c.NArg())
+			}
+			query, path := c.Args().Get(0), c.Args().Get(1)
+			var opts capture.Options
+			if p := c.String("provider"); p != "" {
+				prov, err := capture.ParseProvider(p)
+				if err != nil {
+					return usageErr("--provider: %v", err)
+				}
+				opts.Provider = prov
+			}
+			f, err := capture.ReadFile(path, e.stdin, opts)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			if len(f.Errs) > 0 {
+				return &exitError{code: exitUsage, err: f.Errs[0]}
+			}
+			n := c.Int("entry")
+			if n < 1 || n > len(f.Captures) {
+				return usageErr("tools search: --entry %d: %s holds %d capture(s)", n, path, len(f.Captures))
+			}
+			capt := f.Captures[n-1]
+			page, err := transform.SearchTools(capt, e.cfg, query, c.String("cursor"))
+			if err != nil {
+				var ce *transform.CursorError
+				if errors.As(err, &ce) {
+					return usageErr("tools search: --cursor: %v", err)
+				}
+				return err
+			}
+			if e.format == "json" {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return e.finish(enc.Encode(page))
+			}
+			writeToolPage(e, capt.Name, page)
+			return e.finish(nil)
+		},
+	}
+}
+
+func writeToolPage(e *env, name string, page *transform.ToolPage) {
+	w := e.stdout
+	if page.Note != "" {
+		fmt.Fprintf(w, "%s: no deferred tools to search (%s)\n", name, page.Note)
+		return
+	}
+	fmt.Fprintf(w, "%s: %q matches %d of %d deferred tools\n", name, page.Query, page.Matches, page.Deferred)
+	width := 0
+	for _, t := range page.Tools {
+		width = max(width, len(t.Name))
+	}
+	for _, t := range page.Tools {
+		fmt.Fprintf(w, "  %-*s %8.3f\n", width, t.Name, t.Score)
+	}
+	if len(page.Activated) > 0 {
+		fmt.Fprintf(w, "activates: %s\n", strings.Join(page.Activated, ", "))
+	}
+	fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), strings.Join(page.Active, ", "))
+	if page.Cursor != nil {
+		fmt.Fprintf(w, "next page: --cursor %s\n", *page.Cursor)
+	}
 }

@@ -59,6 +59,7 @@ type Archive struct {
 // Default returns the built-in configuration.
 func Default() *Config {
 	return &Config{
+		Rules:   Rules{Pipeline: DefaultPipeline()},
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
 		Catalog: defaultCatalog(),
@@ -82,6 +83,10 @@ var templateOutput []byte
 
 //go:embed template_tools.toml
 var templateTools []byte
+
+// DefaultPipeline selects every catalog, tool and output rule that is not
+// opt-in, in registry order.
+func DefaultPipeline() []string { return []string{"SO1", "SO2", "SO3"} }
 
 // Template returns the commented default configuration `skillopt init` writes.
 func Template() []byte {

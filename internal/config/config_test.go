@@ -12,7 +12,7 @@ func TestTemplateDecodesToDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := Default()
-	if cfg.Measure != def.Measure || cfg.Archive != def.Archive || len(cfg.Rules.Pipeline) != 0 {
+	if cfg.Measure != def.Measure || cfg.Archive != def.Archive || strings.Join(cfg.Rules.Pipeline, ",") != strings.Join(def.Rules.Pipeline, ",") {
 		t.Fatalf("template differs from defaults: %+v", cfg)
 	}
 }

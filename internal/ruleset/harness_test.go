@@ -87,7 +87,12 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipeline := []*rules.Rule{r}
+	// Rules a rule requires run before it.
+	var pipeline []*rules.Rule
+	for _, id := range r.Requires {
+		pipeline = append(pipeline, ByID(id))
+	}
+	pipeline = append(pipeline, r)
 	env := Env(cfg, pipeline)
 	invariants, _ := Invariants(nil)
 	var report strings.Builder

@@ -92,7 +92,7 @@ func Known(ref string) bool {
 }
 
 // Resolve turns references into rules, in the order given; an ID prefix
-// expands to its rules in registry order. Duplicates are kept once, at
+// expands to its rules in registry order, opt-in rules excepted. Duplicates are kept once, at
 // their first position. An unknown reference is an error.
 func Resolve(refs []string) ([]*rules.Rule, error) {
 	var out []*rules.Rule
@@ -115,8 +115,10 @@ func Resolve(refs []string) ([]*rules.Rule, error) {
 		matched := false
 		for _, r := range All() {
 			if strings.HasPrefix(strings.ToUpper(r.ID), strings.ToUpper(ref)) {
-				add(r)
 				matched = true
+				if !r.Opt {
+					add(r)
+				}
 			}
 		}
 		if !matched {

@@ -1,0 +1,453 @@
+// Package archive is the local, immutable, content-addressed store of the
+// originals that output and history rules reduce. An original is named by
+// the SHA-256 of its exact bytes; the only thing provider-visible text ever
+// says about it is its handle, "sko:" followed by the 43-character unpadded
+// base64url encoding of that digest. Objects are written once (temporary
+// file, fsync, hard link into place), never overwritten, and verified
+// against their digest on every read.
+package archive
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Prefix starts every handle.
+const Prefix = "sko:"
+
+// HandleLen is the length of a handle: the prefix and 43 base64url
+// characters (256 bits, unpadded).
+const HandleLen = len(Prefix) + 43
+
+// MaxObject bounds one archived original; larger content is refused on write
+// and never read whole into memory.
+const MaxObject = 1 << 30
+
+// objects is the folder below the archive directory that holds the objects,
+// fanned out by the first two hex digits of the digest.
+const objects = "sha256"
+
+// ErrNotFound reports a well-formed handle whose original is not archived.
+var ErrNotFound = errors.New("not in the archive")
+
+// HandleOf returns the handle of data. It touches no file: the handle of an
+// original is known before (and without) writing it.
+func HandleOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return handleOfSum(sum)
+}
+
+func handleOfSum(sum [32]byte) string {
+	return Prefix + base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// ParseHandle checks s against the handle grammar and returns its digest.
+// Anything else (wrong prefix, length or alphabet, padding, a non-canonical
+// last character, surrounding space) is rejected before any file is
+// touched.
+func ParseHandle(s string) ([32]byte, error) {
+	var sum [32]byte
+	if len(s) != HandleLen || !strings.HasPrefix(s, Prefix) {
+		return sum, fmt.Errorf("%q is not a handle (want %s followed by 43 base64url characters)", clip(s), Prefix)
+	}
+	for i := len(Prefix); i < len(s); i++ {
+		if !isB64(s[i]) {
+			return sum, fmt.Errorf("%q is not a handle: %q is not a base64url character", clip(s), s[i])
+		}
+	}
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(s[len(Prefix):])
+	if err != nil || len(raw) != len(sum) {
+		return sum, fmt.Errorf("%q is not a handle: not a canonical 256-bit digest", clip(s))
+	}
+	copy(sum[:], raw)
+	return sum, nil
+}
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// FindHandles returns every handle in text, in order of appearance,
+// duplicates included. A candidate must not be glued to further base64url
+// characters, so a longer token is not mistaken for a handle.
+func FindHandles(text string) []string {
+	var out []string
+	for i := 0; ; {
+		j := strings.Index(text[i:], Prefix)
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + len(Prefix)
+		if at > 0 && isB64(text[at-1]) {
+			continue
+		}
+		end := at + HandleLen
+		if end > len(text) || (end < len(text) && isB64(text[end])) {
+			continue
+		}
+		if _, err := ParseHandle(text[at:end]); err == nil {
+			out = append(out, text[at:end])
+			i = end
+		}
+	}
+}
+
+// Store is an archive rooted at a directory. Opening one touches nothing;
+// the directory is created (mode 0700) by the first write.
+type Store struct {
+	dir string
+}
+
+// Open returns the store at dir.
+func Open(dir string) *Store { return &Store{dir: dir} }
+
+// Dir returns the store's directory as given.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) path(sum [32]byte) string {
+	h := hex.EncodeToString(sum[:])
+	return filepath.Join(s.dir, objects, h[:2], h[2:])
+}
+
+// Put stores data and returns its handle. Content that is already archived
+// is not written again; an existing object is never replaced. Concurrent
+// writers of the same content, in one process or many, all succeed and leave
+// one object.
+func (s *Store) Put(data []byte) (string, error) {
+	if len(data) > MaxObject {
+		return "", fmt.Errorf("archive: original of %d bytes exceeds the %d-byte limit", len(data), MaxObject)
+	}
+	sum := sha256.Sum256(data)
+	h := handleOfSum(sum)
+	final := s.path(sum)
+	if ok, err := present(final, len(data), h); ok || err != nil {
+		return h, err
+	}
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("archive: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("archive: %w", err)
+	}
+	tmpName := tmp.Name()
+	defer os.Remove(tmpName)
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("archive: write %s: %w", h, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("archive: sync %s: %w", h, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("archive: %w", err)
+	}
+	// A hard link fails if the name exists, so an object is never
+	// overwritten; a writer that loses the race finds the winner's object.
+	if err := os.Link(tmpName, final); err != nil {
+		if ok, perr := present(final, len(data), h); ok || perr != nil {
+			return h, perr
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			// File systems without hard links: rename, which is still
+			// atomic; identical content makes a lost race harmless.
+			if rerr := os.Rename(tmpName, final); rerr != nil {
+				return "", fmt.Errorf("archive: store %s: %w", h, rerr)
+			}
+		}
+	}
+	syncDir(dir)
+	return h, nil
+}
+
+// present reports whether the object for handle h exists with the expected
+// size; an object of another size is damage, reported as an error.
+func present(path string, size int, h string) (bool, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("archive: %w", err)
+	}
+	if !st.Mode().IsRegular() || st.Size() != int64(size) {
+		return false, fmt.Errorf("archive: the stored original of %s is damaged (%d bytes, want %d); run `skillopt archive verify`", h, st.Size(), size)
+	}
+	return true, nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// Has reports whether handle is archived (without verifying its content).
+func (s *Store) Has(handle string) bool {
+	sum, err := ParseHandle(handle)
+	if err != nil {
+		return false
+	}
+	st, err := os.Lstat(s.path(sum))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Get returns the original named by handle, verified against its digest.
+func (s *Store) Get(handle string) ([]byte, error) {
+	sum, err := ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(s.path(sum))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", handle, ErrNotFound)
+		}
+		return nil, fmt.Errorf("%s: %w", handle, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", handle, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: the stored original is not a regular file", handle)
+	}
+	if st.Size() > MaxObject {
+		return nil, fmt.Errorf("%s: the stored original has %d bytes, over the %d-byte limit", handle, st.Size(), MaxObject)
+	}
+	data := make([]byte, 0, st.Size()+1)
+	data, err = readAll(io.LimitReader(f, MaxObject+1), data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", handle, err)
+	}
+	if sha256.Sum256(data) != sum {
+		return nil, fmt.Errorf("%s: the stored original is damaged (its SHA-256 no longer matches)", handle)
+	}
+	return data, nil
+}
+
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// Range is a 1-based, inclusive line range; To 0 means "to the last line".
+type Range struct{ From, To int }
+
+// ParseRange parses "A:B", "A:" or ":B" (1-based, inclusive).
+func ParseRange(s string) (Range, error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return Range{}, fmt.Errorf("line range %q is not A:B", s)
+	}
+	r := Range{From: 1}
+	var err error
+	if a != "" {
+		if r.From, err = strconv.Atoi(a); err != nil || r.From < 1 {
+			return Range{}, fmt.Errorf("line range %q: start %q is not a line number ≥ 1", s, a)
+		}
+	}
+	if b != "" {
+		if r.To, err = strconv.Atoi(b); err != nil || r.To < 1 {
+			return Range{}, fmt.Errorf("line range %q: end %q is not a line number ≥ 1", s, b)
+		}
+		if r.To < r.From {
+			return Range{}, fmt.Errorf("line range %q ends before it starts", s)
+		}
+	}
+	return r, nil
+}
+
+// Lines returns lines r.From..r.To of data exactly as stored: every line
+// keeps its own terminator ("\n", "\r\n" or none for an unterminated last
+// line). An end beyond the last line is clamped; a start beyond it is an
+// error.
+func Lines(data []byte, r Range) ([]byte, error) {
+	n := CountLines(data)
+	if r.From < 1 || r.From > n {
+		return nil, fmt.Errorf("line %d is outside 1..%d", r.From, n)
+	}
+	to := r.To
+	if to == 0 || to > n {
+		to = n
+	}
+	start := 0
+	for line := 1; line < r.From; line++ {
+		start += bytes.IndexByte(data[start:], '\n') + 1
+	}
+	end := start
+	for line := r.From; line <= to; line++ {
+		i := bytes.IndexByte(data[end:], '\n')
+		if i < 0 {
+			end = len(data)
+			break
+		}
+		end += i + 1
+	}
+	return data[start:end], nil
+}
+
+// CountLines counts lines the way Lines numbers them: a final line without
+// a terminator counts, an empty remainder after the last "\n" does not.
+func CountLines(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// GetLines returns a verified line range of an original.
+func (s *Store) GetLines(handle string, r Range) ([]byte, error) {
+	data, err := s.Get(handle)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Lines(data, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", handle, err)
+	}
+	return out, nil
+}
+
+// Entry is one archived original.
+type Entry struct {
+	Handle   string    `json:"handle"`
+	Bytes    int64     `json:"bytes"`
+	Modified time.Time `json:"modified"`
+	path     string
+}
+
+// List returns every object in the store, ordered by handle. A missing
+// directory is an empty store. Files that are not objects (leftover
+// temporary files of interrupted writers) are skipped.
+func (s *Store) List() ([]Entry, error) {
+	root := filepath.Join(s.dir, objects)
+	fans, err := os.ReadDir(root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return []Entry{}, nil
+		}
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	out := []Entry{}
+	for _, fan := range fans {
+		if !fan.IsDir() || !isHex(fan.Name(), 2) {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(root, fan.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("archive: %w", err)
+		}
+		for _, f := range files {
+			name := fan.Name() + f.Name()
+			if !isHex(name, 64) {
+				continue
+			}
+			var sum [32]byte
+			hex.Decode(sum[:], []byte(name))
+			e := Entry{Handle: handleOfSum(sum), path: filepath.Join(root, fan.Name(), f.Name())}
+			if info, err := f.Info(); err == nil {
+				e.Bytes, e.Modified = info.Size(), info.ModTime().UTC()
+			}
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Handle < out[j].Handle })
+	return out, nil
+}
+
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Damage is an object that failed verification.
+type Damage struct {
+	Handle  string `json:"handle"`
+	Problem string `json:"problem"`
+}
+
+// Verify re-hashes every object and returns the entries checked and the
+// damaged ones.
+func (s *Store) Verify() ([]Entry, []Damage, error) {
+	entries, err := s.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	damaged := []Damage{}
+	for _, e := range entries {
+		if p := check(e); p != "" {
+			damaged = append(damaged, Damage{Handle: e.Handle, Problem: p})
+		}
+	}
+	return entries, damaged, nil
+}
+
+func check(e Entry) string {
+	f, err := os.Open(e.path)
+	if err != nil {
+		return fmt.Sprintf("unreadable: %v", errors.Unwrap(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Sprintf("unreadable: %v", err)
+	}
+	if !st.Mode().IsRegular() {
+		return "not a regular file"
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, MaxObject+1)); err != nil {
+		return fmt.Sprintf("unreadable: %v", err)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	if handleOfSum(sum) != e.Handle {
+		return fmt.Sprintf("content changed: its SHA-256 is now %s", hex.EncodeToString(sum[:]))
+	}
+	return ""
+}

@@ -1,0 +1,139 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Agent definition fields owned by the skill resolver.
+const (
+	fieldInheritSkills = "inheritSkills"
+	fieldSkills        = "skills"
+	fieldSkillPath     = "skillPath"
+)
+
+// AgentDef is a parsed agent definition: markdown whose frontmatter may set
+// inheritSkills, skills and skillPath. Other fields are not interpreted.
+type AgentDef struct {
+	Path string
+	Doc  *SkillDoc
+	// Inherit is inheritSkills (true when absent).
+	Inherit bool
+	// Skills are the selected names: trimmed, each once, in declared order.
+	Skills []AgentValue
+	// SkillPaths are the private discovery paths as written.
+	SkillPaths []AgentValue
+	// Problems make the definition invalid (AG001–AG005).
+	Problems []AgentProblem
+}
+
+// AgentValue is one name or path of an agent field with its position.
+type AgentValue struct {
+	Value     string
+	Line, Col int
+}
+
+// AgentProblem is why an agent definition is invalid.
+type AgentProblem struct {
+	Rule      string
+	Line, Col int
+	Message   string
+}
+
+// Valid reports whether the definition has no problem.
+func (a *AgentDef) Valid() bool { return len(a.Problems) == 0 }
+
+// IsAgentFrontmatter reports whether a doc sets any agent skill field.
+func IsAgentFrontmatter(d *SkillDoc) bool {
+	return d.Field(fieldInheritSkills) != nil || d.Field(fieldSkills) != nil || d.Field(fieldSkillPath) != nil
+}
+
+// ParseAgent parses an agent definition. Problems are recorded, not
+// returned: an invalid definition still has a path and what could be read.
+func ParseAgent(path string, data []byte) *AgentDef {
+	d, err := ParseSkillDoc(path, data)
+	a := &AgentDef{Path: path, Doc: d, Inherit: true}
+	add := func(rule string, line, col int, format string, args ...any) {
+		a.Problems = append(a.Problems, AgentProblem{Rule: rule, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	var de *DocError
+	if errors.As(err, &de) && de.Kind != ErrDuplicateKey {
+		add("AG001", de.Line, de.Col, "agent definition is invalid: %s", de.Msg)
+		return a
+	}
+	for _, dup := range d.Duplicates {
+		add("AG002", dup.Line, dup.Col, "duplicate key %q (first at line %d) invalidates the agent definition", dup.Key, dup.FirstLine)
+	}
+	if f := d.Field(fieldInheritSkills); f != nil {
+		if isBool(f.Node) {
+			a.Inherit = isTrue(f.Node)
+		} else {
+			add("AG003", f.ValueLine, f.ValueCol, "inheritSkills must be a YAML boolean (true or false), not %s%s", yamlKind(f.Node), quotedValue(f.Node))
+		}
+	}
+	a.Skills = agentList(d, fieldSkills, add)
+	a.SkillPaths = agentList(d, fieldSkillPath, add)
+	// Repeated names are resolved once.
+	seen := map[string]bool{}
+	names := a.Skills[:0]
+	for _, n := range a.Skills {
+		if !seen[n.Value] {
+			seen[n.Value] = true
+			names = append(names, n)
+		}
+	}
+	a.Skills = names
+	return a
+}
+
+func quotedValue(n *yaml.Node) string {
+	if n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		return fmt.Sprintf(" %q", n.Value)
+	}
+	return ""
+}
+
+// agentList reads skills or skillPath: a comma-separated string or a YAML
+// list of non-empty strings. An empty list (or empty string, or null) is
+// valid and empty.
+func agentList(d *SkillDoc, key string, add func(rule string, line, col int, format string, args ...any)) []AgentValue {
+	f := d.Field(key)
+	if f == nil || isNull(f.Node) {
+		return nil
+	}
+	n := f.Node
+	var out []AgentValue
+	switch {
+	case isStr(n):
+		if strings.TrimSpace(n.Value) == "" {
+			return nil
+		}
+		for i, part := range strings.Split(n.Value, ",") {
+			v := strings.TrimSpace(part)
+			if v == "" {
+				add("AG005", f.ValueLine, f.ValueCol, "%s %q has an empty element (element %d): remove the extra comma", key, n.Value, i+1)
+				continue
+			}
+			out = append(out, AgentValue{Value: v, Line: f.ValueLine, Col: f.ValueCol})
+		}
+	case n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			item = resolveAlias(item)
+			line, col := item.Line+1, item.Column
+			switch {
+			case isStr(item) && strings.TrimSpace(item.Value) != "":
+				out = append(out, AgentValue{Value: strings.TrimSpace(item.Value), Line: line, Col: col})
+			case isStr(item):
+				add("AG005", line, col, "%s element %d is an empty string", key, i+1)
+			default:
+				add("AG005", line, col, "%s element %d is %s, not a non-empty string", key, i+1, yamlKind(item))
+			}
+		}
+	default:
+		add("AG004", f.ValueLine, f.ValueCol, "%s must be a comma-separated string or a list of strings, not %s", key, yamlKind(n))
+	}
+	return out
+}

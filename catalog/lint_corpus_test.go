@@ -1,0 +1,72 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/internal/config"
+)
+
+// TestLintCorpus lints the real skill repositories of the shared corpus:
+// no rule fails, two runs give the same diagnostics, and the number of
+// findings per rule and severity matches testdata/corpus-counts.txt
+// (go test ./catalog -run TestLintCorpus -update rewrites it).
+func TestLintCorpus(t *testing.T) {
+	if _, err := os.Stat(corpusSkills); err != nil {
+		t.Skipf("shared corpus not found at %s", corpusSkills)
+	}
+	run := func() *LintReport {
+		rep, err := Lint(LintOptions{Paths: []string{corpusSkills}, Config: config.Default()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Errors) > 0 {
+			t.Fatalf("input errors: %v", rep.Errors)
+		}
+		return rep
+	}
+	first, second := run(), run()
+	if !reflect.DeepEqual(first.Diagnostics, second.Diagnostics) {
+		t.Fatal("two runs over the corpus differ")
+	}
+	counts := map[string]int{}
+	for _, d := range first.Diagnostics {
+		if d.File == "" || d.Line < 1 || d.Column < 1 {
+			t.Errorf("diagnostic without a position: %+v", d)
+		}
+		counts[d.Rule+" "+d.Severity.String()]++
+	}
+	var keys []string
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "skills %d, agents %d, diagnostics %d\n", first.Skills, first.Agents, len(first.Diagnostics))
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s %d\n", k, counts[k])
+	}
+	got := b.String()
+	want := filepath.Join("testdata", "corpus-counts.txt")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(want, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatalf("%v (go test ./catalog -run TestLintCorpus -update writes it)", err)
+	}
+	if string(data) != got {
+		t.Errorf("per-rule counts changed:\n%s\nwant:\n%s", got, data)
+	}
+}

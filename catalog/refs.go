@@ -1,0 +1,309 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// mdLink is a link destination found in markdown.
+type mdLink struct {
+	target string
+	off    int // byte offset of the destination in the file
+}
+
+// scanLinks finds the destinations of inline links and images
+// ([text](dest), ![alt](dest)) and of link reference definitions
+// ([label]: dest) in data from byte offset start, skipping fenced code
+// blocks and inline code spans.
+func scanLinks(data []byte, start int) []mdLink {
+	var out []mdLink
+	var fence []byte // the open fence ("```" or "~~~~"…), nil outside code
+	pos := start
+	for pos < len(data) {
+		line, next := cutLine(data, pos)
+		trimmed := bytes.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		if fence != nil {
+			if indent < 4 && bytes.HasPrefix(trimmed, fence) && len(bytes.TrimSpace(bytes.TrimLeft(trimmed, string(fence[:1])))) == 0 {
+				fence = nil
+			}
+			pos = next
+			continue
+		}
+		if indent < 4 && (bytes.HasPrefix(trimmed, []byte("```")) || bytes.HasPrefix(trimmed, []byte("~~~"))) {
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+			pos = next
+			continue
+		}
+		if len(trimmed) > 0 && trimmed[0] == '[' && indent < 4 {
+			if m := refDefRe.FindSubmatchIndex(line); m != nil {
+				out = append(out, mdLink{target: string(line[m[2]:m[3]]), off: pos + m[2]})
+				pos = next
+				continue
+			}
+		}
+		if bytes.IndexByte(line, ']') < 0 {
+			pos = next // no link on this line
+			continue
+		}
+		out = append(out, inlineLinks(line, pos)...)
+		pos = next
+	}
+	return out
+}
+
+// refDefRe matches a link reference definition; footnotes ([^1]: text)
+// are not links.
+var refDefRe = regexp.MustCompile(`^ {0,3}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>]+)>?`)
+
+// inlineLinks finds ](dest) destinations on one line outside code spans.
+func inlineLinks(line []byte, base int) []mdLink {
+	var out []mdLink
+	// noCloser[n]: no run of exactly n backticks follows; once a search
+	// failed it fails again further on, which keeps the scan linear.
+	var noCloser map[int]bool
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '`':
+			// Skip a code span: a run of n backticks up to the next run of
+			// exactly n.
+			n := 1
+			for i+n < len(line) && line[i+n] == '`' {
+				n++
+			}
+			end := -1
+			if !noCloser[n] {
+				if end = closingTicks(line[i+n:], n); end < 0 {
+					if noCloser == nil {
+						noCloser = map[int]bool{}
+					}
+					noCloser[n] = true
+				}
+			}
+			if end >= 0 {
+				i += n + end + n - 1
+			} else {
+				i += n - 1
+			}
+		case '\\':
+			i++ // an escaped character
+		case ']':
+			if i+1 >= len(line) || line[i+1] != '(' {
+				continue
+			}
+			j := i + 2
+			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+				j++
+			}
+			if j < len(line) && line[j] == '<' {
+				end := bytes.IndexByte(line[j+1:], '>')
+				if end < 0 {
+					return out // no '>' anywhere further on this line
+				}
+				out = append(out, mdLink{target: string(line[j+1 : j+1+end]), off: base + j + 1})
+				i = j + 1 + end
+				continue
+			}
+			k, depth := j, 0
+			for k < len(line) {
+				c := line[k]
+				if c == ' ' || c == '\t' {
+					break
+				}
+				if c == '(' {
+					depth++
+				} else if c == ')' {
+					if depth == 0 {
+						break
+					}
+					depth--
+				}
+				k++
+			}
+			if k > j {
+				out = append(out, mdLink{target: string(line[j:k]), off: base + j})
+			}
+			i = k
+		}
+	}
+	return out
+}
+
+func closingTicks(s []byte, n int) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			continue
+		}
+		m := 0
+		for i+m < len(s) && s[i+m] == '`' {
+			m++
+		}
+		if m == n {
+			return i
+		}
+		i += m - 1
+	}
+	return -1
+}
+
+var schemeRe = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+
+// localTarget returns the path part of a link destination that names a
+// local file relative to the linking file, or "" for URLs, anchors,
+// absolute paths and templates.
+func localTarget(t string) (string, bool) {
+	t = strings.TrimSpace(t)
+	switch {
+	case t == "", strings.HasPrefix(t, "#"), strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/"):
+		return "", false
+	case strings.ContainsAny(t, "{}") || strings.Contains(t, "$"):
+		return "", false // a template placeholder, resolved by someone else
+	}
+	if schemeRe.MatchString(t) {
+		// A Windows drive path (C:\x or C:/x) is local but absolute.
+		return "", false
+	}
+	if i := strings.IndexAny(t, "#?"); i >= 0 {
+		t = t[:i]
+	}
+	if t == "" {
+		return "", false
+	}
+	if dec, err := url.PathUnescape(t); err == nil {
+		t = dec
+	}
+	return t, true
+}
+
+// refFinding is one finding of the reference rules (SK043–SK046).
+type refFinding struct {
+	rule      string
+	file      string
+	line, col int
+	msg       string
+}
+
+// maxRefFiles bounds the reference files one skill's check reads.
+const maxRefFiles = 100
+
+// references checks the local links of a skill: broken targets, targets
+// outside the skill folder, backslashes, and files reachable only through
+// another reference file.
+func (u *skillUnit) references() []refFinding {
+	u.refsOnce.Do(func() {
+		d := u.doc
+		if d == nil || u.notSkill {
+			return
+		}
+		// Paths stay as reached (relative or absolute alike): joining and
+		// Rel need no working directory.
+		skillDir := filepath.Dir(filepath.Clean(u.src.Path))
+		exists := map[string]bool{}
+		stat := func(p string) bool {
+			if v, ok := exists[p]; ok {
+				return v
+			}
+			_, err := os.Stat(p)
+			exists[p] = err == nil
+			return err == nil
+		}
+		mainAbs := filepath.Clean(u.src.Path)
+		level := map[string]int{mainAbs: 0}
+		type refFile struct {
+			path  string // as reached, for messages
+			abs   string
+			depth int
+		}
+		queue := []refFile{{path: u.src.Path, abs: mainAbs}}
+		read := 0
+		for len(queue) > 0 {
+			rf := queue[0]
+			queue = queue[1:]
+			var data []byte
+			var idx *lineIndex
+			start := 0
+			if rf.depth == 0 {
+				data = d.Raw
+				start = len(d.Raw) - len(d.Body)
+			} else {
+				if read >= maxRefFiles {
+					break
+				}
+				read++
+				b, err := readSkillFile(rf.path)
+				if err != nil {
+					continue
+				}
+				data = b
+			}
+			var next []refFile
+			for _, l := range scanLinks(data, start) {
+				add := func(rule, format string, args ...any) {
+					// Positions are computed only for findings.
+					if idx == nil {
+						if rf.depth == 0 {
+							idx = d.index()
+						} else {
+							idx = newLineIndex(data)
+						}
+					}
+					line, col := idx.pos(l.off)
+					u.refs = append(u.refs, refFinding{rule: rule, file: rf.path, line: line, col: col, msg: fmt.Sprintf(format, args...)})
+				}
+				t, ok := localTarget(l.target)
+				if !ok {
+					if len(l.target) > 2 && l.target[1] == ':' && strings.Contains(l.target, `\`) {
+						add("SK045", "link \"%s\" uses backslashes: use forward slashes", l.target)
+					}
+					continue
+				}
+				if strings.Contains(t, `\`) {
+					add("SK045", "link \"%s\" uses backslashes: use forward slashes", l.target)
+					t = strings.ReplaceAll(t, `\`, "/")
+				}
+				abs := filepath.Join(filepath.Dir(rf.abs), filepath.FromSlash(t))
+				outside := false
+				if u.dirSkill {
+					if rel, err := filepath.Rel(skillDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+						outside = true
+						add("SK044", "link %q points outside the skill folder", l.target)
+					}
+				}
+				if !stat(abs) {
+					add("SK043", "link %q points to a file that does not exist", l.target)
+					continue
+				}
+				if outside || !u.dirSkill {
+					continue
+				}
+				if _, seen := level[abs]; seen {
+					continue
+				}
+				level[abs] = rf.depth + 1
+				if rf.depth >= 1 {
+					shown := t
+					if rel, err := filepath.Rel(skillDir, abs); err == nil {
+						shown = filepath.ToSlash(rel)
+					}
+					add("SK046", "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
+				}
+				if strings.EqualFold(filepath.Ext(abs), ".md") {
+					if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
+						next = append(next, refFile{path: filepath.Join(filepath.Dir(rf.path), filepath.FromSlash(t)), abs: abs, depth: rf.depth + 1})
+					}
+				}
+			}
+			queue = append(queue, next...)
+		}
+	})
+	return u.refs
+}

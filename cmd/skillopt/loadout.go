@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// loadoutCommand is `skillopt catalog loadout`: resolve an agent
+// definition's skill loadout and print it like an /agent-skills report.
+func loadoutCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "loadout",
+		Usage:     "resolve an agent definition's skill loadout",
+		ArgsUsage: " ",
+		Description: "Reads the agent definition (--agent FILE), checks inheritSkills, skills and skillPath,\n" +
+			"discovers the private candidates on its skillPath entries (relative to the agent file's\n" +
+			"folder, no ~ or $VAR expansion) and resolves each selected name: one valid private\n" +
+			"candidate first, else one enabled skill of the ambient folders (--ambient, or\n" +
+			"lint.ambient). Without ambient folders such names are pending, as in a switch-time\n" +
+			"check. Prints the mode, the advertised names and paths, and the diagnostics (AGxxx).\n" +
+			"Exit 1 when the loadout is unresolved (an error), 2 when the file cannot be read.\n\n" +
+			"Formats: text, json.\n\n" +
+			"Examples:\n" +
+			"  skillopt catalog loadout --agent .pi/agents/reviewer.md\n" +
+			"  skillopt catalog loadout --agent reviewer.md --ambient ~/.pi/agent/skills --format json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Usage: "the agent definition (markdown with frontmatter)", Required: true},
+			&cli.StringSliceFlag{Name: "ambient", Aliases: []string{"skills"}, Usage: "skill folder of the incoming (ambient) catalogue (repeatable; default: lint.ambient)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			if c.NArg() > 0 {
+				return usageErr("loadout: unexpected argument %q (the agent is given with --agent)", c.Args().First())
+			}
+			a, err := catalog.ReadAgent(c.String("agent"))
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			ambient := e.cfg.Lint.Ambient
+			if c.IsSet("ambient") {
+				ambient = c.StringSlice("ambient")
+			}
+			lo := catalog.ResolveLoadout(a, catalog.LoadoutOptions{
+				Ambient: ambient, HasAmbient: len(ambient) > 0,
+				Walk: catalog.WalkOptions{MaxDepth: e.cfg.Lint.MaxDepth, MaxFiles: e.cfg.Lint.MaxFiles},
+			})
+			if e.format == "json" {
+				out := struct {
+					Agent       string                 `json:"agent"`
+					Mode        string                 `json:"mode"`
+					Resolved    bool                   `json:"resolved"`
+					Unchanged   bool                   `json:"unchanged"`
+					Skills      []catalog.LoadoutEntry `json:"skills"`
+					Pending     []string               `json:"pending"`
+					Diagnostics []catalog.LoadoutDiag  `json:"diagnostics"`
+				}{a.Path, lo.Mode, lo.Resolved, lo.Unchanged, lo.Entries, lo.Pending, lo.Diagnostics}
+				if out.Skills == nil {
+					out.Skills = []catalog.LoadoutEntry{}
+				}
+				if out.Pending == nil {
+					out.Pending = []string{}
+				}
+				if out.Diagnostics == nil {
+					out.Diagnostics = []catalog.LoadoutDiag{}
+				}
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+			} else {
+				writeLoadoutText(e.stdout, lo, e)
+			}
+			if !lo.Resolved {
+				return e.finish(findings)
+			}
+			return e.finish(nil)
+		},
+	}
+}
+
+// writeLoadoutText prints a resolved loadout like an /agent-skills report.
+func writeLoadoutText(w io.Writer, lo *catalog.Loadout, e *env) {
+	fmt.Fprintf(w, "agent: %s\n", lo.Agent.Path)
+	mode := lo.Mode
+	if lo.Agent.Valid() {
+		mode += fmt.Sprintf(" (inheritSkills: %t)", lo.Agent.Inherit)
+	}
+	fmt.Fprintf(w, "mode: %s\n", mode)
+	errs := 0
+	for _, d := range lo.Diagnostics {
+		if d.Severity == rules.Error {
+			errs++
+		}
+	}
+	switch {
+	case !lo.Resolved:
+		fmt.Fprintf(w, "status: %s (%s)\n", e.paint(red, "unresolved"), plural(errs, "error"))
+	case len(lo.Pending) > 0:
+		fmt.Fprintf(w, "status: resolved, %d pending on the ambient skills\n", len(lo.Pending))
+	default:
+		fmt.Fprintf(w, "status: resolved\n")
+	}
+	if lo.Resolved {
+		switch {
+		case lo.Unchanged && len(lo.Entries) == 0:
+			fmt.Fprintln(w, "skills: the incoming (ambient) catalogue, unchanged")
+		case len(lo.Entries) == 0 && len(lo.Pending) == 0:
+			fmt.Fprintln(w, "skills: none")
+		default:
+			fmt.Fprintln(w, "skills:")
+			width := 0
+			for _, en := range lo.Entries {
+				width = max(width, len(en.Name))
+			}
+			for _, en := range lo.Entries {
+				note := en.From
+				if en.Disabled {
+					note += ", disabled: not advertised"
+				}
+				fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, en.Name, en.Path, note)
+			}
+			for _, p := range lo.Pending {
+				fmt.Fprintf(w, "  %-*s  (pending: from the ambient skills at run time)\n", width, p)
+			}
+		}
+	}
+	if len(lo.Diagnostics) > 0 {
+		fmt.Fprintln(w, "diagnostics:")
+		for _, d := range lo.Diagnostics {
+			fmt.Fprintf(w, "  %s:%d:%d: %s %s: %s\n", d.File, d.Line, d.Column, d.Rule, d.Severity, d.Message)
+		}
+	}
+}

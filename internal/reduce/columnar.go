@@ -1,0 +1,512 @@
+package reduce
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// The columnar form of a homogeneous JSON array of objects is one object:
+//
+//	{"skillopt_columnar":1,"handle":"sko:…","columns":[K1,K2,…],
+//	 "rows":[[V11,V12,…],[V21,V22,…],…],"absent":[[r,c],…]}
+//
+// columns lists every key in order of first appearance (as the key token
+// was first written), rows lists the objects in order with their values in
+// column order, and absent lists the [row, column] cells (0-based) whose key
+// the object did not have; such a cell holds null in rows. Values are copied
+// as their original tokens (strings with their escapes, numbers with their
+// spelling: big integers, -0 and exponents survive); whitespace inside
+// nested values is dropped. Decoding gives back the original array under
+// JSON semantics; member order inside each object follows the columns. The
+// handle, when present, names the exact original bytes in the archive.
+
+// ColumnarKey is the member that marks the columnar form.
+const ColumnarKey = "skillopt_columnar"
+
+// Columnar returns the columnar form of text, a JSON array of at least two
+// objects, or ok=false when the text is not such an array, when the array
+// is heterogeneous (an element is not an object, or fewer than half of the
+// cells would be present), when a string holds invalid Unicode (a lone
+// surrogate escape), when the form is not smaller, or when it fails the
+// exact round trip or loses a protected evidence string.
+func Columnar(text, handle string) (string, bool) {
+	trim := strings.TrimSpace(text)
+	if len(trim) < 2 || trim[0] != '[' {
+		return "", false
+	}
+	d, err := capture.Parse([]byte(text))
+	if err != nil || d.Kind(0) != capture.Array {
+		return "", false
+	}
+	// Columns are keyed by the key token as written, so every row keeps
+	// its own spelling of a key.
+	rows := 0
+	colIndex := map[string]int{}
+	var colTokens []string
+	present := 0
+	for el := range d.Children(0) {
+		if d.Kind(el) != capture.Object {
+			return "", false
+		}
+		rows++
+		for m := range d.Children(el) {
+			n := &d.Nodes[m]
+			if _, ok := colIndex[text[n.KeyStart:n.KeyEnd]]; !ok {
+				colIndex[text[n.KeyStart:n.KeyEnd]] = len(colTokens)
+				colTokens = append(colTokens, text[n.KeyStart:n.KeyEnd])
+			}
+			present++
+		}
+	}
+	cols := len(colTokens)
+	if rows < 2 || cols == 0 || present*2 < rows*cols {
+		return "", false
+	}
+	if badUnicode(d) {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	b.WriteString(`{"` + ColumnarKey + `":1`)
+	if handle != "" {
+		b.WriteString(`,"handle":`)
+		b.Write(capture.Quote(handle))
+	}
+	b.WriteString(`,"columns":[`)
+	for i, k := range colTokens {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+	}
+	b.WriteString(`],"rows":[`)
+	var absent [][2]int
+	cells := make([]int, cols)
+	r := 0
+	for el := range d.Children(0) {
+		for i := range cells {
+			cells[i] = -1
+		}
+		for m := range d.Children(el) {
+			n := &d.Nodes[m]
+			cells[colIndex[text[n.KeyStart:n.KeyEnd]]] = m
+		}
+		if r > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		for c, m := range cells {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			if m < 0 {
+				b.WriteString("null")
+				absent = append(absent, [2]int{r, c})
+				continue
+			}
+			writeCompact(&b, d.Raw(m))
+		}
+		b.WriteByte(']')
+		r++
+	}
+	b.WriteByte(']')
+	if len(absent) > 0 {
+		b.WriteString(`,"absent":[`)
+		for i, a := range absent {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("[" + strconv.Itoa(a[0]) + "," + strconv.Itoa(a[1]) + "]")
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	out := b.String()
+	if len(out) >= len(text) {
+		return "", false
+	}
+	// Accept only after an exact round trip that keeps every protected
+	// evidence string verbatim.
+	// Strings are compared as raw tokens, so every string of the
+	// original, protected evidence included, is found verbatim in the form.
+	dout, err := capture.Parse([]byte(out))
+	if err != nil || !roundTrips(d, dout) {
+		return "", false
+	}
+	return out, true
+}
+
+// roundTrips reports whether the columnar form dout decodes to exactly the
+// array d: it follows decodeDoc cell by cell, comparing each decoded member
+// with the original's under JSON semantics instead of writing the decoded
+// text out and parsing it again.
+func roundTrips(d, dout *capture.Doc) bool {
+	cols, rows := dout.Get(0, "columns"), dout.Get(0, "rows")
+	var keys []string
+	for c := range dout.Children(cols) {
+		keys = append(keys, dout.Str(c))
+	}
+	absent := map[[2]int]bool{}
+	for cell := range dout.Children(dout.Get(0, "absent")) {
+		r, _ := strconv.Atoi(string(dout.Raw(dout.Elem(cell, 0))))
+		c, _ := strconv.Atoi(string(dout.Raw(dout.Elem(cell, 1))))
+		absent[[2]int{r, c}] = true
+	}
+	if dout.Len(rows) != d.Len(0) {
+		return false
+	}
+	el := 1 // the first element of the root array
+	r := 0
+	for row := range dout.Children(rows) {
+		if dout.Len(row) != len(keys) {
+			return false
+		}
+		members := 0
+		c := 0
+		for cell := range dout.Children(row) {
+			if !absent[[2]int{r, c}] {
+				members++
+				m := d.Get(el, keys[c])
+				if m < 0 || !equalRaw(d, m, dout, cell) {
+					return false
+				}
+			}
+			c++
+		}
+		if members != d.Len(el) {
+			return false
+		}
+		el = int(d.Nodes[el].Skip)
+		r++
+	}
+	return true
+}
+
+// writeCompact copies one JSON value, dropping whitespace outside strings.
+func writeCompact(b *strings.Builder, raw []byte) {
+	inStr := false
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case ' ', '\t', '\n', '\r':
+			b.Write(raw[start:i])
+			start = i + 1
+		}
+	}
+	b.Write(raw[start:])
+}
+
+// badUnicode reports whether a string or key of d holds a lone surrogate
+// escape, which has no exact Unicode value.
+func badUnicode(d *capture.Doc) bool {
+	for i := range d.Nodes {
+		n := &d.Nodes[i]
+		if n.Kind == capture.String && loneSurrogate(d.Src[n.Start:n.End]) {
+			return true
+		}
+		if n.KeyEnd != 0 && loneSurrogate(d.Src[n.KeyStart:n.KeyEnd]) {
+			return true
+		}
+	}
+	return false
+}
+
+func loneSurrogate(tok []byte) bool {
+	for i := 0; i+1 < len(tok); i++ {
+		if tok[i] != '\\' {
+			continue
+		}
+		if tok[i+1] != 'u' || i+6 > len(tok) {
+			i++
+			continue
+		}
+		r, _ := strconv.ParseUint(string(tok[i+2:i+6]), 16, 32)
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+12 > len(tok) || tok[i+6] != '\\' || tok[i+7] != 'u' {
+				return true
+			}
+			r2, _ := strconv.ParseUint(string(tok[i+8:i+12]), 16, 32)
+			if r2 < 0xDC00 || r2 > 0xDFFF {
+				return true
+			}
+			i += 11
+			continue
+		}
+		i += 5
+	}
+	return false
+}
+
+// IsColumnar reports whether text is a columnar form.
+func IsColumnar(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, `{"`+ColumnarKey+`":`)
+}
+
+// ColumnarHandle returns the handle member of a columnar form, or "".
+func ColumnarHandle(text string) string {
+	d, err := capture.Parse([]byte(text))
+	if err != nil {
+		return ""
+	}
+	return d.GetStr(0, "handle")
+}
+
+// DecodeColumnar returns the compact JSON array a columnar form stands for.
+func DecodeColumnar(text string) (string, error) {
+	d, err := capture.Parse([]byte(text))
+	if err != nil {
+		return "", fmt.Errorf("columnar form: %w", err)
+	}
+	return decodeDoc(d)
+}
+
+func decodeDoc(d *capture.Doc) (string, error) {
+	if v := d.Get(0, ColumnarKey); d.Kind(v) != capture.Number || string(d.Raw(v)) != "1" {
+		return "", errors.New("not a columnar form (version 1)")
+	}
+	cols, rows := d.Get(0, "columns"), d.Get(0, "rows")
+	if d.Kind(cols) != capture.Array || d.Kind(rows) != capture.Array {
+		return "", errors.New("columnar form: columns and rows must be arrays")
+	}
+	var keys [][]byte
+	for c := range d.Children(cols) {
+		if d.Kind(c) != capture.String {
+			return "", errors.New("columnar form: a column is not a string")
+		}
+		keys = append(keys, d.Raw(c))
+	}
+	absent := map[[2]int]bool{}
+	if a := d.Get(0, "absent"); a >= 0 {
+		for cell := range d.Children(a) {
+			r, err1 := strconv.Atoi(string(d.Raw(d.Elem(cell, 0))))
+			c, err2 := strconv.Atoi(string(d.Raw(d.Elem(cell, 1))))
+			if err1 != nil || err2 != nil || d.Len(cell) != 2 {
+				return "", errors.New("columnar form: an absent cell is not [row, column]")
+			}
+			absent[[2]int{r, c}] = true
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(d.Src) * 2)
+	b.WriteByte('[')
+	r := 0
+	for row := range d.Children(rows) {
+		if d.Kind(row) != capture.Array || d.Len(row) != len(keys) {
+			return "", fmt.Errorf("columnar form: row %d does not have %d cells", r, len(keys))
+		}
+		if r > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('{')
+		c, first := 0, true
+		for cell := range d.Children(row) {
+			if !absent[[2]int{r, c}] {
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				b.Write(keys[c])
+				b.WriteByte(':')
+				b.Write(d.Raw(cell))
+			}
+			c++
+		}
+		b.WriteByte('}')
+		r++
+	}
+	b.WriteByte(']')
+	return b.String(), nil
+}
+
+// EqualJSON reports whether two JSON texts are the same value: objects as
+// unordered members (keys compared decoded), arrays in order, strings
+// compared decoded, numbers compared by their exact spelling.
+func EqualJSON(a, b string) (bool, error) {
+	da, err := capture.Parse([]byte(a))
+	if err != nil {
+		return false, err
+	}
+	db, err := capture.Parse([]byte(b))
+	if err != nil {
+		return false, err
+	}
+	return equalNode(da, 0, db, 0), nil
+}
+
+func equalNode(da *capture.Doc, i int, db *capture.Doc, j int) bool {
+	k := da.Kind(i)
+	if k != db.Kind(j) {
+		return false
+	}
+	switch k {
+	case capture.Number:
+		return string(da.Raw(i)) == string(db.Raw(j))
+	case capture.String:
+		return da.Str(i) == db.Str(j)
+	case capture.Array:
+		if da.Len(i) != db.Len(j) {
+			return false
+		}
+		cj := j + 1
+		for ci := range da.Children(i) {
+			if !equalNode(da, ci, db, cj) {
+				return false
+			}
+			cj = int(db.Nodes[cj].Skip)
+		}
+		return true
+	case capture.Object:
+		if da.Len(i) != db.Len(j) {
+			return false
+		}
+		for ci := range da.Children(i) {
+			cj := db.Get(j, da.Key(ci))
+			if cj < 0 || !equalNode(da, ci, db, cj) {
+				return false
+			}
+		}
+		return true
+	}
+	return true // null, true, false: the kinds matched
+}
+
+// equalRaw is equalNode with strings compared as raw tokens: the same
+// value spelled with the same escapes.
+func equalRaw(da *capture.Doc, i int, db *capture.Doc, j int) bool {
+	k := da.Kind(i)
+	if k != db.Kind(j) {
+		return false
+	}
+	switch k {
+	case capture.Number, capture.String:
+		return bytes.Equal(da.Raw(i), db.Raw(j))
+	case capture.Array:
+		if da.Len(i) != db.Len(j) {
+			return false
+		}
+		cj := j + 1
+		for ci := range da.Children(i) {
+			if !equalRaw(da, ci, db, cj) {
+				return false
+			}
+			cj = int(db.Nodes[cj].Skip)
+		}
+		return true
+	case capture.Object:
+		if da.Len(i) != db.Len(j) {
+			return false
+		}
+		cj := j + 1
+		for ci := range da.Children(i) {
+			// writeCompact keeps member order and key spelling.
+			a, b := &da.Nodes[ci], &db.Nodes[cj]
+			if !bytes.Equal(da.Src[a.KeyStart:a.KeyEnd], db.Src[b.KeyStart:b.KeyEnd]) || !equalRaw(da, ci, db, cj) {
+				return false
+			}
+			cj = int(db.Nodes[cj].Skip)
+		}
+		return true
+	}
+	return true
+}
+
+// ColumnarEvidence returns the raw tokens of the strings (values and keys)
+// of a JSON text that are protected evidence: any reduction of the text
+// must contain each verbatim. It is empty for text that is not JSON.
+func ColumnarEvidence(text string) []string {
+	d, err := capture.Parse([]byte(text))
+	if err != nil {
+		return nil
+	}
+	return evidenceOfDoc(d)
+}
+
+func evidenceOfDoc(d *capture.Doc) []string {
+	var out []string
+	for i := range d.Nodes {
+		n := &d.Nodes[i]
+		if n.Kind == capture.String && classifyToken(d, i) != 0 {
+			out = append(out, string(d.Raw(i)))
+		}
+		if n.KeyEnd != 0 {
+			if k := d.Key(i); classify(k) != 0 {
+				out = append(out, string(d.Src[n.KeyStart:n.KeyEnd]))
+			}
+		}
+	}
+	return distinct(out)
+}
+
+// MissingTokens returns the evidence tokens that are not string tokens of
+// the JSON text out (or, when out is not JSON, not substrings of it).
+func MissingTokens(tokens []string, out string) []string {
+	if len(tokens) == 0 {
+		return nil
+	}
+	d, _ := capture.Parse([]byte(out))
+	return missingTokens(tokens, d, out)
+}
+
+func missingTokens(tokens []string, d *capture.Doc, out string) []string {
+	if len(tokens) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	if d != nil {
+		for i := range d.Nodes {
+			n := &d.Nodes[i]
+			if n.Kind == capture.String {
+				have[string(d.Raw(i))] = true
+			}
+			if n.KeyEnd != 0 {
+				have[string(d.Src[n.KeyStart:n.KeyEnd])] = true
+			}
+		}
+	}
+	var miss []string
+	for _, t := range tokens {
+		if !have[t] && !strings.Contains(out, t) {
+			miss = append(miss, t)
+		}
+	}
+	sort.Strings(miss)
+	return miss
+}
+
+// classifyToken classifies the decoded value of string node i; a token
+// without escapes is classified in place, without a copy.
+func classifyToken(d *capture.Doc, i int) int {
+	raw := d.Raw(i)
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		if len(inner) == 0 {
+			return 0
+		}
+		// The bytes are not modified while classify reads them.
+		return classify(unsafe.String(&inner[0], len(inner)))
+	}
+	return classify(d.Str(i))
+}

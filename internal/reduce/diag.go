@@ -1,0 +1,158 @@
+package reduce
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Compiler diagnostics: gcc and clang, tsc (plain and pretty), javac, go
+// build and vet, and anything else that prints "path:line[:col]: message".
+// Errors are kept with their code excerpts and notes; warnings keep their
+// message line and lose the excerpt; other build chatter goes through the
+// generic evidence rules.
+
+// diagHeader reports whether l starts with a source position and returns
+// the severity of the diagnostic ("error", "warning" or "note").
+func diagHeader(l string) (string, bool) {
+	if l == "" || l[0] == ' ' || l[0] == '\t' {
+		return "", false
+	}
+	pos := -1
+	for k := 1; k < len(l)-1 && k < 512; k++ {
+		c := l[k]
+		if c == ':' && k == 1 && isLetter(l[0]) {
+			continue // a drive letter
+		}
+		if (c == ':' || c == '(') && isDigit(l[k+1]) {
+			j := k - 1
+			ext := 0
+			for j >= 0 && (isLetter(l[j]) || isDigit(l[j])) {
+				j--
+				ext++
+			}
+			if ext > 0 && ext <= 6 && j >= 1 && l[j] == '.' {
+				pos = k
+			}
+			break
+		}
+		if !isPathByte(c) && !(c == ':' && k == 1) {
+			break
+		}
+	}
+	if pos < 0 {
+		return "", false
+	}
+	rest := l[pos+1:]
+	for len(rest) > 0 && (isDigit(rest[0]) || rest[0] == ':' || rest[0] == ',' || rest[0] == ')') {
+		rest = rest[1:]
+	}
+	rest = strings.TrimLeft(rest, " -")
+	switch {
+	case rest == "":
+		return "", false
+	case strings.HasPrefix(rest, "warning"):
+		return "warning", true
+	case strings.HasPrefix(rest, "note"), strings.HasPrefix(rest, "info"):
+		return "note", true
+	}
+	return "error", true
+}
+
+func diagContinuation(l string) bool {
+	if l == "" {
+		return false
+	}
+	if l[0] == ' ' || l[0] == '\t' {
+		return true
+	}
+	// tsc pretty frames start with the line number; gcc frames with "  12 |".
+	t := strings.TrimLeft(l, "0123456789")
+	return len(t) < len(l) && (strings.HasPrefix(t, " ") || strings.HasPrefix(t, "|"))
+}
+
+func detectDiag(d *doc) bool {
+	n := count(d, func(i int) bool {
+		sev, ok := diagHeader(d.line(i))
+		return ok && sev != "note"
+	})
+	return n >= 2 || n >= 1 && n*20 >= sampled(d)
+}
+
+func planDiag(d *doc, o Options) *plan {
+	p := newPlan(d)
+	errs, warns := 0, 0
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			p.universal(d, start, end, o)
+			start = -1
+		}
+	}
+	lastSev := ""
+	for i := 0; i < d.n(); i++ {
+		l := d.line(i)
+		sev, ok := diagHeader(l)
+		if !ok {
+			if strings.HasPrefix(l, "In file included from") || strings.HasSuffix(strings.TrimSpace(l), ":") && strings.Contains(l, ": In ") {
+				// gcc's "x.c: In function 'f':" and include chains belong
+				// to the diagnostic that follows.
+				flush(i)
+				if k := nextDiag(d, i+1); k >= 0 {
+					if s, _ := diagHeader(d.line(k)); s == "error" {
+						p.set(i, keep)
+					}
+				}
+				continue
+			}
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		if sev == "note" {
+			sev = lastSev // a note belongs to the diagnostic before it
+		}
+		lastSev = sev
+		// The excerpt follows, possibly after one blank line (tsc --pretty).
+		end := i + 1
+		for end < d.n() {
+			l := d.line(end)
+			if d.blank(end) && end+1 < d.n() && diagContinuation(d.line(end+1)) && !d.blank(end+1) {
+				if _, h := diagHeader(d.line(end + 1)); !h {
+					end++
+					continue
+				}
+			}
+			if !diagContinuation(l) {
+				break
+			}
+			if _, h := diagHeader(l); h {
+				break
+			}
+			end++
+		}
+		if sev == "warning" {
+			warns++
+			p.set(i, protect)
+		} else {
+			errs++
+			for k := i; k < end; k++ {
+				p.set(k, protect)
+			}
+		}
+		i = end - 1
+	}
+	flush(d.n())
+	p.note = fmt.Sprintf("[compiler: %d error diagnostic(s) kept with excerpts, %d warning(s) kept without excerpts]", errs, warns)
+	return p
+}
+
+func nextDiag(d *doc, from int) int {
+	for k := from; k < min(from+4, d.n()); k++ {
+		if _, ok := diagHeader(d.line(k)); ok {
+			return k
+		}
+	}
+	return -1
+}

@@ -1,0 +1,139 @@
+package reduce
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Logs: lines that start with a timestamp (ISO 8601, syslog, bracketed
+// clock times) or that repeat heavily. The message of a log line is what
+// follows its timestamp. The first occurrence of every distinct error or
+// warning message is kept verbatim; later lines with the same message, and
+// ordinary lines outside the head and tail, are elided and counted.
+
+// stampLen returns the length of a leading timestamp (and the separator
+// after it), or 0.
+func stampLen(l string) int {
+	i := 0
+	if strings.HasPrefix(l, "[") {
+		i = 1
+	}
+	digits := func(j, n int) bool {
+		if j+n > len(l) {
+			return false
+		}
+		for k := j; k < j+n; k++ {
+			if !isDigit(l[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	end := 0
+	switch {
+	case digits(i, 4) && i+10 <= len(l) && l[i+4] == '-' && digits(i+5, 2) && l[i+7] == '-' && digits(i+8, 2):
+		// 2024-05-01[T ]12:00:00[.123][Z|+02:00]
+		end = i + 10
+		if end < len(l) && (l[end] == 'T' || l[end] == ' ') && digits(end+1, 2) && end+3 < len(l) && l[end+3] == ':' {
+			end += 3
+			for end < len(l) && (isDigit(l[end]) || strings.IndexByte(":.,+-Z", l[end]) >= 0) {
+				end++
+			}
+		}
+	case i+15 <= len(l) && isLetter(l[i]) && isLetter(l[i+1]) && isLetter(l[i+2]) && l[i+3] == ' ' && (l[i+4] == ' ' || isDigit(l[i+4])) &&
+		isDigit(l[i+5]) && l[i+6] == ' ' && digits(i+7, 2) && l[i+9] == ':':
+		// syslog: "May  1 12:00:00"
+		end = i + 15
+	case digits(i, 2) && i+8 <= len(l) && l[i+2] == ':' && digits(i+3, 2) && l[i+5] == ':' && digits(i+6, 2):
+		// 12:00:00[.123]
+		end = i + 8
+		for end < len(l) && (isDigit(l[end]) || l[end] == '.' || l[end] == ',') {
+			end++
+		}
+	default:
+		return 0
+	}
+	if i == 1 {
+		if k := strings.IndexByte(l[end:], ']'); k >= 0 && k < 12 {
+			end += k + 1
+		}
+	}
+	for end < len(l) && (l[end] == ' ' || l[end] == '\t') {
+		end++
+	}
+	return end
+}
+
+// logMessage is the part of a log line after its timestamp.
+func logMessage(l string) string { return l[stampLen(l):] }
+
+func detectLog(d *doc) bool {
+	nb := nonBlank(d)
+	if nb < 10 {
+		return false
+	}
+	stamped := count(d, func(i int) bool { return stampLen(d.line(i)) > 0 })
+	if stamped*10 >= nb*6 {
+		return true
+	}
+	// Heavy repetition without timestamps.
+	// Only long lines count: short ones ("}", "return nil") repeat in
+	// any source file.
+	seen := make(map[string]bool, sampled(d))
+	dup, long := 0, 0
+	for _, i := range d.sample() {
+		m := d.trimmed(i)
+		if len(m) < 24 {
+			continue
+		}
+		long++
+		if seen[m] {
+			dup++
+		}
+		seen[m] = true
+	}
+	return long*2 >= nb && dup*10 >= long*4
+}
+
+func planLog(d *doc, o Options) *plan {
+	p := newPlan(d)
+	first := map[string]bool{}
+	var evidence []string
+	repeats, distinctMsgs := 0, 0
+	for i := range d.lines {
+		l := d.line(i)
+		msg := strings.TrimSpace(logMessage(l))
+		if msg == "" {
+			continue
+		}
+		f := classify(l)
+		if f == 0 {
+			continue
+		}
+		if first[msg] {
+			repeats++
+			continue
+		}
+		first[msg] = true
+		distinctMsgs++
+		p.set(i, protect)
+		if d.plain != nil {
+			msg = d.raw(i) // escapes may sit inside the message
+		}
+		evidence = append(evidence, msg)
+		if errorish(f) {
+			p.keepRange(i-min(o.ContextLines, 1), i+min(o.ContextLines, 1)+1)
+		}
+		if f&flagFileRef != 0 && strings.HasPrefix(l, "\t") && i > 0 {
+			p.set(i-1, keep)
+		}
+	}
+	p.headTail(o.HeadLines, o.TailLines)
+	p.evidence = evidence
+	if p.evidence == nil {
+		p.evidence = []string{}
+	}
+	p.note = fmt.Sprintf("[log: %d lines; first occurrence of %d distinct error/warning message(s) kept, %d repeat(s) and ordinary lines elided]",
+		d.n(), distinctMsgs, repeats)
+	return p
+}

@@ -1,0 +1,219 @@
+package reduce
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Python test runners: pytest (plain and -v) and unittest (-v). Passing,
+// skipped and expected-failure progress lines and the session header are
+// summarised; FAILURES and ERRORS sections, the short test summary, failing
+// test lines, tracebacks and the final verdicts are kept.
+
+// pySection reports whether l is a pytest section rule ("==== title ====")
+// and returns its title.
+func pySection(l string) (string, bool) {
+	if len(l) < 10 || l[0] != '=' || !strings.HasPrefix(l, "===") || !strings.HasSuffix(l, "===") {
+		return "", false
+	}
+	return strings.TrimSpace(strings.Trim(l, "=")), true
+}
+
+// pyTitle reports whether l is a pytest test title ("____ test_x ____").
+func pyTitle(l string) bool {
+	return strings.HasPrefix(l, "___") && strings.HasSuffix(l, "___") && len(strings.Trim(l, "_ ")) > 0
+}
+
+// pyCaptured reports whether l opens a captured-output subsection.
+func pyCaptured(l string) bool {
+	return strings.HasPrefix(l, "---") && strings.Contains(l, " Captured ")
+}
+
+func unittestLine(l string) (verdict string, ok bool) {
+	i := strings.LastIndex(l, " ... ")
+	if i < 0 {
+		return "", false
+	}
+	// "test_name (module.Class.test_name) ... ok"
+	id := l[:i]
+	o := strings.IndexByte(id, '(')
+	if o < 1 || !strings.HasSuffix(id, ")") || id[o-1] != ' ' || strings.ContainsAny(id[o:], " \t") {
+		return "", false
+	}
+	v := strings.TrimSpace(l[i+5:])
+	switch {
+	case v == "ok", v == "FAIL", v == "ERROR", strings.HasPrefix(v, "skipped"), v == "expected failure", v == "unexpected success":
+		return v, true
+	}
+	return "", false
+}
+
+func pytestVerbose(l string) (verdict string, ok bool) {
+	if !strings.Contains(l, "::") {
+		return "", false
+	}
+	for _, v := range []string{" PASSED", " FAILED", " ERROR", " SKIPPED", " XFAIL", " XPASS"} {
+		if i := strings.Index(l, v); i > 0 {
+			return strings.TrimSpace(v), true
+		}
+	}
+	return "", false
+}
+
+// pyProgress reports whether l is a plain pytest progress line
+// ("tests/test_a.py ..F.s [ 40%]").
+func pyProgress(l string) bool {
+	i := strings.IndexByte(l, ' ')
+	if i < 0 || !strings.HasSuffix(strings.TrimSpace(l), "%]") || !strings.Contains(l[:i], ".py") {
+		return false
+	}
+	j := strings.LastIndex(l, "[")
+	if j < i {
+		return false
+	}
+	for _, c := range strings.TrimSpace(l[i:j]) {
+		if !strings.ContainsRune(".FEsxXp", c) {
+			return false
+		}
+	}
+	return true
+}
+
+func detectPyTest(d *doc) bool {
+	n := count(d, func(i int) bool {
+		l := d.line(i)
+		if t, ok := pySection(l); ok {
+			return strings.Contains(t, "test session starts") || strings.Contains(t, " in ") || t == "FAILURES" || t == "ERRORS"
+		}
+		_, u := unittestLine(l)
+		_, v := pytestVerbose(l)
+		return u || v || pyProgress(l) || strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test")
+	})
+	return n >= 3 || n >= 1 && n*10 >= sampled(d)
+}
+
+func planPyTest(d *doc, o Options) *plan {
+	p := newPlan(d)
+	counts := map[string]int{}
+	section := ""
+	captured := false
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			p.universal(d, start, end, o)
+			start = -1
+		}
+	}
+	unittestBlock := false // inside a unittest FAIL/ERROR report
+	for i := range d.lines {
+		l := d.line(i)
+		if t, ok := pySection(l); ok {
+			flush(i)
+			section, captured = t, false
+			p.set(i, keep)
+			if strings.Contains(t, " in ") && (strings.Contains(t, "passed") || strings.Contains(t, "failed") || strings.Contains(t, "error") || strings.Contains(t, "skipped") || strings.Contains(t, "no tests")) {
+				p.set(i, protect) // the final verdict
+			}
+			continue
+		}
+		// unittest reports: "=====" (70 of them) then "FAIL: test (mod.Class.test)".
+		if strings.HasPrefix(l, "======") && strings.Trim(l, "=") == "" {
+			flush(i)
+			unittestBlock = i+1 < d.n() && (strings.HasPrefix(d.line(i+1), "FAIL: ") || strings.HasPrefix(d.line(i+1), "ERROR: "))
+			if unittestBlock {
+				p.set(i, keep)
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "------") && strings.Trim(l, "-") == "" && i+1 < d.n() && strings.HasPrefix(d.line(i+1), "Ran ") {
+			flush(i)
+			unittestBlock = false
+			continue
+		}
+		if unittestBlock {
+			if !d.blank(i) {
+				p.set(i, protect)
+			}
+			continue
+		}
+		if v, ok := pytestVerbose(l); ok && section == "test session starts" || ok && section == "" {
+			flush(i)
+			counts[v]++
+			if v == "FAILED" || v == "ERROR" {
+				p.set(i, protect)
+			}
+			continue
+		}
+		if v, ok := unittestLine(l); ok {
+			flush(i)
+			counts[v]++
+			if v == "FAIL" || v == "ERROR" || v == "unexpected success" {
+				p.set(i, protect)
+			}
+			continue
+		}
+		if pyProgress(l) {
+			flush(i)
+			counts["progress"]++
+			if strings.ContainsAny(l[strings.IndexByte(l, ' '):strings.LastIndex(l, "[")], "FE") {
+				p.set(i, keep)
+			}
+			continue
+		}
+		switch {
+		case section == "FAILURES" || section == "ERRORS":
+			if pyCaptured(l) {
+				flush(i)
+				captured = true
+				p.set(i, keep)
+				continue
+			}
+			if pyTitle(l) {
+				flush(i)
+				captured = false
+				p.set(i, protect)
+				continue
+			}
+			if captured {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if !d.blank(i) {
+				p.set(i, protect)
+			}
+		case strings.HasPrefix(section, "short test summary"):
+			if !d.blank(i) {
+				p.set(i, protect)
+			}
+		case section == "test session starts" && (strings.HasPrefix(l, "collected ") || strings.HasPrefix(l, "collecting ")):
+			p.set(i, keep)
+		case strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test"):
+			flush(i)
+			p.set(i, protect)
+		case l == "OK" || strings.HasPrefix(l, "OK (") || strings.HasPrefix(l, "FAILED (") || strings.HasPrefix(l, "FAILED") && section == "":
+			flush(i)
+			p.set(i, protect)
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(d.n())
+	p.note = fmt.Sprintf("[python tests: %d passed, %d skipped, %d failed, %d errors, %d progress line(s); passing tests' lines elided]",
+		counts["PASSED"]+counts["ok"]+counts["XPASS"], counts["SKIPPED"]+counts["XFAIL"]+counts["expected failure"]+skippedUnittest(counts),
+		counts["FAILED"]+counts["FAIL"], counts["ERROR"], counts["progress"])
+	return p
+}
+
+func skippedUnittest(counts map[string]int) int {
+	n := 0
+	for k, v := range counts {
+		if strings.HasPrefix(k, "skipped") {
+			n += v
+		}
+	}
+	return n
+}

@@ -1,0 +1,555 @@
+package transform
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// HeadTailHistory is SO306.
+var HeadTailHistory = &rules.Rule{
+	ID:       "SO306",
+	Name:     "history.head-tail",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "With history_strategy = \"head-tail\", the history keeps its first and last messages and loses its middle. " +
+		"Off by default (\"recent\" leaves the history alone). The first head_messages and the last tail_messages messages stay; a tool call and its results always stay together, so a cut " +
+		"moves outwards to the edge of such a group. The middle becomes one marker message \"[history-omitted-middle: N message(s), ~M chars]\" (middle_mode = \"marker\"; the marker also names the handle " +
+		"of the archived original history when the capture can declare retrieve_output) or disappears (\"omit\"). Then each message is capped at max_chars_per_message characters by truncating its " +
+		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
+		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures are never cut. The result must still validate for its provider.",
+	Options: []rules.Option{
+		{Name: "output.history_strategy", Default: `"recent"`, Doc: `"recent" (off) or "head-tail"`},
+		{Name: "output.head_messages / tail_messages", Default: "2 / 12", Doc: "messages kept at the start and end"},
+		{Name: "output.middle_mode", Default: `"marker"`, Doc: `"marker" or "omit"`},
+		{Name: "output.max_chars_per_message", Default: "10000", Doc: "per-message character cap (0: none)"},
+		{Name: "output.max_total_chars", Default: "60000", Doc: "total character cap (0: none)"},
+	},
+	Run: runHeadTail,
+}
+
+const middlePrefix = "[history-omitted-middle: "
+
+// truncMarker ends a text the history caps shortened.
+func truncMarker(n int) string { return "[… truncated " + strconv.Itoa(n) + " chars]" }
+
+func isTruncated(s string) bool {
+	return strings.HasSuffix(s, " chars]") && strings.Contains(s, "[… truncated ")
+}
+
+// messagesNode returns the array holding the conversation, or -1.
+func messagesNode(c *capture.Capture) int {
+	d := c.Doc
+	var n int
+	switch c.Provider {
+	case capture.Anthropic, capture.OpenAIChat, capture.Mistral:
+		n = d.Get(0, "messages")
+	case capture.OpenAIResponses:
+		n = d.Get(0, "input")
+	case capture.Gemini:
+		n = d.Get(0, "contents")
+	case capture.PiMessages:
+		n = 0
+		if d.Kind(0) == capture.Object {
+			n = d.Get(0, "messages")
+		}
+	default:
+		return -1
+	}
+	if d.Kind(n) != capture.Array {
+		return -1
+	}
+	for m := range d.Children(n) {
+		if d.Kind(m) != capture.Object || (d.Get(m, "role") < 0 && c.Provider != capture.OpenAIResponses) {
+			return -1 // e.g. Pi session entries: not a plain message list
+		}
+	}
+	return n
+}
+
+// msgInfo is what the assembly needs to know about one message.
+type msgInfo struct {
+	node   int
+	chars  int
+	marker bool
+	cuts   []int // string nodes that may be truncated
+}
+
+// item is one entry of the assembled history: a unit of messages or the
+// new middle marker.
+type item struct {
+	u      [2]int
+	marker bool // the marker this pass writes
+	old    bool // a marker an earlier pass wrote
+}
+
+func runHeadTail(p *rules.Pass) error {
+	cfg := cfgOf(p).Output
+	if cfg.HistoryStrategy != "head-tail" {
+		return nil
+	}
+	c := p.Capture
+	d := c.Doc
+	arr := messagesNode(c)
+	if arr < 0 {
+		return nil
+	}
+	var msgs []msgInfo
+	for m := range d.Children(arr) {
+		msgs = append(msgs, describeMsg(d, m))
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	units := groupUnits(c, msgs)
+
+	// Head and tail, widened to whole units.
+	headEnd, tailStart := 0, len(msgs)
+	for _, u := range units {
+		if headEnd >= cfg.HeadMessages {
+			break
+		}
+		headEnd = u[1]
+	}
+	for i := len(units) - 1; i >= 0 && units[i][0] >= headEnd; i-- {
+		if len(msgs)-tailStart >= cfg.TailMessages {
+			break
+		}
+		tailStart = units[i][0]
+	}
+	omitted, omittedChars := 0, 0
+	var items []item
+	placed := false
+	for _, u := range units {
+		if u[1] <= headEnd || u[0] >= tailStart {
+			if u[0] >= tailStart && !placed && cfg.MiddleMode == "marker" {
+				placed = true
+				items = append(items, item{marker: true})
+			}
+			items = append(items, item{u: u})
+			continue
+		}
+		for k := u[0]; k < u[1]; k++ {
+			if msgs[k].marker {
+				items = append(items, item{u: [2]int{k, k + 1}, old: true})
+			} else {
+				omitted++
+				omittedChars += msgs[k].chars
+			}
+		}
+	}
+	if omitted == 0 || cfg.MiddleMode != "marker" {
+		items = dropNewMarker(items)
+	} else if !placed {
+		items = append(items, item{marker: true})
+	}
+	// The marker names the archived history when retrieve_output can be
+	// declared.
+	decl, canHandle := retrieveEdit(c)
+	canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(items)
+	markerChars := func() int {
+		h := ""
+		if canHandle {
+			h = strings.Repeat("x", len(handleOf("")))
+		}
+		return utf8.RuneCountInString(middleText(omitted, omittedChars, h))
+	}
+	// Per-message caps.
+	repl := map[int]string{}
+	if cfg.MaxCharsPerMessage > 0 {
+		for _, it := range items {
+			for k := it.u[0]; k < it.u[1] && !it.marker; k++ {
+				if !msgs[k].marker && msgs[k].chars > cfg.MaxCharsPerMessage {
+					cut(d, msgs[k], msgs[k].chars-cfg.MaxCharsPerMessage, repl)
+				}
+			}
+		}
+	}
+	// Total cap: the marker goes first, then interior groups from the
+	// middle outwards, then the last anchor is truncated.
+	oldGone := false
+	if cfg.MaxTotalChars > 0 {
+		total := 0
+		for _, it := range items {
+			if it.marker {
+				total += markerChars()
+			} else {
+				total += unitChars(d, msgs, it.u, repl)
+			}
+		}
+		if total > cfg.MaxTotalChars {
+			for i, it := range items {
+				if it.marker || it.old {
+					if it.marker {
+						total -= markerChars()
+					} else {
+						total -= unitChars(d, msgs, it.u, repl)
+						oldGone = true
+					}
+					items = append(items[:i], items[i+1:]...)
+					break
+				}
+			}
+		}
+		for total > cfg.MaxTotalChars && len(items) > 2 {
+			mid := len(items) / 2
+			total -= unitChars(d, msgs, items[mid].u, repl)
+			for k := items[mid].u[0]; k < items[mid].u[1]; k++ {
+				omitted++
+				omittedChars += msgs[k].chars
+			}
+			items = append(items[:mid], items[mid+1:]...)
+		}
+		if total > cfg.MaxTotalChars && len(items) > 0 {
+			last := items[len(items)-1].u
+			cut(d, msgs[last[1]-1], total-cfg.MaxTotalChars, repl)
+		}
+	}
+	if omitted == 0 && len(repl) == 0 && !oldGone {
+		return nil
+	}
+	handle := ""
+	if canHandle && hasNewMarker(items) {
+		// The handle names the history as read, before any rule changed it.
+		orig := string(d.Raw(arr))
+		if p.Original != nil && p.Original.Provider == c.Provider {
+			if oa := messagesNode(p.Original); oa >= 0 {
+				orig = string(p.Original.Doc.Raw(oa))
+			}
+		}
+		h, err := keep(p, orig)
+		if err != nil {
+			p.Reportf(d.Pointer(arr), "marker without handle: %v", err)
+		} else {
+			handle = h
+			if decl != nil {
+				p.Edit(*decl)
+			}
+		}
+	}
+	var parts [][]byte
+	for _, it := range items {
+		if it.marker {
+			parts = append(parts, markerMessage(c, omitted, omittedChars, handle))
+			continue
+		}
+		for k := it.u[0]; k < it.u[1]; k++ {
+			parts = append(parts, splice(d, msgs[k].node, repl))
+		}
+	}
+	p.Edit(rules.Edit{Pointer: d.Pointer(arr), NewJSON: rebuildArray(d, arr, parts),
+		Message: fmt.Sprintf("history: %d message(s) omitted, %d text(s) truncated", omitted, len(repl))})
+	return nil
+}
+
+func dropNewMarker(items []item) []item {
+	out := items[:0]
+	for _, it := range items {
+		if !it.marker {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func hasNewMarker(items []item) bool {
+	for _, it := range items {
+		if it.marker {
+			return true
+		}
+	}
+	return false
+}
+
+func middleText(n, chars int, handle string) string {
+	s := middlePrefix + strconv.Itoa(n) + " message(s), ~" + strconv.Itoa(chars) + " chars"
+	if handle != "" {
+		s += `; retrieve_output {"handle":"` + handle + `"} returns the whole history`
+	}
+	return s + "]"
+}
+
+// markerMessage renders the middle marker as a message in the provider's
+// shape.
+func markerMessage(c *capture.Capture, n, chars int, handle string) []byte {
+	text := quote(middleText(n, chars, handle))
+	switch c.Provider {
+	case capture.Anthropic:
+		return append(append([]byte(`{"role":"user","content":`), text...), '}')
+	case capture.Gemini:
+		return append(append([]byte(`{"role":"user","parts":[{"text":`), text...), "}]}"...)
+	case capture.PiMessages:
+		return append(append([]byte(`{"role":"user","content":`), text...), '}')
+	}
+	return append(append([]byte(`{"role":"system","content":`), text...), '}')
+}
+
+// describeMsg counts a message's characters and finds its cuttable texts.
+func describeMsg(d *capture.Doc, m int) msgInfo {
+	info := msgInfo{node: m}
+	for i := m + 1; i < int(d.Nodes[m].Skip); i++ {
+		if d.Kind(i) != capture.String {
+			continue
+		}
+		key := d.Key(i)
+		if skipKeys[key] {
+			continue
+		}
+		s := d.Str(i)
+		info.chars += utf8.RuneCountInString(s)
+		if strings.HasPrefix(s, middlePrefix) {
+			info.marker = true
+		}
+		if cutKeys[key] && !underThinking(d, i, m) {
+			info.cuts = append(info.cuts, i)
+		}
+	}
+	return info
+}
+
+// skipKeys name strings that are not text a model reads as language.
+var skipKeys = map[string]bool{
+	"type": true, "role": true, "id": true, "tool_use_id": true, "tool_call_id": true, "call_id": true,
+	"toolCallId": true, "signature": true, "thinkingSignature": true, "textSignature": true,
+	"thoughtSignature": true, "thought_signature": true, "encrypted_content": true, "data": true,
+	"media_type": true, "mimeType": true, "mime_type": true, "status": true, "api": true,
+	"provider": true, "model": true, "stopReason": true, "responseId": true, "name": true, "toolName": true,
+}
+
+// cutKeys name strings the caps may shorten: prose and tool output.
+var cutKeys = map[string]bool{"text": true, "content": true, "output": true}
+
+func underThinking(d *capture.Doc, i, m int) bool {
+	for n := int(d.Nodes[i].Parent); n > m; n = int(d.Nodes[n].Parent) {
+		switch d.GetStr(n, "type") {
+		case "thinking", "redacted_thinking", "reasoning":
+			return true
+		}
+		if d.Kind(d.Get(n, "thought")) == capture.True {
+			return true
+		}
+	}
+	return false
+}
+
+// cut shortens the longest cuttable texts of a message by excess characters
+// in total, each ending with a counted marker. Texts already truncated are
+// not cut again.
+func cut(d *capture.Doc, m msgInfo, excess int, repl map[int]string) {
+	nodes := append([]int{}, m.cuts...)
+	cur := func(i int) string {
+		if s, ok := repl[i]; ok {
+			return s
+		}
+		return d.Str(i)
+	}
+	sort.SliceStable(nodes, func(a, b int) bool {
+		return utf8.RuneCountInString(cur(nodes[a])) > utf8.RuneCountInString(cur(nodes[b]))
+	})
+	for _, i := range nodes {
+		if excess <= 0 {
+			return
+		}
+		s := cur(i)
+		if isTruncated(s) || strings.HasPrefix(s, middlePrefix) {
+			continue
+		}
+		n := utf8.RuneCountInString(s)
+		// keep + len(marker) = n - excess, at least the marker alone.
+		keepN := n - excess
+		for round := 0; round < 4; round++ {
+			mk := truncMarker(n - max(keepN, 0))
+			keepN = n - excess - utf8.RuneCountInString(mk) - 1
+		}
+		if keepN < 0 {
+			keepN = 0
+		}
+		mk := truncMarker(n - keepN)
+		out := prefixRunes(s, keepN)
+		if keepN > 0 {
+			out += " "
+		}
+		out += mk
+		if utf8.RuneCountInString(out) >= n {
+			continue // too short to gain anything
+		}
+		excess -= n - utf8.RuneCountInString(out)
+		repl[i] = out
+	}
+}
+
+func prefixRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+func unitChars(d *capture.Doc, msgs []msgInfo, u [2]int, repl map[int]string) int {
+	n := 0
+	for k := u[0]; k < u[1]; k++ {
+		n += msgs[k].chars
+		for _, i := range msgs[k].cuts {
+			if s, ok := repl[i]; ok {
+				n += utf8.RuneCountInString(s) - utf8.RuneCountInString(d.Str(i))
+			}
+		}
+	}
+	return n
+}
+
+// splice returns the bytes of node with some string nodes replaced.
+func splice(d *capture.Doc, node int, repl map[int]string) []byte {
+	n := &d.Nodes[node]
+	var inside []int
+	for i := range repl {
+		if d.Contains(node, i) {
+			inside = append(inside, i)
+		}
+	}
+	if len(inside) == 0 {
+		return d.Src[n.Start:n.End]
+	}
+	sort.Ints(inside)
+	var b []byte
+	prev := int(n.Start)
+	for _, i := range inside {
+		s := &d.Nodes[i]
+		b = append(b, d.Src[prev:s.Start]...)
+		b = append(b, quote(repl[i])...)
+		prev = int(s.End)
+	}
+	return append(b, d.Src[prev:n.End]...)
+}
+
+// rebuildArray writes parts as the elements of array arr, keeping its
+// opening and closing whitespace and the separator of its first elements.
+func rebuildArray(d *capture.Doc, arr int, parts [][]byte) []byte {
+	a := &d.Nodes[arr]
+	var elems []int
+	for m := range d.Children(arr) {
+		elems = append(elems, m)
+	}
+	open, sep, closing := []byte("["), []byte(","), []byte("]")
+	if len(elems) > 0 {
+		open = d.Src[a.Start:d.Nodes[elems[0]].Start]
+		closing = d.Src[d.Nodes[elems[len(elems)-1]].End:a.End]
+	}
+	if len(elems) > 1 {
+		sep = d.Src[d.Nodes[elems[0]].End:d.Nodes[elems[1]].Start]
+	}
+	var b bytes.Buffer
+	b.Write(open)
+	for i, p := range parts {
+		if i > 0 {
+			b.Write(sep)
+		}
+		b.Write(p)
+	}
+	b.Write(closing)
+	return b.Bytes()
+}
+
+// groupUnits splits the messages into contiguous groups that must stay
+// together: a tool call and every message that answers it, and everything
+// between them.
+func groupUnits(c *capture.Capture, msgs []msgInfo) [][2]int {
+	d := c.Doc
+	n := len(msgs)
+	span := make([]int, n) // span[i]: the last message i must stay with
+	for i := range span {
+		span[i] = i
+	}
+	callAt := map[string]int{}
+	lastCall := -1
+	for i, m := range msgs {
+		calls, answers, geminiCall, geminiAnswer := callIDs(c, d, m.node)
+		for _, id := range calls {
+			callAt[id] = i
+		}
+		for _, id := range answers {
+			if j, ok := callAt[id]; ok && j < i {
+				span[j] = max(span[j], i)
+			}
+		}
+		if geminiAnswer && lastCall >= 0 {
+			span[lastCall] = max(span[lastCall], i)
+		}
+		if geminiCall {
+			lastCall = i
+		}
+	}
+	var units [][2]int
+	for i := 0; i < n; {
+		end := span[i]
+		for k := i; k <= end && k < n; k++ {
+			end = max(end, span[k])
+		}
+		units = append(units, [2]int{i, end + 1})
+		i = end + 1
+	}
+	return units
+}
+
+// callIDs returns the tool-call IDs a message issues and answers (Gemini,
+// which has no IDs, reports calls and answers as flags).
+func callIDs(c *capture.Capture, d *capture.Doc, m int) (calls, answers []string, gCall, gAnswer bool) {
+	switch c.Provider {
+	case capture.Anthropic:
+		for b := range d.Children(d.Get(m, "content")) {
+			switch d.GetStr(b, "type") {
+			case "tool_use", "server_tool_use", "mcp_tool_use":
+				calls = append(calls, d.GetStr(b, "id"))
+			case "tool_result", "mcp_tool_result":
+				answers = append(answers, d.GetStr(b, "tool_use_id"))
+			default:
+				if id := d.GetStr(b, "tool_use_id"); id != "" {
+					answers = append(answers, id)
+				}
+			}
+		}
+	case capture.OpenAIChat, capture.Mistral:
+		for tc := range d.Children(d.Get(m, "tool_calls")) {
+			calls = append(calls, d.GetStr(tc, "id"))
+		}
+		if id := d.GetStr(m, "tool_call_id"); id != "" {
+			answers = append(answers, id)
+		}
+	case capture.OpenAIResponses:
+		t := d.GetStr(m, "type")
+		id := d.GetStr(m, "call_id")
+		switch {
+		case strings.HasSuffix(t, "_output"):
+			answers = append(answers, id)
+		case strings.HasSuffix(t, "_call") && id != "":
+			calls = append(calls, id)
+		}
+	case capture.Gemini:
+		for part := range d.Children(d.Get(m, "parts")) {
+			if d.GetAny(part, "functionCall", "function_call") >= 0 {
+				gCall = true
+			}
+			if d.GetAny(part, "functionResponse", "function_response") >= 0 {
+				gAnswer = true
+			}
+		}
+	case capture.PiMessages:
+		for b := range d.Children(d.Get(m, "content")) {
+			if d.GetStr(b, "type") == "toolCall" {
+				calls = append(calls, d.GetStr(b, "id"))
+			}
+		}
+		if id := d.GetStr(m, "toolCallId"); id != "" {
+			answers = append(answers, id)
+		}
+	}
+	return calls, answers, gCall, gAnswer
+}

@@ -1,0 +1,382 @@
+package transform
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// The invariants of the output and history rules (SO420–SO425). They read
+// the transformed capture and the archive; each reports what breaks a
+// promise of SO301–SO306.
+
+// labelKind says which rule's recovery text a string is.
+type labelKind int
+
+const (
+	kindSmart labelKind = iota + 1
+	kindColumnar
+	kindDuplicate
+	kindOverflow
+	kindHistory
+)
+
+// labelled is one provider-visible recovery text of a capture.
+type labelled struct {
+	pointer string
+	text    string
+	kind    labelKind
+	handle  string
+}
+
+// labels finds the recovery texts of c: reduced, columnar, duplicate and
+// overflow tool results, and history markers.
+func labels(c *capture.Capture) []labelled {
+	d := c.Doc
+	var out []labelled
+	for _, r := range toolResults(c) {
+		for _, t := range r.texts {
+			text := d.Str(t)
+			hs := archive.FindHandles(text)
+			if len(hs) == 0 {
+				continue
+			}
+			l := labelled{pointer: d.Pointer(t), text: text}
+			switch {
+			case reduce.IsColumnar(text):
+				l.kind, l.handle = kindColumnar, reduce.ColumnarHandle(text)
+			case reduce.IsDuplicateLabel(text):
+				l.kind, l.handle = kindDuplicate, hs[len(hs)-1]
+			case reduce.IsOverflow(text):
+				l.kind, l.handle = kindOverflow, hs[0]
+			case reduce.ReducerOf(text) != "":
+				l.kind, l.handle = kindSmart, hs[len(hs)-1]
+			default:
+				continue
+			}
+			out = append(out, l)
+		}
+	}
+	if arr := messagesNode(c); arr >= 0 {
+		for m := range d.Children(arr) {
+			for i := m; i < int(d.Nodes[m].Skip); i++ {
+				if d.Kind(i) == capture.String && strings.HasPrefix(d.Str(i), middlePrefix) {
+					if hs := archive.FindHandles(d.Str(i)); len(hs) > 0 {
+						out = append(out, labelled{pointer: d.Pointer(i), text: d.Str(i), kind: kindHistory, handle: hs[0]})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// EvidenceKept is SO420.
+var EvidenceKept = &rules.Rule{
+	ID:       "SO420",
+	Name:     "invariant.output-evidence",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "Every reduced tool result still contains the protected evidence of its original. " +
+		"For each result SO301 reduced, the original is read back from the archive and the evidence of the reducer named in the label (error and failure lines, frames, file:line references, " +
+		"exit codes, failing tests, summaries, expected/actual) must appear verbatim in the reduced text; for each SO302 columnar form, every string token of the original that is evidence must " +
+		"appear verbatim in the form. Overflow previews (SO304) are bounded by design and are not checked.",
+	Run: func(p *rules.Pass) error {
+		store := storeOf(p)
+		opts := reduceOptions(cfgOf(p).Output)
+		for _, l := range labels(p.Result.Final) {
+			if l.kind != kindSmart && l.kind != kindColumnar {
+				continue
+			}
+			orig, err := store.Get(l.handle)
+			if err != nil {
+				continue // SO421 reports unresolvable handles
+			}
+			var miss []string
+			if l.kind == kindSmart {
+				miss = reduce.Missing(reduce.Evidence(reduce.ReducerOf(l.text), string(orig), opts), reduce.StripSmartLabel(l.text))
+			} else {
+				miss = reduce.MissingTokens(reduce.ColumnarEvidence(string(orig)), l.text)
+			}
+			if len(miss) > 0 {
+				p.Reportf(l.pointer, "%d evidence string(s) of the original are missing from the reduction, first %q", len(miss), clip(miss[0]))
+			}
+		}
+		return nil
+	},
+}
+
+// HandlesResolve is SO421.
+var HandlesResolve = &rules.Rule{
+	ID:       "SO421",
+	Name:     "invariant.handles-resolve",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "Every handle the output and history rules leave in a capture resolves in the archive to the exact original. " +
+		"Each handle in a recovery label, columnar form, duplicate reference, overflow note or history marker must name an archived object whose SHA-256 still matches, " +
+		"and for every tool result the pipeline replaced, the archived bytes must equal the result's original text byte for byte (line endings included), so `skillopt archive get` reproduces it. " +
+		"A capture that carries handles needs the archive it was transformed with.",
+	Run: func(p *rules.Pass) error {
+		store := storeOf(p)
+		for _, l := range labels(p.Result.Final) {
+			if _, err := store.Get(l.handle); err != nil {
+				p.Reportf(l.pointer, "handle does not resolve: %v", err)
+			}
+		}
+		// Exact recovery of what this pipeline replaced.
+		for _, ch := range outputChanges(p.Result) {
+			before, after, ok := changedStrings(p.Result, ch.Pointer)
+			if !ok {
+				continue
+			}
+			for _, h := range archive.FindHandles(after) {
+				if strings.Contains(before, h) {
+					continue
+				}
+				got, err := store.Get(h)
+				if err != nil {
+					continue // reported above
+				}
+				if !bytes.Equal(got, []byte(before)) {
+					p.Reportf(ch.Pointer, "archive get %s returns %d bytes that differ from the %d-byte original", h, len(got), len(before))
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// NoArchivePath is SO422.
+var NoArchivePath = &rules.Rule{
+	ID:       "SO422",
+	Name:     "invariant.no-archive-path",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "Provider-visible text never says where the archive is. " +
+		"After transformation, the capture must not mention the archive directory (as configured or as an absolute path) or an object's file name more often than the original did: " +
+		"recovery texts carry only opaque handles.",
+	Run: func(p *rules.Pass) error {
+		dir := cfgOf(p).Archive.Dir
+		needles := []string{}
+		if len(dir) >= 3 && dir != "." {
+			needles = append(needles, dir, filepath.ToSlash(dir))
+		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			needles = append(needles, abs)
+		}
+		for _, l := range labels(p.Result.Final) {
+			if sum, err := archive.ParseHandle(l.handle); err == nil {
+				needles = append(needles, fmt.Sprintf("%x", sum[:]))
+			}
+		}
+		before, after := p.Result.Original.Body, p.Result.Final.Body
+		for _, n := range distinctStrings(needles) {
+			if bytes.Count(after, []byte(n)) > bytes.Count(before, []byte(n)) {
+				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
+			}
+			// JSON escapes "/" optionally; check the escaped spelling too.
+			if esc := strings.ReplaceAll(n, "/", `\/`); esc != n && bytes.Count(after, []byte(esc)) > bytes.Count(before, []byte(esc)) {
+				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
+			}
+		}
+		return nil
+	},
+}
+
+// OutputSmaller is SO423.
+var OutputSmaller = &rules.Rule{
+	ID:       "SO423",
+	Name:     "invariant.output-smaller",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "Every value an output or history rule replaced got smaller, and so did every step. " +
+		"Each replacement an SO3xx rule made (a tool result, an assistant text, a history array) must be fewer bytes than what it replaced, and each applied SO3xx step, " +
+		"counting the retrieve_output declaration it added, must shrink the body.",
+	Run: func(p *rules.Pass) error {
+		for _, s := range p.Result.Steps {
+			if !strings.HasPrefix(s.Rule.ID, "SO3") || !s.Applied {
+				continue
+			}
+			if s.BytesAfter >= s.BytesBefore {
+				p.Reportf("", "%s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
+			}
+			for _, ch := range s.Changes {
+				if isAddition(ch) {
+					continue
+				}
+				if ch.BytesAfter >= ch.BytesBefore {
+					p.Reportf(ch.Pointer, "%s replaced %d bytes with %d", s.Rule.ID, ch.BytesBefore, ch.BytesAfter)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// OutputIdempotent is SO424.
+var OutputIdempotent = &rules.Rule{
+	ID:       "SO424",
+	Name:     "invariant.output-idempotent",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "A second pass of the output and history rules changes nothing, and no handle names a text that already carried one. " +
+		"The SO3xx rules of the pipeline are run again over their own result and must return it byte for byte; and the archived original behind every reduction, " +
+		"columnar form, duplicate reference or overflow note must not itself be a skillopt recovery text (no handle of a handle).",
+	Run: func(p *rules.Pass) error {
+		var again []*rules.Rule
+		for _, s := range p.Result.Steps {
+			if strings.HasPrefix(s.Rule.ID, "SO3") {
+				again = append(again, s.Rule)
+			}
+		}
+		if len(again) > 0 {
+			res, err := rules.Run(p.Result.Final, again, p.Env)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(res.Final.Body, p.Result.Final.Body) {
+				p.Reportf("", "a second pass of %d output rule(s) changed the body (%d → %d bytes)", len(again), len(p.Result.Final.Body), len(res.Final.Body))
+			}
+		}
+		store := storeOf(p)
+		for _, l := range labels(p.Result.Final) {
+			if l.kind == kindHistory {
+				continue
+			}
+			orig, err := store.Get(l.handle)
+			if err != nil {
+				continue
+			}
+			if hs := archive.FindHandles(string(orig)); len(hs) > 0 {
+				p.Reportf(l.pointer, "the original behind %s already carries handle %s", l.handle, hs[0])
+			}
+		}
+		return nil
+	},
+}
+
+// ColumnarRoundTrip is SO425.
+var ColumnarRoundTrip = &rules.Rule{
+	ID:       "SO425",
+	Name:     "invariant.columnar-round-trip",
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Doc: "Every columnar form decodes back to exactly its archived original. " +
+		"Decoding the columns, rows and absent cells of each SO302 form must give the original JSON array under JSON semantics: the same rows in the same order, " +
+		"the same members, strings equal after decoding, numbers spelled identically.",
+	Run: func(p *rules.Pass) error {
+		store := storeOf(p)
+		for _, l := range labels(p.Result.Final) {
+			if l.kind != kindColumnar {
+				continue
+			}
+			back, err := reduce.DecodeColumnar(l.text)
+			if err != nil {
+				p.Reportf(l.pointer, "columnar form does not decode: %v", err)
+				continue
+			}
+			orig, err := store.Get(l.handle)
+			if err != nil {
+				continue
+			}
+			if eq, err := reduce.EqualJSON(string(orig), back); err != nil || !eq {
+				p.Reportf(l.pointer, "columnar form decodes to a different value than its original")
+			}
+		}
+		return nil
+	},
+}
+
+// outputChanges lists the replacements SO3xx rules made.
+func outputChanges(res *rules.Result) []rules.Change {
+	var out []rules.Change
+	for _, s := range res.Steps {
+		if !strings.HasPrefix(s.Rule.ID, "SO3") || !s.Applied {
+			continue
+		}
+		for _, ch := range s.Changes {
+			if !isAddition(ch) {
+				out = append(out, ch)
+			}
+		}
+	}
+	return out
+}
+
+// isAddition reports whether a change added a value (an appended element
+// or an inserted member) instead of replacing one.
+func isAddition(ch rules.Change) bool {
+	return ch.BytesBefore == 0 || strings.HasSuffix(ch.Pointer, "/-")
+}
+
+// changedStrings returns the string at pointer before the pipeline and
+// after it, when both are strings.
+func changedStrings(res *rules.Result, ptr string) (string, string, bool) {
+	a, err := res.Original.Doc.Lookup(ptr)
+	if err != nil || res.Original.Doc.Kind(a) != capture.String {
+		return "", "", false
+	}
+	b, err := res.Final.Doc.Lookup(ptr)
+	if err != nil || res.Final.Doc.Kind(b) != capture.String {
+		return "", "", false
+	}
+	return res.Original.Doc.Str(a), res.Final.Doc.Str(b), true
+}
+
+func distinctStrings(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "…"
+	}
+	return s
+}
+
+// RecoveryText is a provider-visible text an output or history rule left
+// in a capture.
+type RecoveryText struct {
+	Pointer string `json:"pointer"`
+	// Kind is "reduced", "columnar", "duplicate", "overflow" or "history".
+	Kind string `json:"kind"`
+	// Reducer names the line reducer of a reduced result.
+	Reducer string `json:"reducer,omitempty"`
+	Handle  string `json:"handle"`
+}
+
+// RecoveryTexts lists the recovery texts of c in body order.
+func RecoveryTexts(c *capture.Capture) []RecoveryText {
+	var out []RecoveryText
+	for _, l := range labels(c) {
+		rt := RecoveryText{Pointer: l.pointer, Handle: l.handle}
+		switch l.kind {
+		case kindSmart:
+			rt.Kind, rt.Reducer = "reduced", reduce.ReducerOf(l.text)
+		case kindColumnar:
+			rt.Kind = "columnar"
+		case kindDuplicate:
+			rt.Kind = "duplicate"
+		case kindOverflow:
+			rt.Kind = "overflow"
+		case kindHistory:
+			rt.Kind = "history"
+		}
+		out = append(out, rt)
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package transform
+
+import (
+	"fmt"
+
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// SmartOutput is SO301.
+var SmartOutput = &rules.Rule{
+	ID:       "SO301",
+	Name:     "output.smart",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Large tool results are reduced to their protected evidence, with the exact original archived behind a handle. " +
+		"A tool result of at least trigger_bytes UTF-8 bytes or trigger_lines lines (triggers, not caps) goes to the first format-aware reducer that recognises it " +
+		"(go test, pytest and unittest, node/TAP/jest, cargo and rustc, compiler diagnostics, git log and diff stat, ls -l listings, package lists, logs), else to the generic one. " +
+		"Error and failure lines, stack frames, file:line references, exit codes, failing test names, test summaries and expected/actual lines are kept verbatim with context; " +
+		"the rest is replaced by markers that count the elided lines and name their line numbers, and a recovery label naming the handle and retrieve_output is appended. " +
+		"The reduction is returned only if the complete text, label included, saves at least min_saved_bytes and min_saved_ratio; the thresholds are checked before the archive write, and when the write fails the original stays. " +
+		"Error results (is_error, isError, a non-zero exit code) are reduced too: their evidence is kept, their noise is not. " +
+		"Results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
+		"and JSON arrays that SO302 converts are left alone. The first reduction in a capture also declares retrieve_output, whose bytes count against the saving.",
+	Options: []rules.Option{
+		{Name: "output.trigger_bytes", Default: "4096", Doc: "reduce results of at least this many UTF-8 bytes"},
+		{Name: "output.trigger_lines", Default: "80", Doc: "… or at least this many lines"},
+		{Name: "output.min_saved_bytes", Default: "1024", Doc: "the returned text must save at least this many bytes"},
+		{Name: "output.min_saved_ratio", Default: "0.25", Doc: "… and at least this share of the original"},
+		{Name: "output.head_lines / tail_lines", Default: "6 / 6", Doc: "lines kept at the start and end of unrecognised output"},
+		{Name: "output.context_lines", Default: "2", Doc: "lines kept around each error line"},
+		{Name: "output.max_line_bytes", Default: "1024", Doc: "longer non-evidence lines are cut in the middle (0: never)"},
+		{Name: "output.exempt_tools", Default: "[]", Doc: "more tools whose results are never reduced"},
+	},
+	Run: runSmart,
+}
+
+func runSmart(p *rules.Pass) error {
+	c := p.Capture
+	cfg := cfgOf(p).Output
+	if !canDeclare(c) {
+		return nil
+	}
+	opts, th := reduceOptions(cfg), thresholds(cfg)
+	var edits []rules.Edit
+	for _, r := range toolResults(c) {
+		if r.nested || exempt(r.name, cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
+			continue
+		}
+		for _, t := range r.texts {
+			text := c.Doc.Str(t)
+			if !triggered(text, cfg) || hasHandle(text) || columnarCandidate(text, cfg) {
+				continue
+			}
+			out, res, ok := reduce.Smart(text, opts, th, handleOf(text))
+			if !ok {
+				continue
+			}
+			ptr := c.Doc.Pointer(t)
+			if _, err := keep(p, text); err != nil {
+				p.Reportf(ptr, "original kept: %v", err)
+				continue
+			}
+			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out),
+				Message: fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))})
+		}
+	}
+	emit(p, edits)
+	return nil
+}
+
+// columnarCandidate reports whether SO302 would convert text, so SO301
+// leaves it to that lossless form.
+func columnarCandidate(text string, cfg config.Output) bool {
+	_, ok := columnarOf(text, handleOf(text), cfg)
+	return ok
+}

@@ -1,0 +1,391 @@
+package transform
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// outSettings is what the command layer puts in rules.Env.Settings.
+type outSettings struct {
+	cfg *config.Config
+	dry bool
+}
+
+func (s *outSettings) Config() *config.Config { return s.cfg }
+func (s *outSettings) Dry() bool              { return s.dry }
+
+func outEnv(t *testing.T, mutate func(*config.Config)) (*rules.Env, *config.Config) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Archive.Dir = filepath.Join(t.TempDir(), "archive")
+	if mutate != nil {
+		mutate(cfg)
+	}
+	return &rules.Env{Settings: &outSettings{cfg: cfg}}, cfg
+}
+
+func outCase(t *testing.T, rule, name string) *capture.Capture {
+	t.Helper()
+	f, err := capture.ReadFile(filepath.Join("..", "testdata", "rules", rule, name, "input.json"), nil, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Captures[0]
+}
+
+func outParse(t *testing.T, body string) *capture.Capture {
+	t.Helper()
+	f, err := capture.Read("test.json", []byte(body), capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Captures[0]
+}
+
+func outRun(t *testing.T, c *capture.Capture, env *rules.Env, rs ...*rules.Rule) *rules.Result {
+	t.Helper()
+	res, err := rules.Run(c, rs, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func noisyOutput(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "-rw-r--r-- 1 root root %6d Jan  1 12:00 file%04d.txt\n", i*13, i)
+	}
+	return b.String()
+}
+
+func TestToolResultsPerProvider(t *testing.T) {
+	cases := []struct {
+		rule, name string
+		want       []string // "name/err/media/nested/texts"
+	}{
+		{"SO301", "anthropic-go-test-error", []string{"bash/true/false/false/1"}},
+		{"SO301", "openai-chat-log", []string{"bash/false/false/false/1"}},
+		{"SO301", "responses-tap", []string{"bash/false/false/false/1"}},
+		{"SO301", "gemini-listing", []string{"bash/false/false/false/1"}},
+		{"SO301", "mistral-packages", []string{"bash/false/false/false/1"}},
+		{"SO301", "pi-bash-and-nested", []string{"bash/true/false/false/1", "bash/true/false/false/1", "bash/false/false/true/1"}},
+		{"SO301", "anthropic-text-and-image", []string{"bash/false/true/false/1"}},
+		{"SO301", "exempt-and-small", []string{"skill_search/false/false/false/1", "bash/false/false/false/1"}},
+	}
+	for _, tc := range cases {
+		c := outCase(t, tc.rule, tc.name)
+		var got []string
+		for _, r := range toolResults(c) {
+			got = append(got, fmt.Sprintf("%s/%v/%v/%v/%d", r.name, r.isErr, r.media, r.nested, len(r.texts)))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSmartArchivesExactOriginal(t *testing.T) {
+	env, cfg := outEnv(t, nil)
+	c := outCase(t, "SO301", "crlf")
+	res := outRun(t, c, env, SmartOutput)
+	if !res.Steps[0].Applied {
+		t.Fatalf("not applied: %+v", res.Steps[0])
+	}
+	ls := labels(res.Final)
+	if len(ls) != 1 || ls[0].kind != kindSmart {
+		t.Fatalf("labels %+v", ls)
+	}
+	got, err := archive.Open(cfg.Archive.Dir).Get(ls[0].handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := toolResults(c)[0]
+	if orig := c.Doc.Str(r.texts[0]); !bytes.Equal(got, []byte(orig)) || !strings.Contains(orig, "\r\n") {
+		t.Fatal("archived original differs from the tool result (CRLF must stay CRLF)")
+	}
+	// The declaration was added once, and a second run is identity.
+	if n := strings.Count(string(res.Final.Body), `"name":"retrieve_output"`); n != 1 {
+		t.Fatalf("%d retrieve_output declarations", n)
+	}
+	again := outRun(t, res.Final, env, SmartOutput, ColumnarOutput, HistoryDedup, OverflowOutput)
+	if !bytes.Equal(again.Final.Body, res.Final.Body) {
+		t.Fatal("second pass changed the body")
+	}
+	// The handle is in the text, the archive location is not.
+	if bytes.Contains(res.Final.Body, []byte(cfg.Archive.Dir)) || bytes.Contains(res.Final.Body, []byte("sha256/")) {
+		t.Fatal("archive location leaked")
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	env, cfg := outEnv(t, nil)
+	env.Settings.(*outSettings).dry = true
+	c := outCase(t, "SO301", "anthropic-go-test-error")
+	dryRes := outRun(t, c, env, SmartOutput)
+	if _, err := os.Stat(cfg.Archive.Dir); !os.IsNotExist(err) {
+		t.Fatalf("dry run touched the archive: %v", err)
+	}
+	env2, _ := outEnv(t, nil)
+	wetRes := outRun(t, c, env2, SmartOutput)
+	if !bytes.Equal(dryRes.Final.Body, wetRes.Final.Body) {
+		t.Fatal("dry and real runs differ")
+	}
+}
+
+func TestArchiveFailureKeepsOriginal(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocker, []byte("x"), 0o600)
+	env, _ := outEnv(t, func(c *config.Config) { c.Archive.Dir = filepath.Join(blocker, "archive") })
+	c := outCase(t, "SO301", "anthropic-go-test-error")
+	res := outRun(t, c, env, SmartOutput, ColumnarOutput, HistoryDedup)
+	if res.Changed() {
+		t.Fatal("reduced although the original could not be archived")
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || strings.Contains(d.Message, "original kept")
+	}
+	if !found {
+		t.Fatalf("no diagnostic: %+v", res.Diagnostics)
+	}
+}
+
+func TestExemptAndNested(t *testing.T) {
+	env, _ := outEnv(t, func(c *config.Config) { c.Output.ExemptTools = []string{"bash"} })
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, SmartOutput)
+	if res.Changed() {
+		t.Fatal("exempt tool reduced")
+	}
+	env, _ = outEnv(t, nil)
+	c := outCase(t, "SO301", "pi-bash-and-nested")
+	res = outRun(t, c, env, SmartOutput)
+	nested := toolResults(res.Final)[2]
+	if hasHandle(res.Final.Doc.Str(nested.texts[0])) {
+		t.Fatal("nested result reduced")
+	}
+	for _, name := range []string{"retrieve_output", "mcp__x__skill_search", "server/optimizer_tool_search", "SKILL_SEARCH"} {
+		if !exempt(name, nil) {
+			t.Errorf("%s not exempt", name)
+		}
+	}
+	if exempt("my_skill_search_tool", nil) || !toolIs("auggie/codebase-retrieval", "codebase-retrieval") {
+		t.Error("tool name matching")
+	}
+}
+
+func TestErrorResultsReduced(t *testing.T) {
+	env, _ := outEnv(t, nil)
+	c := outCase(t, "SO301", "anthropic-go-test-error")
+	if !toolResults(c)[0].isErr {
+		t.Fatal("case is not an error result")
+	}
+	res := outRun(t, c, env, SmartOutput)
+	text := res.Final.Doc.Str(toolResults(res.Final)[0].texts[0])
+	for _, want := range []string{`--- FAIL: TestParseErrors`, `want "-2.50"`, "FAIL\texample.test/ledger/ledger"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("evidence %q lost", want)
+		}
+	}
+}
+
+func TestColumnarBeforeSmart(t *testing.T) {
+	env, _ := outEnv(t, nil)
+	c := outCase(t, "SO302", "pretty-array")
+	res := outRun(t, c, env, SmartOutput)
+	if res.Changed() {
+		t.Fatal("SO301 took a JSON array that SO302 converts")
+	}
+	res = outRun(t, c, env, ColumnarOutput, SmartOutput)
+	text := res.Final.Doc.Str(toolResults(res.Final)[0].texts[0])
+	if !reduce.IsColumnar(text) {
+		t.Fatalf("not columnar: %.200s", text)
+	}
+}
+
+func TestDedupCapacityAndErrors(t *testing.T) {
+	big := noisyOutput(60)
+	mk := func(texts ...string) string {
+		var msgs []string
+		for i, tx := range texts {
+			isErr := strings.HasPrefix(tx, "ERR:")
+			tx = strings.TrimPrefix(tx, "ERR:")
+			msgs = append(msgs, fmt.Sprintf(`{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"bash","input":{}}]}`, i),
+				fmt.Sprintf(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","is_error":%v,"content":%s}]}`, i, isErr, capture.Quote(tx)))
+		}
+		return `{"model":"m","max_tokens":5,"tools":[{"name":"bash","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"go"},` + strings.Join(msgs, ",") + `]}`
+	}
+	env, _ := outEnv(t, nil)
+	res := outRun(t, outParse(t, mk(big, "ERR:"+big, big, big)), env, HistoryDedup)
+	var refs []bool
+	for _, r := range toolResults(res.Final) {
+		refs = append(refs, reduce.IsDuplicateLabel(res.Final.Doc.Str(r.texts[0])))
+	}
+	if fmt.Sprint(refs) != "[false false true true]" {
+		t.Fatalf("references %v", refs)
+	}
+	// Capacity 1: the second distinct duplicate stays.
+	other := noisyOutput(70)
+	env, _ = outEnv(t, func(c *config.Config) { c.Output.DedupMaxArtifacts = 1 })
+	res = outRun(t, outParse(t, mk(big, other, big, other)), env, HistoryDedup)
+	refs = nil
+	for _, r := range toolResults(res.Final) {
+		refs = append(refs, reduce.IsDuplicateLabel(res.Final.Doc.Str(r.texts[0])))
+	}
+	if fmt.Sprint(refs) != "[false false true false]" {
+		t.Fatalf("capacity: references %v", refs)
+	}
+	// At capacity a second pass adds nothing.
+	if again := outRun(t, res.Final, env, HistoryDedup); again.Changed() {
+		t.Fatal("second pass at capacity changed the capture")
+	}
+}
+
+func TestOverflowTiers(t *testing.T) {
+	c := outCase(t, "SO304", "memory-preview")
+	for _, tc := range []struct {
+		tier    string
+		changed bool
+	}{{"", true}, {"cheap", true}, {"balanced", true}, {"frontier", false}} {
+		env, _ := outEnv(t, func(c *config.Config) { c.Output.Tier = tc.tier })
+		if res := outRun(t, c, env, OverflowOutput); res.Changed() != tc.changed {
+			t.Errorf("tier %q: changed %v", tc.tier, res.Changed())
+		}
+	}
+	env, cfg := outEnv(t, func(c *config.Config) { c.Output.ContextMemory = false })
+	res := outRun(t, c, env, OverflowOutput)
+	text := res.Final.Doc.Str(toolResults(res.Final)[0].texts[0])
+	if !strings.Contains(text, "Refine the auggie/codebase-retrieval query") || hasHandle(text) {
+		t.Fatalf("refine text: %s", text)
+	}
+	if _, err := os.Stat(cfg.Archive.Dir); !os.IsNotExist(err) {
+		t.Fatal("refine mode archived the original")
+	}
+	if cfg := config.Default(); cfg.Output.Ceiling() != 25000 {
+		t.Fatal("default ceiling")
+	}
+}
+
+func TestSanitizeRule(t *testing.T) {
+	env, _ := outEnv(t, nil)
+	res := outRun(t, outCase(t, "SO305", "anthropic-traces"), env, SanitizeOutput)
+	text := res.Final.Doc.Str(res.Final.Doc.Get(res.Final.Doc.Elem(res.Final.Doc.Get(res.Final.Doc.Elem(res.Final.Doc.Get(0, "messages"), 1), "content"), 0), "text"))
+	if strings.Contains(text, "tool_use") || strings.Contains(text, "jsonrpc") || !strings.Contains(text, "```go") || !strings.Contains(text, `{"type": "note"`) {
+		t.Fatalf("sanitized text:\n%s", text)
+	}
+	// Human and tool text is never touched.
+	c := outParse(t, "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"```tool_use\\nx\\n```\"}]}")
+	if res := outRun(t, c, env, SanitizeOutput); res.Changed() {
+		t.Fatal("human text sanitized")
+	}
+}
+
+func TestHeadTailKeepsCallsWithResults(t *testing.T) {
+	env, _ := outEnv(t, func(c *config.Config) {
+		c.Output.HistoryStrategy = "head-tail"
+		c.Output.HeadMessages = 2
+		c.Output.TailMessages = 3
+	})
+	c := outCase(t, "SO306", "anthropic-marker")
+	res := outRun(t, c, env, HeadTailHistory)
+	d := res.Final.Doc
+	msgs := d.Get(0, "messages")
+	// Every tool_result's tool_use is still there.
+	ids := map[string]bool{}
+	for m := range d.Children(msgs) {
+		for b := range d.Children(d.Get(m, "content")) {
+			switch d.GetStr(b, "type") {
+			case "tool_use":
+				ids[d.GetStr(b, "id")] = true
+			case "tool_result":
+				if !ids[d.GetStr(b, "tool_use_id")] {
+					t.Fatalf("tool_result %s without its call", d.GetStr(b, "tool_use_id"))
+				}
+			}
+		}
+	}
+	if !strings.Contains(string(res.Final.Body), middlePrefix) {
+		t.Fatal("no marker")
+	}
+	if again := outRun(t, res.Final, env, HeadTailHistory); again.Changed() {
+		t.Fatalf("second pass changed the history:\n%s", again.Final.Body)
+	}
+	// The marker's handle names the history as read.
+	ls := labels(res.Final)
+	if len(ls) != 1 || ls[0].kind != kindHistory {
+		t.Fatalf("labels %+v", ls)
+	}
+	got, err := storeOf(&rules.Pass{Env: env}).Get(ls[0].handle)
+	if err != nil || !bytes.Equal(got, c.Doc.Raw(c.Doc.Get(0, "messages"))) {
+		t.Fatalf("archived history differs: %v", err)
+	}
+}
+
+func TestHeadTailEvictionOrder(t *testing.T) {
+	var msgs []string
+	for i := 0; i < 10; i++ {
+		msgs = append(msgs, fmt.Sprintf(`{"role":"user","content":"m%d %s"}`, i, strings.Repeat("w", 96)))
+	}
+	body := `{"model":"m","max_tokens":5,"messages":[` + strings.Join(msgs, ",") + `]}`
+	env, _ := outEnv(t, func(c *config.Config) {
+		c.Output.HistoryStrategy = "head-tail"
+		c.Output.HeadMessages = 1
+		c.Output.TailMessages = 6
+		c.Output.MaxTotalChars = 450
+		c.Output.MaxCharsPerMessage = 0
+	})
+	res := outRun(t, outParse(t, body), env, HeadTailHistory)
+	var got []string
+	d := res.Final.Doc
+	for m := range d.Children(d.Get(0, "messages")) {
+		got = append(got, strings.Fields(d.GetStr(m, "content"))[0])
+	}
+	// Head m0, tail m4..m9; the marker goes first, then interior messages
+	// from the middle outwards until 450 characters fit: m0 m4 m8 m9.
+	if fmt.Sprint(got) != "[m0 m4 m8 m9]" {
+		t.Fatalf("kept %v", got)
+	}
+	// A cap the anchors alone exceed truncates the last anchor.
+	env, _ = outEnv(t, func(c *config.Config) {
+		c.Output.HistoryStrategy = "head-tail"
+		c.Output.MaxTotalChars = 150
+		c.Output.MaxCharsPerMessage = 0
+	})
+	res = outRun(t, outParse(t, body), env, HeadTailHistory)
+	d = res.Final.Doc
+	arr := d.Get(0, "messages")
+	last := d.GetStr(d.Elem(arr, d.Len(arr)-1), "content")
+	if d.Len(arr) != 2 || !isTruncated(last) {
+		t.Fatalf("%d messages, last %q", d.Len(arr), last)
+	}
+}
+
+func TestTemplateOutputDefaults(t *testing.T) {
+	cfg := config.Default()
+	if err := config.Decode("skillopt.toml", config.Template(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(cfg.Output) != fmt.Sprint(config.Default().Output) {
+		t.Fatalf("template [output] differs from the defaults:\n%+v\n%+v", cfg.Output, config.Default().Output)
+	}
+	bad := []string{
+		"[output]\nmin_saved_ratio = 1.5\n", "[output]\ntier = \"huge\"\n", "[output]\nhistory_strategy = \"all\"\n",
+		"[output]\ndedup_max_artifacts = 500\n", "[output]\ntrigger_bytes = -1\n", "[output]\nmiddle_mode = \"drop\"\n",
+		"[output]\noverflow_ceiling_bytes = 10\n", "[output.tiers]\ncheap = -5\n",
+	}
+	for _, b := range bad {
+		if err := config.Decode("s.toml", []byte(b), config.Default()); err == nil {
+			t.Errorf("accepted %q", b)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package transform
+
+import (
+	"fmt"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// SanitizeOutput is SO305.
+var SanitizeOutput = &rules.Rule{
+	ID:       "SO305",
+	Name:     "output.sanitize",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Assistant text loses internal tool traces and is capped in length. " +
+		"In every assistant text of the history (not thinking, not tool calls), fenced blocks labelled tool_use, tool_result, mcp, codebase-retrieval, auggie, scratchpad or internal " +
+		"(any case, - and _ interchangeable) are removed, as are bare lines that are a JSON-RPC message or a tool-call envelope ({\"jsonrpc\":…}, {\"tool_use_id\":…}, {\"tool_call_id\":…}). " +
+		"Ordinary code fences (go, json, sh, …) and bare {\"type\":…} lines stay. The text is then capped at final_output_max_chars characters with a truncation marker counted inside the budget. " +
+		"Removed traces are internal by design and are not archived. `skillopt sanitize` applies the same sanitizer to plain text.",
+	Options: []rules.Option{
+		{Name: "output.strip_tool_traces", Default: "true", Doc: "remove trace fences and envelope lines"},
+		{Name: "output.final_output_max_chars", Default: "120000", Doc: "cap on each assistant text in characters (0: none)"},
+	},
+	Run: runSanitize,
+}
+
+// sanitizeOptions returns the sanitizer settings of the configuration.
+func sanitizeOptions(p *rules.Pass) reduce.SanitizeOptions {
+	o := cfgOf(p).Output
+	return reduce.SanitizeOptions{StripTraces: o.StripToolTraces, MaxChars: o.FinalOutputMaxChars}
+}
+
+func runSanitize(p *rules.Pass) error {
+	c := p.Capture
+	d := c.Doc
+	opts := sanitizeOptions(p)
+	for _, s := range c.Segments() {
+		if s.Kind != capture.SecAssistant || s.Prov != capture.ProvAssistant {
+			continue
+		}
+		for i := s.Node; i < int(d.Nodes[s.Node].Skip); i++ {
+			if d.Kind(i) != capture.String || !assistantTextKey(d, i) {
+				continue
+			}
+			text := d.Str(i)
+			res := reduce.Sanitize(text, opts)
+			if res.Text == text {
+				continue
+			}
+			p.Edit(rules.Edit{Pointer: d.Pointer(i), NewJSON: quote(res.Text),
+				Message: fmt.Sprintf("%d trace section(s) removed, truncated %v", res.RemovedSections, res.Truncated)})
+		}
+	}
+	return nil
+}
+
+// assistantTextKey reports whether string node i is prose an assistant
+// wrote: a "text" member, or a message's "content" string.
+func assistantTextKey(d *capture.Doc, i int) bool {
+	switch d.Key(i) {
+	case "text":
+		return true
+	case "content":
+		return d.Get(int(d.Nodes[i].Parent), "role") >= 0
+	}
+	// Gemini parts and Mistral/chat content arrays may hold bare strings.
+	return false
+}

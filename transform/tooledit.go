@@ -1,0 +1,222 @@
+package transform
+
+import (
+	"errors"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// toolDeferEdits returns the edit that replaces the capture's tool declarations
+// by the kept ones (their exact original bytes, in order) plus one
+// optimizer_tool_search declaration, and the new tools value's size change.
+func toolDeferEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
+	d := c.Doc
+	deferred := p.deferredSet()
+	desc := toolSearchDescription(p.Deferred, p.cfg.ListChars)
+	// A prompt-cache breakpoint on a removed tool moves to the search
+	// declaration, which ends the list, so the cached prefix keeps its end.
+	var extra []byte
+	if c.Provider == capture.Anthropic {
+		for _, t := range p.decls {
+			if cc := d.Get(t.Node, "cache_control"); cc >= 0 && deferred[t.Name] {
+				extra = append(capture.Quote("cache_control"), ':')
+				extra = append(extra, d.Raw(cc)...)
+			}
+		}
+	}
+	search := toolSearchDecl(c, p.decls, desc, extra)
+	if c.Provider == capture.Gemini {
+		return toolGeminiDeferEdits(c, p, deferred, search)
+	}
+	tools := d.Get(0, "tools")
+	if d.Kind(tools) != capture.Array {
+		return nil, errors.New("tools is not an array")
+	}
+	var parts [][]byte
+	for _, t := range p.decls {
+		if !deferred[t.Name] {
+			parts = append(parts, d.Raw(t.Node))
+		}
+	}
+	parts = append(parts, search)
+	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: toolJoinLike(d, tools, parts), Message: "defer tools behind " + SearchToolName}}, nil
+}
+
+// toolGeminiDeferEdits rebuilds the Gemini tools value: each functionDeclarations
+// list keeps its undeferred declarations, the first one also receives the
+// search declaration, and a tool object left with nothing is dropped.
+// Built-in tools and other members stay byte-identical.
+func toolGeminiDeferEdits(c *capture.Capture, p *ToolPlan, deferred map[string]bool, search []byte) ([]rules.Edit, error) {
+	d := c.Doc
+	tools := d.Get(0, "tools")
+	var parts [][]byte
+	added := false
+	for _, t := range toolElems(d, tools) {
+		fds := d.GetAny(t, "functionDeclarations", "function_declarations")
+		if fds < 0 {
+			parts = append(parts, d.Raw(t))
+			continue
+		}
+		var kept [][]byte
+		for _, fd := range toolElems(d, fds) {
+			if !deferred[d.GetStr(fd, "name")] {
+				kept = append(kept, d.Raw(fd))
+			}
+		}
+		if !added {
+			kept = append(kept, search)
+			added = true
+		}
+		var list []byte
+		switch {
+		case d.Kind(fds) == capture.Array:
+			list = toolJoinLike(d, fds, kept)
+		case len(kept) == 1 && string(kept[0]) == string(d.Raw(fds)):
+			list = d.Raw(fds)
+		default:
+			list = toolJoinLike(d, -1, kept)
+		}
+		if len(kept) == 0 && d.Len(t) == 1 {
+			continue // nothing left in this tool object
+		}
+		n := &d.Nodes[fds]
+		obj := append([]byte{}, d.Src[d.Nodes[t].Start:n.Start]...)
+		obj = append(obj, list...)
+		obj = append(obj, d.Src[n.End:d.Nodes[t].End]...)
+		parts = append(parts, obj)
+	}
+	if !added {
+		return nil, errors.New("no functionDeclarations list to hold the search tool")
+	}
+	var value []byte
+	if d.Kind(tools) == capture.Array {
+		value = toolJoinLike(d, tools, parts)
+	} else if len(parts) == 1 {
+		value = parts[0]
+	} else {
+		return nil, errors.New("tools is a single object")
+	}
+	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: value, Message: "defer tools behind " + SearchToolName}}, nil
+}
+
+// toolJoinLike renders parts as a JSON array written the way array arr is
+// (its opening, separator and closing whitespace), compact when arr < 0 or
+// has too few elements to show a style.
+func toolJoinLike(d *capture.Doc, arr int, parts [][]byte) []byte {
+	open, sep, closing := "[", ",", "]"
+	if arr >= 0 {
+		var first, second, last = -1, -1, -1
+		for e := range d.Children(arr) {
+			switch {
+			case first < 0:
+				first = e
+			case second < 0:
+				second = e
+			}
+			last = e
+		}
+		n := &d.Nodes[arr]
+		if first >= 0 {
+			open = string(d.Src[n.Start:d.Nodes[first].Start])
+			closing = string(d.Src[d.Nodes[last].End:n.End])
+		}
+		if second >= 0 {
+			sep = string(d.Src[d.Nodes[first].End:d.Nodes[second].Start])
+		} else if len(open) > 1 {
+			sep = "," + open[1:] // one element: indent the next like it
+		}
+	}
+	if len(parts) == 0 {
+		return []byte("[]")
+	}
+	size := len(open) + len(closing)
+	for _, p := range parts {
+		size += len(p) + len(sep)
+	}
+	out := make([]byte, 0, size)
+	out = append(out, open...)
+	for i, p := range parts {
+		if i > 0 {
+			out = append(out, sep...)
+		}
+		out = append(out, p...)
+	}
+	return append(out, closing...)
+}
+
+// toolNativeEdits marks every deferred declaration defer_loading: true and adds
+// the provider's tool search tool (Anthropic Messages, OpenAI Responses).
+// Kept declarations are untouched; a deferred Anthropic declaration that
+// carries a cache breakpoint hands it to the search tool, since a deferred
+// definition is not part of the cached prompt.
+func toolNativeEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
+	d := c.Doc
+	tools := d.Get(0, "tools")
+	if d.Kind(tools) != capture.Array {
+		return nil, errors.New("tools is not an array")
+	}
+	deferred := p.deferredSet()
+	var edits []rules.Edit
+	var cache []byte
+	for _, t := range p.decls {
+		if !deferred[t.Name] {
+			continue
+		}
+		if cc := d.Get(t.Node, "cache_control"); cc >= 0 && c.Provider == capture.Anthropic {
+			cache = d.Raw(cc)
+			decl := toolWithoutMember(d, t.Node, cc)
+			decl = append(decl[:len(decl)-1], `,"defer_loading":true}`...)
+			edits = append(edits, rules.Edit{Pointer: d.Pointer(t.Node), NewJSON: decl, Message: "defer " + t.Name})
+			continue
+		}
+		edits = append(edits, rules.Edit{Pointer: d.Pointer(t.Node), Insert: "defer_loading", NewJSON: []byte("true"), Message: "defer " + t.Name})
+	}
+	var search []byte
+	switch c.Provider {
+	case capture.Anthropic:
+		kind := p.cfg.NativeSearch
+		search = []byte(`{"type":"tool_search_tool_` + kind + `_20251119","name":"tool_search_tool_` + kind + `"`)
+		if cache != nil {
+			search = append(search, `,"cache_control":`...)
+			search = append(search, cache...)
+		}
+		search = append(search, '}')
+	case capture.OpenAIResponses:
+		search = []byte(`{"type":"tool_search"}`)
+	default:
+		return nil, errors.New("no native tool search for " + string(c.Provider))
+	}
+	edits = append(edits, rules.Edit{Pointer: d.Pointer(tools), Append: true, NewJSON: search, Message: "add the provider's tool search"})
+	return edits, nil
+}
+
+// toolWithoutMember returns the bytes of object obj without member value node m
+// (and its key and one adjoining comma).
+func toolWithoutMember(d *capture.Doc, obj, m int) []byte {
+	var prev, next = -1, -1
+	seen := false
+	for e := range d.Children(obj) {
+		switch {
+		case e == m:
+			seen = true
+		case !seen:
+			prev = e
+		case next < 0:
+			next = e
+		}
+	}
+	src := d.Src
+	o, mm := &d.Nodes[obj], &d.Nodes[m]
+	var cutFrom, cutTo uint32
+	switch {
+	case prev >= 0: // drop ",<key>:<value>" after the previous member
+		cutFrom, cutTo = d.Nodes[prev].End, mm.End
+	case next >= 0: // first member: drop "<key>:<value>," up to the next key
+		cutFrom, cutTo = mm.KeyStart, d.Nodes[next].KeyStart
+	default: // the only member
+		cutFrom, cutTo = mm.KeyStart, mm.End
+	}
+	out := append([]byte{}, src[o.Start:cutFrom]...)
+	return append(out, src[cutTo:o.End]...)
+}

@@ -1,0 +1,82 @@
+package transform
+
+import (
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// ToolSchema sums up the tool declarations of a capture as sent (wire) and
+// as the model sees them: a declaration marked defer_loading is not shown
+// to the model on Anthropic, and only its name and description are on
+// OpenAI Responses.
+type ToolSchema struct {
+	Declared     int
+	Deferred     int
+	WireBytes    int
+	VisibleBytes int
+	// Search names the search tool the capture declares, if any.
+	Search string
+}
+
+// ToolSchemaOf measures the tool declarations of c.
+func ToolSchemaOf(c *capture.Capture) ToolSchema {
+	var s ToolSchema
+	d := c.Doc
+	for _, t := range toolDecls(c) {
+		n := t.Bytes(d)
+		s.Declared++
+		s.WireBytes += n
+		if t.Search && s.Search == "" {
+			s.Search = t.Name
+		}
+		if !t.Deferred {
+			s.VisibleBytes += n
+			continue
+		}
+		s.Deferred++
+		if c.Provider == capture.OpenAIResponses {
+			s.VisibleBytes += len(d.Raw(d.Get(t.Node, "name"))) + len(d.Raw(t.Desc))
+		}
+	}
+	return s
+}
+
+// ToolProjection is what one tool rule would do to a capture on its own.
+type ToolProjection struct {
+	Rule *rules.Rule
+	Plan *ToolPlan
+	// After measures the capture with the rule's edits applied (the
+	// capture as it is when the rule changes nothing).
+	After ToolSchema
+	// Deferred counts the tools the rule removes or marks deferred.
+	Deferred int
+	// Message is what the rule would report.
+	Message string
+}
+
+// ToolsDeferred counts the tools of orig that final no longer declares or
+// newly marks deferred.
+func ToolsDeferred(orig, final *capture.Capture) int {
+	t := toolDiffOf(&rules.Result{Original: orig, Final: final})
+	return len(t.removed) + len(t.natively)
+}
+
+// ProjectTools runs the decision and edits of SO201 and SO202 on c, each on
+// its own and without the engine's guards, so a report can show what each
+// would save on the wire and in what the model sees.
+func ProjectTools(c *capture.Capture, cfg *config.Config) []ToolProjection {
+	var out []ToolProjection
+	for _, r := range []*rules.Rule{ToolDefer, ToolNativeDefer} {
+		plan, edits, msg := toolDeferral(c, cfg, r == ToolNativeDefer)
+		pr := ToolProjection{Rule: r, Plan: plan, Message: msg, After: ToolSchemaOf(c)}
+		if len(edits) > 0 {
+			if next, _, err := rules.Apply(c, edits); err == nil {
+				pr.After = ToolSchemaOf(next)
+				pr.Deferred = ToolsDeferred(c, next)
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
+}

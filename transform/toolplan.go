@@ -1,0 +1,272 @@
+package transform
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/config"
+)
+
+// ToolPlan is the per-request decision of the tool-deferral rules: which
+// declared tools stay, which are deferred behind the search tool, and why.
+type ToolPlan struct {
+	// Tools lists every declared tool name in declaration order.
+	Tools []string
+	// Kept and Deferred partition Tools (Deferred is empty when nothing is
+	// deferred).
+	Kept, Deferred []string
+	// Protected says why a kept tool could not be deferred: "core",
+	// "always", "used" (called in the history), "activated" (loaded by an
+	// earlier search), "builtin" (not a plain function declaration) or
+	// "skillopt" (a tool another skillopt rule declares).
+	Protected map[string]string
+	// Predicted lists the tools kept because the query ranks them, best
+	// first.
+	Predicted []string
+	// Query is the latest genuine human text; Terms its normalised terms.
+	Query string
+	Terms []string
+	// Best is the top-ranked deferrable tool and its score.
+	Best      string
+	BestScore float64
+	// FailOpen is the reason every tool stays although some could have
+	// been deferred: weak, empty or unrelated signal ("" otherwise).
+	FailOpen string
+	// Skip says why the rule has nothing to decide (no tools, none
+	// deferrable, already deferred, saving too small); "" otherwise.
+	Skip string
+
+	decls []toolDecl
+	index *toolIndex
+	cfg   *config.Tools
+}
+
+// Deferring reports whether the plan defers anything.
+func (p *ToolPlan) Deferring() bool { return len(p.Deferred) > 0 }
+
+// PlanTools decides, for one request, which tools stay declared. It never
+// edits the capture.
+func PlanTools(c *capture.Capture, cfg *config.Config) *ToolPlan {
+	tc := &cfg.Tools
+	p := &ToolPlan{Protected: map[string]string{}, cfg: tc}
+	p.decls = toolDecls(c)
+	if len(p.decls) == 0 {
+		p.Skip = "no tool declarations"
+		return p
+	}
+	for _, t := range p.decls {
+		p.Tools = append(p.Tools, t.Name)
+		if t.Search || t.Deferred {
+			p.Skip = "tools are already deferred"
+		}
+	}
+	if p.Skip != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	h := toolHistory(c)
+	core := toolLowerSet(tc.Core)
+	always := toolLowerSet(tc.Always)
+	candidates := map[string]bool{}
+	for _, t := range p.decls {
+		switch {
+		case !t.Function:
+			p.Protected[t.Name] = "builtin"
+		case toolOwned(t.Name):
+			p.Protected[t.Name] = "skillopt"
+		case core[strings.ToLower(t.Name)]:
+			p.Protected[t.Name] = "core"
+		case always[strings.ToLower(t.Name)]:
+			p.Protected[t.Name] = "always"
+		case h.Called[t.Name]:
+			p.Protected[t.Name] = "used"
+		case h.Activated[t.Name]:
+			p.Protected[t.Name] = "activated"
+		default:
+			candidates[t.Name] = true
+		}
+	}
+	p.Query = toolQueryText(c)
+	p.Terms = toolQueryTerms(p.Query)
+	if len(candidates) == 0 {
+		p.Skip = "no deferrable tools"
+		p.Kept = p.Tools
+		return p
+	}
+	p.index = toolBuildIndex(c.Doc, p.decls)
+	switch {
+	case strings.TrimSpace(p.Query) == "":
+		p.FailOpen = "no genuine human text to rank tools by"
+	case len(p.Terms) == 0:
+		p.FailOpen = "the latest human text has no searchable words"
+	}
+	if p.FailOpen != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return candidates[n] })
+	if len(hits) == 0 {
+		p.FailOpen = "unrelated signal: no word of the latest human text matches a deferrable tool"
+		p.Kept = p.Tools
+		return p
+	}
+	// Confidence rests on each tool's own evidence, not on the boost a
+	// sibling lends it.
+	best := hits[0]
+	for _, h := range hits[1:] {
+		if h.Raw > best.Raw {
+			best = h
+		}
+	}
+	p.Best, p.BestScore = best.Name, best.Raw
+	if !best.Exact && best.Raw < tc.MinScore {
+		p.FailOpen = fmt.Sprintf("weak signal: best match %s scores %.2f, below min_score %.2f", best.Name, best.Raw, tc.MinScore)
+		p.Kept = p.Tools
+		return p
+	}
+	predicted := map[string]bool{}
+	for _, h := range hits {
+		if h.Exact || (len(p.Predicted) < tc.MaxPredicted && h.Score >= tc.Relative*hits[0].Score) {
+			predicted[h.Name] = true
+			p.Predicted = append(p.Predicted, h.Name)
+		}
+	}
+	for _, t := range p.decls {
+		if candidates[t.Name] && !predicted[t.Name] {
+			p.Deferred = append(p.Deferred, t.Name)
+		} else {
+			p.Kept = append(p.Kept, t.Name)
+		}
+	}
+	if len(p.Deferred) == 0 {
+		p.Skip = "every deferrable tool is predicted"
+	}
+	return p
+}
+
+// toolOwned reports whether name is a tool skillopt's other rules declare
+// (the catalog's skill_search, the output rules' retrieve_output): they are
+// how a model reaches what those rules moved out of the request, so they are
+// never deferred, and their appearance is not a tool this family added.
+func toolOwned(name string) bool {
+	return name == catalog.SearchToolName || name == "retrieve_output"
+}
+
+func toolLowerSet(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = true
+	}
+	return m
+}
+
+// undefer turns a plan into "keep everything" with the given skip reason.
+func (p *ToolPlan) undefer(reason string) {
+	p.Skip = reason
+	p.Kept = p.Tools
+	p.Deferred = nil
+}
+
+// deferredSet returns the deferred names as a set.
+func (p *ToolPlan) deferredSet() map[string]bool {
+	m := make(map[string]bool, len(p.Deferred))
+	for _, n := range p.Deferred {
+		m[n] = true
+	}
+	return m
+}
+
+// toolSearchDescription is the description of optimizer_tool_search: what
+// it does and, within budget characters, which tools it can load. Names of
+// one server are listed once under their prefix ("mcp__github__: create_issue,
+// list_issues"), so the model can still spell every exact name.
+func toolSearchDescription(deferred []string, budget int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Find and load tools that are not declared yet (%d available). Query with keywords or an exact tool name; "+
+		"results come in pages (pass the returned cursor for more) and every returned tool becomes callable in addition to the current ones.", len(deferred))
+	if budget <= 0 || len(deferred) == 0 {
+		return b.String()
+	}
+	b.WriteString(" Available:")
+	used, prev := 0, ""
+	for i, n := range deferred {
+		prefix := toolServerPrefix(n)
+		if !strings.HasSuffix(prefix, "__") && !strings.HasSuffix(prefix, ".") {
+			prefix = "" // "web_: search" would be ambiguous
+		}
+		if prefix != prev && (i+1 >= len(deferred) || toolServerPrefix(deferred[i+1]) != prefix) {
+			prefix = "" // a lone tool of its prefix is listed whole
+		}
+		item := n
+		sep := ", "
+		switch {
+		case prefix != "" && prefix == prev:
+			item = n[len(prefix):]
+		case prefix != "":
+			item = prefix + ": " + n[len(prefix):]
+			if i > 0 {
+				sep = "; "
+			}
+		case prev != "":
+			sep = "; "
+		}
+		if i == 0 {
+			sep = " "
+		}
+		if used+len(sep)+len(item) > budget {
+			fmt.Fprintf(&b, " … and %d more", len(deferred)-i)
+			break
+		}
+		b.WriteString(sep)
+		b.WriteString(item)
+		used += len(sep) + len(item)
+		prev = prefix
+	}
+	b.WriteByte('.')
+	return b.String()
+}
+
+// toolSearchParams is the parameter schema of optimizer_tool_search.
+const toolSearchParams = `{"type":"object","properties":{"query":{"type":"string","description":"Keywords describing the task, or a tool name"},"cursor":{"type":"string","description":"Cursor from the previous page of the same query"}},"required":["query"]}`
+
+// toolGeminiSearchParams is toolSearchParams as a Gemini OpenAPI schema, for
+// declarations that use "parameters" rather than "parametersJsonSchema".
+const toolGeminiSearchParams = `{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Keywords describing the task, or a tool name"},"cursor":{"type":"STRING","description":"Cursor from the previous page of the same query"}},"required":["query"]}`
+
+// toolSearchDecl renders optimizer_tool_search in the capture's shape; extra
+// members (such as a cache_control moved from a removed tool) are added at
+// the end of the declaration object.
+func toolSearchDecl(c *capture.Capture, decls []toolDecl, desc string, extra []byte) []byte {
+	spec := capture.ToolSpec{Name: SearchToolName, Description: desc, Parameters: []byte(toolSearchParams)}
+	var decl []byte
+	if c.Provider == capture.Gemini && toolGeminiUsesParameters(c.Doc, decls) {
+		decl = []byte(`{"name":`)
+		decl = capture.AppendQuote(decl, SearchToolName)
+		decl = append(decl, `,"description":`...)
+		decl = capture.AppendQuote(decl, desc)
+		decl = append(decl, `,"parameters":`...)
+		decl = append(decl, toolGeminiSearchParams...)
+		decl = append(decl, '}')
+	} else {
+		decl = capture.RenderTool(c.Provider, spec)
+	}
+	if len(extra) > 0 {
+		decl = append(decl[:len(decl)-1], ',')
+		decl = append(decl, extra...)
+		decl = append(decl, '}')
+	}
+	return decl
+}
+
+// toolGeminiUsesParameters reports whether the capture's function declarations
+// give OpenAPI "parameters" rather than "parametersJsonSchema".
+func toolGeminiUsesParameters(d *capture.Doc, decls []toolDecl) bool {
+	for _, t := range decls {
+		if t.Params >= 0 {
+			return d.Key(t.Params) == "parameters"
+		}
+	}
+	return false
+}
