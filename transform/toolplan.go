@@ -95,6 +95,19 @@ func PlanTools(c *capture.Capture, cfg *config.Config) *ToolPlan {
 		p.Kept = p.Tools
 		return p
 	}
+	// Deferring everything could not save min_saving bytes: the signal
+	// does not matter, there is nothing to decide.
+	total := 0
+	for i := range p.decls {
+		if candidates[p.decls[i].Name] {
+			total += p.decls[i].Bytes(c.Doc)
+		}
+	}
+	if total < tc.MinSaving {
+		p.Skip = fmt.Sprintf("deferrable tools total %d bytes, less than min_saving %d", total, tc.MinSaving)
+		p.Kept = p.Tools
+		return p
+	}
 	p.index = toolBuildIndex(c.Doc, p.decls)
 	switch {
 	case strings.TrimSpace(p.Query) == "":

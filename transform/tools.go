@@ -43,7 +43,8 @@ var ToolDefer = &rules.Rule{
 		"Decided per request: core tools (tools.core, Pi's read, bash, edit, write, grep, find and ls by default), tools.always, every tool the conversation already called and every tool an earlier search activated stay declared, byte-identical. " +
 		"The other function declarations are ranked against the latest genuine human text only (never system, injected, assistant or tool text) with BM25F over the tool name, description and a bounded walk of the parameter schema (property names, descriptions, enum values), plus a boost for a tool named exactly. " +
 		"The request is confident when the best tool scores at least tools.min_score or is named exactly; tools within tools.relative of the best score (at most tools.max_predicted) are predicted and kept, the rest are removed and optimizer_tool_search is added in the provider's shape: a bounded, paginated keyword search whose results are activated in addition to the tools already declared. " +
-		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. Built-in, server, namespace and MCP tool entries are never removed. " +
+		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone. " +
+		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
 		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
 	Options: toolRuleOptions,
 	Run:     func(p *rules.Pass) error { return toolRunDefer(p, false) },

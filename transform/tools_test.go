@@ -197,13 +197,40 @@ func TestConfigAlwaysAndCore(t *testing.T) {
 	}
 }
 
+// TestSmallCatalogSilent: a few small tools cannot pay for a search tool;
+// nothing is decided and nothing reported.
+func TestSmallCatalogSilent(t *testing.T) {
+	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, []capture.ToolSpec{spec("get_weather", "Get the weather for a city.")}, user("thanks")))
+	res := runRule(t, ToolDefer, c, nil)
+	if res.Changed() || len(res.Diagnostics) > 0 {
+		t.Fatalf("small catalog: %v", res.Diagnostics)
+	}
+	if plan := PlanTools(c, config.Default()); plan.FailOpen != "" || !strings.Contains(plan.Skip, "less than min_saving") {
+		t.Fatalf("plan %+v", plan)
+	}
+}
+
 func TestMinSaving(t *testing.T) {
-	cfg := config.Default()
-	cfg.Tools.MinSaving = 1 << 20
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user(prPrompt)))
+	plan := PlanTools(c, config.Default())
+	candidates := 0
+	for _, d := range toolDecls(c) {
+		if plan.Protected[d.Name] == "" {
+			candidates += d.Bytes(c.Doc)
+		}
+	}
+	// The candidates could save min_saving, but what deferral actually
+	// saves (less the kept and the search tool) cannot: reported.
+	cfg := config.Default()
+	cfg.Tools.MinSaving = candidates
 	res := runRule(t, ToolDefer, c, cfg)
-	if res.Changed() || !strings.Contains(res.Diagnostics[0].Message, "less than min_saving") {
+	if res.Changed() || len(res.Diagnostics) == 0 || !strings.Contains(res.Diagnostics[0].Message, "less than min_saving") {
 		t.Fatalf("min_saving ignored: %v", res.Diagnostics)
+	}
+	// Not even every candidate together could: nothing to decide, silent.
+	cfg.Tools.MinSaving = candidates + 1
+	if res := runRule(t, ToolDefer, c, cfg); res.Changed() || len(res.Diagnostics) > 0 {
+		t.Fatalf("small catalog reported: %v", res.Diagnostics)
 	}
 }
 

@@ -381,6 +381,10 @@ func providerFlag() cli.Flag {
 	return &cli.StringFlag{Name: "provider", Usage: "override provider detection: anthropic, openai-chat, openai-responses, gemini, mistral or pi-messages"}
 }
 
+func tierFlag() cli.Flag {
+	return &cli.StringFlag{Name: "tier", Usage: "overflow ceiling tier: cheap, balanced or frontier (default: output.tier of skillopt.toml)"}
+}
+
 func rulesFlag() cli.Flag {
 	return &cli.StringFlag{Name: "rules", Usage: "rules to run, in order: IDs, ID prefixes (SO1) or names, comma-separated; `none` runs none (default: rules.pipeline of skillopt.toml)"}
 }
@@ -390,6 +394,12 @@ func rulesFlag() cli.Flag {
 func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 	if c.IsSet("archive") {
 		e.cfg.Archive.Dir = c.String("archive")
+	}
+	if c.IsSet("tier") {
+		if err := config.CheckTier(c.String("tier")); err != nil {
+			return nil, usageErr("--tier: %v", err)
+		}
+		e.cfg.Output.Tier = c.String("tier")
 	}
 	refs := e.cfg.Rules.Pipeline
 	if c.IsSet("rules") {

@@ -24,7 +24,7 @@ func checkCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
-		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag()},
+		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag()},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err

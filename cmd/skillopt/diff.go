@@ -36,7 +36,7 @@ func diffCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt diff --rules SO101 capture.json\n" +
 			"  skillopt diff turn1.json turn2.json",
-		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(),
+		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(),
 			&cli.IntFlag{Name: "context", Aliases: []string{"U"}, Value: 3, Usage: "lines of context in the unified diff"}},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {

@@ -32,6 +32,7 @@ func transformCommand(e *env) *cli.Command {
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
+			tierFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` atomically instead of stdout"},
 		},
 		Action: func(c *cli.Context) error {
