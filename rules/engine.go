@@ -131,7 +131,9 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				// Edits that rewrite a value to itself are no change.
 			case r.Additive && len(next.Body) >= len(c.Body):
 				drop(fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body)), Info)
-			case !r.Additive && len(next.Body) >= len(cur.Body):
+			case r.Size != nil && r.Size(next) >= r.Size(cur):
+				drop(fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next)), Info)
+			case !r.Additive && r.Size == nil && len(next.Body) >= len(cur.Body):
 				drop(fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body)), Info)
 			default:
 				if env != nil && env.Validate != nil {

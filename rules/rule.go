@@ -98,6 +98,11 @@ type Rule struct {
 	// Opt marks an opt-in rule: an ID prefix or the default pipeline does
 	// not select it; only its ID or name does.
 	Opt bool
+	// Size, when set, is what "smaller" means for this transform, in place
+	// of the body's bytes: a rule whose change keeps bytes on the wire but
+	// hides them from the model (native tool deferral) is judged by the
+	// bytes the model sees.
+	Size func(c *capture.Capture) int
 	// Additive marks a transform that adds content (an overlay): its own
 	// step may grow the body as long as the result stays smaller than the
 	// capture as read.

@@ -204,8 +204,8 @@ func toolBuildIndex(d *capture.Doc, decls []toolDecl) *toolIndex {
 		}
 	}
 	toolIndexCache.Unlock()
-	// Sizes from the declarations' bytes: about one distinct term per 32
-	// bytes and one posting per 8.
+	// Sizes from the declarations' bytes: roughly one distinct term per 48
+	// bytes and one posting per 12.
 	size := 0
 	for i := range decls {
 		if decls[i].Function {
@@ -213,7 +213,7 @@ func toolBuildIndex(d *capture.Doc, decls []toolDecl) *toolIndex {
 		}
 	}
 	b := rank.NewIDBuilder(toolFields...)
-	b.Reserve(size/32, size/8)
+	b.Reserve(size/48, size/12)
 	tt := newToolTermer(b, size)
 	ti := &toolIndex{}
 	var name, desc, schema []int32

@@ -57,10 +57,16 @@ var ToolNativeDefer = &rules.Rule{
 	Kind:     rules.Transform,
 	Severity: rules.Info,
 	Opt:      true,
+	// Judged by what the model sees: the deferred definitions stay on the
+	// wire.
+	Size: func(c *capture.Capture) int {
+		ts := ToolSchemaOf(c)
+		return len(c.Body) - ts.WireBytes + ts.VisibleBytes
+	},
 	Doc: "Defers tool schemas with the provider's own mechanism where there is one (opt-in: selected only by its ID or name). " +
 		"The same per-request decision as SO201 picks the tools to defer; on Anthropic Messages they get defer_loading: true and the tool search tool tool_search_tool_bm25_20251119 (or the regex variant, tools.native_search) is added, " +
 		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +
-		"Deferred definitions still travel on the wire, so the body grows while the schema the model sees shrinks (skillopt measure reports both); a pipeline that only accepts smaller bodies drops this result. " +
+		"Deferred definitions still travel on the wire, so the body grows while the schema the model sees shrinks (skillopt measure reports both); the rule is accepted when the model-visible bytes shrink. " +
 		"Gemini, Mistral, OpenAI Chat Completions and Pi contexts have no native deferral and get SO201's optimizer_tool_search instead. Weak signal fails open as in SO201.",
 	Options: toolRuleOptions,
 	Run:     func(p *rules.Pass) error { return toolRunDefer(p, true) },

@@ -102,10 +102,10 @@ type toolTermEntry struct {
 // declarations, its memo sized so that it rarely grows.
 func newToolTermer(b *rank.IDBuilder, textBytes int) *toolTermer {
 	n := 1024
-	for n < textBytes/16 && n < 1<<16 {
+	for n < textBytes/24 && n < 1<<16 {
 		n *= 2
 	}
-	return &toolTermer{b: b, keys: make([]uint64, n), slots: make([]int32, n), entries: make([]toolTermEntry, 0, n/2), arena: make([]int32, 0, n/2)}
+	return &toolTermer{b: b, keys: make([]uint64, n), slots: make([]int32, n), entries: make([]toolTermEntry, 0, n/4), arena: make([]int32, 0, n/4)}
 }
 
 // lookup returns the term IDs of a token, normalising it on first sight.
