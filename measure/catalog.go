@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
@@ -42,6 +43,21 @@ type ReplayPath struct {
 // catalogReport measures the capture's native catalog, when it has one.
 func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 	c := res.Original
+	// The comparison is about what the catalog rules do: without one in the
+	// pipeline there is nothing to report (and nothing to pay for).
+	var compactStep *rules.Step
+	catalogRule := false
+	for i, st := range res.Steps {
+		if strings.HasPrefix(st.Rule.ID, "SO1") {
+			catalogRule = true
+			if st.Rule.ID == "SO101" && st.Applied {
+				compactStep = &res.Steps[i]
+			}
+		}
+	}
+	if !catalogRule {
+		return nil
+	}
 	cats := catalog.FromCapture(c)
 	if len(cats) == 0 {
 		return nil
@@ -72,10 +88,16 @@ func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 	r.Skills = len(all)
 	tool := capture.RenderTool(c.Provider, catalog.SearchTool())
 	r.SearchToolBytes = len(tool) + 1 // and its separating comma
-	for _, b := range catalog.CompactBlocks(groups, cfg.Catalog.BudgetChars) {
-		r.CompactBytes += jsonLen(b)
+	if compactStep != nil {
+		// SO101 replaced the catalogs and declared skill_search: its step
+		// already measured the compact form.
+		r.CompactBytes = r.NativeBytes - (compactStep.BytesBefore - compactStep.BytesAfter)
+	} else {
+		for _, b := range catalog.CompactBlocks(groups, cfg.Catalog.BudgetChars) {
+			r.CompactBytes += jsonLen(b)
+		}
+		r.CompactBytes += r.SearchToolBytes
 	}
-	r.CompactBytes += r.SearchToolBytes
 
 	var prof *catalog.Profile
 	if cfg.Catalog.Profile != "" {

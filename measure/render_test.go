@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -34,7 +35,7 @@ func exampleReport(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	f.Captures[0].Name = "anthropic-catalog.json"
-	res, err := rules.Run(f.Captures[0], nil, nil)
+	res, err := rules.Run(f.Captures[0], []*rules.Rule{transform.CompactIndex}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
