@@ -310,8 +310,14 @@ func (w *skillWalker) dir(root, dirPath, rel, canon string, depth int, ign *igno
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
 		}
+		t := de.Type()
+		// Regular files other than skill files (scripts, assets, deeper
+		// markdown) play no part in discovery: skip them before any work.
+		if t.IsRegular() && !strings.EqualFold(name, SkillFileName) && (depth > 0 || !strings.EqualFold(path.Ext(name), ".md")) {
+			continue
+		}
 		e := walkEntry{name: name, full: filepath.Join(dirPath, name), rel: joinRel(rel, name)}
-		switch t := de.Type(); {
+		switch {
 		case t&fs.ModeSymlink != 0:
 			e.symlink = true
 			st, err := os.Stat(e.full)

@@ -354,31 +354,20 @@ func readSkillFileBuf(path string, buf []byte) ([]byte, error) {
 	if st.Size() > MaxSkillFileBytes {
 		return nil, fmt.Errorf("file is %d bytes, more than the %d-byte limit", st.Size(), MaxSkillFileBytes)
 	}
-	// One byte more than the size sees a file that grew meanwhile.
-	need := int(st.Size()) + 1
+	size := int(st.Size())
 	var data []byte
-	if cap(buf) >= need {
-		data = buf[:need]
+	if cap(buf) >= size {
+		data = buf[:size]
 	} else {
-		data = make([]byte, need)
+		data = make([]byte, size)
 	}
+	// Read exactly the size stat reported (one read call for a regular
+	// file); a file that shrank meanwhile is read as far as it goes.
 	n, err := io.ReadFull(f, data)
-	switch {
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return data[:n], nil
-	case err != nil:
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, unwrapPath(err)
 	}
-	// The file grew: read the rest, still bounded.
-	rest, err := io.ReadAll(io.LimitReader(f, MaxSkillFileBytes-int64(n)+1))
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	data = append(data[:n], rest...)
-	if len(data) > MaxSkillFileBytes {
-		return nil, fmt.Errorf("file is more than the %d-byte limit", MaxSkillFileBytes)
-	}
-	return data, nil
+	return data[:n], nil
 }
 
 // LoadSkills walks roots and parses every skill file; unparsable files come
