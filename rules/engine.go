@@ -288,7 +288,11 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			spans[i].text = append([]byte{','}, spans[i].text...)
 		}
 	}
-	out := make([]byte, 0, len(c.Body))
+	size := len(c.Body)
+	for _, s := range spans {
+		size += len(s.text) - (s.end - s.start)
+	}
+	out := make([]byte, 0, size)
 	prev := 0
 	changes := make([]Change, 0, len(spans))
 	for _, s := range spans {
