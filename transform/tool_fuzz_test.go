@@ -20,7 +20,7 @@ func FuzzToolTokens(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, camel := range []bool{true, false} {
 			var got, want []string
-			toolTokens([]byte(s), camel, nil, func(tok []byte) { got = append(got, string(tok)) })
+			rank.AppendTokens(s, camel, nil, func(tok []byte) { got = append(got, string(tok)) })
 			in := s
 			if !camel {
 				in = lowerForTokens(s)

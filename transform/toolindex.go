@@ -107,7 +107,7 @@ func toolNormalize(tok string) []string {
 // limit terms are appended (limit <= 0: no limit).
 func toolAppendTerms(out []string, text string, identifier bool, limit int) []string {
 	start := len(out)
-	toolTokens([]byte(text), identifier, nil, func(tok []byte) {
+	rank.AppendTokens(text, identifier, nil, func(tok []byte) {
 		if limit <= 0 || len(out)-start < limit {
 			out = append(out, toolNormalize(string(tok))...)
 		}

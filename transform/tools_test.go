@@ -485,7 +485,7 @@ func TestToolTokensMatchRank(t *testing.T) {
 func toolTokensMatchRank(t *testing.T, s string) {
 	for _, camel := range []bool{true, false} {
 		var got, want []string
-		toolTokens([]byte(s), camel, nil, func(tok []byte) { got = append(got, string(tok)) })
+		rank.AppendTokens(s, camel, nil, func(tok []byte) { got = append(got, string(tok)) })
 		in := s
 		if !camel {
 			in = lowerForTokens(s)

@@ -1,81 +1,11 @@
 package transform
 
 import (
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/rank"
 )
-
-// toolTokens splits text into lower-case word tokens exactly as
-// rank.Tokens does (letters and digits; a trailing plural "s" dropped from
-// words longer than three letters), splitting at camelCase boundaries only
-// when camel is set; prose is tokenized as if lower-cased first, so
-// "GitHub" stays one word. fn receives each token in a buffer that is only
-// valid during the call: indexing a catalog allocates only for new words.
-func toolTokens(text []byte, camel bool, buf []byte, fn func(tok []byte)) []byte {
-	word := buf[:0]
-	var prev rune
-	flush := func() {
-		if len(word) == 0 {
-			return
-		}
-		w := word
-		if len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
-			w = w[:len(w)-1]
-		}
-		fn(w)
-		word = word[:0]
-	}
-	// prev is the previous rune as rank.Tokens sees it: as written for
-	// identifiers, lower-cased for prose.
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-				word = append(word, c)
-			case c >= 'A' && c <= 'Z':
-				if camel && (prev >= 'a' && prev <= 'z' || prev >= utf8.RuneSelf && unicode.IsLower(prev)) {
-					flush()
-				}
-				c += 'a' - 'A'
-				word = append(word, c)
-				if !camel {
-					prev = rune(c)
-					continue
-				}
-				prev = rune(c - ('a' - 'A'))
-				continue
-			default:
-				flush()
-			}
-			prev = rune(c)
-			continue
-		}
-		r, size := utf8.DecodeRune(text[i:])
-		i += size
-		if !camel {
-			r = unicode.ToLower(r)
-		}
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			// A capital without a lower-case form still splits a word,
-			// as it does in lower-cased text.
-			if unicode.IsUpper(r) && unicode.IsLower(prev) {
-				flush()
-			}
-			word = utf8.AppendRune(word, unicode.ToLower(r))
-		default:
-			flush()
-		}
-		prev = r
-	}
-	flush()
-	return word
-}
 
 // toolTermer turns text into normalised terms (tokens, stop words dropped,
 // stemmed, synonyms added) and those into IDs of an index's vocabulary,
@@ -169,7 +99,7 @@ func (tt *toolTermer) add(out []int32, text []byte, camel bool, limit int) []int
 	start := len(out)
 	for _, c := range text {
 		if c >= utf8.RuneSelf {
-			tt.buf = toolTokens(text, camel, tt.buf, func(tok []byte) {
+			tt.buf = rank.AppendTokens(text, camel, tt.buf, func(tok []byte) {
 				if limit <= 0 || len(out)-start < limit {
 					out = append(out, tt.lookup(tok)...)
 				}

@@ -222,8 +222,17 @@ func Tokens(text string, fn func(string)) {
 // tokens is Tokens without allocating: tok is only valid during the call.
 func tokens(text string, fn func(tok []byte)) {
 	var buf [64]byte
+	AppendTokens(text, true, buf[:0], fn)
+}
+
+// AppendTokens splits text into lower-case word tokens as Tokens does (letters and digits; a trailing plural "s" dropped from
+// words longer than three letters), splitting at camelCase boundaries only
+// when camel is set; prose is tokenized as if lower-cased first, so
+// "GitHub" stays one word. fn receives each token in a buffer that is only
+// valid during the call: indexing a catalog allocates only for new words.
+func AppendTokens[T ~string | ~[]byte](text T, camel bool, buf []byte, fn func(tok []byte)) []byte {
 	word := buf[:0]
-	prevLower := false
+	var prev rune
 	flush := func() {
 		if len(word) == 0 {
 			return
@@ -235,6 +244,8 @@ func tokens(text string, fn func(tok []byte)) {
 		fn(w)
 		word = word[:0]
 	}
+	// prev is the previous rune as Tokens sees it: as written for
+	// identifiers, lower-cased for prose.
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -242,34 +253,45 @@ func tokens(text string, fn func(tok []byte)) {
 			switch {
 			case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
 				word = append(word, c)
-				prevLower = c >= 'a'
 			case c >= 'A' && c <= 'Z':
-				if prevLower {
-					flush() // camelCase boundary
+				if camel && (prev >= 'a' && prev <= 'z' || prev >= utf8.RuneSelf && unicode.IsLower(prev)) {
+					flush()
 				}
-				word = append(word, c+'a'-'A')
-				prevLower = false
+				c += 'a' - 'A'
+				word = append(word, c)
+				if !camel {
+					prev = rune(c)
+					continue
+				}
+				prev = rune(c - ('a' - 'A'))
+				continue
 			default:
 				flush()
-				prevLower = false
 			}
+			prev = rune(c)
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
+		// At most four bytes: converting them does not allocate.
+		r, size := utf8.DecodeRuneInString(string(text[i:min(i+utf8.UTFMax, len(text))]))
 		i += size
+		if !camel {
+			r = unicode.ToLower(r)
+		}
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && prevLower {
+			// A capital without a lower-case form still splits a word,
+			// as it does in lower-cased text.
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
 				flush()
 			}
 			word = utf8.AppendRune(word, unicode.ToLower(r))
-			prevLower = unicode.IsLower(r)
 		default:
 			flush()
-			prevLower = false
 		}
+		prev = r
 	}
 	flush()
+	return word
 }
 
 // stopWords are English function words that carry no routing signal.
