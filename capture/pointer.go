@@ -115,6 +115,34 @@ func (d *Doc) keyIs(i int, key string) bool {
 // IsMember reports whether node i is the value of an object member.
 func (d *Doc) IsMember(i int) bool { return d.Nodes[i].KeyEnd != 0 }
 
+// KeySpan returns the byte span of node i's member key token, quotes
+// included, or (-1, -1) when i is not a member.
+func (d *Doc) KeySpan(i int) (start, end int) {
+	if i < 0 || !d.IsMember(i) {
+		return -1, -1
+	}
+	n := &d.Nodes[i]
+	return int(n.KeyStart), int(n.KeyEnd)
+}
+
+// RawKey returns the member key of node i as it is spelled in the source,
+// without its quotes and undecoded (nil when i is not a member).
+func (d *Doc) RawKey(i int) []byte {
+	s, e := d.KeySpan(i)
+	if s < 0 {
+		return nil
+	}
+	return d.Src[s+1 : e-1]
+}
+
+// ParentOf returns the index of node i's parent, or -1 for the root.
+func (d *Doc) ParentOf(i int) int {
+	if i <= 0 {
+		return -1
+	}
+	return int(d.Nodes[i].Parent)
+}
+
 // Children iterates over the direct children of node i in document order.
 func (d *Doc) Children(i int) iter.Seq[int] {
 	return func(yield func(int) bool) {
