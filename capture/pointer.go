@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -420,4 +421,15 @@ func AppendQuote(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// Ancestors returns the nodes enclosing node i, from the root down (empty
+// for the root itself).
+func (d *Doc) Ancestors(i int) []int {
+	var out []int
+	for p := d.ParentOf(i); p >= 0; p = d.ParentOf(p) {
+		out = append(out, p)
+	}
+	slices.Reverse(out)
+	return out
 }

@@ -13,7 +13,7 @@ import (
 
 // Validator checks a body against its provider's schema and returns the
 // error messages (empty when valid).
-type Validator func(p capture.Provider, body []byte) ([]string, error)
+type Validator func(c *capture.Capture) ([]string, error)
 
 // Env carries what rules and the engine need from outside: configuration,
 // severity overrides and the schema validator.
@@ -138,10 +138,10 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 			default:
 				if env != nil && env.Validate != nil {
 					if !validated {
-						origErrs, _ = env.Validate(cur.Provider, c.Body)
+						origErrs, _ = env.Validate(c)
 						validated = true
 					}
-					if errs, verr := env.Validate(next.Provider, next.Body); verr != nil || (len(errs) > 0 && len(origErrs) == 0) {
+					if errs, verr := env.Validate(next); verr != nil || (len(errs) > 0 && len(origErrs) == 0) {
 						msg := "result no longer validates"
 						if len(errs) > 0 {
 							msg += ": " + errs[0]

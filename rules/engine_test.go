@@ -88,8 +88,8 @@ func TestRunDropsNonIdempotent(t *testing.T) {
 
 func TestRunDropsInvalidResult(t *testing.T) {
 	c := read(t, body)
-	env := &Env{Validate: func(p capture.Provider, b []byte) ([]string, error) {
-		if strings.Contains(string(b), `"max_tokens":1,`) {
+	env := &Env{Validate: func(c *capture.Capture) ([]string, error) {
+		if strings.Contains(string(c.Body), `"max_tokens":1,`) {
 			return []string{"/max_tokens: too small"}, nil
 		}
 		return nil, nil

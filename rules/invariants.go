@@ -45,12 +45,12 @@ var ShapePreserved = &Rule{
 			}
 		}
 		if p.Env != nil && p.Env.Validate != nil {
-			origErrs, err := p.Env.Validate(before.Provider, before.Body)
+			origErrs, err := p.Env.Validate(before)
 			if err != nil {
 				return err
 			}
 			if len(origErrs) == 0 {
-				errs, err := p.Env.Validate(after.Provider, after.Body)
+				errs, err := p.Env.Validate(after)
 				if err != nil {
 					return err
 				}

@@ -1,19 +1,17 @@
 package schemas
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/skillopt/skillopt/capture"
 )
 
-// leafKind tells how a leaf error is rendered.
+// leafKind tells how a leaf failure is rendered.
 type leafKind int
 
 const (
@@ -26,62 +24,14 @@ const (
 	kindValues
 )
 
-// leaf is one failure at one instance location of the validated document.
+// leaf is one failure at one location of the validated view.
 type leaf struct {
-	loc     []string // instance location, as unescaped reference tokens
+	at      loc
 	kind    leafKind
 	keyword string // the failing keyword (kindKeyword)
-	arg     any    // the keyword's value in the schema (kindKeyword)
-	msg     string // the validator's own message, used as a fallback
+	arg     any    // what the keyword asked for (kindKeyword)
 	types   []string
 	values  []any
-}
-
-// pathView maps a location in the validated document back to the body as
-// given.
-type pathView interface {
-	original(loc []string) []string
-}
-
-// identityView is the view of a body validated as given.
-type identityView struct{}
-
-func (identityView) original(loc []string) []string { return loc }
-
-// collect flattens a validation error tree into leaf errors. Where an anyOf
-// failed, only the most relevant branch is reported (see pickBranch).
-func collect(ve *jsonschema.ValidationError, doc any) []leaf {
-	if len(ve.Causes) == 0 {
-		return []leaf{newLeaf(ve, doc)}
-	}
-	if ve.Message == "anyOf failed" || ve.Message == "oneOf failed" {
-		return pickBranch(ve, doc)
-	}
-	var out []leaf
-	for _, c := range ve.Causes {
-		out = append(out, collect(c, doc)...)
-	}
-	return out
-}
-
-func newLeaf(ve *jsonschema.ValidationError, doc any) leaf {
-	l := leaf{loc: splitPointer(ve.InstanceLocation), msg: ve.Message}
-	frag := ve.AbsoluteKeywordLocation
-	if i := strings.IndexByte(frag, '#'); i >= 0 {
-		frag = frag[i+1:]
-	} else {
-		frag = ""
-	}
-	kw := splitPointer(frag)
-	if ve.Message == "not allowed" {
-		l.keyword = "false"
-		return l
-	}
-	if len(kw) > 0 {
-		l.keyword = kw[len(kw)-1]
-		l.arg, _ = valueAt(doc, kw)
-	}
-	return l
 }
 
 // branchClass sorts failed anyOf branches by how far the value got.
@@ -93,12 +43,12 @@ const (
 	branchDeep                     // the value matched the branch's shape and failed inside
 )
 
-// pickBranch reports a failed anyOf. When a branch accepted the value's
-// shape and failed further in, that branch's errors are reported (the one
-// that got deepest when there are several). Otherwise the alternatives are
-// merged into one error listing the allowed values or types.
-func pickBranch(ve *jsonschema.ValidationError, doc any) []leaf {
-	base := splitPointer(ve.InstanceLocation)
+// pickBranch reports a failed anyOf (or a oneOf that nothing matched). When
+// a branch accepted the value's shape and failed further in, that branch's
+// failures are reported (the one that got deepest when there are several).
+// Otherwise the alternatives are merged into one failure listing the
+// allowed values or types.
+func (e *evaluator) pickBranch(branches [][]leaf, base loc) []leaf {
 	var (
 		best      []leaf
 		bestDepth = -1
@@ -106,15 +56,12 @@ func pickBranch(ve *jsonschema.ValidationError, doc any) []leaf {
 		types     []string
 		anyValue  bool
 	)
-	for _, cause := range ve.Causes {
-		ls := collect(cause, doc)
+	for _, ls := range branches {
 		switch classify(ls, base) {
 		case branchDeep:
 			depth := 0
 			for _, l := range ls {
-				if len(l.loc) > depth {
-					depth = len(l.loc)
-				}
+				depth = max(depth, e.depth(l.at))
 			}
 			if depth > bestDepth || (depth == bestDepth && len(ls) < len(best)) {
 				best, bestDepth = ls, depth
@@ -124,16 +71,14 @@ func pickBranch(ve *jsonschema.ValidationError, doc any) []leaf {
 			for _, l := range ls {
 				switch l.keyword {
 				case "enum":
-					if a, ok := l.arg.([]any); ok {
-						values = append(values, a...)
-					}
+					values = append(values, l.arg.([]any)...)
 				case "const":
 					values = append(values, l.arg)
 				}
 			}
 		case branchType:
 			for _, l := range ls {
-				types = append(types, schemaTypes(l.arg)...)
+				types = append(types, l.arg.([]string)...)
 			}
 		}
 	}
@@ -141,16 +86,16 @@ func pickBranch(ve *jsonschema.ValidationError, doc any) []leaf {
 	case best != nil:
 		return best
 	case anyValue:
-		return []leaf{{loc: base, kind: kindValues, values: values}}
+		return []leaf{{at: base, kind: kindValues, values: values}}
 	default:
-		return []leaf{{loc: base, kind: kindTypes, types: types}}
+		return []leaf{{at: base, kind: kindTypes, types: types}}
 	}
 }
 
-func classify(ls []leaf, base []string) branchClass {
+func classify(ls []leaf, base loc) branchClass {
 	class := branchType
 	for _, l := range ls {
-		if l.kind != kindKeyword || !samePath(l.loc, base) {
+		if l.kind != kindKeyword || l.at != base {
 			return branchDeep
 		}
 		switch l.keyword {
@@ -164,50 +109,51 @@ func classify(ls []leaf, base []string) branchClass {
 	return class
 }
 
+// depth counts the reference tokens of a location in the view.
+func (e *evaluator) depth(l loc) int {
+	n := len(e.d.Ancestors(l.node))
+	if l.elem {
+		n++
+	}
+	return n
+}
+
 // render turns a leaf into Errors whose pointers refer to the body as given.
-func render(l leaf, root any, view pathView) []Error {
-	val, _ := valueAt(root, l.loc)
-	orig := view.original(l.loc)
-	ptr := formatPointer(orig)
-	subj := subject(orig)
+func (e *evaluator) render(l leaf) []Error {
+	ptr := e.d.Pointer(l.at.node)
+	subj := subject(unescapeTokens(splitRaw(ptr)))
+	node := vnode{i: l.at.node}
+	if l.at.elem {
+		node.elem = true
+	}
 	one := func(format string, a ...any) []Error {
 		return []Error{{Pointer: ptr, Message: fmt.Sprintf(format, a...)}}
 	}
 	switch l.kind {
 	case kindTypes:
-		return one("%s must be %s, got %s", subj, joinTypes(l.types), describe(val))
+		return one("%s must be %s, got %s", subj, joinTypes(l.types), e.describe(node))
 	case kindValues:
-		return one("%s %s is not one of %s", subj, formatValue(val), joinValues(l.values))
+		return one("%s %s is not one of %s", subj, e.format(node), joinValues(l.values))
 	}
 	switch l.keyword {
 	case "type":
-		return one("%s must be %s, got %s", subj, joinTypes(schemaTypes(l.arg)), describe(val))
+		return one("%s must be %s, got %s", subj, joinTypes(l.arg.([]string)), e.describe(node))
 	case "required":
-		obj, _ := val.(map[string]any)
-		names, _ := l.arg.([]any)
-		var out []Error
-		for _, n := range names {
-			s, _ := n.(string)
-			if _, ok := obj[s]; !ok {
-				out = append(out, Error{Pointer: ptr, Message: fmt.Sprintf("missing required property %q", s)})
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
+		return one("missing required property %q", l.arg)
 	case "enum":
-		values, _ := l.arg.([]any)
-		return one("%s %s is not one of %s", subj, formatValue(val), joinValues(values))
+		return one("%s %s is not one of %s", subj, e.format(node), joinValues(l.arg.([]any)))
 	case "const":
-		return one("%s must be %s, got %s", subj, formatValue(l.arg), formatValue(val))
+		return one("%s must be %s, got %s", subj, formatValue(l.arg), e.format(node))
 	case "minimum":
-		return one("%s must be >= %v, got %s", subj, l.arg, formatValue(val))
+		return one("%s must be >= %v, got %s", subj, l.arg, e.format(node))
 	case "maximum":
-		return one("%s must be <= %v, got %s", subj, l.arg, formatValue(val))
+		return one("%s must be <= %v, got %s", subj, l.arg, e.format(node))
 	case "exclusiveMinimum":
-		return one("%s must be > %v, got %s", subj, l.arg, formatValue(val))
+		return one("%s must be > %v, got %s", subj, l.arg, e.format(node))
 	case "exclusiveMaximum":
-		return one("%s must be < %v, got %s", subj, l.arg, formatValue(val))
+		return one("%s must be < %v, got %s", subj, l.arg, e.format(node))
+	case "multipleOf":
+		return one("%s must be a multiple of %v, got %s", subj, l.arg, e.format(node))
 	case "minLength":
 		return one("%s must be at least %v characters long", subj, l.arg)
 	case "maxLength":
@@ -221,13 +167,54 @@ func render(l leaf, root any, view pathView) []Error {
 	case "maxProperties":
 		return one("%s must have at most %v properties", subj, l.arg)
 	case "pattern":
-		return one("%s %s does not match pattern %v", subj, formatValue(val), l.arg)
-	case "false":
-		return one("%s is not allowed", subj)
+		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
+	case "additionalProperties":
+		return one("unknown property %q", l.arg)
+	case "uniqueItems":
+		return one("%s repeats an earlier item", subj)
+	case "contains":
+		return one("%s has no item of the required kind", subj)
+	case "oneOf":
+		return one("%s matches more than one alternative", subj)
 	case "not":
 		return one("%s is not allowed here", subj)
 	}
-	return one("%s: %s", subj, strings.ToLower(l.msg))
+	return one("%s is not allowed", subj) // "false"
+}
+
+// describe names a value's type, with the value itself for scalars.
+func (e *evaluator) describe(v vnode) string {
+	switch kind := e.kind(v); kind {
+	case capture.Null, capture.Object, capture.Array:
+		return kind.String()
+	default:
+		return kind.String() + " " + e.format(v)
+	}
+}
+
+// format renders a value briefly: strings quoted and shortened, long
+// numbers abbreviated, containers elided.
+func (e *evaluator) format(v vnode) string {
+	d := e.d
+	switch kind := e.kind(v); kind {
+	case capture.Null:
+		return "null"
+	case capture.True:
+		return "true"
+	case capture.False:
+		return "false"
+	case capture.Object:
+		return "{…}"
+	case capture.Array:
+		return "[…]"
+	case capture.Number:
+		raw := d.Raw(v.i)
+		if len(raw) > 40 {
+			return fmt.Sprintf("%s… (%d characters)", raw[:24], len(raw))
+		}
+		return string(raw)
+	}
+	return formatValue(d.StrPrefix(v.i, 4*49))
 }
 
 // finish removes duplicates and sorts by pointer (token by token, indexes
@@ -283,21 +270,14 @@ func splitRaw(p string) []string {
 	return strings.Split(p[1:], "/")
 }
 
-// splitPointer splits a pointer produced by the validator, whose tokens are
-// also URL-path-escaped, into unescaped reference tokens.
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range parts {
-		if u, err := url.PathUnescape(t); err == nil {
-			t = u
+// unescapeTokens decodes RFC 6901 reference tokens in place.
+func unescapeTokens(tokens []string) []string {
+	for i, t := range tokens {
+		if strings.IndexByte(t, '~') >= 0 {
+			tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
 		}
-		t = strings.ReplaceAll(t, "~1", "/")
-		parts[i] = strings.ReplaceAll(t, "~0", "~")
 	}
-	return parts
+	return tokens
 }
 
 // formatPointer builds an RFC 6901 pointer from reference tokens.
@@ -309,41 +289,6 @@ func formatPointer(tokens []string) string {
 		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
 	}
 	return b.String()
-}
-
-// valueAt returns the value at the location given by reference tokens.
-func valueAt(v any, tokens []string) (any, bool) {
-	for _, t := range tokens {
-		switch c := v.(type) {
-		case map[string]any:
-			next, ok := c[t]
-			if !ok {
-				return nil, false
-			}
-			v = next
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
-func samePath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func isIndex(t string) bool {
@@ -420,34 +365,6 @@ func joinValues(values []any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// jsonType names the JSON type of a decoded value.
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case json.Number, float64, float32, int, int64, int32, uint, uint64, uint32:
-		return "number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// describe names a value's type, with the value itself for scalars.
-func describe(v any) string {
-	switch v.(type) {
-	case nil, map[string]any, []any:
-		return jsonType(v)
-	}
-	return jsonType(v) + " " + formatValue(v)
 }
 
 // formatValue renders a value briefly: strings quoted and shortened,

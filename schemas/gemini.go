@@ -2,9 +2,9 @@ package schemas
 
 import (
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/skillopt/skillopt/capture"
 )
 
 // geminiOpaque lists the (lowerCamelCase) keys whose values are user-defined
@@ -31,33 +31,6 @@ var geminiRepeated = map[string]bool{
 	"functionDeclarations": true,
 }
 
-// geminiView is a Gemini body normalised to the form the schema is written
-// for, with what is needed to map locations back to the body as given.
-type geminiView struct {
-	orig   any      // the request as given (inside the wrapper, if any)
-	prefix []string // location of orig in the body: ["request"] or none
-	norm   any      // the normalised request
-	errs   []Error  // problems found while normalising
-	at     []string // location being normalised, in the body as given
-}
-
-// newGeminiView unwraps the Code Assist wrapper {model, project, request}
-// and normalises the request. v is not modified.
-func newGeminiView(v any) *geminiView {
-	g := &geminiView{orig: v}
-	if m, ok := v.(map[string]any); ok {
-		if req, ok := m["request"].(map[string]any); ok {
-			if _, direct := m["contents"]; !direct {
-				g.orig, g.prefix = req, []string{"request"}
-			}
-		}
-	}
-	g.at = append(g.at, g.prefix...)
-	g.norm = g.normalise(g.orig, false)
-	g.at = nil
-	return g
-}
-
 // geminiKey returns the lowerCamelCase spelling of a snake_case key. Keys
 // without an underscore, or starting with one, are returned unchanged.
 func geminiKey(k string) string {
@@ -82,104 +55,53 @@ func geminiKey(k string) string {
 	return b.String()
 }
 
-// normalise returns a normalised copy of v, which is at g.at in the body as
-// given. opaque is true inside user-defined maps, which are kept as they are.
-func (g *geminiView) normalise(v any, opaque bool) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if opaque {
-			return x
+// geminiDuplicates reports members that give both spellings of one key
+// (snake_case and lowerCamelCase), as Google's parser would: the
+// lowerCamelCase one is kept. Inside user-defined maps keys are left alone.
+func (e *evaluator) geminiDuplicates(v vnode, out []Error) []Error {
+	d := e.d
+	switch d.Kind(v.i) {
+	case capture.Object:
+		if v.opaque {
+			return out
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out := make(map[string]any, len(x))
-		from := make(map[string]string, len(x))
-		for _, k := range keys {
-			nk := geminiKey(k)
-			if prev, dup := from[nk]; dup {
-				// Both spellings given: the lowerCamelCase one is kept.
-				loser, winner := k, prev
-				if k == nk {
-					loser, winner = prev, k
-				}
-				g.errs = append(g.errs, Error{
-					Pointer: formatPointer(append(g.at, loser)),
-					Message: fmt.Sprintf("%s duplicates %s", subject([]string{loser}), subject([]string{winner})),
-				})
-				if k != nk {
+		for c := range d.Children(v.i) {
+			k := d.Key(c)
+			if nk := geminiKey(k); nk != k {
+				if winner := e.winner(v.i, c, nk); winner != c {
+					out = append(out, Error{
+						Pointer: d.Pointer(c),
+						Message: fmt.Sprintf("%s duplicates %s", subject([]string{k}), subject([]string{d.Key(winner)})),
+					})
 					continue
 				}
 			}
-			from[nk] = k
-			g.at = append(g.at, k)
-			child := g.normalise(x[k], geminiOpaque[nk])
-			g.at = g.at[:len(g.at)-1]
-			if geminiRepeated[nk] {
-				if m, ok := child.(map[string]any); ok {
-					child = []any{m}
-				}
-			}
-			out[nk] = child
+			out = e.geminiDuplicates(vnode{i: c, opaque: geminiOpaque[geminiKey(k)]}, out)
 		}
-		return out
-	case []any:
-		if opaque {
-			return x
+	case capture.Array:
+		if v.opaque {
+			return out
 		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			g.at = append(g.at, strconv.Itoa(i))
-			out[i] = g.normalise(e, false)
-			g.at = g.at[:len(g.at)-1]
-		}
-		return out
-	}
-	return v
-}
-
-// original maps a location in the normalised request to the body as given:
-// renamed keys get their original spelling back and the index inserted for
-// a wrapped single object is dropped.
-func (g *geminiView) original(loc []string) []string {
-	out := append([]string(nil), g.prefix...)
-	cur, opaque := g.orig, false
-	for i := 0; i < len(loc); i++ {
-		t := loc[i]
-		switch c := cur.(type) {
-		case map[string]any:
-			k, ok := t, false
-			if _, ok = c[t]; !ok && !opaque {
-				for ck := range c {
-					if geminiKey(ck) == t {
-						k, ok = ck, true
-						break
-					}
-				}
-			}
-			if !ok {
-				return append(out, loc[i:]...)
-			}
-			out = append(out, k)
-			cur = c[k]
-			if !opaque && geminiRepeated[t] && i+1 < len(loc) && loc[i+1] == "0" {
-				if _, single := cur.(map[string]any); single {
-					i++
-				}
-			}
-			opaque = opaque || geminiOpaque[t]
-		case []any:
-			n, err := strconv.Atoi(t)
-			if err != nil || n < 0 || n >= len(c) {
-				return append(out, loc[i:]...)
-			}
-			out = append(out, t)
-			cur = c[n]
-		default:
-			return append(out, loc[i:]...)
+		for c := range d.Children(v.i) {
+			out = e.geminiDuplicates(vnode{i: c}, out)
 		}
 	}
 	return out
+}
+
+// winner returns the member of object obj that a Gemini parser keeps among
+// those whose keys normalise to nk: the one spelt nk, else the first in key
+// order. member is one of them.
+func (e *evaluator) winner(obj, member int, nk string) int {
+	d := e.d
+	if w := d.Get(obj, nk); w >= 0 {
+		return w
+	}
+	best, bestKey := member, d.Key(member)
+	for c := range d.Children(obj) {
+		if k := d.Key(c); c != member && geminiKey(k) == nk && k < bestKey {
+			best, bestKey = c, k
+		}
+	}
+	return best
 }

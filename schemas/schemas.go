@@ -17,13 +17,13 @@ package schemas
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/skillopt/skillopt/capture"
 )
 
 // Providers lists the supported provider shape names in a stable order.
@@ -60,7 +60,6 @@ type compiled struct {
 	once   sync.Once
 	name   string
 	schema *jsonschema.Schema
-	doc    any // the decoded schema document, for keyword look-ups
 	err    error
 }
 
@@ -97,12 +96,6 @@ func (c *compiled) compile() {
 		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&c.doc); err != nil {
-		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
-		return
-	}
 	url := schemaBaseURL + c.name + ".json"
 	jc := jsonschema.NewCompiler()
 	jc.Draft = jsonschema.Draft2020
@@ -118,6 +111,10 @@ func (c *compiled) compile() {
 		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
 		return
 	}
+	if err := supported(s); err != nil {
+		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		return
+	}
 	c.schema = s
 }
 
@@ -130,11 +127,21 @@ func Validate(provider string, body []byte) ([]Error, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := decodeJSON(body)
+	d, err := capture.Parse(body)
 	if err != nil {
 		return nil, fmt.Errorf("schemas: body is not JSON: %w", err)
 	}
-	return c.validate(v)
+	return c.validate(d), nil
+}
+
+// ValidateDoc is Validate for a body that capture has already indexed; the
+// document is not parsed again.
+func ValidateDoc(provider string, d *capture.Doc) ([]Error, error) {
+	c, err := load(provider)
+	if err != nil {
+		return nil, err
+	}
+	return c.validate(d), nil
 }
 
 // ValidateFile checks one of skillopt's own files (see Files) against its
@@ -143,39 +150,21 @@ func ValidateFile(kind string, data []byte) ([]Error, error) {
 	return Validate(kind, data)
 }
 
-// ValidateValue is the same as Validate for an already-decoded value
-// (decoded with json.Decoder.UseNumber()).
-func ValidateValue(provider string, v any) ([]Error, error) {
-	c, err := load(provider)
-	if err != nil {
-		return nil, err
+// validate evaluates the schema over the index of a document.
+func (c *compiled) validate(d *capture.Doc) []Error {
+	e := &evaluator{d: d, gemini: c.name == "gemini"}
+	root := vnode{}
+	out := []Error{}
+	if e.gemini {
+		// The Code Assist wrapper {model, project, request} carries the
+		// request; pointers keep the /request prefix.
+		if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") < 0 {
+			root.i = req
+		}
+		out = e.geminiDuplicates(root, out)
 	}
-	return c.validate(v)
-}
-
-// validate runs the schema on v and converts the result to Errors.
-func (c *compiled) validate(v any) ([]Error, error) {
-	var (
-		target          = v
-		view   pathView = identityView{}
-		extra  []Error
-	)
-	if c.name == "gemini" {
-		g := newGeminiView(v)
-		target, view, extra = g.norm, g, g.errs
+	for _, l := range e.eval(c.schema, root) {
+		out = append(out, e.render(l)...)
 	}
-	err := c.schema.Validate(target)
-	if err == nil {
-		return finish(extra), nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil, fmt.Errorf("schemas: %w", err)
-	}
-	leaves := collect(ve, c.doc)
-	out := extra
-	for _, l := range leaves {
-		out = append(out, render(l, target, view)...)
-	}
-	return finish(out), nil
+	return finish(out)
 }

@@ -47,7 +47,7 @@ func validateCommand(e *env) *cli.Command {
 			invalid := false
 			for _, f := range files {
 				for _, capt := range f.Captures {
-					errs, err := schemas.Validate(string(capt.Provider), capt.Body)
+					errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
 					if err != nil {
 						e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
 						continue

@@ -63,8 +63,8 @@ func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
 	return env
 }
 
-func validate(p capture.Provider, body []byte) ([]string, error) {
-	errs, err := schemas.Validate(string(p), body)
+func validate(c *capture.Capture) ([]string, error) {
+	errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 	if err != nil {
 		return nil, err
 	}
