@@ -60,14 +60,22 @@ const (
 // Node is one value of an indexed document. Nodes are stored in document
 // order (pre-order), so the children of node i start at i+1 and the subtree of
 // node i ends just before node Skip.
+//
+// A node takes 16 bytes, so that dense documents (long arrays of small
+// numbers) cost about eight times their size: a member's key is found from
+// the gap between the key token and the value, and a node's parent by
+// descending from the root (see Doc.KeySpan and Doc.ParentOf).
 type Node struct {
-	Start, End       uint32 // byte span of the value's token(s)
-	KeyStart, KeyEnd uint32 // byte span of the member key token (quotes included); zero when not a member
-	Parent           int32  // index of the parent node, -1 for the root
-	Skip             int32  // index of the first node after this subtree
-	Kind             Kind
-	flags            uint8
+	Start, End uint32 // byte span of the value's token(s)
+	Skip       int32  // index of the first node after this subtree
+	gap        uint16 // Start minus the end of the member key token; 0 when not a member
+	Kind       Kind
+	flags      uint8
 }
+
+// bigGap marks a gap between key and value too wide for Node.gap; the
+// document keeps the real one aside.
+const bigGap = 0xFFFF
 
 // Doc is an order- and spelling-preserving index of one JSON document: every
 // value keeps the byte span it has in Src, so edits can be spliced into the
@@ -75,6 +83,7 @@ type Node struct {
 type Doc struct {
 	Src   []byte
 	Nodes []Node
+	gaps  map[int32]uint32 // gaps of bigGap nodes
 }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.
@@ -118,9 +127,7 @@ func Parse(src []byte) (*Doc, error) {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("document of %d bytes exceeds the %d-byte limit", len(src), MaxSize)}
 	}
 	p := parser{src: src}
-	// A rough capacity guess avoids most regrowth without reserving much
-	// for documents made of a few long strings.
-	p.nodes = make([]Node, 0, min(len(src)/32, 1<<15)+4)
+	p.nodes = make([]Node, 0, countValues(src))
 	i := p.skipSpace(0)
 	if i == len(src) {
 		if len(src) == 0 {
@@ -128,7 +135,7 @@ func Parse(src []byte) (*Doc, error) {
 		}
 		return nil, newSyntaxError(src, i, "no JSON value, only whitespace")
 	}
-	end, err := p.value(i, -1, 0, 0, 0)
+	end, err := p.value(i, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -136,12 +143,48 @@ func Parse(src []byte) (*Doc, error) {
 	if end != len(src) {
 		return nil, newSyntaxError(src, end, "unexpected %s after the top-level value", describeByte(src, end))
 	}
-	return &Doc{Src: src, Nodes: p.nodes}, nil
+	return &Doc{Src: src, Nodes: p.nodes, gaps: p.gaps}, nil
 }
 
 type parser struct {
 	src   []byte
 	nodes []Node
+	gaps  map[int32]uint32
+}
+
+// countValues returns an upper bound of the number of values in src: one
+// for the root, one per comma and one per opening bracket outside strings.
+// Sizing the node slice once keeps dense documents from paying for the
+// regrowth of a slice that is itself several times larger than the input.
+func countValues(src []byte) int {
+	n := 1
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case ',', '[', '{':
+			n++
+		case '"':
+			// Skip the string: find the closing quote not escaped by an
+			// odd run of backslashes.
+			j := i + 1
+			for {
+				k := bytes.IndexByte(src[j:], '"')
+				if k < 0 {
+					return n
+				}
+				j += k
+				b := j - 1
+				for b > i && src[b] == '\\' {
+					b--
+				}
+				if (j-1-b)%2 == 0 {
+					break
+				}
+				j++
+			}
+			i = j
+		}
+	}
+	return n
 }
 
 func (p *parser) skipSpace(i int) int {
@@ -175,14 +218,27 @@ func describeByte(src []byte, i int) string {
 }
 
 // value parses the value starting at i (not whitespace) and returns the
-// offset just past it.
-func (p *parser) value(i int, parent int32, depth int, keyStart, keyEnd int) (int, error) {
+// offset just past it. keyEnd is the offset just past the member key token,
+// 0 for array elements and the root.
+func (p *parser) value(i int, depth int, keyEnd int) (int, error) {
 	src := p.src
 	if i >= len(src) {
 		return 0, newSyntaxError(src, i, "unexpected end of input, expected a value (truncated?)")
 	}
 	idx := int32(len(p.nodes))
-	p.nodes = append(p.nodes, Node{Start: uint32(i), KeyStart: uint32(keyStart), KeyEnd: uint32(keyEnd), Parent: parent})
+	nd := Node{Start: uint32(i)}
+	if keyEnd > 0 {
+		if g := i - keyEnd; g < bigGap {
+			nd.gap = uint16(g)
+		} else {
+			nd.gap = bigGap
+			if p.gaps == nil {
+				p.gaps = map[int32]uint32{}
+			}
+			p.gaps[idx] = uint32(g)
+		}
+	}
+	p.nodes = append(p.nodes, nd)
 	var (
 		end  int
 		err  error
@@ -373,7 +429,7 @@ func (p *parser) array(i int, idx int32, depth int) (int, error) {
 		return i + 1, nil
 	}
 	for {
-		end, err := p.value(i, idx, depth, 0, 0)
+		end, err := p.value(i, depth, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -434,7 +490,7 @@ func (p *parser) object(i int, idx int32, depth int) (int, error) {
 		}
 		i = p.skipSpace(i + 1)
 		child := len(p.nodes)
-		end, err := p.value(i, idx, depth, keyStart, keyEnd)
+		end, err := p.value(i, depth, keyEnd)
 		if err != nil {
 			return 0, err
 		}
@@ -473,7 +529,7 @@ func (p *parser) checkDuplicate(first, members, ks, ke int, escaped bool, keyset
 	if members < dupLinear {
 		for c := first; c < len(p.nodes); c = int(p.nodes[c].Skip) {
 			n := &p.nodes[c]
-			other := src[n.KeyStart:n.KeyEnd]
+			other := src[p.keyStart(c):p.keyEnd(c)]
 			if n.flags&flagKeyEscaped == 0 && !escaped {
 				if bytes.Equal(other, key) {
 					return p.dupError(ks, key)
@@ -490,8 +546,7 @@ func (p *parser) checkDuplicate(first, members, ks, ke int, escaped bool, keyset
 		// Switch to a set holding every key seen so far in this object.
 		*keyset = make(map[string]struct{}, 2*dupLinear)
 		for c := first; c < len(p.nodes); c = int(p.nodes[c].Skip) {
-			n := &p.nodes[c]
-			(*keyset)[unquote(src[n.KeyStart:n.KeyEnd])] = struct{}{}
+			(*keyset)[unquote(src[p.keyStart(c):p.keyEnd(c)])] = struct{}{}
 		}
 	}
 	k := unquote(key)
@@ -500,6 +555,47 @@ func (p *parser) checkDuplicate(first, members, ks, ke int, escaped bool, keyset
 	}
 	(*keyset)[k] = struct{}{}
 	return nil
+}
+
+func (p *parser) keyEnd(i int) int {
+	return keyEndOf(&p.nodes[i], p.gaps, int32(i))
+}
+
+func (p *parser) keyStart(i int) int {
+	return keyStartOf(p.src, p.keyEnd(i), p.nodes[i].flags&flagKeyEscaped != 0)
+}
+
+// keyEndOf returns the offset just past the key token of member node n
+// (index i), or -1 when n is not a member.
+func keyEndOf(n *Node, gaps map[int32]uint32, i int32) int {
+	switch n.gap {
+	case 0:
+		return -1
+	case bigGap:
+		return int(n.Start) - int(gaps[i])
+	}
+	return int(n.Start) - int(n.gap)
+}
+
+// keyStartOf finds the opening quote of the key token that ends just before
+// end: the nearest quote before the closing one that no odd run of
+// backslashes escapes (keys without escapes hold no backslash at all).
+func keyStartOf(src []byte, end int, escaped bool) int {
+	j := end - 1 // the closing quote
+	for {
+		q := bytes.LastIndexByte(src[:j], '"')
+		if !escaped || q <= 0 {
+			return q
+		}
+		b := q - 1
+		for b >= 0 && src[b] == '\\' {
+			b--
+		}
+		if (q-1-b)%2 == 0 {
+			return q
+		}
+		j = q
+	}
 }
 
 func (p *parser) dupError(off int, key []byte) error {

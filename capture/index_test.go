@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 func TestParseKeepsSpelling(t *testing.T) {
@@ -202,6 +203,10 @@ func FuzzParse(f *testing.F) {
 				if err != nil || j != i {
 					t.Fatalf("pointer %q of node %d resolves to %d (%v)", d.Pointer(i), i, j, err)
 				}
+				checkNodeLinks(t, d, i)
+			}
+			if len(d.Nodes) > countValues(data) {
+				t.Fatalf("%d nodes, bound %d", len(d.Nodes), countValues(data))
 			}
 			return
 		}
@@ -234,5 +239,86 @@ func TestSpecialByte(t *testing.T) {
 		if got := specialByte(x); got != want {
 			t.Fatalf("specialByte(% x) = %v, want %v", buf, got, want)
 		}
+	}
+}
+
+// checkNodeLinks verifies what nodes no longer store: a member's key token
+// (found from the gap to its value) and its parent (found by descent).
+func checkNodeLinks(t *testing.T, d *Doc, i int) {
+	t.Helper()
+	p := d.ParentOf(i)
+	if i == 0 {
+		if p != -1 {
+			t.Fatalf("root has parent %d", p)
+		}
+		return
+	}
+	if !d.IsChild(p, i) {
+		t.Fatalf("node %d is not a child of its parent %d", i, p)
+	}
+	anc := d.Ancestors(i)
+	if len(anc) == 0 || anc[len(anc)-1] != p || anc[0] != 0 {
+		t.Fatalf("ancestors of %d: %v, parent %d", i, anc, p)
+	}
+	s, e := d.KeySpan(i)
+	if (d.Kind(p) == Object) != (s >= 0) || d.IsMember(i) != (s >= 0) {
+		t.Fatalf("node %d in a %s: key span %d..%d", i, d.Kind(p), s, e)
+	}
+	if s < 0 {
+		return
+	}
+	var key string
+	if err := json.Unmarshal(d.Src[s:e], &key); err != nil || key != d.Key(i) {
+		t.Fatalf("key token %q of node %d decodes to %q, Key says %q (%v)", d.Src[s:e], i, key, d.Key(i), err)
+	}
+	if strings.Trim(string(d.Src[e:d.Nodes[i].Start]), " \t\r\n") != ":" {
+		t.Fatalf("between key and value of node %d: %q", i, d.Src[e:d.Nodes[i].Start])
+	}
+	if got := d.Get(p, key); got != i {
+		t.Fatalf("Get(%d, %q) = %d, want %d", p, key, got, i)
+	}
+}
+
+func TestKeysAndParents(t *testing.T) {
+	docs := []string{
+		`{"a":1,"b":{"c":[1,{"d":2}]}}`,
+		`{"q\"uote":1,"back\\":2,"\\\"":3,"":4,"\u0061b":5}`,
+		`[{"x" :  1}, [2, {"y"` + "\n\t" + `:3}]]`,
+		`{"wide":` + strings.Repeat(" ", 70000) + `1, "next": [` + strings.Repeat(" ", 65535) + `2], "exact":` + strings.Repeat(" ", 65534) + `3}`,
+	}
+	for _, src := range docs {
+		d, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%.40q: %v", src, err)
+		}
+		for i := range d.Nodes {
+			checkNodeLinks(t, d, i)
+		}
+	}
+	d, _ := Parse([]byte(docs[1]))
+	for _, k := range []string{`q"uote`, `back\`, `\"`, ``, `ab`} {
+		if d.Get(0, k) < 0 {
+			t.Errorf("Get(%q) found nothing", k)
+		}
+	}
+	if d.Get(0, `uote`) >= 0 || d.Get(0, `"uote`) >= 0 {
+		t.Error("a key suffix matched")
+	}
+}
+
+// The node slice is sized once from a count of commas and brackets, and a
+// node stays 16 bytes: dense arrays cost about 8 bytes of index per input
+// byte.
+func TestNodeSize(t *testing.T) {
+	if s := unsafe.Sizeof(Node{}); s != 16 {
+		t.Errorf("Node is %d bytes, want 16", s)
+	}
+	src := []byte("[" + strings.Repeat("0,", 9999) + "0]")
+	d, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Nodes) != 10001 || cap(d.Nodes) != 10001 {
+		t.Errorf("len %d cap %d, want 10001", len(d.Nodes), cap(d.Nodes))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -95,35 +94,47 @@ func (d *Doc) Key(i int) string {
 	if i < 0 {
 		return ""
 	}
-	n := &d.Nodes[i]
-	if n.KeyEnd == 0 {
+	s, e := d.KeySpan(i)
+	if s < 0 {
 		return ""
 	}
-	if n.flags&flagKeyEscaped == 0 {
-		return string(d.Src[n.KeyStart+1 : n.KeyEnd-1])
+	if d.Nodes[i].flags&flagKeyEscaped == 0 {
+		return string(d.Src[s+1 : e-1])
 	}
-	return unquote(d.Src[n.KeyStart:n.KeyEnd])
+	return unquote(d.Src[s:e])
 }
 
+// keyIs reports whether member node i is named key. Keys without escapes are
+// compared in place, backwards from the end of the key token, so that the
+// key's start need not be searched for.
 func (d *Doc) keyIs(i int, key string) bool {
 	n := &d.Nodes[i]
-	if n.flags&flagKeyEscaped == 0 {
-		return string(d.Src[n.KeyStart+1:n.KeyEnd-1]) == key
+	end := keyEndOf(n, d.gaps, int32(i))
+	if end < 0 {
+		return false
 	}
-	return unquote(d.Src[n.KeyStart:n.KeyEnd]) == key
+	if n.flags&flagKeyEscaped == 0 && strings.IndexByte(key, '"') < 0 {
+		open := end - 2 - len(key)
+		return open >= 0 && d.Src[open] == '"' && string(d.Src[open+1:end-1]) == key
+	}
+	return d.Key(i) == key
 }
 
 // IsMember reports whether node i is the value of an object member.
-func (d *Doc) IsMember(i int) bool { return d.Nodes[i].KeyEnd != 0 }
+func (d *Doc) IsMember(i int) bool { return d.Nodes[i].gap != 0 }
 
 // KeySpan returns the byte span of node i's member key token, quotes
 // included, or (-1, -1) when i is not a member.
 func (d *Doc) KeySpan(i int) (start, end int) {
-	if i < 0 || !d.IsMember(i) {
+	if i < 0 {
 		return -1, -1
 	}
 	n := &d.Nodes[i]
-	return int(n.KeyStart), int(n.KeyEnd)
+	end = keyEndOf(n, d.gaps, int32(i))
+	if end < 0 {
+		return -1, -1
+	}
+	return keyStartOf(d.Src, end, n.flags&flagKeyEscaped != 0), end
 }
 
 // RawKey returns the member key of node i as it is spelled in the source,
@@ -136,12 +147,85 @@ func (d *Doc) RawKey(i int) []byte {
 	return d.Src[s+1 : e-1]
 }
 
-// ParentOf returns the index of node i's parent, or -1 for the root.
+// ParentOf returns the index of node i's parent, or -1 for the root. Nodes
+// do not store their parent: it is found by descending from the root, in
+// time proportional to the depth and the siblings passed on the way. Code
+// that walks a subtree in order should keep its own stack of parents.
 func (d *Doc) ParentOf(i int) int {
-	if i <= 0 {
+	parent := -1
+	d.descend(i, func(p, _, _ int) { parent = p })
+	return parent
+}
+
+// ParentWithin is ParentOf for a node known to lie in the subtree of root:
+// the descent starts at root (-1 when i is root or outside it).
+func (d *Doc) ParentWithin(root, i int) int {
+	if !d.Contains(root, i) || i == root {
 		return -1
 	}
-	return int(d.Nodes[i].Parent)
+	parent := -1
+	d.descendFrom(root, i, func(p, _, _ int) { parent = p })
+	return parent
+}
+
+// Walk iterates over the subtree of node i in document order, i itself
+// excluded, yielding each node with its parent. It keeps a stack of open
+// containers, so a whole walk costs one step per node.
+func (d *Doc) Walk(i int) iter.Seq2[int, int] {
+	return func(yield func(node, parent int) bool) {
+		if i < 0 || i >= len(d.Nodes) {
+			return
+		}
+		stack := []int{i}
+		end := int(d.Nodes[i].Skip)
+		for c := i + 1; c < end; c++ {
+			for int(d.Nodes[stack[len(stack)-1]].Skip) <= c {
+				stack = stack[:len(stack)-1]
+			}
+			if !yield(c, stack[len(stack)-1]) {
+				return
+			}
+			if k := d.Nodes[c].Kind; k == Array || k == Object {
+				stack = append(stack, c)
+			}
+		}
+	}
+}
+
+// descend walks from the root down to node i, calling f for each ancestor p
+// of i (root first) with the next node c on the path and its position k
+// among p's children.
+func (d *Doc) descend(i int, f func(p, c, k int)) {
+	d.descendFrom(0, i, f)
+}
+
+func (d *Doc) descendFrom(root, i int, f func(p, c, k int)) {
+	if i <= root || i >= len(d.Nodes) || i >= int(d.Nodes[root].Skip) {
+		return
+	}
+	p := root
+	for p != i {
+		c, k := p+1, 0
+		for int(d.Nodes[c].Skip) <= i {
+			c = int(d.Nodes[c].Skip)
+			k++
+		}
+		f(p, c, k)
+		p = c
+	}
+}
+
+// IsChild reports whether node c is a direct child of node p.
+func (d *Doc) IsChild(p, c int) bool {
+	if p < 0 || c <= p || c >= int(d.Nodes[p].Skip) {
+		return false
+	}
+	for x := p + 1; x <= c; x = int(d.Nodes[x].Skip) {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }
 
 // Children iterates over the direct children of node i in document order.
@@ -224,26 +308,15 @@ func (d *Doc) Elem(i, n int) int {
 
 // Pointer returns the RFC 6901 JSON Pointer of node i ("" for the root).
 func (d *Doc) Pointer(i int) string {
-	var parts []string
-	for i > 0 {
-		n := &d.Nodes[i]
-		parent := int(n.Parent)
-		if n.KeyEnd != 0 {
-			parts = append(parts, escapeToken(d.Key(i)))
-		} else {
-			k := 0
-			for c := parent + 1; c != i; c = int(d.Nodes[c].Skip) {
-				k++
-			}
-			parts = append(parts, strconv.Itoa(k))
-		}
-		i = parent
-	}
 	var b strings.Builder
-	for j := len(parts) - 1; j >= 0; j-- {
+	d.descend(i, func(p, c, k int) {
 		b.WriteByte('/')
-		b.WriteString(parts[j])
-	}
+		if d.Nodes[p].Kind == Array {
+			b.WriteString(strconv.Itoa(k))
+		} else {
+			b.WriteString(escapeToken(d.Key(c)))
+		}
+	})
 	return b.String()
 }
 
@@ -427,9 +500,6 @@ func AppendQuote(dst []byte, s string) []byte {
 // for the root itself).
 func (d *Doc) Ancestors(i int) []int {
 	var out []int
-	for p := d.ParentOf(i); p >= 0; p = d.ParentOf(p) {
-		out = append(out, p)
-	}
-	slices.Reverse(out)
+	d.descend(i, func(p, _, _ int) { out = append(out, p) })
 	return out
 }

@@ -328,7 +328,7 @@ func (a *adapter) chat() {
 			blocks = append(blocks, fc)
 		}
 		a.message(m, blocks, func(b int) (Section, Provenance, string) {
-			if d.Nodes[b].Parent == int32(toolCalls) || d.Key(b) == "function_call" {
+			if d.IsChild(toolCalls, b) || d.Key(b) == "function_call" {
 				return SecToolCalls, ProvAssistant, a.toolName(b)
 			}
 			switch d.Key(b) {

@@ -38,7 +38,7 @@ func (c *Capture) SegmentText(s Segment) string {
 		if m.Kind != String || int(m.End) <= s.Start || int(m.Start) >= s.End {
 			continue
 		}
-		if m.KeyEnd != 0 && nonTextKeys[d.Key(i)] {
+		if m.gap != 0 && nonTextKeys[d.Key(i)] {
 			continue
 		}
 		if b.Len() > 0 {

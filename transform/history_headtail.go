@@ -326,7 +326,7 @@ var skipKeys = map[string]bool{
 var cutKeys = map[string]bool{"text": true, "content": true, "output": true}
 
 func underThinking(d *capture.Doc, i, m int) bool {
-	for n := int(d.Nodes[i].Parent); n > m; n = int(d.Nodes[n].Parent) {
+	for n := d.ParentWithin(m, i); n > m; n = d.ParentWithin(m, n) {
 		switch d.GetStr(n, "type") {
 		case "thinking", "redacted_thinking", "reasoning":
 			return true

@@ -80,7 +80,9 @@ func resultNodes(c *capture.Capture, node int) []int {
 	}
 	// Chat, Mistral, Responses and Pi: the result is the message or item
 	// that holds the segment.
-	for n := node; n > 0; n = int(d.Nodes[n].Parent) {
+	anc := append(d.Ancestors(node), node)
+	for k := len(anc) - 1; k > 0; k-- {
+		n := anc[k]
 		if d.Get(n, "role") >= 0 || d.Get(n, "type") >= 0 && c.Provider == capture.OpenAIResponses && d.Get(n, "call_id") >= 0 {
 			return []int{n}
 		}

@@ -40,8 +40,8 @@ func runSanitize(p *rules.Pass) error {
 		if s.Kind != capture.SecAssistant || s.Prov != capture.ProvAssistant {
 			continue
 		}
-		for i := s.Node; i < int(d.Nodes[s.Node].Skip); i++ {
-			if d.Kind(i) != capture.String || !assistantTextKey(d, i) {
+		for i, parent := range d.Walk(s.Node) {
+			if d.Kind(i) != capture.String || !assistantTextKey(d, i, parent) {
 				continue
 			}
 			text := d.Str(i)
@@ -58,12 +58,12 @@ func runSanitize(p *rules.Pass) error {
 
 // assistantTextKey reports whether string node i is prose an assistant
 // wrote: a "text" member, or a message's "content" string.
-func assistantTextKey(d *capture.Doc, i int) bool {
+func assistantTextKey(d *capture.Doc, i, parent int) bool {
 	switch d.Key(i) {
 	case "text":
 		return true
 	case "content":
-		return d.Get(int(d.Nodes[i].Parent), "role") >= 0
+		return d.Get(parent, "role") >= 0
 	}
 	// Gemini parts and Mistral/chat content arrays may hold bare strings.
 	return false

@@ -154,8 +154,8 @@ func runRule(t testing.TB, r *rules.Rule, c *capture.Capture, cfg *config.Config
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(p capture.Provider, body []byte) ([]string, error) {
-		errs, err := schemas.Validate(string(p), body)
+	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(c *capture.Capture) ([]string, error) {
+		errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 		var out []string
 		for _, e := range errs {
 			out = append(out, e.String())

@@ -25,8 +25,8 @@ func TestLabelledSetTargets(t *testing.T) {
 		t.Fatalf("labelled set too small: %d tools, %d prompts", len(set.Tools), len(set.Prompts))
 	}
 	cfg := config.Default()
-	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(p capture.Provider, body []byte) ([]string, error) {
-		errs, err := schemas.Validate(string(p), body)
+	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(c *capture.Capture) ([]string, error) {
+		errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 		var out []string
 		for _, e := range errs {
 			out = append(out, e.String())

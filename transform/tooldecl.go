@@ -210,7 +210,7 @@ func toolHistory(c *capture.Capture) toolHistoryUse {
 			}
 			h.Called[name] = true
 			if name == SearchToolName {
-				for _, n := range []int{i, int(d.Nodes[i].Parent)} {
+				for _, n := range []int{i, d.ParentOf(i)} {
 					for _, k := range []string{"id", "call_id", "toolCallId"} {
 						if v := d.GetStr(n, k); v != "" {
 							searchCalls[v] = true

@@ -208,14 +208,15 @@ func toolWithoutMember(d *capture.Doc, obj, m int) []byte {
 	}
 	src := d.Src
 	o, mm := &d.Nodes[obj], &d.Nodes[m]
+	keyStart := func(i int) uint32 { s, _ := d.KeySpan(i); return uint32(s) }
 	var cutFrom, cutTo uint32
 	switch {
 	case prev >= 0: // drop ",<key>:<value>" after the previous member
 		cutFrom, cutTo = d.Nodes[prev].End, mm.End
 	case next >= 0: // first member: drop "<key>:<value>," up to the next key
-		cutFrom, cutTo = mm.KeyStart, d.Nodes[next].KeyStart
+		cutFrom, cutTo = keyStart(m), keyStart(next)
 	default: // the only member
-		cutFrom, cutTo = mm.KeyStart, mm.End
+		cutFrom, cutTo = keyStart(m), mm.End
 	}
 	out := append([]byte{}, src[o.Start:cutFrom]...)
 	return append(out, src[cutTo:o.End]...)

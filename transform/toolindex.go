@@ -310,14 +310,16 @@ func toolSchemaTerms(tt *toolTermer, out []int32, d *capture.Doc, params int) []
 	}
 	start := len(out)
 	end := min(int(d.Nodes[params].Skip), params+toolMaxSchemaNodes)
-	for i := params + 1; i < end && len(out)-start < toolMaxSchemaTerms; i++ {
+	for i, parent := range d.Walk(params) {
+		if i >= end || len(out)-start >= toolMaxSchemaTerms {
+			break
+		}
 		left := toolMaxSchemaTerms - (len(out) - start)
 		n := &d.Nodes[i]
-		parent := int(n.Parent)
 		switch {
-		case n.KeyEnd != 0 && toolKeyIs(d, parent, "properties"):
+		case d.IsMember(i) && toolKeyIs(d, parent, "properties"):
 			// A property: its name is an identifier.
-			key := d.Src[n.KeyStart+1 : n.KeyEnd-1]
+			key := d.RawKey(i)
 			if bytes.IndexByte(key, '\\') >= 0 {
 				key = []byte(d.Key(i))
 			}

@@ -179,11 +179,10 @@ func toolKeyIs(d *capture.Doc, i int, key string) bool {
 	if i < 0 {
 		return false
 	}
-	n := &d.Nodes[i]
-	if n.KeyEnd == 0 {
+	raw := d.RawKey(i)
+	if raw == nil {
 		return false
 	}
-	raw := d.Src[n.KeyStart+1 : n.KeyEnd-1]
 	for _, c := range raw {
 		if c == '\\' {
 			return d.Key(i) == key

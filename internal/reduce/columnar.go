@@ -57,10 +57,10 @@ func Columnar(text, handle string) (string, bool) {
 		}
 		rows++
 		for m := range d.Children(el) {
-			n := &d.Nodes[m]
-			if _, ok := colIndex[text[n.KeyStart:n.KeyEnd]]; !ok {
-				colIndex[text[n.KeyStart:n.KeyEnd]] = len(colTokens)
-				colTokens = append(colTokens, text[n.KeyStart:n.KeyEnd])
+			ks, ke := d.KeySpan(m)
+			if _, ok := colIndex[text[ks:ke]]; !ok {
+				colIndex[text[ks:ke]] = len(colTokens)
+				colTokens = append(colTokens, text[ks:ke])
 			}
 			present++
 		}
@@ -95,8 +95,8 @@ func Columnar(text, handle string) (string, bool) {
 			cells[i] = -1
 		}
 		for m := range d.Children(el) {
-			n := &d.Nodes[m]
-			cells[colIndex[text[n.KeyStart:n.KeyEnd]]] = m
+			ks, ke := d.KeySpan(m)
+			cells[colIndex[text[ks:ke]]] = m
 		}
 		if r > 0 {
 			b.WriteByte(',')
@@ -223,7 +223,7 @@ func badUnicode(d *capture.Doc) bool {
 		if n.Kind == capture.String && loneSurrogate(d.Src[n.Start:n.End]) {
 			return true
 		}
-		if n.KeyEnd != 0 && loneSurrogate(d.Src[n.KeyStart:n.KeyEnd]) {
+		if d.IsMember(i) && loneSurrogate(d.RawKey(i)) {
 			return true
 		}
 	}
@@ -422,8 +422,7 @@ func equalRaw(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 		cj := j + 1
 		for ci := range da.Children(i) {
 			// writeCompact keeps member order and key spelling.
-			a, b := &da.Nodes[ci], &db.Nodes[cj]
-			if !bytes.Equal(da.Src[a.KeyStart:a.KeyEnd], db.Src[b.KeyStart:b.KeyEnd]) || !equalRaw(da, ci, db, cj) {
+			if !bytes.Equal(da.RawKey(ci), db.RawKey(cj)) || !equalRaw(da, ci, db, cj) {
 				return false
 			}
 			cj = int(db.Nodes[cj].Skip)
@@ -451,9 +450,9 @@ func evidenceOfDoc(d *capture.Doc) []string {
 		if n.Kind == capture.String && classifyToken(d, i) != 0 {
 			out = append(out, string(d.Raw(i)))
 		}
-		if n.KeyEnd != 0 {
+		if ks, ke := d.KeySpan(i); ks >= 0 {
 			if k := d.Key(i); classify(k) != 0 {
-				out = append(out, string(d.Src[n.KeyStart:n.KeyEnd]))
+				out = append(out, string(d.Src[ks:ke]))
 			}
 		}
 	}
@@ -481,8 +480,8 @@ func missingTokens(tokens []string, d *capture.Doc, out string) []string {
 			if n.Kind == capture.String {
 				have[string(d.Raw(i))] = true
 			}
-			if n.KeyEnd != 0 {
-				have[string(d.Src[n.KeyStart:n.KeyEnd])] = true
+			if ks, ke := d.KeySpan(i); ks >= 0 {
+				have[string(d.Src[ks:ke])] = true
 			}
 		}
 	}
