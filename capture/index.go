@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects the index accepts.
@@ -608,7 +609,17 @@ func unquote(tok []byte) string {
 	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body)
 	}
-	return string(appendUnescaped(make([]byte, 0, len(body)), body))
+	return ownedString(appendUnescaped(make([]byte, 0, len(body)), body))
+}
+
+// ownedString turns a buffer that nothing else refers to into a string
+// without copying it: decoding a long string then costs one allocation, not
+// two.
+func ownedString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // appendUnescaped appends the decoded form of the inside of a validated

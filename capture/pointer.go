@@ -86,7 +86,7 @@ func (d *Doc) StrPrefix(i, maxRaw int) string {
 	if n.flags&flagEscaped == 0 {
 		return string(body[:j])
 	}
-	return string(appendUnescaped(nil, body[:j]))
+	return ownedString(appendUnescaped(nil, body[:j]))
 }
 
 // Key returns the decoded member key of node i ("" when i is not a member).
@@ -324,7 +324,7 @@ func escapeToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return tokenEscaper.Replace(s)
 }
 
 // PointerError reports a JSON Pointer that does not resolve.
@@ -503,3 +503,5 @@ func (d *Doc) Ancestors(i int) []int {
 	d.descend(i, func(p, _, _ int) { out = append(out, p) })
 	return out
 }
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")

@@ -219,10 +219,20 @@ func ReadFile(path string, stdin io.Reader, opts Options) (*File, error) {
 				}
 				size = st.Size()
 			}
-			var buf bytes.Buffer
-			buf.Grow(int(size) + 1) // one read, no regrowth
-			_, err = buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
-			data = buf.Bytes()
+			// One allocation of the stated size (plus one byte to notice
+			// growth); bytes.Buffer.ReadFrom would double it.
+			data = make([]byte, 0, size+1)
+			for err == nil && len(data) <= MaxFileSize {
+				if len(data) == cap(data) {
+					data = append(data, 0)[:len(data)]
+				}
+				var n int
+				n, err = f.Read(data[len(data):min(cap(data), MaxFileSize+1)])
+				data = data[:len(data)+n]
+			}
+			if err == io.EOF {
+				err = nil
+			}
 		}
 	}
 	if err != nil {

@@ -640,10 +640,16 @@ func (c *Capture) SystemPrefix() []byte {
 // CatalogBytes returns the bytes of every native skill catalog, in order.
 func (c *Capture) CatalogBytes() []byte {
 	var out []byte
+	c.WriteCatalog(func(b []byte) { out = append(out, b...) })
+	return out
+}
+
+// WriteCatalog passes the raw bytes of each skill-catalog segment to w, in
+// order, without copying them.
+func (c *Capture) WriteCatalog(w func([]byte)) {
 	for _, s := range c.Segments() {
 		if s.Kind == SecCatalog {
-			out = append(out, s.Bytes(c.Doc)...)
+			w(s.Bytes(c.Doc))
 		}
 	}
-	return out
 }

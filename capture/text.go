@@ -66,5 +66,5 @@ func decodePart(d *Doc, i, start, end int) string {
 	if n.flags&flagEscaped == 0 {
 		return string(raw)
 	}
-	return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
+	return ownedString(appendUnescaped(make([]byte, 0, len(raw)), raw))
 }

@@ -137,5 +137,7 @@ func xmlEscape(s string) string {
 	if !strings.ContainsAny(s, "&<>") {
 		return s
 	}
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return xmlEscaper.Replace(s)
 }
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

@@ -386,12 +386,16 @@ func Summarize(caps []*CaptureReport, catalogs []string) *Report {
 
 // CatalogKey returns the hash identifying a capture's native catalog, or "".
 func CatalogKey(c *capture.Capture) string {
-	b := c.CatalogBytes()
-	if len(b) == 0 {
+	h := sha256.New()
+	n := 0
+	c.WriteCatalog(func(b []byte) {
+		h.Write(b)
+		n += len(b)
+	})
+	if n == 0 {
 		return ""
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Chars counts the Unicode code points of valid UTF-8: every byte that is

@@ -173,5 +173,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 }
 
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "`", "'").Replace(s)
+	return mdCellEscaper.Replace(s)
 }
+
+var mdCellEscaper = strings.NewReplacer("|", `\|`, "`", "'")

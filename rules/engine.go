@@ -301,7 +301,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		prev = s.end
 		ptr := s.e.Pointer
 		if s.e.Insert != "" {
-			ptr += "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(s.e.Insert)
+			ptr += "/" + pointerEscaper.Replace(s.e.Insert)
 		} else if s.e.Append {
 			ptr += "/-"
 		}
@@ -314,3 +314,5 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	}
 	return next, changes, nil
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")

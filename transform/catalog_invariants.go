@@ -111,8 +111,10 @@ var NamesOnce = &rules.Rule{
 
 // cellText is how a name is written in an index row.
 func cellText(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return cellEscaper.Replace(s)
 }
+
+var cellEscaper = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // NoPaths is SO412.
 var NoPaths = &rules.Rule{

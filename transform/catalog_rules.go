@@ -73,6 +73,7 @@ func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill
 	}
 	groups := make([][]catalog.Skill, len(cats))
 	for i, e := range cats {
+		groups[i] = make([]catalog.Skill, 0, len(e.Skills))
 		for _, sk := range e.Skills {
 			if seen[sk.Name] || sk.DisableModelInvocation {
 				continue

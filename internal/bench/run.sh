@@ -31,3 +31,29 @@ for n in 10000 100000; do
   "$out/procbench" -compare "$rows"
   awk -v size="$(wc -c <"$cap")" 'BEGIN{FS="\"peak_rss_kib\":"} /measure --rules none --encoding none/ {split($2,a,"}"); printf "peak RSS of measure --rules none --encoding none: %.1f MiB; limit 3 x input + 20 MiB = %.1f MiB\n", a[1]/1024, (3*size)/1048576+20}' "$rows"
 done
+
+# Peak resident memory over input size. Targets: string-heavy captures at most
+# 3 x input + 30 MiB; dense numeric arrays at most 12 x input + 30 MiB.
+memrow() { # NAME FACTOR FILE CMD...
+  local name=$1 factor=$2 file=$3
+  shift 3
+  local size kib
+  size=$(wc -c <"$file")
+  kib=$("$out/procbench" -runs 3 -warmup 1 -name "$name" -- "$@" | sed -E 's/.*"peak_rss_kib":([0-9]+).*/\1/')
+  awk -v n="$name" -v f="$factor" -v s="$size" -v k="$kib" 'BEGIN{
+    mib=k/1024; lim=f*s/1048576+30; printf "%-52s input %7.1f MiB  peak RSS %7.1f MiB  (%5.1f x input)  limit %7.1f MiB  %s\n", n, s/1048576, mib, k*1024/s, lim, (mib<=lim?"ok":"OVER")}'
+}
+echo "== peak memory"
+"$out/synthgen" -dense 10000000 -o "$out/dense-20MB.json"
+memfiles=("3:$out/anthropic-10000.json" "3:$out/anthropic-100000.json" "12:$out/dense-20MB.json")
+for pi in ../shared/corpus/captures/pi-0.73.1/pi-openai-responses-small-3.json; do
+  [ -f "$pi" ] && memfiles+=("3:$pi")
+done
+for entry in "${memfiles[@]}"; do
+  factor=${entry%%:*}
+  file=${entry#*:}
+  base=$(basename "$file")
+  memrow "measure --rules none $base" "$factor" "$file" "$out/skillopt" measure --rules none "$file"
+  memrow "validate $base" "$factor" "$file" "$out/skillopt" validate "$file"
+  memrow "transform $base" "$factor" "$file" "$out/skillopt" transform -o "$out/transformed.json" "$file"
+done

@@ -3,6 +3,12 @@
 //
 //	synthgen -n 10000 -provider anthropic -seed 1 -turns 1 -envelope none|record -o FILE
 //
+//	synthgen -dense 10000000 -o FILE
+//
+// -dense N writes, instead of a catalog, an Anthropic body whose tool call
+// input holds an array of N zeros: the densest JSON a request carries, for
+// memory benchmarks.
+//
 // With -envelope record the body is wrapped in a request record
 // {"url","method","headers","body"}. Without -o (or with -o -) the capture
 // goes to standard output; a file is written atomically.
@@ -38,6 +44,7 @@ type config struct {
 	envelope   string
 	out        string
 	escapeHTML bool
+	dense      int
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
@@ -51,6 +58,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.envelope, "envelope", "none", "none (bare body) or record (url/method/headers/body)")
 	fs.StringVar(&c.out, "o", "-", "output file (- for standard output)")
 	fs.BoolVar(&c.escapeHTML, "escape-html", false, `write <, > and & as \u003c, \u003e and \u0026`)
+	fs.IntVar(&c.dense, "dense", 0, "write an Anthropic body whose tool call input is an array of this many zeros")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: synthgen [-n N] [-provider P] [-seed S] [-turns T] [-envelope none|record] [-escape-html] [-o FILE]")
 		fs.PrintDefaults()
@@ -63,6 +71,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case c.n < 0:
 		return c, fmt.Errorf("-n must not be negative")
+	case c.dense < 0:
+		return c, fmt.Errorf("-dense must not be negative")
 	case c.turns < 1:
 		return c, fmt.Errorf("-turns must be at least 1")
 	case !slices.Contains(synth.Providers, c.provider):
@@ -104,12 +114,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func generate(c config) ([]byte, error) {
+	if c.dense > 0 {
+		return denseBody(c.dense), nil
+	}
 	opts := synth.CaptureOptions{EscapeHTML: c.escapeHTML}
 	body, err := synth.CaptureWith(c.provider, synth.Skills(c.n, c.seed), c.turns, opts)
 	if err != nil || c.envelope == "none" {
 		return body, err
 	}
 	return wrapRecord(synth.URLPath(c.provider), body, opts.EscapeHTML)
+}
+
+// denseBody is a valid Anthropic request whose assistant turn calls a tool
+// with n numbers.
+func denseBody(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(2*n + 400)
+	b.WriteString(`{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"plot the series"},` +
+		`{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"plot","input":{"values":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('0')
+	}
+	b.WriteString(`]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"plotted"}]}]}`)
+	return b.Bytes()
 }
 
 // wrapRecord wraps body in a request record, leaving the body bytes as they are.

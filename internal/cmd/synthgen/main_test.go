@@ -72,3 +72,21 @@ func TestBadUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestDenseBody(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-dense", "5"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var body struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &body); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if len(body.Messages) != 3 || !bytes.Contains(body.Messages[1].Content, []byte(`"values":[0,0,0,0,0]`)) {
+		t.Errorf("unexpected body %s", stdout.String())
+	}
+}
