@@ -3,8 +3,9 @@
 // the SHA-256 of its exact bytes; the only thing provider-visible text ever
 // says about it is its handle, "sko:" followed by the 43-character unpadded
 // base64url encoding of that digest. Objects are written once (temporary
-// file, fsync, hard link into place), never overwritten, and verified
-// against their digest on every read.
+// file, fsync, hard link into place), never overwritten while intact, and
+// verified against their digest on every read. A damaged object is
+// replaced by the next write of its original.
 package archive
 
 import (
@@ -21,7 +22,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
 )
 
 // Prefix starts every handle.
@@ -130,72 +134,119 @@ func (s *Store) path(sum [32]byte) string {
 }
 
 // Put stores data and returns its handle. Content that is already archived
-// is not written again; an existing object is never replaced. Concurrent
-// writers of the same content, in one process or many, all succeed and leave
-// one object.
+// intact is not written again. An existing object whose bytes no longer
+// hash to its name (damage: a changed size or content, or something other
+// than a regular file in its place) is replaced, atomically, by the exact
+// original, so a handle returned by Put always resolves. Concurrent writers
+// of the same content, in one process or many, all succeed and leave one
+// object.
 func (s *Store) Put(data []byte) (string, error) {
+	h, _, err := s.put(data)
+	return h, err
+}
+
+// put is Put that also reports whether it wrote an object.
+func (s *Store) put(data []byte) (string, bool, error) {
 	if len(data) > MaxObject {
-		return "", fmt.Errorf("archive: original of %d bytes exceeds the %d-byte limit", len(data), MaxObject)
+		return "", false, fmt.Errorf("archive: original of %d bytes exceeds the %d-byte limit", len(data), MaxObject)
 	}
 	sum := sha256.Sum256(data)
 	h := handleOfSum(sum)
 	final := s.path(sum)
-	if ok, err := present(final, len(data), h); ok || err != nil {
-		return h, err
+	st, err := state(final, sum, len(data))
+	if err != nil {
+		return "", false, fmt.Errorf("archive: %s: %w", h, err)
+	}
+	if st == intact {
+		return h, false, nil
 	}
 	dir := filepath.Dir(final)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("archive: %w", err)
+		return "", false, fmt.Errorf("archive: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := atomicfile.CreateTemp(dir, "object")
 	if err != nil {
-		return "", fmt.Errorf("archive: %w", err)
+		return "", false, fmt.Errorf("archive: %w", err)
 	}
 	tmpName := tmp.Name()
 	defer os.Remove(tmpName)
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("archive: write %s: %w", h, err)
+		return "", false, fmt.Errorf("archive: write %s: %w", h, err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("archive: sync %s: %w", h, err)
+		return "", false, fmt.Errorf("archive: sync %s: %w", h, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("archive: %w", err)
+		return "", false, fmt.Errorf("archive: %w", err)
 	}
-	// A hard link fails if the name exists, so an object is never
-	// overwritten; a writer that loses the race finds the winner's object.
-	if err := os.Link(tmpName, final); err != nil {
-		if ok, perr := present(final, len(data), h); ok || perr != nil {
-			return h, perr
+	if st == missing {
+		// A hard link fails if the name exists, so an intact object is
+		// never replaced; a writer that loses the race finds the winner's
+		// object.
+		err := os.Link(tmpName, final)
+		if err == nil {
+			syncDir(dir)
+			return h, true, nil
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			// File systems without hard links: rename, which is still
-			// atomic; identical content makes a lost race harmless.
-			if rerr := os.Rename(tmpName, final); rerr != nil {
-				return "", fmt.Errorf("archive: store %s: %w", h, rerr)
+		if errors.Is(err, fs.ErrExist) {
+			if st, err = state(final, sum, len(data)); err != nil {
+				return "", false, fmt.Errorf("archive: %s: %w", h, err)
+			}
+			if st == intact {
+				return h, false, nil
 			}
 		}
+		// Damaged meanwhile, or a file system without hard links: rename,
+		// which is still atomic; identical content makes a lost race
+		// harmless.
+	}
+	if err := os.Rename(tmpName, final); err != nil {
+		return "", false, fmt.Errorf("archive: store %s: %w", h, err)
 	}
 	syncDir(dir)
-	return h, nil
+	return h, true, nil
 }
 
-// present reports whether the object for handle h exists with the expected
-// size; an object of another size is damage, reported as an error.
-func present(path string, size int, h string) (bool, error) {
+// objectState is what is found where an object belongs.
+type objectState int
+
+const (
+	missing objectState = iota
+	intact
+	damaged
+)
+
+// state reports whether the object at path holds exactly the size bytes
+// whose digest is sum. Anything else there is damage, to be replaced; only
+// an error reading it is an error.
+func state(path string, sum [32]byte, size int) (objectState, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
+			return missing, nil
 		}
-		return false, fmt.Errorf("archive: %w", err)
+		return missing, err
 	}
 	if !st.Mode().IsRegular() || st.Size() != int64(size) {
-		return false, fmt.Errorf("archive: the stored original of %s is damaged (%d bytes, want %d); run `skillopt archive verify`", h, st.Size(), size)
+		return damaged, nil
 	}
-	return true, nil
+	f, err := os.Open(path)
+	if err != nil {
+		return missing, err
+	}
+	defer f.Close()
+	hash := sha256.New()
+	if _, err := io.Copy(hash, io.LimitReader(f, int64(size)+1)); err != nil {
+		return missing, err
+	}
+	var got [32]byte
+	hash.Sum(got[:0])
+	if got != sum {
+		return damaged, nil
+	}
+	return intact, nil
 }
 
 func syncDir(dir string) {
@@ -221,11 +272,19 @@ func (s *Store) Get(handle string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(s.path(sum))
+	p := s.path(sum)
+	lst, err := os.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", handle, ErrNotFound)
 		}
+		return nil, fmt.Errorf("%s: %w", handle, err)
+	}
+	if !lst.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: the stored original is not a regular file", handle)
+	}
+	f, err := os.Open(p)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", handle, err)
 	}
 	defer f.Close()
@@ -233,8 +292,8 @@ func (s *Store) Get(handle string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", handle, err)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: the stored original is not a regular file", handle)
+	if !os.SameFile(lst, st) {
+		return nil, fmt.Errorf("%s: the stored original changed while it was read", handle)
 	}
 	if st.Size() > MaxObject {
 		return nil, fmt.Errorf("%s: the stored original has %d bytes, over the %d-byte limit", handle, st.Size(), MaxObject)
@@ -428,6 +487,9 @@ func (s *Store) Verify() ([]Entry, []Damage, error) {
 }
 
 func check(e Entry) string {
+	if st, err := os.Lstat(e.path); err == nil && !st.Mode().IsRegular() {
+		return "not a regular file"
+	}
 	f, err := os.Open(e.path)
 	if err != nil {
 		return fmt.Sprintf("unreadable: %v", errors.Unwrap(err))
@@ -450,4 +512,144 @@ func check(e Entry) string {
 		return fmt.Sprintf("content changed: its SHA-256 is now %s", hex.EncodeToString(sum[:]))
 	}
 	return ""
+}
+
+// Stale returns the temporary files of writers that died (killed before
+// they renamed their object into place): files named like
+// atomicfile.TempPrefix in the archive directory, its object folder and
+// the fan-out folders, last modified before cutoff. A live writer's file
+// is younger than atomicfile.StaleAfter; the caller picks the cutoff.
+func (s *Store) Stale(cutoff time.Time) ([]atomicfile.Stale, error) {
+	root := filepath.Join(s.dir, objects)
+	dirs := []string{s.dir, root}
+	fans, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	for _, fan := range fans {
+		if fan.IsDir() && isHex(fan.Name(), 2) {
+			dirs = append(dirs, filepath.Join(root, fan.Name()))
+		}
+	}
+	var out []atomicfile.Stale
+	for _, d := range dirs {
+		st, err := atomicfile.FindStale(d, cutoff)
+		if err != nil {
+			return nil, fmt.Errorf("archive: %w", err)
+		}
+		out = append(out, st...)
+	}
+	return out, nil
+}
+
+// Keeper is where originals go: a Store on disk, a Memory, or Off.
+type Keeper interface {
+	// Put keeps data and returns its handle.
+	Put(data []byte) (string, error)
+	// Get returns the original named by handle, verified.
+	Get(handle string) ([]byte, error)
+}
+
+// ErrOff is what Off returns: archiving was turned off, so nothing that
+// needs it may be reduced.
+var ErrOff = errors.New("archiving is off")
+
+// Off keeps nothing: every Put fails with ErrOff and every Get with
+// ErrNotFound.
+var Off Keeper = off{}
+
+type off struct{}
+
+func (off) Put([]byte) (string, error) { return "", ErrOff }
+func (off) Get(handle string) ([]byte, error) {
+	if _, err := ParseHandle(handle); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%s: %w", handle, ErrNotFound)
+}
+
+// Memory is an archive held in memory, for commands that compute
+// reductions without writing anything: handles are the same as a Store
+// gives, Put touches no file, and Get finds what was put, then what an
+// optional base Store holds (read, never written). Flush later writes what
+// an output needs to a Store.
+type Memory struct {
+	base *Store
+	mu   sync.Mutex
+	objs map[[32]byte][]byte
+}
+
+// NewMemory returns an empty in-memory archive over base (nil: none).
+func NewMemory(base *Store) *Memory {
+	return &Memory{base: base, objs: map[[32]byte][]byte{}}
+}
+
+// Put keeps a copy of data in memory.
+func (m *Memory) Put(data []byte) (string, error) {
+	if len(data) > MaxObject {
+		return "", fmt.Errorf("archive: original of %d bytes exceeds the %d-byte limit", len(data), MaxObject)
+	}
+	sum := sha256.Sum256(data)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.objs[sum]; !ok {
+		m.objs[sum] = bytes.Clone(data)
+	}
+	return handleOfSum(sum), nil
+}
+
+// Get returns an original put in memory or, failing that, held by the
+// base store.
+func (m *Memory) Get(handle string) ([]byte, error) {
+	sum, err := ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	data, ok := m.objs[sum]
+	m.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	if m.base == nil {
+		return nil, fmt.Errorf("%s: %w", handle, ErrNotFound)
+	}
+	return m.base.Get(handle)
+}
+
+// Handles returns the handles of the originals put in memory, sorted.
+func (m *Memory) Handles() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]string, 0, len(m.objs))
+	for sum := range m.objs {
+		out = append(out, handleOfSum(sum))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Flush writes the originals put in memory whose handles want accepts
+// (nil: all) to dst, in handle order, and returns how many it kept there
+// (written now or found intact) and how many of those it had to write. It
+// stops at the first error.
+func (m *Memory) Flush(dst *Store, want func(handle string) bool) (kept, written int, err error) {
+	for _, h := range m.Handles() {
+		if want != nil && !want(h) {
+			continue
+		}
+		sum, _ := ParseHandle(h)
+		m.mu.Lock()
+		data := m.objs[sum]
+		m.mu.Unlock()
+		_, wrote, err := dst.put(data)
+		if err != nil {
+			return kept, written, err
+		}
+		kept++
+		if wrote {
+			written++
+		}
+	}
+	return kept, written, nil
 }

@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
 )
 
 func TestHandleGrammar(t *testing.T) {
@@ -126,7 +131,7 @@ func TestNoTempFilesLeft(t *testing.T) {
 	filepath.Walk(s.Dir(), func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() {
 			files++
-			if strings.HasPrefix(info.Name(), ".tmp-") {
+			if atomicfile.IsTemp(info.Name()) {
 				t.Errorf("leftover temporary file %s", p)
 			}
 		}
@@ -157,14 +162,198 @@ func TestDamage(t *testing.T) {
 	if _, err := s.Get(good); err != nil {
 		t.Fatal(err)
 	}
-	// A damaged object of another size is never overwritten by Put.
+	// Put repairs a damaged object of another size: the new write has the
+	// exact bytes its name promises.
 	os.WriteFile(p, []byte("short"), 0o600)
-	if _, err := s.Put([]byte("will be damaged")); err == nil || !strings.Contains(err.Error(), "damaged") {
-		t.Fatalf("put over a damaged object: %v", err)
+	if h, err := s.Put([]byte("will be damaged")); err != nil || h != bad {
+		t.Fatalf("put over a damaged object: %s %v", h, err)
 	}
-	if b, _ := os.ReadFile(p); string(b) != "short" {
-		t.Fatal("put overwrote an existing object")
+	if b, _ := os.ReadFile(p); string(b) != "will be damaged" {
+		t.Fatalf("put left the damaged object: %q", b)
 	}
+}
+
+// TestPutRepairsSameSize: an object corrupted without changing its size is
+// found by hashing, not taken for the original, and rewritten in place
+// (atomically: a new file under the same name).
+func TestPutRepairsSameSize(t *testing.T) {
+	s := Open(t.TempDir())
+	data := []byte("exit status 1\nFAIL example.test/pkg\n")
+	h, err := s.Put(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := ParseHandle(h)
+	p := s.path(sum)
+	corrupt := bytes.ToUpper(data)
+	if len(corrupt) != len(data) || bytes.Equal(corrupt, data) {
+		t.Fatal("bad test data")
+	}
+	if err := os.WriteFile(p, corrupt, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(p)
+	if _, err := s.Get(h); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("get of a same-size corrupted object: %v", err)
+	}
+	if h2, err := s.Put(data); err != nil || h2 != h {
+		t.Fatalf("put: %s %v", h2, err)
+	}
+	got, err := s.Get(h)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("after repair: %q %v", got, err)
+	}
+	after, _ := os.Stat(p)
+	if os.SameFile(before, after) {
+		t.Error("the corrupted file was written in place instead of replaced")
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+		t.Errorf("repaired object mode %v", st.Mode().Perm())
+	}
+	if _, damaged, err := s.Verify(); err != nil || len(damaged) != 0 {
+		t.Fatalf("verify after repair: %v %v", damaged, err)
+	}
+	assertNoTemp(t, s.Dir())
+}
+
+// TestPutReplacesSymlink: a symbolic link where an object belongs is
+// damage; Put replaces the link and never writes through it.
+func TestPutReplacesSymlink(t *testing.T) {
+	s := Open(t.TempDir())
+	data := []byte("original")
+	sum := sha256.Sum256(data)
+	p := s.path(sum)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	outside := filepath.Join(t.TempDir(), "outside")
+	os.WriteFile(outside, data, 0o600) // even the right content
+	if err := os.Symlink(outside, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(HandleOf(data)); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("get through a symlink: %v", err)
+	}
+	if _, damaged, _ := s.Verify(); len(damaged) != 1 || damaged[0].Problem != "not a regular file" {
+		t.Fatalf("verify: %v", damaged)
+	}
+	if _, err := s.Put(data); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("object is still not a regular file: %v %v", st, err)
+	}
+	if _, err := s.Get(HandleOf(data)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStale: temporary files of writers killed before their rename are
+// found by name and age, wherever the archive creates them; fresh ones
+// (a live writer) and other files are not.
+func TestStale(t *testing.T) {
+	s := Open(t.TempDir())
+	h, _ := s.Put([]byte("x"))
+	sum, _ := ParseHandle(h)
+	fan := filepath.Dir(s.path(sum))
+	old := time.Now().Add(-2 * atomicfile.StaleAfter)
+	mk := func(p string, mtime time.Time) {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, mtime, mtime)
+	}
+	dead := filepath.Join(fan, atomicfile.TempPrefix+"object.123")
+	mk(dead, old)
+	deadRoot := filepath.Join(s.Dir(), atomicfile.TempPrefix+"object.9")
+	mk(deadRoot, old)
+	mk(filepath.Join(fan, atomicfile.TempPrefix+"object.456"), time.Now()) // live writer
+	mk(filepath.Join(fan, "notes.txt"), old)                               // not ours
+	cutoff := time.Now().Add(-atomicfile.StaleAfter)
+	stale, err := s.Stale(cutoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range stale {
+		got = append(got, st.Path)
+		if st.Bytes != 7 {
+			t.Errorf("%s: %d bytes", st.Path, st.Bytes)
+		}
+	}
+	sort.Strings(got)
+	want := []string{deadRoot, dead}
+	sort.Strings(want)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("stale = %v, want %v", got, want)
+	}
+	if st, err := Open(filepath.Join(t.TempDir(), "missing")).Stale(cutoff); err != nil || len(st) != 0 {
+		t.Fatalf("missing store: %v %v", st, err)
+	}
+}
+
+// TestMemory: an in-memory archive gives the same handles as a store,
+// writes nothing, reads through to a base store, and flushes what it is
+// asked to.
+func TestMemory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "arch")
+	base := Open(dir)
+	m := NewMemory(base)
+	a, b := []byte("first original\n"), []byte("second original\n")
+	ha, err := m.Put(a)
+	if err != nil || ha != HandleOf(a) {
+		t.Fatalf("put: %s %v", ha, err)
+	}
+	hb, _ := m.Put(b)
+	if got, err := m.Get(ha); err != nil || !bytes.Equal(got, a) {
+		t.Fatalf("get: %q %v", got, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("memory archive touched the disk: %v", err)
+	}
+	// Read-through to what the base already holds.
+	old := []byte("stored earlier")
+	other := Open(dir)
+	hOld, _ := other.Put(old)
+	if got, err := m.Get(hOld); err != nil || !bytes.Equal(got, old) {
+		t.Fatalf("read-through: %q %v", got, err)
+	}
+	if _, err := m.Get(HandleOf([]byte("nowhere"))); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+	if _, err := NewMemory(nil).Get(ha); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("no base: %v", err)
+	}
+	// Flush only what is wanted.
+	kept, written, err := m.Flush(base, func(h string) bool { return h == hb })
+	if err != nil || kept != 1 || written != 1 {
+		t.Fatalf("flush: %d %d %v", kept, written, err)
+	}
+	if base.Has(ha) || !base.Has(hb) {
+		t.Fatal("flush wrote the wrong originals")
+	}
+	if kept, written, err := m.Flush(base, nil); err != nil || kept != 2 || written != 1 {
+		t.Fatalf("second flush: %d %d %v", kept, written, err)
+	}
+	var _ Keeper = m
+	var _ Keeper = base
+}
+
+func TestOff(t *testing.T) {
+	if _, err := Off.Put([]byte("x")); !errors.Is(err, ErrOff) {
+		t.Fatalf("put: %v", err)
+	}
+	if _, err := Off.Get(HandleOf([]byte("x"))); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("get: %v", err)
+	}
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && atomicfile.IsTemp(info.Name()) {
+			t.Errorf("leftover temporary file %s", p)
+		}
+		return nil
+	})
 }
 
 func TestLines(t *testing.T) {
@@ -291,7 +480,7 @@ func TestListIgnoresStrays(t *testing.T) {
 	h, _ := s.Put([]byte("x"))
 	sum, _ := ParseHandle(h)
 	fan := filepath.Dir(s.path(sum))
-	os.WriteFile(filepath.Join(fan, ".tmp-123"), []byte("partial"), 0o600)
+	os.WriteFile(filepath.Join(fan, atomicfile.TempPrefix+"object.123"), []byte("partial"), 0o600)
 	os.WriteFile(filepath.Join(s.Dir(), objects, "README"), []byte("x"), 0o600)
 	entries, damaged, err := s.Verify()
 	if err != nil || len(entries) != 1 || len(damaged) != 0 || entries[0].Handle != h {
@@ -369,6 +558,53 @@ func FuzzArchiveRoundTrip(f *testing.F) {
 			if err != nil || !bytes.Equal(all, data) {
 				t.Fatalf("lines 1:%d: %v", n, err)
 			}
+		}
+	})
+}
+
+// FuzzRepair: whatever byte of a stored object is changed, the next Put of
+// the original restores it, and Get never returns anything but the
+// original; a Memory over the store agrees.
+func FuzzRepair(f *testing.F) {
+	f.Add([]byte("line one\nline two\n"), 3, byte(0x20))
+	f.Add([]byte{0}, 0, byte(1))
+	f.Add([]byte("x"), 7, byte(0xff))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte) {
+		if len(data) == 0 || flip == 0 {
+			return
+		}
+		s := Open(dir)
+		h, err := s.Put(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := ParseHandle(h)
+		p := s.path(sum)
+		bad := bytes.Clone(data)
+		i := at % len(bad)
+		if i < 0 {
+			i = -i
+		}
+		bad[i] ^= flip
+		if err := os.WriteFile(p, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Get(h); err == nil {
+			t.Fatalf("get returned %q for a corrupted object", got)
+		}
+		m := NewMemory(s)
+		if _, err := m.Get(h); err == nil {
+			t.Fatal("memory read through a corrupted object")
+		}
+		if _, err := m.Put(data); err != nil {
+			t.Fatal(err)
+		}
+		if kept, written, err := m.Flush(s, nil); err != nil || kept != 1 || written != 1 {
+			t.Fatalf("flush: %d %d %v", kept, written, err)
+		}
+		if got, err := s.Get(h); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("after repair: %v", err)
 		}
 	})
 }

@@ -63,7 +63,7 @@ func runDedup(p *rules.Pass) error {
 		}
 		ptr := c.Doc.Pointer(t)
 		if _, err := keep(p, text); err != nil {
-			p.Reportf(ptr, "duplicate kept: %v", err)
+			kept(p, ptr, "duplicate", err)
 			continue
 		}
 		artifacts[h] = true

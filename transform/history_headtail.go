@@ -152,7 +152,7 @@ func runHeadTail(p *rules.Pass) error {
 	// The marker names the archived history when retrieve_output can be
 	// declared.
 	decl, canHandle := retrieveEdit(c)
-	canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(items)
+	canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(items) && archiving(p)
 	markerChars := func() int {
 		h := ""
 		if canHandle {
@@ -225,7 +225,7 @@ func runHeadTail(p *rules.Pass) error {
 		}
 		h, err := keep(p, orig)
 		if err != nil {
-			p.Reportf(d.Pointer(arr), "marker without handle: %v", err)
+			p.Report(rules.Diagnostic{Severity: rules.Warning, Pointer: d.Pointer(arr), Message: fmt.Sprintf("marker without handle: %v", err)})
 		} else {
 			handle = h
 			if decl != nil {

@@ -2,6 +2,8 @@ package transform
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
@@ -36,6 +38,14 @@ type Dryer interface {
 	Dry() bool
 }
 
+// Archiver is what a rule finds in rules.Env.Settings to know where
+// originals go: a Store on disk, an archive.Memory for commands that write
+// nothing, or archive.Off. A nil Keeper means the default, the Store at
+// archive.dir of the configuration.
+type Archiver interface {
+	Archive() archive.Keeper
+}
+
 func dry(p *rules.Pass) bool {
 	if p.Env != nil {
 		if d, ok := p.Env.Settings.(Dryer); ok {
@@ -45,8 +55,22 @@ func dry(p *rules.Pass) bool {
 	return false
 }
 
-// storeOf returns the archive a pass writes to.
-func storeOf(p *rules.Pass) *archive.Store { return archive.Open(cfgOf(p).Archive.Dir) }
+// storeOf returns the archive a pass keeps originals in and reads them
+// from.
+func storeOf(p *rules.Pass) archive.Keeper {
+	if p.Env != nil {
+		if a, ok := p.Env.Settings.(Archiver); ok {
+			if k := a.Archive(); k != nil {
+				return k
+			}
+		}
+	}
+	return archive.Open(cfgOf(p).Archive.Dir)
+}
+
+// archiving reports whether originals can be kept at all; with archiving
+// off, rules that need the archive leave their content alone.
+func archiving(p *rules.Pass) bool { return storeOf(p) != archive.Off }
 
 // keep archives an original and returns its handle. Under a dry run
 // nothing is written: the handle is the digest, known without writing.
@@ -55,6 +79,16 @@ func keep(p *rules.Pass, original string) (string, error) {
 		return archive.HandleOf([]byte(original)), nil
 	}
 	return storeOf(p).Put([]byte(original))
+}
+
+// kept reports an original left in place because it could not be
+// archived. It is a warning whatever the rule's severity: the reduction
+// the user asked for did not happen. With archiving off nothing is said.
+func kept(p *rules.Pass, pointer, what string, err error) {
+	if errors.Is(err, archive.ErrOff) {
+		return
+	}
+	p.Report(rules.Diagnostic{Severity: rules.Warning, Pointer: pointer, Message: fmt.Sprintf("%s kept: %v", what, err)})
 }
 
 // declaresRetrieve reports whether c already declares retrieve_output.

@@ -65,7 +65,7 @@ func runColumnar(p *rules.Pass) error {
 			}
 			ptr := c.Doc.Pointer(t)
 			if _, err := keep(p, text); err != nil {
-				p.Reportf(ptr, "original kept: %v", err)
+				kept(p, ptr, "original", err)
 				continue
 			}
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))})

@@ -57,7 +57,7 @@ func runOverflow(p *rules.Pass) error {
 					continue
 				}
 				if _, err := keep(p, text); err != nil {
-					p.Reportf(ptr, "original kept: %v", err)
+					kept(p, ptr, "original", err)
 					continue
 				}
 			} else {

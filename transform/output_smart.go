@@ -59,7 +59,7 @@ func runSmart(p *rules.Pass) error {
 			}
 			ptr := c.Doc.Pointer(t)
 			if _, err := keep(p, text); err != nil {
-				p.Reportf(ptr, "original kept: %v", err)
+				kept(p, ptr, "original", err)
 				continue
 			}
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out),

@@ -17,12 +17,14 @@ import (
 
 // outSettings is what the command layer puts in rules.Env.Settings.
 type outSettings struct {
-	cfg *config.Config
-	dry bool
+	cfg    *config.Config
+	dry    bool
+	keeper archive.Keeper
 }
 
-func (s *outSettings) Config() *config.Config { return s.cfg }
-func (s *outSettings) Dry() bool              { return s.dry }
+func (s *outSettings) Config() *config.Config  { return s.cfg }
+func (s *outSettings) Dry() bool               { return s.dry }
+func (s *outSettings) Archive() archive.Keeper { return s.keeper }
 
 func outEnv(t *testing.T, mutate func(*config.Config)) (*rules.Env, *config.Config) {
 	t.Helper()
@@ -154,10 +156,75 @@ func TestArchiveFailureKeepsOriginal(t *testing.T) {
 	}
 	found := false
 	for _, d := range res.Diagnostics {
-		found = found || strings.Contains(d.Message, "original kept")
+		if strings.Contains(d.Message, "original kept") {
+			found = true
+			if d.Severity != rules.Warning {
+				t.Errorf("failed archive write reported as %s, want warning", d.Severity)
+			}
+		}
 	}
 	if !found {
 		t.Fatalf("no diagnostic: %+v", res.Diagnostics)
+	}
+}
+
+// TestMemoryArchive: with an in-memory archive the rules reduce exactly as
+// with the store, the invariants read the originals back from memory, and
+// nothing is written.
+func TestMemoryArchive(t *testing.T) {
+	env, cfg := outEnv(t, nil)
+	mem := archive.NewMemory(archive.Open(cfg.Archive.Dir))
+	env.Settings.(*outSettings).keeper = mem
+	c := outCase(t, "SO301", "anthropic-go-test-error")
+	res := outRun(t, c, env, SmartOutput)
+	if !res.Changed() {
+		t.Fatal("nothing reduced")
+	}
+	if _, err := os.Stat(cfg.Archive.Dir); !os.IsNotExist(err) {
+		t.Fatalf("in-memory run touched the archive: %v", err)
+	}
+	diags, err := rules.Verify(res, []*rules.Rule{HandlesResolve, EvidenceKept}, env)
+	if err != nil || len(diags) != 0 {
+		t.Fatalf("invariants over the memory archive: %v %v", diags, err)
+	}
+	env2, _ := outEnv(t, nil)
+	if wet := outRun(t, c, env2, SmartOutput); !bytes.Equal(wet.Final.Body, res.Final.Body) {
+		t.Fatal("memory and disk runs differ")
+	}
+	if len(mem.Handles()) != 1 {
+		t.Fatalf("memory holds %v", mem.Handles())
+	}
+}
+
+// TestArchiveOff: with archiving off the rules that need it leave every
+// original in place, silently; SO306 still cuts history but names no
+// handle.
+func TestArchiveOff(t *testing.T) {
+	env, cfg := outEnv(t, nil)
+	env.Settings.(*outSettings).keeper = archive.Off
+	c := outCase(t, "SO301", "anthropic-go-test-error")
+	res := outRun(t, c, env, SmartOutput, ColumnarOutput, HistoryDedup, OverflowOutput)
+	if res.Changed() {
+		t.Fatal("reduced with archiving off")
+	}
+	if len(res.Diagnostics) != 0 {
+		t.Fatalf("diagnostics with archiving off: %+v", res.Diagnostics)
+	}
+	if _, err := os.Stat(cfg.Archive.Dir); !os.IsNotExist(err) {
+		t.Fatalf("archive touched: %v", err)
+	}
+	hcfg, err := config.Load(filepath.Join("..", "testdata", "rules", "SO306", "anthropic-marker", "skillopt.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hcfg.Archive.Dir = cfg.Archive.Dir
+	henv := &rules.Env{Settings: &outSettings{cfg: hcfg, keeper: archive.Off}}
+	res = outRun(t, outCase(t, "SO306", "anthropic-marker"), henv, HeadTailHistory)
+	if !res.Changed() || len(res.Diagnostics) != 0 {
+		t.Fatalf("head-tail with archiving off: changed %v, %+v", res.Changed(), res.Diagnostics)
+	}
+	if hs := archive.FindHandles(string(res.Final.Body)); len(hs) != 0 || !bytes.Contains(res.Final.Body, []byte(middlePrefix)) {
+		t.Fatalf("marker names handles %v with nothing archived", hs)
 	}
 }
 

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/reduce"
 )
 
@@ -25,8 +28,9 @@ func archiveCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt archive get sko:… --lines 120:180\n" +
 			"  skillopt archive ls --format json\n" +
-			"  skillopt archive verify",
-		Subcommands: []*cli.Command{archiveGetCommand(e), archiveLsCommand(e), archiveVerifyCommand(e)},
+			"  skillopt archive verify\n" +
+			"  skillopt archive gc",
+		Subcommands: []*cli.Command{archiveGetCommand(e), archiveLsCommand(e), archiveVerifyCommand(e), archiveGcCommand(e)},
 	}
 }
 
@@ -144,8 +148,12 @@ func archiveVerifyCommand(e *env) *cli.Command {
 		Name:  "verify",
 		Usage: "re-hash every archived original; exit 1 on damage",
 		Description: "Reads every archived original and checks that its SHA-256 still matches its handle.\n" +
-			"Each damaged original is named by its handle; exit 1 if any is damaged.\n\n" +
-			"Formats: text, json ({\"objects\":N,\"damaged\":[{\"handle\",\"problem\"}]}).\n\n" +
+			"Each damaged original is named by its handle; exit 1 if any is damaged. The next\n" +
+			"transform that archives a damaged original's content rewrites it.\n\n" +
+			"Temporary files of writers that were killed before they finished (named " + atomicfile.TempPrefix + "…,\n" +
+			"unmodified for over an hour) are listed as stale; they do not change the exit code and\n" +
+			"`skillopt archive gc` removes them.\n\n" +
+			"Formats: text, json ({\"objects\":N,\"damaged\":[{\"handle\",\"problem\"}],\"stale\":[{\"path\",\"bytes\",\"modified\"}]}).\n\n" +
 			"Examples:\n" +
 			"  skillopt archive verify\n" +
 			"  skillopt archive verify --format json --archive .skillopt/archive",
@@ -154,29 +162,121 @@ func archiveVerifyCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
-			entries, damaged, err := e.archiveStore(c).Verify()
+			store := e.archiveStore(c)
+			entries, damaged, err := store.Verify()
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
+			stale, err := store.Stale(time.Now().Add(-atomicfile.StaleAfter))
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			if stale == nil {
+				stale = []atomicfile.Stale{}
+			}
 			if e.format == "json" {
 				if err := outputJSON(e.stdout, struct {
-					Objects int              `json:"objects"`
-					Damaged []archive.Damage `json:"damaged"`
-				}{len(entries), damaged}); err != nil {
+					Objects int                `json:"objects"`
+					Damaged []archive.Damage   `json:"damaged"`
+					Stale   []atomicfile.Stale `json:"stale"`
+				}{len(entries), damaged, stale}); err != nil {
 					return err
 				}
 			} else {
 				for _, d := range damaged {
 					fmt.Fprintf(e.stdout, "%s: %s: %s\n", d.Handle, e.paint(red, "damaged"), d.Problem)
 				}
+				for _, st := range stale {
+					fmt.Fprintf(e.stdout, "%s: %s: %d bytes, last written %s\n", st.Path, e.paint(yellow, "stale temporary file"), st.Bytes, st.Modified.Format("2006-01-02 15:04:05Z"))
+				}
 				if !e.quiet {
 					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
+					if len(stale) > 0 {
+						fmt.Fprintf(e.stdout, "%d stale temporary file(s); `skillopt archive gc` removes them\n", len(stale))
+					}
 				}
 			}
 			if len(damaged) > 0 {
 				return findings
 			}
 			return nil
+		},
+	}
+}
+
+func archiveGcCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "gc",
+		Usage:     "remove temporary files left by interrupted writers",
+		ArgsUsage: "[DIR...]",
+		Description: "A transform killed while it writes (kill -9, power loss) can leave a partly written\n" +
+			"temporary file behind: in the archive, or beside the -o output. skillopt names every\n" +
+			"temporary file " + atomicfile.TempPrefix + "…, so they are recognisable. gc removes those\n" +
+			"unmodified for longer than --older-than (default 1h; a live writer keeps modifying its\n" +
+			"file and renames it away when done) from the archive's folders and from each DIR given\n" +
+			"(that folder only, not below it), and prints each file it removed. Archived originals\n" +
+			"and any other file are never touched.\n\n" +
+			"Formats: text, json ({\"removed\":[{\"path\",\"bytes\",\"modified\"}]}).\n\n" +
+			"Examples:\n" +
+			"  skillopt archive gc\n" +
+			"  skillopt archive gc --archive /tmp/run1 out/\n" +
+			"  skillopt archive gc --older-than 10m .",
+		Flags: []cli.Flag{
+			archiveFlag(),
+			&cli.DurationFlag{Name: "older-than", Value: atomicfile.StaleAfter, Usage: "remove temporary files unmodified for at least `AGE`"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := e.setup(c, "text", "json"); err != nil {
+				return err
+			}
+			age := c.Duration("older-than")
+			if age < 0 {
+				return usageErr("archive gc: --older-than %v must not be negative", age)
+			}
+			for _, d := range c.Args().Slice() {
+				if st, err := os.Stat(d); err != nil || !st.IsDir() {
+					return usageErr("archive gc: %s is not a directory", d)
+				}
+			}
+			cutoff := time.Now().Add(-age)
+			stale, err := e.archiveStore(c).Stale(cutoff)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			for _, d := range c.Args().Slice() {
+				more, err := atomicfile.FindStale(d, cutoff)
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				stale = append(stale, more...)
+			}
+			removed := []atomicfile.Stale{}
+			var total int64
+			for _, st := range stale {
+				if err := os.Remove(st.Path); err != nil {
+					if !errors.Is(err, fs.ErrNotExist) {
+						e.warnInput(err)
+					}
+					continue
+				}
+				removed = append(removed, st)
+				total += st.Bytes
+			}
+			if e.format == "json" {
+				if err := outputJSON(e.stdout, struct {
+					Removed []atomicfile.Stale `json:"removed"`
+				}{removed}); err != nil {
+					return err
+				}
+				return e.finish(nil)
+			}
+			for _, st := range removed {
+				fmt.Fprintf(e.stdout, "removed %s (%d bytes)\n", st.Path, st.Bytes)
+			}
+			if !e.quiet {
+				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %d bytes\n", len(removed), total)
+			}
+			return e.finish(nil)
 		},
 	}
 }

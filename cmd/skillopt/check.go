@@ -41,7 +41,7 @@ func checkCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			renv := e.ruleEnv(pipeline)
+			renv := e.readOnlyEnv(pipeline)
 			diags := []rules.Diagnostic{}
 			var batch []*rules.Result
 			checked := 0

@@ -63,7 +63,7 @@ func diffCommand(e *env) *cli.Command {
 			}
 			var pairs []pair
 			if c.NArg() == 1 {
-				results, err := e.transformFile(files[0], pipeline)
+				results, err := e.transformFile(files[0], pipeline, e.readOnlyEnv(pipeline))
 				if err != nil {
 					return err
 				}

@@ -150,7 +150,7 @@ func initCommand(e *env) *cli.Command {
 			if _, err := os.Stat(out); err == nil && !c.Bool("force") {
 				return usageErr("init: %s already exists (use --force to overwrite)", out)
 			}
-			if err := atomicfile.WriteFile(out, config.Template(), 0o644); err != nil {
+			if err := atomicfile.Write(out, config.Template(), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
 			}
 			if !e.quiet {

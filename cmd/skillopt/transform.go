@@ -6,13 +6,19 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
 
 func archiveFlag() cli.Flag {
 	return &cli.StringFlag{Name: "archive", Usage: "directory receiving originals of reduced content (default: archive.dir of skillopt.toml, .skillopt/archive)"}
+}
+
+func noArchiveFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-archive", Usage: "archive nothing: keep every original in place (rules that need the archive leave their content unreduced)"}
 }
 
 func transformCommand(e *env) *cli.Command {
@@ -25,15 +31,27 @@ func transformCommand(e *env) *cli.Command {
 			"to -o OUT. The input is never modified. Untouched bytes stay byte-identical; with\n" +
 			"--rules none the output equals the input except that secret header values and\n" +
 			"key= URL parameters are replaced by REDACTED.\n\n" +
+			"-o OUT must be a new path or a writable regular file: a symbolic link, FIFO, device or\n" +
+			"directory is refused (the link is not followed), as is any input file, also through a\n" +
+			"link; a read-only file only with --force. An existing OUT keeps its permissions.\n\n" +
+			"Originals of reduced content are archived (--archive DIR, default archive.dir,\n" +
+			".skillopt/archive) only once the output is about to be written, to a file or to stdout\n" +
+			"alike, and only those the output names by handle; stderr then says how many and where\n" +
+			"(-q silences it). With --no-archive nothing is archived and the rules that need the\n" +
+			"archive leave their content in place. A failed archive write keeps that original in the\n" +
+			"output, with a warning.\n\n" +
 			"Examples:\n" +
 			"  skillopt transform capture.json -o capture.min.json\n" +
-			"  skillopt transform --rules SO101 - < capture.json",
+			"  skillopt transform --rules SO101 - < capture.json\n" +
+			"  skillopt transform --no-archive --rules SO3 capture.json -o out.json",
 		Flags: []cli.Flag{
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
+			noArchiveFlag(),
 			tierFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` atomically instead of stdout"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a read-only OUT"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
@@ -42,6 +60,9 @@ func transformCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageErr("transform: want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
 			}
+			if c.IsSet("archive") && c.Bool("no-archive") {
+				return usageErr("transform: --archive and --no-archive exclude each other")
+			}
 			in := c.Args().First()
 			if in != "-" {
 				if st, err := os.Stat(in); err == nil && st.IsDir() {
@@ -49,8 +70,14 @@ func transformCommand(e *env) *cli.Command {
 				}
 			}
 			out := c.String("output")
-			if out != "" && out != "-" && in != "-" && atomicfile.SameFile(in, out) {
-				return usageErr("transform: refusing to overwrite the input %s; choose another -o", in)
+			toFile := out != "" && out != "-"
+			if toFile {
+				if in != "-" && atomicfile.SameFile(in, out) {
+					return usageErr("transform: refusing to overwrite the input %s; choose another -o", in)
+				}
+				if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
+					return usageErr("%s: %v", out, err)
+				}
 			}
 			pipeline, err := e.pipeline(c)
 			if err != nil {
@@ -66,22 +93,53 @@ func transformCommand(e *env) *cli.Command {
 				return e.finish(nil)
 			}
 			f := files[0]
-			results, err := e.transformFile(f, pipeline)
+			store := archive.Open(e.cfg.Archive.Dir)
+			// Originals are kept in memory while the rules run, so a rule
+			// that fails or a step the engine drops leaves nothing behind;
+			// only what the output names is written to the archive.
+			var keeper archive.Keeper = archive.NewMemory(store)
+			if c.Bool("no-archive") {
+				keeper = archive.Off
+			}
+			results, err := runFile(f, pipeline, e.keeperEnv(pipeline, keeper))
 			if err != nil {
 				return err
 			}
+			archived := 0
+			if mem, ok := keeper.(*archive.Memory); ok {
+				named := map[string]bool{}
+				for _, res := range results {
+					for _, h := range archive.FindHandles(string(res.Final.Body)) {
+						named[h] = true
+					}
+				}
+				archived, _, err = mem.Flush(store, func(h string) bool { return named[h] })
+				if err != nil {
+					// Run again against the archive itself: each rule
+					// whose original cannot be written keeps it, with a
+					// warning, and the output names only what is stored.
+					if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
+						return err
+					}
+					archived = countNamed(store, results)
+				}
+			}
+			e.printDiagnostics(results)
 			bodies := map[*capture.Capture][]byte{}
 			for _, res := range results {
 				bodies[res.Original] = res.Final.Body
 			}
 			data := f.Rebuild(bodies)
-			if out == "" || out == "-" {
+			if archived > 0 && !e.quiet {
+				fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, store.Dir())
+			}
+			if !toFile {
 				if _, err := e.stdout.Write(data); err != nil {
 					return err
 				}
 				return e.finish(nil)
 			}
-			if err := atomicfile.WriteFile(out, data, 0o644); err != nil {
+			if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
 			}
 			return e.finish(nil)
@@ -89,23 +147,68 @@ func transformCommand(e *env) *cli.Command {
 	}
 }
 
+// countNamed counts the distinct handles the results name that store
+// holds.
+func countNamed(store *archive.Store, results []*rules.Result) int {
+	seen := map[string]bool{}
+	for _, res := range results {
+		for _, h := range archive.FindHandles(string(res.Final.Body)) {
+			if !seen[h] && store.Has(h) {
+				seen[h] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+// keeperEnv builds the rule environment with originals going to keeper.
+func (e *env) keeperEnv(pipeline []*rules.Rule, keeper archive.Keeper) *rules.Env {
+	renv := e.ruleEnv(pipeline)
+	renv.Settings.(*ruleset.Settings).Keeper = keeper
+	return renv
+}
+
+// readOnlyEnv builds the rule environment of a command that only shows or
+// verifies: reductions are computed with an in-memory archive (the same
+// handles), over the configured archive read but never written, so
+// handles from an earlier transform still resolve.
+func (e *env) readOnlyEnv(pipeline []*rules.Rule) *rules.Env {
+	return e.keeperEnv(pipeline, archive.NewMemory(archive.Open(e.cfg.Archive.Dir)))
+}
+
 // transformFile runs the pipeline over every capture of f and prints the
 // diagnostics it produced (dropped transforms) to stderr.
-func (e *env) transformFile(f *capture.File, pipeline []*rules.Rule) ([]*rules.Result, error) {
-	renv := e.ruleEnv(pipeline)
+func (e *env) transformFile(f *capture.File, pipeline []*rules.Rule, renv *rules.Env) ([]*rules.Result, error) {
+	out, err := runFile(f, pipeline, renv)
+	if err != nil {
+		return nil, err
+	}
+	e.printDiagnostics(out)
+	return out, nil
+}
+
+// runFile runs the pipeline over every capture of f.
+func runFile(f *capture.File, pipeline []*rules.Rule, renv *rules.Env) ([]*rules.Result, error) {
 	var out []*rules.Result
 	for _, capt := range f.Captures {
 		res, err := rules.Run(capt, pipeline, renv)
 		if err != nil {
 			return nil, ruleFailure(err)
 		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// printDiagnostics prints what the pipeline reported (dropped transforms,
+// originals kept) to stderr; -q keeps warnings and errors only.
+func (e *env) printDiagnostics(results []*rules.Result) {
+	for _, res := range results {
 		for _, d := range res.Diagnostics {
 			if e.quiet && d.Severity < rules.Warning {
 				continue
 			}
 			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", d.Capture, d.Rule, d.Severity, d.Message)
 		}
-		out = append(out, res)
 	}
-	return out, nil
 }

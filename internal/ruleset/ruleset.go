@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/config"
@@ -35,10 +36,17 @@ type Settings struct {
 	// DryRun asks rules not to write anything outside the capture (the
 	// archive): measure only reports what would be saved.
 	DryRun bool
+	// Keeper is where originals go and are read back from: an
+	// archive.Memory for commands that write nothing, archive.Off, or nil
+	// for the Store at archive.dir.
+	Keeper archive.Keeper
 }
 
 // Dry reports whether side effects are off.
 func (s *Settings) Dry() bool { return s.DryRun }
+
+// Archive returns where originals go (nil: the configured Store).
+func (s *Settings) Archive() archive.Keeper { return s.Keeper }
 
 // Config returns the configuration.
 func (s *Settings) Config() *config.Config { return s.Cfg }

@@ -22,10 +22,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/synth"
 )
 
@@ -161,30 +161,8 @@ func wrapRecord(path string, body []byte, escapeHTML bool) ([]byte, error) {
 }
 
 // writeAtomic writes data to a temporary file next to name and renames it
-// into place, so readers never see a partial file.
-func writeAtomic(name string, data []byte) (err error) {
-	dir, base := filepath.Split(name)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+// into place, so readers never see a partial file; a leftover of a killed
+// run is named like every skillopt temporary file.
+func writeAtomic(name string, data []byte) error {
+	return atomicfile.WriteFile(name, data, 0o644)
 }
