@@ -30,10 +30,7 @@ func bpeCount(e *encoding, piece string) int {
 
 // rankOf returns the rank of token s, or noRank if s is not a token.
 func (e *encoding) rankOf(s string) uint32 {
-	if r, ok := e.ranks[s]; ok && r < noRank {
-		return uint32(r)
-	}
-	return noRank
+	return e.vocab.rank(s)
 }
 
 // pairRank returns the rank of the two-byte token ab, or noRank. Results are

@@ -4,11 +4,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 func TestNew(t *testing.T) {
@@ -34,41 +36,45 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestLibraryVocabularyShared(t *testing.T) {
-	for _, e := range encodings {
-		e.load()
-		if !e.shared {
-			t.Errorf("%s: library vocabulary not reachable; using the slower decoded copy", e.name)
-		}
-		t.Logf("%s: %d tokens, loaded in %v", e.name, len(e.ranks), e.loadTime)
-	}
-}
-
 func TestEveryByteIsAToken(t *testing.T) {
 	for _, e := range encodings {
 		e.load()
+		t.Logf("%s: %d tokens, indexed in %v", e.name, e.vocab.len(), e.loadTime)
 		for b := 0; b < 256; b++ {
-			if _, ok := e.ranks[string([]byte{byte(b)})]; !ok {
+			if e.vocab.rank(string([]byte{byte(b)})) == noRank {
 				t.Errorf("%s: byte %#x is not a token", e.name, b)
 			}
 		}
 	}
 }
 
-func TestDecodedVocabularyMatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
+// The embedded vocabularies hold exactly the library's tokens and ranks
+// (regenerate them with go generate when the library changes).
+func TestEmbeddedVocabularyMatchesLibrary(t *testing.T) {
 	for _, e := range encodings {
 		e.load()
-		m := decodeRanks(refFor(t, e.name).codec)
-		if len(m) != len(e.ranks) {
-			t.Fatalf("%s: decoded %d tokens, library map has %d", e.name, len(m), len(e.ranks))
+		lib := libraryVocabulary(t, e.name)
+		if len(lib) != e.vocab.len() {
+			t.Fatalf("%s: embedded %d tokens, library %d", e.name, e.vocab.len(), len(lib))
 		}
-		for k, v := range m {
-			if e.ranks[k] != v {
-				t.Fatalf("%s: token %q: decoded rank %d, library %d", e.name, k, v, e.ranks[k])
+		for tok, r := range lib {
+			if got := e.vocab.rank(tok); got != uint32(r) {
+				t.Fatalf("%s: token %q: embedded rank %d, library %d", e.name, tok, got, r)
 			}
+		}
+		for _, s := range []string{"", "not a single token at all", "\xff\xfe", "zzzzzzzzzzzzzzzzzzzzzzzz"} {
+			if _, ok := lib[s]; !ok && e.vocab.rank(s) != noRank {
+				t.Errorf("%s: %q found in the embedded vocabulary only", e.name, s)
+			}
+		}
+	}
+}
+
+func TestDamagedVocabulary(t *testing.T) {
+	for _, data := range []string{"", "\x05", "\x80\x80", o200kData[:1000], o200kData + "x"} {
+		var v vocab
+		if err := v.init(data); err == nil {
+			t.Errorf("%.20q: no error", data)
 		}
 	}
 }
@@ -420,4 +426,16 @@ func TestPieceWords(t *testing.T) {
 			t.Errorf("pieceWords of %d bytes = %x %x %x, want %x", n, w0, w1, w2, want)
 		}
 	}
+}
+
+// libraryVocabulary returns the library's own token-to-rank map, read from
+// its codec (the map is unexported).
+func libraryVocabulary(t *testing.T, name string) map[string]uint {
+	t.Helper()
+	v := reflect.ValueOf(refFor(t, name).codec)
+	f := v.Elem().FieldByName("vocabulary")
+	if !f.IsValid() || f.Kind() != reflect.Map {
+		t.Fatalf("%s: the library codec has no vocabulary map", name)
+	}
+	return *(*map[string]uint)(unsafe.Pointer(f.UnsafeAddr()))
 }
