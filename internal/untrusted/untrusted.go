@@ -1,0 +1,177 @@
+// Package untrusted opens files and builds paths from data that skillopt
+// does not control: cloned skill repositories, captures, agent definitions,
+// configuration, card profiles, model answers and its own state files, all
+// of which someone else may have written.
+//
+// Reads are bounded and refuse anything but a regular file. The type and
+// size are checked with Stat before the file is opened, the open cannot
+// block on a FIFO, and Fstat afterwards confirms that the file opened is
+// the one checked; a file growing during the read is still cut off at the
+// limit. Names and relative paths taken from data are confined to their
+// folder.
+package untrusted
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// TooLargeError reports input over its limit. Size is -1 when the input is
+// a stream whose length was not known in advance.
+type TooLargeError struct {
+	Size, Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("input exceeds the %d-byte limit", e.Limit)
+	}
+	return fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", e.Size, e.Limit)
+}
+
+// ErrNotRegular is wrapped by the errors of paths that name something
+// other than a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrChanged reports a path that was replaced between the check and the open.
+var ErrChanged = errors.New("file changed while it was being opened")
+
+// kindError says what a refused path is instead of a regular file.
+func kindError(m fs.FileMode) error {
+	var kind string
+	switch {
+	case m.IsDir():
+		// The same words as the system's EISDIR, which callers know.
+		return fmt.Errorf("is a directory (%w)", ErrNotRegular)
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSymlink != 0:
+		kind = "a symbolic link"
+	default:
+		kind = "a special file"
+	}
+	return fmt.Errorf("is %s, %w", kind, ErrNotRegular)
+}
+
+// Open opens the regular file at path for reading, following symbolic
+// links. Anything else (a folder, FIFO, device or socket, directly or
+// through a link) is refused without being opened for reading in a way
+// that could block. The returned info is that of the open file. Errors do
+// not repeat the path.
+func Open(path string) (*os.File, fs.FileInfo, error) {
+	before, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, unwrapPath(err)
+	}
+	if !before.Mode().IsRegular() {
+		return nil, nil, kindError(before.Mode())
+	}
+	return openChecked(path, before)
+}
+
+// openChecked opens path, which Stat described as before, and checks that
+// the file opened is that regular file.
+func openChecked(path string, before fs.FileInfo) (*os.File, fs.FileInfo, error) {
+	// The path may be swapped for a FIFO between Stat and open: with
+	// O_NONBLOCK the open returns at once instead of waiting for a writer,
+	// and Fstat below refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, unwrapPath(err)
+	}
+	after, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, unwrapPath(err)
+	}
+	if !after.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, kindError(after.Mode())
+	}
+	if !os.SameFile(before, after) {
+		f.Close()
+		return nil, nil, ErrChanged
+	}
+	return f, after, nil
+}
+
+// ReadFile reads the regular file at path, refusing it (before reading)
+// when it is larger than limit bytes.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	return ReadFileBuf(path, limit, nil)
+}
+
+// ReadFileBuf is ReadFile reading into buf when it is large enough, so that
+// a worker can reuse one buffer for many files.
+func ReadFileBuf(path string, limit int64, buf []byte) ([]byte, error) {
+	f, st, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > limit {
+		return nil, &TooLargeError{Size: st.Size(), Limit: limit}
+	}
+	// One byte more than stat reported, so that the end is seen in one
+	// read; a file that grew meanwhile is read up to the limit and refused.
+	want := int(st.Size()) + 1
+	if cap(buf) >= want {
+		buf = buf[:0]
+	} else {
+		buf = make([]byte, 0, want)
+	}
+	data, err := readUpTo(f, buf, limit)
+	if err != nil {
+		if _, ok := err.(*TooLargeError); !ok {
+			err = unwrapPath(err)
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// ReadAll reads r to its end, stopping after limit+1 bytes: more than limit
+// bytes is a *TooLargeError, and the rest of r is left unread.
+func ReadAll(r io.Reader, limit int64) ([]byte, error) {
+	return readUpTo(r, nil, limit)
+}
+
+// readUpTo appends r's content to buf, at most limit bytes.
+func readUpTo(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &TooLargeError{Size: -1, Limit: limit}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// unwrapPath drops the *fs.PathError wrapper: messages name the path once,
+// at the edge.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
