@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // Provider names a request body shape.
@@ -145,32 +147,47 @@ type Options struct {
 	Provider Provider
 }
 
-// MaxFileSize bounds one input file; larger input is refused before reading
-// it whole into memory.
-const MaxFileSize = 1 << 30
+// MaxFileSize bounds one input file (stdin included); larger input is
+// refused before it is read. Provider request limits are tens of megabytes,
+// so 256 MiB leaves room for HAR logs and long sessions while keeping a
+// stray log file or device from taking the machine's memory.
+const MaxFileSize = 256 << 20
+
+// MaxSidecarSize bounds a NAME.meta.json sidecar (a URL and headers).
+const MaxSidecarSize = 1 << 20
 
 // Expand turns CAPTURE arguments into file paths: files as given, "-" for
 // stdin, and directories walked recursively for *.json, *.jsonl and *.har in
-// lexical order. A directory without captures is an error.
+// lexical order. Paths are not opened here: ReadFile checks each one.
+// Entries of a walked directory that are neither regular files nor
+// symbolic links (FIFOs, sockets, devices) are reported, not returned. A
+// directory without captures is an error. Errors of one argument do not
+// stop the others: the paths found are returned with every error, joined.
 func Expand(args []string) ([]string, error) {
 	var out []string
+	var errs []error
 	for _, a := range args {
 		if a == "-" {
 			out = append(out, a)
 			continue
 		}
 		st, err := os.Stat(a)
-		if err != nil {
-			return nil, &Error{File: a, Err: errors.Unwrap(err)}
-		}
-		if !st.IsDir() {
+		if err != nil || !st.IsDir() {
+			// ReadFile reports a missing or unusable file by its name.
 			out = append(out, a)
 			continue
 		}
 		n := len(out)
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				if p == a {
+					return err
+				}
+				errs = append(errs, &Error{File: p, Err: unwrapPathErr(err)})
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
 			}
 			if d.IsDir() {
 				if p != a && strings.HasPrefix(d.Name(), ".") {
@@ -183,21 +200,34 @@ func Expand(args []string) ([]string, error) {
 			}
 			switch strings.ToLower(filepath.Ext(p)) {
 			case ".json", ".jsonl", ".har":
-				out = append(out, p)
+			default:
+				return nil
 			}
+			// Links are followed (and checked) by ReadFile; other
+			// special files are refused here, unopened.
+			if t := d.Type(); t&fs.ModeSymlink == 0 {
+				if err := untrusted.CheckMode(t); err != nil {
+					errs = append(errs, &Error{File: p, Err: err})
+					return nil
+				}
+			}
+			out = append(out, p)
 			return nil
 		})
 		if err != nil {
-			return nil, &Error{File: a, Err: err}
+			errs = append(errs, &Error{File: a, Err: unwrapPathErr(err)})
+			continue
 		}
 		if len(out) == n {
-			return nil, &Error{File: a, Err: errors.New("directory holds no *.json, *.jsonl or *.har files")}
+			errs = append(errs, &Error{File: a, Err: errors.New("directory holds no *.json, *.jsonl or *.har files")})
 		}
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
-// ReadFile reads path ("-" is stdin) and returns its captures.
+// ReadFile reads path ("-" is stdin) and returns its captures. Only
+// regular files (or links to them) of at most MaxFileSize bytes are read;
+// stdin stops being read after MaxFileSize bytes.
 func ReadFile(path string, stdin io.Reader, opts Options) (*File, error) {
 	var (
 		data []byte
@@ -206,50 +236,30 @@ func ReadFile(path string, stdin io.Reader, opts Options) (*File, error) {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
+		data, err = untrusted.ReadAll(stdin, MaxFileSize)
 	} else {
-		var f *os.File
-		f, err = os.Open(path)
-		if err == nil {
-			defer f.Close()
-			size := int64(0)
-			if st, serr := f.Stat(); serr == nil {
-				if st.Size() > MaxFileSize {
-					return nil, &Error{File: name, Err: fmt.Errorf("file of %d bytes exceeds the %d-byte limit", st.Size(), MaxFileSize)}
-				}
-				size = st.Size()
-			}
-			// One allocation of the stated size (plus one byte to notice
-			// growth); bytes.Buffer.ReadFrom would double it.
-			data = make([]byte, 0, size+1)
-			for err == nil && len(data) <= MaxFileSize {
-				if len(data) == cap(data) {
-					data = append(data, 0)[:len(data)]
-				}
-				var n int
-				n, err = f.Read(data[len(data):min(cap(data), MaxFileSize+1)])
-				data = data[:len(data)+n]
-			}
-			if err == io.EOF {
-				err = nil
-			}
+		data, err = untrusted.ReadFile(path, MaxFileSize)
+		var nr *untrusted.NotRegularError
+		if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
+			err = fmt.Errorf("%w (pipe a stream to stdin with -)", err)
 		}
 	}
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
 		return nil, &Error{File: name, Err: err}
-	}
-	if len(data) > MaxFileSize {
-		return nil, &Error{File: name, Err: fmt.Errorf("input exceeds the %d-byte limit", MaxFileSize)}
 	}
 	f, err := Read(name, data, opts)
 	if err == nil && path != "-" {
 		f.applySidecar(path, opts)
 	}
 	return f, err
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // isSidecar reports a NAME.meta.json file: request metadata (method, path,
@@ -268,9 +278,15 @@ func (f *File) applySidecar(path string, opts Options) {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	dir := filepath.Dir(path)
 	for _, p := range []string{filepath.Join(dir, base+".meta.json"), filepath.Join(dir, "meta", base+".meta.json")} {
-		data, err := os.ReadFile(p)
-		if err != nil {
+		data, err := untrusted.ReadFile(p, MaxSidecarSize)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err != nil {
+			// A sidecar that is there but refused (a FIFO, too large) is
+			// an input error; the body itself is still read.
+			f.Errs = append(f.Errs, &Error{File: p, Err: err})
+			return
 		}
 		doc, err := Parse(data)
 		if err != nil || doc.Kind(0) != Object {

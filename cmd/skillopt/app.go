@@ -363,7 +363,11 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		opts.Provider = prov
 	}
 	paths, err := capture.Expand(args)
-	if err != nil {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, err := range j.Unwrap() {
+			e.warnInput(err)
+		}
+	} else if err != nil {
 		e.warnInput(err)
 	}
 	var files []*capture.File

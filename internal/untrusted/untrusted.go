@@ -32,34 +32,48 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", e.Size, e.Limit)
 }
 
-// ErrNotRegular is wrapped by the errors of paths that name something
-// other than a regular file.
+// ErrNotRegular is matched (errors.Is) by every refusal of a path that
+// names something other than a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
 // ErrChanged reports a path that was replaced between the check and the open.
 var ErrChanged = errors.New("file changed while it was being opened")
 
-// kindError says what a refused path is instead of a regular file.
-func kindError(m fs.FileMode) error {
-	var kind string
+// NotRegularError refuses a path by its type.
+type NotRegularError struct {
+	Mode fs.FileMode // the type found
+}
+
+func (e *NotRegularError) Error() string {
+	m := e.Mode
 	switch {
 	case m.IsDir():
-		// The same words as the system's EISDIR, which callers know.
-		return fmt.Errorf("is a directory (%w)", ErrNotRegular)
+		// The words of the system's EISDIR, which callers already show.
+		return "is a directory"
 	case m&fs.ModeNamedPipe != 0:
-		kind = "a named pipe"
+		return "is a named pipe, not a regular file"
 	case m&fs.ModeSocket != 0:
-		kind = "a socket"
+		return "is a socket, not a regular file"
 	case m&fs.ModeCharDevice != 0:
-		kind = "a character device"
+		return "is a character device, not a regular file"
 	case m&fs.ModeDevice != 0:
-		kind = "a device"
+		return "is a device, not a regular file"
 	case m&fs.ModeSymlink != 0:
-		kind = "a symbolic link"
-	default:
-		kind = "a special file"
+		return "is a symbolic link, not a regular file"
 	}
-	return fmt.Errorf("is %s, %w", kind, ErrNotRegular)
+	return "is not a regular file"
+}
+
+// Is makes errors.Is(err, ErrNotRegular) true.
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// CheckMode returns nil for a regular file's mode and the refusal of any
+// other, for walks that see an entry's type without opening it.
+func CheckMode(m fs.FileMode) error {
+	if m.IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Mode: m.Type()}
 }
 
 // Open opens the regular file at path for reading, following symbolic
@@ -73,7 +87,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, unwrapPath(err)
 	}
 	if !before.Mode().IsRegular() {
-		return nil, nil, kindError(before.Mode())
+		return nil, nil, &NotRegularError{Mode: before.Mode().Type()}
 	}
 	return openChecked(path, before)
 }
@@ -95,7 +109,7 @@ func openChecked(path string, before fs.FileInfo) (*os.File, fs.FileInfo, error)
 	}
 	if !after.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, kindError(after.Mode())
+		return nil, nil, &NotRegularError{Mode: after.Mode().Type()}
 	}
 	if !os.SameFile(before, after) {
 		f.Close()

@@ -187,3 +187,28 @@ func TestReadAll(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
+
+// FuzzReadAll: input within the limit comes back whole; longer input is
+// refused after reading at most limit+1 bytes.
+func FuzzReadAll(f *testing.F) {
+	f.Add([]byte("abc"), uint8(3))
+	f.Add([]byte("abcd"), uint8(3))
+	f.Add([]byte{}, uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, limit uint8) {
+		r := bytes.NewReader(data)
+		got, err := ReadAll(r, int64(limit))
+		if len(data) <= int(limit) {
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("ReadAll(%q, %d) = %q, %v", data, limit, got, err)
+			}
+			return
+		}
+		var tl *TooLargeError
+		if !errors.As(err, &tl) || got != nil {
+			t.Fatalf("ReadAll(%q, %d) = %q, %v; want a refusal", data, limit, got, err)
+		}
+		if read := len(data) - r.Len(); read > int(limit)+1 {
+			t.Fatalf("read %d bytes past a limit of %d", read, limit)
+		}
+	})
+}
