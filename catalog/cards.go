@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/schemas"
 )
 
@@ -95,11 +95,15 @@ func ValidateCard(pc ProfileCard) error {
 	return nil
 }
 
+// MaxProfileBytes bounds a card profile file (a 100,000-skill profile is
+// about 30 MB).
+const MaxProfileBytes = 64 << 20
+
 // LoadProfile reads and validates a profile file against its schema.
 func LoadProfile(path string) (*Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, MaxProfileBytes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	errs, err := schemas.ValidateFile("card-profile", data)
 	if err != nil {

@@ -64,7 +64,7 @@ var profileCache sync.Map // path → *cachedProfile
 func LoadProfileCached(path string) (*Profile, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	if v, ok := profileCache.Load(path); ok {
 		c := v.(*cachedProfile)

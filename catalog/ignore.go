@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // ignoreFiles are read in every walked folder, in increasing priority (as
@@ -97,9 +98,10 @@ func hasDirEntry(des []fs.DirEntry, name string) bool {
 	return false
 }
 
-// readCapped reads at most limit bytes of a file.
+// readCapped reads at most limit bytes of a regular file (an ignore file
+// that is a FIFO or device is not opened).
 func readCapped(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
+	f, _, err := untrusted.Open(name)
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,16 @@ package catalog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // Card generation is explicit, offline-prepared model work: skillopt writes
@@ -23,6 +26,13 @@ const (
 	MaxAttempts      = 2 // per group
 	MaxExtraCalls    = 8 // retries and subdivisions per original group
 	maxFeedbackChars = 1200
+)
+
+// Size limits of the files card generation reads back.
+const (
+	MaxResponseBytes = 64 << 20 // one answer, as written by whoever sent the request
+	MaxStateBytes    = 64 << 20 // state.json
+	MaxRequestBytes  = 64 << 20 // a request body read back for --exec
 )
 
 // InitState is the bookkeeping of a card-generation run, kept beside the
@@ -305,6 +315,10 @@ func feedback(problems []string) string {
 //	DIR/state.json            the groups and their status
 //	DIR/requests/ID.json      request bodies still to send
 //	DIR/responses/ID.json     answers, written by whoever sends the requests
+//	DIR/responses/ID.rejected-N.json  rejected answers, moved aside (never deleted)
+//
+// Everything read back is untrusted: group IDs from state.json must be
+// plain file names, so that no path built from them leaves its folder.
 type Initializer struct {
 	Dir      string
 	Profile  string // profile file, updated after every accepted group
@@ -316,8 +330,13 @@ type Initializer struct {
 // Plan writes requests for every eligible skill without a current card and
 // returns the state. An existing state for the same catalog is kept.
 func (in *Initializer) Plan(prof *Profile) (*InitState, error) {
-	if st, err := in.load(); err == nil && st.Fingerprint == in.Snap.Fingerprint {
+	st, err := in.load()
+	switch {
+	case err == nil && st.Fingerprint == in.Snap.Fingerprint:
 		return st, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		// A state that cannot be trusted is not silently replaced.
+		return nil, err
 	}
 	var todo []Skill
 	for _, sk := range in.Snap.Skills {
@@ -325,7 +344,7 @@ func (in *Initializer) Plan(prof *Profile) (*InitState, error) {
 			todo = append(todo, sk)
 		}
 	}
-	st := &InitState{Version: 1, Fingerprint: in.Snap.Fingerprint, Provider: in.Provider, Model: in.Model}
+	st = &InitState{Version: 1, Fingerprint: in.Snap.Fingerprint, Provider: in.Provider, Model: in.Model}
 	if err := os.MkdirAll(filepath.Join(in.Dir, "responses"), 0o755); err != nil {
 		return nil, err
 	}
@@ -354,6 +373,10 @@ func (in *Initializer) skills(g *InitGroup) []Skill {
 }
 
 func (in *Initializer) writeRequest(g *InitGroup) error {
+	path, err := in.RequestPath(g.ID)
+	if err != nil {
+		return err
+	}
 	body, err := RequestBody(in.Provider, in.Model, in.skills(g), g.Feedback)
 	if err != nil {
 		return err
@@ -361,27 +384,71 @@ func (in *Initializer) writeRequest(g *InitGroup) error {
 	if err := os.MkdirAll(filepath.Join(in.Dir, "requests"), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(in.RequestPath(g.ID), append(body, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(body, '\n'), 0o644)
 }
 
-// RequestPath and ResponsePath name a group's files.
-func (in *Initializer) RequestPath(id string) string {
-	return filepath.Join(in.Dir, "requests", id+".json")
+// RequestPath is where the request of group id is written. An id that is
+// not a plain file name is an error.
+func (in *Initializer) RequestPath(id string) (string, error) {
+	return groupFile(in.Dir, "requests", id, "")
 }
 
 // ResponsePath is where the answer to request id is expected.
-func (in *Initializer) ResponsePath(id string) string {
-	return filepath.Join(in.Dir, "responses", id+".json")
+func (in *Initializer) ResponsePath(id string) (string, error) {
+	return groupFile(in.Dir, "responses", id, "")
 }
 
-func (in *Initializer) load() (*InitState, error) {
-	data, err := os.ReadFile(filepath.Join(in.Dir, "state.json"))
+// groupFile is DIR/sub/ID(suffix).json, with id confined to its folder.
+func groupFile(dir, sub, id, suffix string) (string, error) {
+	if err := untrusted.Name(id); err != nil {
+		return "", fmt.Errorf("group id: %v", err)
+	}
+	return untrusted.Join(filepath.Join(dir, sub), id+suffix+".json")
+}
+
+// ReadRequest reads back the request written for group id.
+func (in *Initializer) ReadRequest(id string) ([]byte, error) {
+	path, err := in.RequestPath(id)
 	if err != nil {
 		return nil, err
 	}
+	data, err := untrusted.ReadFile(path, MaxRequestBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+func (in *Initializer) statePath() string { return filepath.Join(in.Dir, "state.json") }
+
+// load reads and checks state.json. A missing file is fs.ErrNotExist; a
+// file that is not a state, or names a group by anything but a plain file
+// name, is an error naming the file.
+func (in *Initializer) load() (*InitState, error) {
+	path := in.statePath()
+	data, err := untrusted.ReadFile(path, MaxStateBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	var st InitState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(in.Dir, "state.json"), err)
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	seen := map[string]bool{}
+	for i, g := range st.Groups {
+		if g == nil {
+			return nil, fmt.Errorf("%s: group %d is null", path, i+1)
+		}
+		if err := untrusted.Name(g.ID); err != nil {
+			return nil, fmt.Errorf("%s: group %d: id: %v", path, i+1, err)
+		}
+		if seen[g.ID] {
+			return nil, fmt.Errorf("%s: group id %q repeats", path, g.ID)
+		}
+		seen[g.ID] = true
 	}
 	return &st, nil
 }
@@ -391,7 +458,7 @@ func (in *Initializer) save(st *InitState) error {
 		return err
 	}
 	data, _ := json.MarshalIndent(st, "", "  ")
-	return atomicfile.WriteFile(filepath.Join(in.Dir, "state.json"), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(in.statePath(), append(data, '\n'), 0o644)
 }
 
 // Progress summarises a state.
@@ -440,14 +507,26 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 		if g.Status != "pending" {
 			continue
 		}
-		data, rerr := os.ReadFile(in.ResponsePath(g.ID))
-		if rerr != nil {
+		path, err := in.ResponsePath(g.ID)
+		if err != nil {
+			return accepted, rejected, err
+		}
+		data, rerr := untrusted.ReadFile(path, MaxResponseBytes)
+		if errors.Is(rerr, fs.ErrNotExist) {
 			continue // not answered yet
 		}
-		cards, perr := ParseAnswer(data)
+		var cards []answerCard
+		var perr error
+		if rerr == nil {
+			cards, perr = ParseAnswer(data)
+		}
 		var problems []string
 		var good map[string]ProfileCard
-		if perr != nil {
+		if rerr != nil {
+			// A FIFO, a device or an oversized file in the answer's place
+			// is a rejected answer, not something to wait for.
+			problems = []string{fmt.Sprintf("answer file refused: %v", rerr)}
+		} else if perr != nil {
 			problems = []string{perr.Error()}
 		} else {
 			good, problems = CheckAnswer(in.skills(g), cards)
@@ -467,7 +546,11 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			continue
 		}
 		rejected++
-		os.Remove(in.ResponsePath(g.ID))
+		// The answer is moved aside, not deleted: it may be someone's
+		// only copy, and the next answer goes in its place.
+		if err := in.setAside(g); err != nil {
+			return accepted, rejected, err
+		}
 		g.Feedback = feedback(problems)
 		switch {
 		case extra[g.Origin] >= MaxExtraCalls:
@@ -498,6 +581,36 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 	}
 	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
 	return accepted, rejected, in.save(st)
+}
+
+// setAside renames the rejected answer of g to ID.rejected-N.json (N the
+// attempt, or the next free number), never replacing an existing file.
+func (in *Initializer) setAside(g *InitGroup) error {
+	from, err := in.ResponsePath(g.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	for n := max(g.Attempt, 1); n < max(g.Attempt, 1)+1000; n++ {
+		to, err := groupFile(in.Dir, "responses", g.ID, fmt.Sprintf(".rejected-%d", n))
+		if err != nil {
+			return err
+		}
+		if _, err := os.Lstat(to); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		// A hard link fails rather than replace a file that appeared
+		// meanwhile; without hard links, rename (checked just above).
+		if err := os.Link(from, to); err == nil {
+			return os.Remove(from)
+		} else if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return os.Rename(from, to)
+	}
+	return fmt.Errorf("%s: no free name to set the rejected answer aside", from)
 }
 
 // PendingIDs lists the groups that still need an answer.

@@ -39,7 +39,7 @@ func TestGroupsLimits(t *testing.T) {
 func answer(t *testing.T, in *Initializer, id string, wrap string, bad map[string]bool) {
 	t.Helper()
 	var req map[string]any
-	data, err := os.ReadFile(in.RequestPath(id))
+	data, err := in.ReadRequest(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,11 @@ func answer(t *testing.T, in *Initializer, id string, wrap string, bad map[strin
 		body, _ = json.Marshal(map[string]any{"type": "message", "content": []any{map[string]any{"type": "text", "text": "```json\n" + string(body) + "\n```"}}})
 	}
 	os.MkdirAll(filepath.Join(in.Dir, "responses"), 0o755)
-	if err := os.WriteFile(in.ResponsePath(id), body, 0o644); err != nil {
+	path, err := in.ResponsePath(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -93,7 +97,7 @@ func TestInitRoundTrip(t *testing.T) {
 	if err != nil || len(saved.Cards) != 20 {
 		t.Fatalf("checkpoint: %v, %d cards", err, len(saved.Cards))
 	}
-	req, _ := os.ReadFile(in.RequestPath("g0002"))
+	req, _ := in.ReadRequest("g0002")
 	if !strings.Contains(string(req), fmt.Sprintf(`\"%s\" is missing`, missing)) {
 		t.Fatalf("retry request lacks feedback:\n%s", req)
 	}

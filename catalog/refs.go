@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // mdLink is a link destination found in markdown.
@@ -297,6 +299,12 @@ func (u *skillUnit) references() []refFinding {
 					add("SK046", "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
 				}
 				if strings.EqualFold(filepath.Ext(abs), ".md") {
+					// A reference file is read only when it is a regular
+					// file that stays in the skill folder once symlinks
+					// are resolved.
+					if _, err := untrusted.Within(skillDir, abs); err != nil {
+						continue
+					}
 					if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
 						next = append(next, refFile{path: filepath.Join(filepath.Dir(rf.path), filepath.FromSlash(t)), abs: abs, depth: rf.depth + 1})
 					}

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // MaxSkillFileBytes bounds how much of a skill file is read; larger files
@@ -332,42 +332,14 @@ func folderName(path string) string {
 	return filepath.Base(dir)
 }
 
-// readSkillFile reads a file of at most MaxSkillFileBytes with one open,
-// one stat and one read.
+// readSkillFile reads a skill or agent file: a regular file of at most
+// MaxSkillFileBytes, checked before it is opened.
 func readSkillFile(path string) ([]byte, error) { return readSkillFileBuf(path, nil) }
 
 // readSkillFileBuf is readSkillFile reading into buf when it is large
 // enough, so that a worker reuses one buffer for many files.
 func readSkillFileBuf(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	if st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	if st.Size() > MaxSkillFileBytes {
-		return nil, fmt.Errorf("file is %d bytes, more than the %d-byte limit", st.Size(), MaxSkillFileBytes)
-	}
-	size := int(st.Size())
-	var data []byte
-	if cap(buf) >= size {
-		data = buf[:size]
-	} else {
-		data = make([]byte, size)
-	}
-	// Read exactly the size stat reported (one read call for a regular
-	// file); a file that shrank meanwhile is read as far as it goes.
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, unwrapPath(err)
-	}
-	return data[:n], nil
+	return untrusted.ReadFileBuf(path, MaxSkillFileBytes, buf)
 }
 
 // LoadSkills walks roots and parses every skill file; unparsable files come

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// ErrOutside reports a path that resolves outside the folder it must stay in.
+// ErrOutside reports a path that leads outside the folder it must stay
+// in, by a ".." element or by resolving a symbolic link.
 var ErrOutside = errors.New("path leaves its folder")
 
 // maxName bounds one path element (the common file-system limit).
@@ -59,32 +60,32 @@ func Rel(rel string) (string, error) {
 		return "", errors.New("empty path")
 	}
 	if strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
-		return "", fmt.Errorf("path %q is not relative", rel)
+		return "", fmt.Errorf("%q is not relative", rel)
 	}
 	for _, r := range rel {
 		switch {
 		case r == '\\':
-			return "", fmt.Errorf("path %q holds a backslash: use forward slashes", rel)
+			return "", fmt.Errorf("%q holds a backslash: use forward slashes", rel)
 		case r < 0x20 || r == 0x7f:
-			return "", fmt.Errorf("path %q holds a control character", rel)
+			return "", fmt.Errorf("%q holds a control character", rel)
 		}
 	}
 	for _, elem := range strings.Split(rel, "/") {
 		if elem == ".." {
-			return "", fmt.Errorf("path %q leaves its folder", rel)
+			return "", fmt.Errorf("%q: %w", rel, ErrOutside)
 		}
 		if len(elem) > maxName {
-			return "", fmt.Errorf("path %q has an element longer than %d bytes", rel, maxName)
+			return "", fmt.Errorf("%q has an element longer than %d bytes", rel, maxName)
 		}
 	}
 	clean := path.Clean(rel)
 	if clean == "." {
-		return "", fmt.Errorf("path %q names the folder itself", rel)
+		return "", fmt.Errorf("%q names the folder itself", rel)
 	}
 	local := filepath.FromSlash(clean)
 	if !filepath.IsLocal(local) {
 		// Reserved names on Windows (NUL, COM1 …) end up here.
-		return "", fmt.Errorf("path %q is not a local path", rel)
+		return "", fmt.Errorf("%q is not a local path", rel)
 	}
 	return local, nil
 }

@@ -51,6 +51,12 @@ func TestRel(t *testing.T) {
 			t.Errorf("Rel(%q) = %q, want an error", bad, got)
 		}
 	}
+	// Climbing out is told apart from other refusals.
+	for _, out := range []string{"../x", "a/../../x", "a/.."} {
+		if _, err := Rel(out); !errors.Is(err, ErrOutside) {
+			t.Errorf("Rel(%q): %v, want ErrOutside", out, err)
+		}
+	}
 }
 
 func TestWithin(t *testing.T) {

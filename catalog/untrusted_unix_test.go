@@ -1,0 +1,75 @@
+//go:build unix
+
+package catalog
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/untrusted"
+)
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// FIFOs in a cloned tree (SKILL.md, an ignore file, an agent definition)
+// used to block the walk or the lint forever; they are refused unopened.
+func TestFIFOsDoNotBlock(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "ok", "SKILL.md"), okSkill)
+	mkfifo(t, filepath.Join(root, "f", "SKILL.md"))
+	mkfifo(t, filepath.Join(root, ".gitignore"))
+	mkfifo(t, filepath.Join(root, "ok", ".ignore"))
+
+	skills, errs := FromDisk([]string{root})
+	if len(skills) != 1 {
+		t.Fatalf("skills = %+v", skills)
+	}
+	var re *ReadError
+	if len(errs) != 1 || !errors.As(errs[0], &re) || !strings.Contains(errs[0].Error(), "named pipe") {
+		t.Fatalf("errs = %v", errs)
+	}
+
+	rep, err := Lint(LintOptions{Paths: []string{root}, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skills != 1 || len(rep.Errors) != 1 || !errors.Is(rep.Errors[0], untrusted.ErrNotRegular) {
+		t.Fatalf("lint: %d skills, errors %v", rep.Skills, rep.Errors)
+	}
+	if _, err := ReadAgent(filepath.Join(root, "f", "SKILL.md")); !errors.Is(err, untrusted.ErrNotRegular) {
+		t.Fatalf("agent: %v", err)
+	}
+}
+
+// An answer file that is a FIFO is a rejected answer, not a hang.
+func TestInitFIFOAnswer(t *testing.T) {
+	dir := t.TempDir()
+	skills, _ := synthetic(2)
+	in := &Initializer{Dir: filepath.Join(dir, "init"), Profile: filepath.Join(dir, "cards.json"), Snap: NewSnapshot(skills, Options{})}
+	prof := NewProfile()
+	st, err := in.Plan(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := in.ResponsePath("g0001")
+	mkfifo(t, resp)
+	if _, rej, err := in.Absorb(st, prof); err != nil || rej != 1 {
+		t.Fatalf("rejected %d, %v", rej, err)
+	}
+	if !strings.Contains(st.Groups[0].Feedback, "named pipe") {
+		t.Fatalf("feedback %q", st.Groups[0].Feedback)
+	}
+}
