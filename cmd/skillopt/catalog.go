@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -67,7 +68,9 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 		var errs []error
 		skills, errs = catalog.FromDisk(roots)
 		for _, err := range errs {
-			if !e.quiet {
+			if isInputError(err) {
+				e.warnInput(err) // exit 2 at the end; the other skills are used
+			} else if !e.quiet {
 				fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
 			}
 		}
@@ -81,12 +84,27 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 	if prof != "" && withProfile {
 		p, err := catalog.LoadProfileCached(prof)
 		if err != nil {
-			return nil, "", 0, &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", prof, err)}
+			// The error names the file already.
+			return nil, "", 0, &exitError{code: exitUsage, err: err}
 		}
 		opts.Profile = p
 	}
 	snap := catalog.NewSnapshot(skills, opts)
 	return snap, source, time.Since(start), nil
+}
+
+// isInputError tells the problems of a skill tree that make a catalog
+// command exit 2 (a file that cannot be read or is refused, a folder that
+// cannot be walked, a missing root, a walk bound) from the skills that are
+// merely not loadable (no frontmatter, no description), which a host
+// would skip as well.
+func isInputError(err error) bool {
+	var re *catalog.ReadError
+	if errors.As(err, &re) {
+		return true
+	}
+	var we *catalog.WalkError
+	return errors.As(err, &we) && we.Kind != catalog.EventCycle
 }
 
 func writeJSON(e *env, v any) error {

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 func catalogInitCommand(e *env) *cli.Command {
@@ -26,7 +27,11 @@ func catalogInitCommand(e *env) *cli.Command {
 			"accepted only when every skill is covered exactly once with a valid card and 1-3 tags;\n" +
 			"accepted groups are saved to the profile at once; rejected groups get one retry request\n" +
 			"with feedback, then are split, within 8 extra calls per group. --exec CMD runs CMD once\n" +
-			"per request (request on stdin, answer on stdout) until nothing is pending.\n\n" +
+			"per request (request on stdin, answer on stdout) until nothing is pending; a run that\n" +
+			"takes longer than --exec-timeout or prints more than 8 MiB is stopped (with every\n" +
+			"process it started) and ends the command with exit code 2. Rejected answers are\n" +
+			"moved aside to DIR/responses/ID.rejected-N.json, never deleted. A profile path taken\n" +
+			"from catalog.profile must stay inside the configuration file's folder.\n\n" +
 			"Examples:\n" +
 			"  skillopt catalog init --skills skills/ --dir .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --responses .skillopt/init\n" +
@@ -35,6 +40,7 @@ func catalogInitCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "dir", Value: ".skillopt/init", Usage: "work folder for requests, responses and state"},
 			&cli.StringFlag{Name: "responses", Usage: "absorb the answers in `DIR`/responses"},
 			&cli.StringFlag{Name: "exec", Usage: "run `CMD` (through sh -c) for every request"},
+			&cli.DurationFlag{Name: "exec-timeout", Value: 10 * time.Minute, Usage: "stop an --exec run after this long (0: no limit)"},
 			&cli.StringFlag{Name: "model", Usage: "model named in the requests"},
 		),
 		Action: func(c *cli.Context) error {
@@ -45,9 +51,16 @@ func catalogInitCommand(e *env) *cli.Command {
 			if r := c.String("responses"); r != "" {
 				dir = r
 			}
+			if c.Duration("exec-timeout") < 0 {
+				return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
+			}
 			profPath := c.String("profile")
-			if profPath == "" {
-				profPath = e.cfg.Resolve(e.cfg.Catalog.Profile)
+			if profPath == "" && e.cfg.Catalog.Profile != "" {
+				p, err := configuredProfile(e.cfg.Path, e.cfg.Catalog.Profile)
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				profPath = p
 			}
 			if profPath == "" {
 				profPath = filepath.Join(filepath.Dir(dir), "cards.json")
@@ -84,18 +97,20 @@ func catalogInitCommand(e *env) *cli.Command {
 						break
 					}
 					for _, id := range ids {
-						req, err := os.ReadFile(in.RequestPath(id))
+						req, err := in.ReadRequest(id)
 						if err != nil {
 							return &exitError{code: exitUsage, err: err}
 						}
-						var out bytes.Buffer
-						cmd := exec.Command("sh", "-c", c.String("exec"))
-						cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(req), &out, e.stderr
-						if err := cmd.Run(); err != nil {
-							return &exitError{code: exitUsage, err: fmt.Errorf("--exec for %s: %v", id, err)}
+						out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
+						if err != nil {
+							return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
+						}
+						respPath, err := in.ResponsePath(id)
+						if err != nil {
+							return &exitError{code: exitUsage, err: err}
 						}
 						os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
-						if err := atomicfile.WriteFile(in.ResponsePath(id), out.Bytes(), 0o644); err != nil {
+						if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
 							return &exitError{code: exitUsage, err: err}
 						}
 						if _, _, err := in.Absorb(st, prof); err != nil {
@@ -131,4 +146,42 @@ func catalogInitCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// configuredProfile returns the profile path set by catalog.profile in the
+// configuration at cfgPath, which catalog init writes. A configuration can
+// come with a cloned repository, so the path must stay inside the
+// configuration's folder: relative, no "..", and no symlinked folder on the
+// way that leads out of it.
+func configuredProfile(cfgPath, p string) (string, error) {
+	if cfgPath == "" {
+		return p, nil // a built-in default, not a file's
+	}
+	local, err := untrusted.Rel(filepath.ToSlash(p))
+	if err != nil {
+		return "", fmt.Errorf("%s: catalog.profile %v: catalog init writes a configured profile only inside the configuration's folder (pass --profile to choose another place)", cfgPath, err)
+	}
+	base := filepath.Dir(cfgPath)
+	path := filepath.Join(base, local)
+	// The deepest folder of the path that exists must resolve inside base.
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		_, err := untrusted.Within(base, dir)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, untrusted.ErrOutside) {
+			return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == base || dir == filepath.Dir(dir) {
+			return "", fmt.Errorf("%s: catalog.profile %q: %v", cfgPath, p, err)
+		}
+	}
+	// The profile itself may be a symlink: atomicfile replaces the link,
+	// but reading it first must not leave the folder either.
+	if _, err := os.Lstat(path); err == nil {
+		if _, err := untrusted.Within(base, path); err != nil {
+			return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
+		}
+	}
+	return path, nil
 }
