@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // FileName is the configuration file looked up from the working directory.
@@ -134,6 +136,14 @@ func Find(explicit, dir string) string {
 	}
 }
 
+// MaxFileBytes bounds a configuration file; a larger one (or one that is
+// not a regular file) is refused before it is read.
+const MaxFileBytes = 1 << 20
+
+// readFile reads a configuration file, which may have come with a cloned
+// repository: a bounded read of a regular file.
+func readFile(path string) ([]byte, error) { return untrusted.ReadFile(path, MaxFileBytes) }
+
 // Load reads and strictly decodes the file at path over the defaults. An
 // empty path returns the defaults.
 func Load(path string) (*Config, error) {
@@ -141,12 +151,8 @@ func Load(path string) (*Config, error) {
 	if path == "" {
 		return cfg, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	if err := Decode(path, data, cfg); err != nil {
@@ -207,7 +213,7 @@ func (c *Config) check(path string, data []byte) error {
 // CheckRules reports the first rule reference in the configuration that
 // known does not resolve.
 func (c *Config) CheckRules(known func(ref string) bool) error {
-	data, _ := os.ReadFile(c.Path)
+	data, _ := readFile(c.Path)
 	for _, ref := range c.Rules.Pipeline {
 		if !known(ref) {
 			return keyError(c.Path, data, ref, fmt.Sprintf("rules.pipeline: unknown rule %q", ref))

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -144,7 +143,7 @@ func quoted(s string) string { return fmt.Sprintf("%q", s) }
 // CheckLintRules reports the first rule reference of the [lint] section
 // that known does not resolve, located in the configuration file.
 func (c *Config) CheckLintRules(known func(ref string) bool) error {
-	data, _ := os.ReadFile(c.Path)
+	data, _ := readFile(c.Path)
 	for _, ref := range c.Lint.Disable {
 		if !known(ref) {
 			return keyError(c.Path, data, quoted(ref), fmt.Sprintf("lint.disable: unknown rule %q", ref))
@@ -166,7 +165,7 @@ func (c *Config) CheckLintRules(known func(ref string) bool) error {
 // SuppressionPos returns the line and column of the i-th [[lint.suppress]]
 // entry in the configuration file (0, 0 when it cannot be found).
 func (c *Config) SuppressionPos(i int) (line, col int) {
-	data, err := os.ReadFile(c.Path)
+	data, err := readFile(c.Path)
 	if err != nil || i < 0 || i >= len(c.Lint.Suppress) {
 		return 0, 0
 	}
