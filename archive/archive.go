@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // Prefix starts every handle.
@@ -232,7 +233,9 @@ func state(path string, sum [32]byte, size int) (objectState, error) {
 	if !st.Mode().IsRegular() || st.Size() != int64(size) {
 		return damaged, nil
 	}
-	f, err := os.Open(path)
+	// Checked by Lstat above, opened so that a FIFO swapped in meanwhile
+	// cannot block.
+	f, _, err := untrusted.Open(path)
 	if err != nil {
 		return missing, err
 	}
@@ -283,7 +286,9 @@ func (s *Store) Get(handle string) ([]byte, error) {
 	if !lst.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: the stored original is not a regular file", handle)
 	}
-	f, err := os.Open(p)
+	// Opened so that a FIFO swapped in after the Lstat cannot block; the
+	// same-file check below catches any other swap.
+	f, _, err := untrusted.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", handle, err)
 	}
@@ -490,18 +495,14 @@ func check(e Entry) string {
 	if st, err := os.Lstat(e.path); err == nil && !st.Mode().IsRegular() {
 		return "not a regular file"
 	}
-	f, err := os.Open(e.path)
-	if err != nil {
-		return fmt.Sprintf("unreadable: %v", errors.Unwrap(err))
+	f, _, err := untrusted.Open(e.path)
+	if errors.Is(err, untrusted.ErrNotRegular) {
+		return "not a regular file"
 	}
-	defer f.Close()
-	st, err := f.Stat()
 	if err != nil {
 		return fmt.Sprintf("unreadable: %v", err)
 	}
-	if !st.Mode().IsRegular() {
-		return "not a regular file"
-	}
+	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, io.LimitReader(f, MaxObject+1)); err != nil {
 		return fmt.Sprintf("unreadable: %v", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -81,10 +81,14 @@ func LoadToolSet(dir string) (*ToolSet, error) {
 	return set, nil
 }
 
+// maxToolBenchFile bounds a benchmark fixture file (catalog.json,
+// prompts.json).
+const maxToolBenchFile = 64 << 20
+
 func toolReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, maxToolBenchFile)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 func archiveCommand(e *env) *cli.Command {
@@ -314,15 +315,11 @@ func sanitizeCommand(e *env) *cli.Command {
 			var err error
 			if name == "" || name == "-" {
 				name = "-"
-				data, err = io.ReadAll(e.stdin)
+				data, err = untrusted.ReadAll(e.stdin, maxSanitizeInput)
 			} else {
-				data, err = os.ReadFile(name)
+				data, err = untrusted.ReadFile(name, maxSanitizeInput)
 			}
 			if err != nil {
-				var pe *os.PathError
-				if errors.As(err, &pe) {
-					err = pe.Err
-				}
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", name, err)}
 			}
 			opts := reduce.SanitizeOptions{StripTraces: e.cfg.Output.StripToolTraces && !c.Bool("keep-traces"), MaxChars: e.cfg.Output.FinalOutputMaxChars}
@@ -343,6 +340,9 @@ func sanitizeCommand(e *env) *cli.Command {
 		},
 	}
 }
+
+// maxSanitizeInput bounds the text sanitize reads (a file or stdin).
+const maxSanitizeInput = 64 << 20
 
 // outputJSON writes v as indented JSON without HTML escaping.
 func outputJSON(w io.Writer, v any) error {

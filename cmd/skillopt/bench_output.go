@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/archive"
+	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/transform"
 )
 
@@ -122,6 +125,10 @@ func benchOutputCommand(e *env) *cli.Command {
 	}
 }
 
+// maxBenchFile bounds one benchmark input file (a tool output or its
+// evidence).
+const maxBenchFile = 64 << 20
+
 // outputFiles lists the output files of dir (relative names, sorted).
 func outputFiles(dir string) ([]string, error) {
 	var out []string
@@ -146,8 +153,8 @@ func outputFiles(dir string) ([]string, error) {
 // readEvidence reads NAME.evidence: one string per line, blank lines and
 // lines starting with "#" ignored.
 func readEvidence(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	data, err := untrusted.ReadFile(path, maxBenchFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
@@ -166,7 +173,7 @@ func readEvidence(path string) ([]string, error) {
 
 func benchOutputFile(dir, name string, store *archive.Store, e *env) (benchOutputRow, error) {
 	path := filepath.Join(dir, name)
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, maxBenchFile)
 	if err != nil {
 		return benchOutputRow{}, fmt.Errorf("%s: %v", path, err)
 	}

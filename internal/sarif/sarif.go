@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/rules"
 )
+
+// maxSourceBytes bounds a source file read for UTF-16 columns (the lint's
+// limit on skill and agent files).
+const maxSourceBytes = 16 << 20
 
 // Version and SchemaURI identify SARIF 2.1.0.
 const (
@@ -188,7 +192,9 @@ func (l *Lines) Column16(file string, line, col int) int {
 	}
 	lines, ok := l.files[file]
 	if !ok {
-		data, err := os.ReadFile(file)
+		// The file was linted, so it was a regular file within the
+		// skill-file limit; it may have been swapped since.
+		data, err := untrusted.ReadFile(file, maxSourceBytes)
 		if err == nil {
 			text := strings.TrimPrefix(string(data), "\ufeff")
 			text = strings.ReplaceAll(text, "\r\n", "\n")
