@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/tokens"
+	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -481,14 +482,20 @@ func gatherInputs(paths []string, lc *config.Lint, rep *LintReport) *lintInputs 
 		}
 		in.roots = append(in.roots, Root{Path: p})
 		for _, f := range lc.SkillFolders {
-			sub := filepath.Join(p, filepath.FromSlash(f))
+			sub, ok := below(p, f)
+			if !ok {
+				continue
+			}
 			if st, err := os.Stat(sub); err == nil && st.IsDir() {
 				// Pi ignores root-level files of .agents/skills folders.
 				in.roots = append(in.roots, Root{Path: sub, NoRootFiles: path.Base(path.Dir(f)) == ".agents"})
 			}
 		}
 		for _, f := range lc.AgentFolders {
-			sub := filepath.Join(p, filepath.FromSlash(f))
+			sub, ok := below(p, f)
+			if !ok {
+				continue
+			}
 			if st, err := os.Stat(sub); err == nil && st.IsDir() {
 				addAgentFolder(sub)
 			}
@@ -497,6 +504,17 @@ func gatherInputs(paths []string, lc *config.Lint, rep *LintReport) *lintInputs 
 	// Files given directly are deduplicated against each other here and
 	// against walked files by canonical path in the walk's map.
 	return in
+}
+
+// below joins a configured folder (from skillopt.toml, which may have come
+// with the repository) to a lint path; one that would climb out of it
+// ("a/../../x", absolute) is not used.
+func below(dir, folder string) (string, bool) {
+	local, err := untrusted.Rel(folder)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, local), true
 }
 
 // isAgentFolder reports whether dir is one of the configured agent folders

@@ -197,3 +197,24 @@ func TestInitRejectedAnswerKept(t *testing.T) {
 		t.Errorf("rejected answer not kept: %q %v", data, err)
 	}
 }
+
+// Configured skill and agent folders that climb out of the linted folder
+// (which the configuration check lets through when ".." is not leading)
+// are not walked.
+func TestLintConfiguredFoldersStayBelow(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	writeFile(t, filepath.Join(repo, "ok", "SKILL.md"), okSkill)
+	writeFile(t, filepath.Join(dir, "home", "skills", "private", "SKILL.md"), "---\nname: private\ndescription: Not in the repo.\n---\nBody.\n")
+	writeFile(t, filepath.Join(dir, "home", "agents", "a.md"), "---\nskills: [x]\n---\n")
+	cfg := config.Default()
+	cfg.Lint.SkillFolders = []string{"ok/../../home/skills"}
+	cfg.Lint.AgentFolders = []string{"ok/../../home/agents"}
+	rep, err := Lint(LintOptions{Paths: []string{repo}, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skills != 1 || rep.Agents != 0 {
+		t.Fatalf("linted %d skills and %d agents, want only the repository's skill", rep.Skills, rep.Agents)
+	}
+}
