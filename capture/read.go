@@ -177,7 +177,7 @@ func Expand(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		n := len(out)
+		n, reported := len(out), len(errs)
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == a {
@@ -218,7 +218,7 @@ func Expand(args []string) ([]string, error) {
 			errs = append(errs, &Error{File: a, Err: unwrapPathErr(err)})
 			continue
 		}
-		if len(out) == n {
+		if len(out) == n && len(errs) == reported {
 			errs = append(errs, &Error{File: a, Err: errors.New("directory holds no *.json, *.jsonl or *.har files")})
 		}
 	}
