@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,21 +58,6 @@ const (
 	EnvPiSession  = "pi-session"  // Pi session JSONL, read as one array of its entries
 )
 
-// Redacted replaces secret header values and key= query parameters.
-const Redacted = "REDACTED"
-
-// secretHeaders are the header names whose values are never kept or printed.
-var secretHeaders = []string{"authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "proxy-authorization"}
-
-func isSecretHeader(name string) bool {
-	for _, h := range secretHeaders {
-		if strings.EqualFold(h, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // Header is one request header as captured, with secrets redacted.
 type Header struct{ Name, Value string }
 
@@ -97,7 +81,7 @@ type Capture struct {
 	Method   string
 	Headers  []Header
 
-	Body     []byte // the request body, exactly as sent
+	Body     []byte // the request body as sent, top-level credentials redacted
 	Doc      *Doc   // index of Body
 	Provider Provider
 	Reason   string // why Provider was chosen
@@ -116,13 +100,7 @@ type File struct {
 	// HAR entries) whose other entries were read.
 	Errs []error
 
-	redactions [][2]int // spans of secret values in Data, replaced on output
-	urlFixes   []urlFix // URL tokens whose key= parameters are replaced on output
-}
-
-type urlFix struct {
-	span [2]int
-	repl []byte
+	fixes []fix // secrets in Data and their redacted replacements, spliced in on output
 }
 
 // Error is an input error located in a file.
@@ -293,18 +271,16 @@ func (f *File) applySidecar(path string, opts Options) {
 			return
 		}
 		c := f.Captures[0]
-		side := &File{Name: p, Data: data}
-		r := reader{f: side}
-		if u := doc.GetAny(0, "url", "uri", "path"); doc.Kind(u) == String {
-			c.URL = r.redactURL(doc, u, 0)
-		}
-		c.Method = doc.GetStr(0, "method")
+		w := newWalker(doc, 0)
+		w.walk(0, modePlain)
+		c.URL = w.url(doc.GetAny(0, "url", "uri", "path"))
+		c.Method = w.strOnly(doc.Get(0, "method"))
 		if h := doc.Get(0, "headers"); h >= 0 {
-			c.Headers = r.headers(doc, h, 0)
+			c.Headers = w.headers(h)
 		}
 		if opts.Provider == "" {
-			if p, why, err := Detect(c); err == nil {
-				c.Provider, c.Reason = p, why+" (from "+filepath.Base(side.Name)+")"
+			if prov, why, err := Detect(c); err == nil {
+				c.Provider, c.Reason = prov, why+" (from "+filepath.Base(p)+")"
 			}
 		}
 		return
@@ -396,7 +372,7 @@ func (r *reader) piSession() (*File, error) {
 		return nil, &Error{File: f.Name, Err: err}
 	}
 	c := &Capture{Name: f.Name, Envelope: EnvPiSession, span: [2]int{0, len(f.Data)}, layers: []layer{layerLines}}
-	if err := r.accept(c, doc); err != nil {
+	if err := r.accept(c, doc, nil); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -505,16 +481,13 @@ func (r *reader) top(doc *Doc, base, line int) error {
 // record unwraps {"url","method","headers","body"}.
 func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
-	if u := doc.GetAny(obj, "url", "uri"); u >= 0 && doc.Kind(u) == String {
-		c.URL = r.redactURL(doc, u, base)
-	}
-	if m := doc.Get(obj, "method"); m >= 0 {
-		c.Method = doc.Str(m)
-	}
-	if h := doc.Get(obj, "headers"); h >= 0 {
-		c.Headers = r.headers(doc, h, base)
-	}
 	body := doc.Get(obj, "body")
+	w := r.envelope(doc, obj, base, func(i int) bool { return i == body })
+	c.URL = w.url(doc.GetAny(obj, "url", "uri"))
+	c.Method = w.strOnly(doc.Get(obj, "method"))
+	if h := doc.Get(obj, "headers"); h >= 0 {
+		c.Headers = w.headers(h)
+	}
 	switch doc.Kind(body) {
 	case Object, Array:
 		return r.finish(c, doc, body, base, nil)
@@ -566,7 +539,33 @@ func (r *reader) finishIn(c *Capture, body *Doc, node int, outer *Doc, base int,
 	n := &outer.Nodes[node]
 	c.span = [2]int{base + int(n.Start), base + int(n.End)}
 	c.layers = layers
-	return r.accept(c, body)
+	return r.accept(c, body, &encoded{outer, node, base})
+}
+
+// encoded locates a body carried in a string token: the token's node in
+// the document around it, and that document's offset in the file.
+type encoded struct {
+	doc        *Doc
+	node, base int
+}
+
+// envelope redacts the envelope document doc from node root down, leaving
+// the nodes skip reports (the body) alone, and records its secrets for
+// output. base is the document's offset in the file.
+func (r *reader) envelope(doc *Doc, root, base int, skip func(int) bool) *walker {
+	w := newWalker(doc, 0)
+	w.skip = skip
+	w.walk(root, modePlain)
+	r.addFixes(w.fixes, base)
+	return w
+}
+
+// addFixes records fixes of a document at offset base of the file for
+// output.
+func (r *reader) addFixes(fixes []fix, base int) {
+	for _, f := range fixes {
+		r.f.fixes = append(r.f.fixes, fix{[2]int{base + f.span[0], base + f.span[1]}, f.repl})
+	}
 }
 
 // finish completes a capture whose body is node of doc, unencoded.
@@ -575,6 +574,7 @@ func (r *reader) finish(c *Capture, doc *Doc, node, base int, layers []layer) er
 	if doc.Kind(node) == Object {
 		if req := doc.Get(node, "request"); req >= 0 && doc.Kind(req) == Object && doc.GetAny(req, "contents") >= 0 && (doc.Get(node, "project") >= 0 || doc.Get(node, "model") >= 0) {
 			c.Envelope = EnvCodeAssist
+			r.envelope(doc, node, base, func(i int) bool { return i == req })
 			node = req
 		}
 	}
@@ -590,11 +590,35 @@ func (r *reader) finish(c *Capture, doc *Doc, node, base int, layers []layer) er
 			return locate(r.f.Name, r.f.Data, base+int(n.Start), err)
 		}
 	}
-	return r.accept(c, body)
+	return r.accept(c, body, nil)
 }
 
-func (r *reader) accept(c *Capture, body *Doc) error {
+// accept completes a capture whose body is indexed: it redacts credentials
+// at the body's top level and detects the provider. enc locates a body
+// carried in a string token (nil when the body's bytes sit in the file).
+func (r *reader) accept(c *Capture, body *Doc, enc *encoded) error {
 	c.File = r.f
+	if fixes := bodyCredentials(body); len(fixes) > 0 {
+		red, err := Parse(applyFixes(body.Src, fixes))
+		if err != nil {
+			return &Error{File: c.Name, Err: err}
+		}
+		switch {
+		case len(c.layers) == 0:
+			r.addFixes(fixes, c.span[0])
+		case len(c.layers) == 1 && c.layers[0] == layerJSONString && enc != nil:
+			// Splice each value into the string token, escaped as it.
+			for _, f := range fixes {
+				a := enc.base + enc.doc.RawOffset(enc.node, f.span[0])
+				b := enc.base + enc.doc.RawOffset(enc.node, f.span[1])
+				q := Quote(string(f.repl))
+				r.f.fixes = append(r.f.fixes, fix{[2]int{a, b}, q[1 : len(q)-1]})
+			}
+		default:
+			r.f.fixes = append(r.f.fixes, fix{c.span, c.encode(red.Src)})
+		}
+		body = red
+	}
 	c.Doc = body
 	c.Body = body.Src
 	if r.opts.Provider != "" {
@@ -616,6 +640,21 @@ func (r *reader) har(doc *Doc, log int) error {
 	if doc.Kind(entries) != Array {
 		return &Error{File: r.f.Name, Err: errors.New("HAR log.entries is not an array")}
 	}
+	// Request bodies are left out of the envelope walk; a text that turns
+	// out not to be a body is walked as envelope text afterwards.
+	bodies := map[int]bool{}
+	for e := range doc.Children(entries) {
+		if text := harText(doc, e); text >= 0 {
+			bodies[text] = true
+		}
+	}
+	w := newWalker(doc, 0)
+	w.skip = func(i int) bool { return bodies[i] }
+	w.walk(0, modePlain)
+	notBody := func(text int) {
+		delete(bodies, text)
+		w.walk(text, modePlain)
+	}
 	k := 0
 	for e := range doc.Children(entries) {
 		k++
@@ -625,32 +664,27 @@ func (r *reader) har(doc *Doc, log int) error {
 			continue
 		}
 		c := &Capture{Name: name, Envelope: EnvHAR}
-		if u := doc.Get(req, "url"); u >= 0 && doc.Kind(u) == String {
-			c.URL = r.redactURL(doc, u, 0)
-		}
-		c.Method = doc.GetStr(req, "method")
+		c.URL = w.url(doc.Get(req, "url"))
+		c.Method = w.strOnly(doc.Get(req, "method"))
 		if h := doc.Get(req, "headers"); h >= 0 {
-			c.Headers = r.headers(doc, h, 0)
+			c.Headers = w.headers(h)
 		}
-		pd := doc.Get(req, "postData")
-		text := doc.Get(pd, "text")
-		if text < 0 || doc.Kind(text) != String {
+		text := harText(doc, e)
+		if text < 0 {
 			continue
 		}
-		raw := doc.Str(text)
-		trimmed := strings.TrimSpace(raw)
-		if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
-			continue
-		}
-		body, err := Parse([]byte(raw))
+		body, err := Parse([]byte(doc.Str(text)))
 		if err != nil {
 			r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text: %w", err)})
+			notBody(text)
 			continue
 		}
 		if err := r.finishIn(c, body, text, doc, 0, []layer{layerJSONString}); err != nil {
 			r.f.Errs = append(r.f.Errs, err)
+			notBody(text)
 		}
 	}
+	r.addFixes(w.fixes, 0)
 	if len(r.f.Captures) == 0 {
 		if len(r.f.Errs) > 0 {
 			return r.f.Errs[0]
@@ -660,96 +694,46 @@ func (r *reader) har(doc *Doc, log int) error {
 	return nil
 }
 
-// headers reads a headers value (map of string, map of []string, or
-// [{name,value}]) and records the spans of secret values for redaction.
-func (r *reader) headers(doc *Doc, h, base int) []Header {
-	var out []Header
-	add := func(name string, v int) {
-		val := ""
-		switch doc.Kind(v) {
-		case String:
-			val = doc.Str(v)
-			if isSecretHeader(name) && val != "" {
-				r.redact(doc, v, base)
-				val = Redacted
-			}
-		case Array:
-			var parts []string
-			for e := range doc.Children(v) {
-				if isSecretHeader(name) && doc.Kind(e) == String {
-					r.redact(doc, e, base)
-					parts = append(parts, Redacted)
-				} else {
-					parts = append(parts, doc.Str(e))
-				}
-			}
-			val = strings.Join(parts, ", ")
-		default:
-			val = string(doc.Raw(v))
-		}
-		out = append(out, Header{Name: name, Value: val})
+// harText returns the postData.text node of HAR entry e when it may hold a
+// JSON request body, or -1.
+func harText(doc *Doc, e int) int {
+	text := doc.Get(doc.Get(doc.Get(e, "request"), "postData"), "text")
+	if doc.Kind(text) != String {
+		return -1
 	}
-	switch doc.Kind(h) {
-	case Object:
-		for m := range doc.Children(h) {
-			add(doc.Key(m), m)
-		}
-	case Array:
-		for e := range doc.Children(h) {
-			n, v := doc.Get(e, "name"), doc.Get(e, "value")
-			if n >= 0 && v >= 0 {
-				add(doc.Str(n), v)
+	trimmed := strings.TrimSpace(doc.StrPrefix(text, 64))
+	if trimmed == "" {
+		trimmed = strings.TrimSpace(doc.Str(text))
+	}
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return -1
+	}
+	return text
+}
+
+// bodyCredentials returns fixes replacing the credentials at the top level
+// of a request body (api_key, apiKey, client_secret, …; see
+// isBodyCredential).
+func bodyCredentials(d *Doc) []fix {
+	if d.Kind(0) != Object {
+		return nil
+	}
+	var out []fix
+	for m := range d.Children(0) {
+		switch d.Kind(m) {
+		case Null, True, False:
+			continue
+		case String:
+			if d.StrIs(m, Redacted) || d.StrIs(m, "") {
+				continue
 			}
+		}
+		if mayBeSecret(d.RawKey(m)) && isBodyCredential(d.Key(m)) {
+			n := &d.Nodes[m]
+			out = append(out, fix{[2]int{int(n.Start), int(n.End)}, []byte(`"` + Redacted + `"`)})
 		}
 	}
 	return out
-}
-
-func (r *reader) redact(doc *Doc, v, base int) {
-	if doc.StrIs(v, Redacted) || doc.StrIs(v, "") {
-		return
-	}
-	n := &doc.Nodes[v]
-	r.f.redactions = append(r.f.redactions, [2]int{base + int(n.Start), base + int(n.End)})
-}
-
-// redactURL returns the URL with key= query values replaced, and records the
-// replacement for output.
-func (r *reader) redactURL(doc *Doc, u, base int) string {
-	raw := doc.Str(u)
-	red := RedactURL(raw)
-	if red != raw {
-		n := &doc.Nodes[u]
-		r.f.urlFixes = append(r.f.urlFixes, urlFix{span: [2]int{base + int(n.Start), base + int(n.End)}, repl: Quote(red)})
-	}
-	return red
-}
-
-// RedactURL replaces the value of every key= query parameter.
-func RedactURL(raw string) string {
-	q := strings.IndexByte(raw, '?')
-	if q < 0 {
-		return raw
-	}
-	parts := strings.Split(raw[q+1:], "&")
-	changed := false
-	for i, p := range parts {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok {
-			continue
-		}
-		if uk, err := url.QueryUnescape(k); err == nil {
-			k = uk
-		}
-		if strings.EqualFold(k, "key") && v != Redacted {
-			parts[i] = p[:strings.IndexByte(p, '=')+1] + Redacted
-			changed = true
-		}
-	}
-	if !changed {
-		return raw
-	}
-	return raw[:q+1] + strings.Join(parts, "&")
 }
 
 func posOf(data []byte, off int) string {
@@ -761,39 +745,34 @@ func posOf(data []byte, off int) string {
 // bodies[c] (captures absent from the map keep their bytes) and every secret
 // redacted. Encoded bodies are re-encoded the way they were captured.
 func (f *File) Rebuild(bodies map[*Capture][]byte) []byte {
-	type repl struct {
-		span [2]int
-		data []byte
-	}
-	var rs []repl
+	var rs []fix
 	for _, c := range f.Captures {
 		nb, ok := bodies[c]
 		if !ok || bytes.Equal(nb, c.Body) {
 			continue
 		}
-		rs = append(rs, repl{c.span, c.encode(nb)})
+		rs = append(rs, fix{c.span, c.encode(nb)})
 	}
-	for _, s := range f.redactions {
-		rs = append(rs, repl{s, []byte(`"` + Redacted + `"`)})
-	}
-	for _, u := range f.urlFixes {
-		rs = append(rs, repl{u.span, u.repl})
+	// A replaced body's own fixes are in its new bytes already: sweep the
+	// fixes and the replaced spans, both in file order, and drop those.
+	sort.Slice(rs, func(i, j int) bool { return rs[i].span[0] < rs[j].span[0] })
+	fixes := append([]fix(nil), f.fixes...)
+	sort.SliceStable(fixes, func(i, j int) bool { return fixes[i].span[0] < fixes[j].span[0] })
+	replaced := len(rs)
+	k := 0
+	for _, x := range fixes {
+		for k < replaced && rs[k].span[1] <= x.span[0] {
+			k++
+		}
+		if k < replaced && x.span[0] >= rs[k].span[0] && x.span[1] <= rs[k].span[1] {
+			continue
+		}
+		rs = append(rs, x)
 	}
 	if len(rs) == 0 {
 		return f.Data
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].span[0] < rs[j].span[0] })
-	var out []byte
-	prev := 0
-	for _, r := range rs {
-		if r.span[0] < prev {
-			continue // a redaction inside a replaced body cannot happen; be safe
-		}
-		out = append(out, f.Data[prev:r.span[0]]...)
-		out = append(out, r.data...)
-		prev = r.span[1]
-	}
-	return append(out, f.Data[prev:]...)
+	return applyFixes(f.Data, rs)
 }
 
 // encode wraps body in the capture's layers, innermost first.
@@ -813,7 +792,7 @@ func (c *Capture) encode(body []byte) []byte {
 }
 
 // Redacted reports whether reading replaced any secret in the file.
-func (f *File) Redacted() bool { return len(f.redactions) > 0 || len(f.urlFixes) > 0 }
+func (f *File) Redacted() bool { return len(f.fixes) > 0 }
 
 // arrayToLines writes each element of a JSON array on its own line, in its
 // exact bytes (the inverse of reading a session file).
