@@ -711,26 +711,49 @@ func harText(doc *Doc, e int) int {
 	return text
 }
 
-// bodyCredentials returns fixes replacing the credentials at the top level
-// of a request body (api_key, apiKey, client_secret, …; see
-// isBodyCredential).
+// bodyCredentials returns fixes replacing the credentials a request body
+// carries: members at its top level (api_key, apiKey, client_secret, …; see
+// isBodyCredential), the authorization token of Anthropic MCP servers
+// (/mcp_servers/N/authorization_token), and the authorization and secret
+// headers of OpenAI MCP tools (/tools/N/authorization, /tools/N/headers).
 func bodyCredentials(d *Doc) []fix {
 	if d.Kind(0) != Object {
 		return nil
 	}
 	var out []fix
-	for m := range d.Children(0) {
+	add := func(m int) {
 		switch d.Kind(m) {
 		case Null, True, False:
-			continue
+			return
 		case String:
 			if d.StrIs(m, Redacted) || d.StrIs(m, "") {
-				continue
+				return
 			}
 		}
+		n := &d.Nodes[m]
+		out = append(out, fix{[2]int{int(n.Start), int(n.End)}, []byte(`"` + Redacted + `"`)})
+	}
+	for m := range d.Children(0) {
 		if mayBeSecret(d.RawKey(m)) && isBodyCredential(d.Key(m)) {
-			n := &d.Nodes[m]
-			out = append(out, fix{[2]int{int(n.Start), int(n.End)}, []byte(`"` + Redacted + `"`)})
+			add(m)
+		}
+	}
+	for s := range d.Children(d.Get(0, "mcp_servers")) {
+		if t := d.Get(s, "authorization_token"); t >= 0 {
+			add(t)
+		}
+	}
+	for t := range d.Children(d.Get(0, "tools")) {
+		if !d.StrIs(d.Get(t, "type"), "mcp") {
+			continue
+		}
+		if a := d.Get(t, "authorization"); a >= 0 {
+			add(a)
+		}
+		for h := range d.Children(d.Get(t, "headers")) {
+			if IsSecretName(d.Key(h)) {
+				add(h)
+			}
 		}
 	}
 	return out
