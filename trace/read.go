@@ -84,7 +84,14 @@ func Expand(args []string) ([]string, []error) {
 			continue
 		}
 		n := len(out)
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		// A symbolic link named as the folder is followed (the links met
+		// below it are not): with a trailing separator the walk starts in
+		// the folder it points to.
+		root := a
+		if lst, err := os.Lstat(a); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			root = a + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, errorf(p, "%v", unwrapPath(err)))
 				if d != nil && d.IsDir() {
@@ -93,7 +100,7 @@ func Expand(args []string) ([]string, []error) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != a && strings.HasPrefix(d.Name(), ".") {
+				if p != root && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
 				}
 				return nil
@@ -130,6 +137,9 @@ func unwrapPath(err error) error {
 func ReadBounded(path string, r io.Reader, buf []byte) ([]byte, error) {
 	name := displayName(path)
 	if path == "-" {
+		if r == nil {
+			return nil, errorf(name, "standard input is not available here")
+		}
 		data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 		if err != nil {
 			return nil, errorf(name, "%v", err)

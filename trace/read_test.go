@@ -164,6 +164,13 @@ func TestExpand(t *testing.T) {
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "missing.json: no such file or directory") {
 		t.Errorf("errors %v", errs)
 	}
+	link := filepath.Join(t.TempDir(), "traces")
+	if err := os.Symlink(filepath.Join(dir, "sub"), link); err != nil {
+		t.Fatal(err)
+	}
+	if paths, errs := Expand([]string{link}); len(errs) != 0 || len(paths) != 1 || paths[0] != filepath.Join(link, "c.json") {
+		t.Errorf("a link to a folder: %v %v", paths, errs)
+	}
 	empty := t.TempDir()
 	if _, errs := Expand([]string{empty}); len(errs) != 1 || !strings.Contains(errs[0].Error(), "holds no *.json or *.jsonl files") {
 		t.Errorf("empty directory: %v", errs)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -246,6 +247,9 @@ func traceAlertsCommand(e *env) *cli.Command {
 				}
 			}
 			statePath := c.String("state")
+			if statePath == "-" {
+				return usageErr("trace alerts: --state needs a file, not standard input")
+			}
 			st := trace.State{}
 			if statePath != "" {
 				st, err = readAlertState(statePath)
@@ -267,7 +271,11 @@ func traceAlertsCommand(e *env) *cli.Command {
 				return err
 			}
 			if statePath != "" && len(fire) > 0 {
-				if err := atomicfile.WriteFile(statePath, next.Marshal(), 0o644); err != nil {
+				err := os.MkdirAll(filepath.Dir(statePath), 0o755)
+				if err == nil {
+					err = atomicfile.WriteFile(statePath, next.Marshal(), 0o644)
+				}
+				if err != nil {
 					return &exitError{code: exitUsage, err: fmt.Errorf("%s: write alert state: %w", statePath, err)}
 				}
 			}
