@@ -173,6 +173,7 @@ func newApp(e *env) *cli.App {
 			rulesCommand(e),
 			initCommand(e),
 			benchCommand(e),
+			traceCommand(e),
 		},
 	}
 	var prepare func(cmds []*cli.Command)

@@ -14,6 +14,7 @@ echo "== Go benchmarks"
 go test -run '^$' -bench 'IndexSegments|Parse' -benchmem -benchtime 20x ./capture | tee "$out/capture.txt"
 go test -run '^$' -bench . -benchmem ./internal/tokens | tee "$out/tokens.txt"
 go test -run '^$' -bench . -benchmem ./schemas | tee "$out/schemas.txt"
+go test -run '^$' -bench Report10k -benchmem -benchtime 3x ./trace | tee "$out/trace.txt"
 
 for n in 10000 100000; do
   cap="$out/anthropic-$n.json"
