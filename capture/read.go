@@ -715,7 +715,8 @@ func harText(doc *Doc, e int) int {
 // carries: members at its top level (api_key, apiKey, client_secret, …; see
 // isBodyCredential), the authorization token of Anthropic MCP servers
 // (/mcp_servers/N/authorization_token), and the authorization and secret
-// headers of OpenAI MCP tools (/tools/N/authorization, /tools/N/headers).
+// headers of OpenAI MCP tools (/tools/N/authorization, and headers named as
+// credentials under the same narrower rule as top-level members).
 func bodyCredentials(d *Doc) []fix {
 	if d.Kind(0) != Object {
 		return nil
@@ -751,7 +752,7 @@ func bodyCredentials(d *Doc) []fix {
 			add(a)
 		}
 		for h := range d.Children(d.Get(t, "headers")) {
-			if IsSecretName(d.Key(h)) {
+			if isBodyCredential(d.Key(h)) {
 				add(h)
 			}
 		}

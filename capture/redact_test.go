@@ -303,14 +303,14 @@ func TestBodyCredentials(t *testing.T) {
 func TestNestedBodyCredentials(t *testing.T) {
 	body := `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}],` +
 		`"mcp_servers":[{"type":"url","url":"https://mcp.example.test/sse","name":"x","authorization_token":"SECRET1"}],` +
-		`"tools":[{"type":"mcp","server_label":"s","server_url":"https://m.example.test","authorization":"SECRET2","headers":{"Authorization":"Bearer SECRET3","X-Trace":"keep-me"}},` +
+		`"tools":[{"type":"mcp","server_label":"s","server_url":"https://m.example.test","authorization":"SECRET2","headers":{"Authorization":"Bearer SECRET3","X-Trace":"keep-me","custom-header-key":"keep-too"}},` +
 		`{"type":"function","name":"f","headers":{"Authorization":"not-a-credential-field"}}]}`
 	f := readOne(t, "b.json", body)
 	c := f.Captures[0]
 	if l := leaks(f, "SECRET"); len(l) > 0 {
 		t.Errorf("secret kept in %v", l)
 	}
-	for _, keep := range []string{`"X-Trace":"keep-me"`, `"not-a-credential-field"`, `"name":"x"`} {
+	for _, keep := range []string{`"X-Trace":"keep-me"`, `"custom-header-key":"keep-too"`, `"not-a-credential-field"`, `"name":"x"`} {
 		if !bytes.Contains(c.Body, []byte(keep)) {
 			t.Errorf("lost %s: %s", keep, c.Body)
 		}

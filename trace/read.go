@@ -16,6 +16,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/reduce"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // MaxFileSize bounds one trace or session file; larger files are refused
@@ -133,64 +134,26 @@ func unwrapPath(err error) error {
 }
 
 // ReadBounded reads the regular file at path ("-": r) into buf, which it
-// grows as needed, refusing anything over MaxFileSize before reading it.
+// grows as needed, refusing anything that is not a regular file or is over
+// MaxFileSize before reading it.
 func ReadBounded(path string, r io.Reader, buf []byte) ([]byte, error) {
 	name := displayName(path)
+	var (
+		data []byte
+		err  error
+	)
 	if path == "-" {
 		if r == nil {
 			return nil, errorf(name, "standard input is not available here")
 		}
-		data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
-		if err != nil {
-			return nil, errorf(name, "%v", err)
-		}
-		if len(data) > MaxFileSize {
-			return nil, errorf(name, "input exceeds the %d-byte limit", MaxFileSize)
-		}
-		return data, nil
+		data, err = untrusted.ReadAll(r, MaxFileSize)
+	} else {
+		data, err = untrusted.ReadFileBuf(path, MaxFileSize, buf)
 	}
-	f, err := os.Open(path)
 	if err != nil {
-		return nil, errorf(name, "%v", unwrapPath(err))
+		return nil, errorf(name, "%v", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, errorf(name, "%v", unwrapPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errorf(name, "not a regular file")
-	}
-	if st.Size() > MaxFileSize {
-		return nil, errorf(name, "file of %d bytes exceeds the %d-byte limit", st.Size(), MaxFileSize)
-	}
-	size := int(st.Size())
-	if cap(buf) < size+1 {
-		buf = make([]byte, 0, size+1)
-	}
-	buf = buf[:0]
-	// Read the size stated; a file of unknown size (0: /proc and the
-	// like) is read to its end, within the limit.
-	for size == 0 || len(buf) < size {
-		if len(buf) == cap(buf) {
-			if len(buf) > MaxFileSize {
-				return nil, errorf(name, "file grew past the %d-byte limit while it was read", MaxFileSize)
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, errorf(name, "%v", unwrapPath(err))
-		}
-	}
-	if len(buf) > MaxFileSize {
-		return nil, errorf(name, "file grew past the %d-byte limit while it was read", MaxFileSize)
-	}
-	return buf, nil
+	return data, nil
 }
 
 func displayName(path string) string {

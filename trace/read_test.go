@@ -179,7 +179,7 @@ func TestExpand(t *testing.T) {
 
 func TestReadBounded(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadBounded(dir, nil, nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := ReadBounded(dir, nil, nil); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("a directory: %v", err)
 	}
 	p := filepath.Join(dir, "t.json")

@@ -51,7 +51,7 @@ func Open(arg string, stdin io.Reader) (*Run, error) {
 
 // View is one run laid out for reading: its verdict (without history) and
 // a timeline of its tool calls. Argument summaries and the final text have
-// recognisable credentials replaced by [REDACTED].
+// recognisable credentials replaced by REDACTED.
 type View struct {
 	Run        *Run
 	Verdict    Verdict

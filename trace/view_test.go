@@ -18,7 +18,7 @@ func TestArgsSummary(t *testing.T) {
 		`{"limit":5,"offset":1}`:         `limit="5"`,
 		`{"opts":{"deep":true}}`:         `opts="{"deep":true}"`,
 		`{"query":"` + long + `"}`:       `query="` + strings.Repeat("x", 71) + `…"`,
-		`{"command":"curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz' x"}`: `command="curl -H 'Authorization: [REDACTED]' x"`,
+		`{"command":"curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz' x"}`: `command="curl -H 'Authorization: REDACTED' x"`,
 	} {
 		if got := argsSummary([]byte(args)); got != want {
 			t.Errorf("argsSummary(%s) = %s, want %s", args, got, want)
@@ -31,11 +31,11 @@ func TestArgsSummary(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
-		"key sk-ant-api03-abcdefghijklmnopqrstuvwx end": "key [REDACTED] end",
-		"export OPENAI_API_KEY=abc123def456":            "export OPENAI_API_KEY=[REDACTED]",
-		`{"password": "hunter22"}`:                      `{"password": "[REDACTED]"}`,
-		"token ghp_abcdefghijklmnopqrstuvwxyz0123":      "token [REDACTED]",
-		"AKIAABCDEFGHIJKLMNOP":                          "[REDACTED]",
+		"key sk-ant-api03-abcdefghijklmnopqrstuvwx end": "key REDACTED end",
+		"export OPENAI_API_KEY=abc123def456":            "export OPENAI_API_KEY=REDACTED",
+		`{"password": "hunter22"}`:                      `{"password": "REDACTED"}`,
+		"token ghp_abcdefghijklmnopqrstuvwxyz0123":      "token REDACTED",
+		"AKIAABCDEFGHIJKLMNOP":                          "REDACTED",
 		"max_tokens: 1000":                              "max_tokens: 1000",
 		"the token budget is fine":                      "the token budget is fine",
 	} {
