@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/skillopt
 FUZZTIME ?= 20s
 
-.PHONY: all build test lint bench fuzz-short clean
+.PHONY: all build test test-long lint bench fuzz-short clean
 
 all: build
 
@@ -11,10 +11,19 @@ build:
 	$(GO) build -o $(BIN) ./cmd/skillopt
 
 # vet + unit tests + CLI end-to-end scripts (testscript runs inside go test
-# ./cmd/skillopt).
+# ./cmd/skillopt). No test asserts wall-clock time (timings are benchmarks);
+# exhaustive differential runs check a fixed sample here (see test-long).
+# Tests that need ../shared/corpus skip without it; .ci/run requires it.
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# test, with the exhaustive differential runs in full (every corpus file
+# against the reference tokenizer, every 3-character string, 100,000-skill
+# captures).
+test-long:
+	$(GO) vet ./...
+	SKILLOPT_LONG_TESTS=1 $(GO) test -timeout 30m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

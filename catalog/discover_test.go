@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func rels(srcs []Source) []string {
@@ -148,14 +147,9 @@ symlink deadlink ./nothing
 -- real/SKILL.md --
 -- loop/a/SKILL.md --
 `)
-	done := make(chan *Discovery, 1)
-	go func() { done <- Discover([]string{dir}, WalkOptions{}) }()
-	var d *Discovery
-	select {
-	case d = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("walk did not terminate on symlink loops")
-	}
+	// A walk that does not terminate on the loops fails by the test
+	// timeout; no wall-clock bound here.
+	d := Discover([]string{dir}, WalkOptions{})
 	want := []string{"linked/SKILL.md", "loop/a/SKILL.md"}
 	if got := rels(d.Sources); !slices.Equal(got, want) {
 		t.Errorf("sources %v, want %v", got, want)
@@ -186,11 +180,7 @@ symlink a/b/up3 ../..
 symlink a/b/side ../../a
 -- a/b/c/SKILL.md --
 `)
-	start := time.Now()
 	srcs, errs := Walk([]string{dir}, WalkOptions{})
-	if time.Since(start) > 5*time.Second {
-		t.Fatal("walk too slow on loops")
-	}
 	if got := rels(srcs); !slices.Equal(got, []string{"a/b/c/SKILL.md"}) {
 		t.Errorf("sources %v", got)
 	}

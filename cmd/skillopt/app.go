@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +58,12 @@ type env struct {
 	// errored is set when an input error was printed but the command went
 	// on with the other inputs; the exit code is then 2.
 	errored bool
+	// wholeCatalog is set by catalog commands whose result describes every
+	// skill (build, search, browse): an unreadable or invalid skill makes
+	// them end with exit code 2. Commands that fetch one skill (load,
+	// resource, location) exit 2 for unreadable skills only and print the
+	// others' problems.
+	wholeCatalog bool
 }
 
 // warnInput prints an input error and remembers that the run must end with
@@ -98,7 +106,7 @@ func versionString() string {
 // globalFlags are accepted before or after the command name.
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "skillopt.toml to use (default: nearest one walking up, or $SKILLOPT_CONFIG)", EnvVars: []string{"SKILLOPT_CONFIG"}},
+		&cli.StringFlag{Name: "config", Usage: "skillopt.toml to use (default: $SKILLOPT_CONFIG, else the nearest one from the working directory up to the repository root or home folder)", EnvVars: []string{"SKILLOPT_CONFIG"}},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, markdown, sarif or github (each command lists what it supports)"},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto (TTY only, honours NO_COLOR), always or never"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only findings and errors"},
@@ -190,9 +198,10 @@ func newApp(e *env) *cli.App {
 	return app
 }
 
-// setup resolves the global options for a command: format (checked against
-// the formats the command supports), colour, quiet and the configuration.
-func (e *env) setup(c *cli.Context, formats ...string) error {
+// options resolves the global options for a command but the
+// configuration: format (checked against the formats the command supports),
+// colour and quiet.
+func (e *env) options(c *cli.Context, formats ...string) error {
 	e.format = lookup(c, "format")
 	if e.format == "" {
 		e.format = "text"
@@ -215,16 +224,75 @@ func (e *env) setup(c *cli.Context, formats ...string) error {
 		return usageErr("unsupported --color %q (want auto, always or never)", col)
 	}
 	e.quiet = lookupBool(c, "quiet")
+	return nil
+}
+
+// setup resolves the global options for a command (see options) and loads
+// the configuration.
+func (e *env) setup(c *cli.Context, formats ...string) error {
+	if err := e.options(c, formats...); err != nil {
+		return err
+	}
 	wd, _ := os.Getwd()
 	cfg, err := config.Load(config.Find(lookup(c, "config"), wd))
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+	if err == nil {
+		err = cfg.CheckRules(ruleset.Known)
 	}
-	if err := cfg.CheckRules(ruleset.Known); err != nil {
-		return &exitError{code: exitUsage, err: err}
+	if err != nil {
+		return e.configErr(err)
 	}
 	e.cfg = cfg
 	return nil
+}
+
+// configErr prints every problem of a configuration file on its own line
+// and ends the run with exit code 2.
+func (e *env) configErr(err error) error {
+	var list config.Errors
+	if !errors.As(err, &list) {
+		return &exitError{code: exitUsage, err: err}
+	}
+	for _, line := range list.Lines() {
+		fmt.Fprintf(e.stderr, "skillopt: %s\n", line)
+	}
+	return &exitError{code: exitUsage}
+}
+
+// writeJSON writes v, which must encode as a JSON object, indented and
+// without HTML escaping, with a last top-level field "config" naming the
+// configuration file in use (null for the built-in defaults).
+func writeJSON(e *env, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	return err
+}
+
+// withConfig adds the "config" field to an indented JSON object.
+func (e *env) withConfig(obj []byte) []byte {
+	var path any
+	if e.cfg != nil && e.cfg.Path != "" {
+		path = e.cfg.Path
+	}
+	var v bytes.Buffer
+	enc := json.NewEncoder(&v)
+	enc.SetEscapeHTML(false)
+	enc.Encode(path)
+	field := `"config": ` + strings.TrimSuffix(v.String(), "\n")
+	t := bytes.TrimRight(obj, "\n")
+	switch {
+	case bytes.Equal(t, []byte("{}")):
+		return []byte("{\n  " + field + "\n}\n")
+	case bytes.HasPrefix(t, []byte("{")) && bytes.HasSuffix(t, []byte("\n}")):
+		out := append([]byte{}, t[:len(t)-2]...)
+		return append(out, ",\n  "+field+"\n}\n"...)
+	}
+	return obj
 }
 
 // lookup returns a string flag set on the command or, failing that, before
@@ -349,7 +417,8 @@ func permute(app *cli.App, args []string) []string {
 const largeInput = 8 << 20
 
 // readCaptures reads every CAPTURE argument. Unreadable inputs are printed
-// and remembered (exit 2); the rest are returned.
+// and remembered (exit 2); the rest are returned, so that a command reports
+// on every input it could read.
 func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 	args := c.Args().Slice()
 	if len(args) == 0 {
@@ -431,6 +500,18 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 // ruleEnv builds the engine environment from the configuration.
 func (e *env) ruleEnv(pipeline []*rules.Rule) *rules.Env {
 	return ruleset.Env(e.cfg, pipeline)
+}
+
+// ruleFailed reports a rule failure on one capture as an input error (the
+// run goes on with the other captures and ends with exit code 2) and says
+// whether err was one.
+func (e *env) ruleFailed(err error) bool {
+	var re *rules.RuleError
+	if errors.As(err, &re) {
+		e.warnInput(err)
+		return true
+	}
+	return false
 }
 
 // ruleFailure turns a rule failure into an exit-2 error.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -122,7 +121,7 @@ func archiveLsCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			if e.format == "json" {
-				return outputJSON(e.stdout, struct {
+				return writeJSON(e, struct {
 					Entries []archive.Entry `json:"entries"`
 				}{entries})
 			}
@@ -176,7 +175,7 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				stale = []atomicfile.Stale{}
 			}
 			if e.format == "json" {
-				if err := outputJSON(e.stdout, struct {
+				if err := writeJSON(e, struct {
 					Objects int                `json:"objects"`
 					Damaged []archive.Damage   `json:"damaged"`
 					Stale   []atomicfile.Stale `json:"stale"`
@@ -264,7 +263,7 @@ func archiveGcCommand(e *env) *cli.Command {
 				total += st.Bytes
 			}
 			if e.format == "json" {
-				if err := outputJSON(e.stdout, struct {
+				if err := writeJSON(e, struct {
 					Removed []atomicfile.Stale `json:"removed"`
 				}{removed}); err != nil {
 					return err
@@ -333,7 +332,7 @@ func sanitizeCommand(e *env) *cli.Command {
 			}
 			res := reduce.Sanitize(string(data), opts)
 			if e.format == "json" {
-				return outputJSON(e.stdout, res)
+				return writeJSON(e, res)
 			}
 			_, err = io.WriteString(e.stdout, res.Text)
 			return err
@@ -343,11 +342,3 @@ func sanitizeCommand(e *env) *cli.Command {
 
 // maxSanitizeInput bounds the text sanitize reads (a file or stdin).
 const maxSanitizeInput = 64 << 20
-
-// outputJSON writes v as indented JSON without HTML escaping.
-func outputJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}

@@ -106,7 +106,7 @@ func benchOutputCommand(e *env) *cli.Command {
 			tot := benchOutputSum(rows)
 			switch e.format {
 			case "json":
-				if err := outputJSON(e.stdout, struct {
+				if err := writeJSON(e, struct {
 					Rows   []benchOutputRow  `json:"rows"`
 					Totals benchOutputTotals `json:"totals"`
 				}{rows, tot}); err != nil {

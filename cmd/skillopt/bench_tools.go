@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -80,10 +79,7 @@ func benchToolsCommand(e *env) *cli.Command {
 				return err
 			}
 			if e.format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return e.finish(enc.Encode(struct {
+				return e.finish(writeJSON(e, struct {
 					Rule    string                   `json:"rule"`
 					Tools   int                      `json:"tools"`
 					Prompts int                      `json:"prompts"`

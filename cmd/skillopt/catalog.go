@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -68,9 +67,13 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 		var errs []error
 		skills, errs = catalog.FromDisk(roots)
 		for _, err := range errs {
-			if isInputError(err) {
-				e.warnInput(err) // exit 2 at the end; the other skills are used
-			} else if !e.quiet {
+			switch {
+			case e.wholeCatalog || isInputError(err):
+				// An unreadable skill, or any problem when the result
+				// describes the whole catalog (build, search, browse):
+				// exit 2 at the end, as lint; the other skills are used.
+				e.warnInput(err)
+			case !e.quiet:
 				fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
 			}
 		}
@@ -105,13 +108,6 @@ func isInputError(err error) bool {
 	}
 	var we *catalog.WalkError
 	return errors.As(err, &we) && we.Kind != catalog.EventCycle
-}
-
-func writeJSON(e *env, v any) error {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 func catalogCommand(e *env) *cli.Command {
@@ -150,6 +146,7 @@ func catalogBuildCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
+			e.wholeCatalog = true
 			snap, source, took, err := e.snapshot(c)
 			if err != nil {
 				return err
@@ -195,6 +192,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usageErr("catalog search: no QUERY given")
 			}
+			e.wholeCatalog = true
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
 				return err
@@ -242,6 +240,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
+			e.wholeCatalog = true
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
 				return err

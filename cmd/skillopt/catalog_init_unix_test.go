@@ -55,8 +55,11 @@ func TestRunShellKillsGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	// SIGKILL was sent to the group before runShell returned; give the
-	// kernel a moment to finish the child (a zombie counts as gone).
-	for range 200 {
+	// kernel a moment to finish the child (a zombie counts as gone). No
+	// wall-clock bound of its own: a busy machine may take a while, and a
+	// child that survives is caught by the test timeout.
+	deadline, hasDeadline := t.Deadline()
+	for !hasDeadline || time.Until(deadline) > 5*time.Second {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			return

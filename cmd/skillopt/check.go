@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -19,7 +18,8 @@ func checkCommand(e *env) *cli.Command {
 		Description: "Runs the pipeline over each capture, then every invariant rule (SO4xx) on the\n" +
 			"result: envelope and provider shape preserved, no growth, idempotence, and across\n" +
 			"captures a stable prefix for captures sharing a skill catalog. Exit 1 on any\n" +
-			"violation (a diagnostic of severity error).\n\n" +
+			"violation (a diagnostic of severity error); exit 2 if an input could not be read or a\n" +
+			"rule failed on it (the other inputs are still checked and reported).\n\n" +
 			"Formats: text, json ({\"diagnostics\":[…]}).\n\n" +
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
@@ -49,13 +49,19 @@ func checkCommand(e *env) *cli.Command {
 				for _, capt := range f.Captures {
 					res, err := rules.Run(capt, pipeline, renv)
 					if err != nil {
-						return ruleFailure(err)
+						if e.ruleFailed(err) {
+							continue
+						}
+						return err
 					}
 					batch = append(batch, res)
 					diags = append(diags, res.Diagnostics...)
 					ds, err := rules.Verify(res, invariants, renv)
 					if err != nil {
-						return ruleFailure(err)
+						if e.ruleFailed(err) {
+							continue
+						}
+						return err
 					}
 					diags = append(diags, ds...)
 					checked++
@@ -73,10 +79,7 @@ func checkCommand(e *env) *cli.Command {
 				failed = failed || d.Severity == rules.Error
 			}
 			if e.format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(struct {
+				if err := writeJSON(e, struct {
 					Diagnostics []rules.Diagnostic `json:"diagnostics"`
 					Captures    int                `json:"captures"`
 				}{diags, checked}); err != nil {

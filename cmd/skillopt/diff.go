@@ -54,6 +54,10 @@ func diffCommand(e *env) *cli.Command {
 				return err
 			}
 			if len(files) != c.NArg() {
+				if !e.errored {
+					// A folder argument: diff takes files.
+					return usageErr("diff: want CAPTURE or A B as files, got %d files from %d arguments", len(files), c.NArg())
+				}
 				return e.finish(nil)
 			}
 			type pair struct {
@@ -101,10 +105,7 @@ func diffCommand(e *env) *cli.Command {
 			}
 			switch e.format {
 			case "json":
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return e.finish(enc.Encode(struct {
+				return e.finish(writeJSON(e, struct {
 					Changes []diffChange `json:"changes"`
 					Unified string       `json:"unified"`
 				}{changes, unified.String()}))

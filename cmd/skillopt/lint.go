@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,7 +45,7 @@ func lintCommand(e *env) *cli.Command {
 				return err
 			}
 			if err := e.cfg.CheckLintRules(ruleset.Known); err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return e.configErr(err)
 			}
 			if c.IsSet("profile") {
 				switch p := c.String("profile"); p {
@@ -108,10 +107,7 @@ func (e *env) writeLint(rep *catalog.LintReport) error {
 		for _, d := range rep.Diagnostics {
 			out.Diagnostics = append(out.Diagnostics, lintDiag{d.Rule, d.Severity.String(), d.File, d.Line, d.Column, d.Message})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(e, out)
 	case "sarif":
 		root, err := os.Getwd()
 		if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -71,10 +70,7 @@ func loadoutCommand(e *env) *cli.Command {
 				if out.Diagnostics == nil {
 					out.Diagnostics = []catalog.LoadoutDiag{}
 				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(out); err != nil {
+				if err := writeJSON(e, out); err != nil {
 					return err
 				}
 			} else {

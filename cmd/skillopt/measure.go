@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/ruleset"
@@ -66,7 +68,10 @@ func measureCommand(e *env) *cli.Command {
 				for _, capt := range f.Captures {
 					res, err := rules.Run(capt, pipeline, renv)
 					if err != nil {
-						return ruleFailure(err)
+						if e.ruleFailed(err) {
+							continue
+						}
+						return err
 					}
 					reps = append(reps, measure.Measure(res, opts))
 					key := measure.CatalogKey(capt)
@@ -82,7 +87,10 @@ func measureCommand(e *env) *cli.Command {
 			rep := measure.Summarize(reps, keys)
 			switch e.format {
 			case "json":
-				err = measure.WriteJSON(e.stdout, rep)
+				var b bytes.Buffer
+				if err = measure.WriteJSON(&b, rep); err == nil {
+					_, err = e.stdout.Write(e.withConfig(b.Bytes()))
+				}
 			case "markdown":
 				err = measure.WriteMarkdown(e.stdout, rep)
 			default:

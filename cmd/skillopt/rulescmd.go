@@ -130,7 +130,8 @@ func initCommand(e *env) *cli.Command {
 		Usage: "write a commented default skillopt.toml",
 		Description: "Writes the default configuration, every key commented with its meaning and default,\n" +
 			"to skillopt.toml in the working directory (or -o FILE; -o - prints it). An existing\n" +
-			"file is never overwritten unless --force is given.\n\n" +
+			"file is never overwritten unless --force is given; the existing file is not read, so\n" +
+			"--force also replaces a configuration that no longer loads.\n\n" +
 			"Examples:\n" +
 			"  skillopt init\n" +
 			"  skillopt init -o - | less",
@@ -139,7 +140,9 @@ func initCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			// The configuration is not loaded: init must be able to
+			// replace a broken one.
+			if err := e.options(c, "text"); err != nil {
 				return err
 			}
 			out := c.String("output")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -83,10 +82,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 				return err
 			}
 			if e.format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return e.finish(enc.Encode(page))
+				return e.finish(writeJSON(e, page))
 			}
 			writeToolPage(e, capt.Name, page)
 			return e.finish(nil)

@@ -142,7 +142,7 @@ func traceReportCommand(e *env) *cli.Command {
 			rep := trace.Report(hs, ro)
 			switch e.format {
 			case "json":
-				err = outputJSON(e.stdout, reportJSON(rep))
+				err = writeJSON(e, reportJSON(rep))
 			case "markdown":
 				err = e.writeReportMarkdown(rep, ro)
 			case "html":
@@ -192,7 +192,7 @@ func traceViewCommand(e *env) *cli.Command {
 			}
 			v := trace.ViewOf(r, o)
 			if e.format == "json" {
-				return outputJSON(e.stdout, viewJSON(v))
+				return writeJSON(e, viewJSON(v))
 			}
 			return e.writeViewText(v)
 		},
@@ -263,7 +263,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			fire, held, next := trace.Cooldown(trace.Alerts(hs, ao), st, cooldown, now)
 			if e.format == "json" {
-				err = outputJSON(e.stdout, alertsJSON(fire, held))
+				err = writeJSON(e, alertsJSON(fire, held))
 			} else {
 				err = e.writeAlertsText(fire, held)
 			}
@@ -354,7 +354,7 @@ func tracePruneCommand(e *env) *cli.Command {
 				}
 			}
 			if e.format == "json" {
-				if err := outputJSON(e.stdout, out); err != nil {
+				if err := writeJSON(e, out); err != nil {
 					return err
 				}
 				return e.finish(nil)

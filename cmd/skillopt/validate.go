@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -29,7 +28,8 @@ func validateCommand(e *env) *cli.Command {
 		ArgsUsage: "CAPTURE...",
 		Description: "Detects each capture's provider (or takes --provider) and validates the body against\n" +
 			"skillopt's embedded schema for that provider. Every error is a JSON Pointer and a\n" +
-			"message. Exit 1 if any capture is invalid.\n\n" +
+			"message. Every input is reported; exit 1 if any capture is invalid, 2 if any input\n" +
+			"could not be read (2 wins).\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n" +
 			"  skillopt validate capture.json\n" +
@@ -61,10 +61,7 @@ func validateCommand(e *env) *cli.Command {
 				}
 			}
 			if e.format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(struct {
+				if err := writeJSON(e, struct {
 					Captures []validateRow `json:"captures"`
 				}{rows}); err != nil {
 					return err

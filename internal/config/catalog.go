@@ -27,14 +27,14 @@ func defaultCatalog() Catalog {
 	return Catalog{BudgetChars: 12000, Fallback: "compact", PrefetchLimit: 3}
 }
 
-func (c *Catalog) check() (string, string) {
-	switch {
-	case c.BudgetChars < 0:
-		return "budget_chars", fmt.Sprintf("catalog.budget_chars %d must not be negative", c.BudgetChars)
-	case c.Fallback != "compact" && c.Fallback != "native":
-		return "fallback", fmt.Sprintf("catalog.fallback %q is not one of compact, native", c.Fallback)
-	case c.PrefetchLimit < 0 || c.PrefetchLimit > 20:
-		return "prefetch_limit", fmt.Sprintf("catalog.prefetch_limit %d is outside 0..20", c.PrefetchLimit)
+func (c *Catalog) check(add func(key, msg string)) {
+	if c.BudgetChars < 0 {
+		add("catalog.budget_chars", fmt.Sprintf("catalog.budget_chars %d must not be negative", c.BudgetChars))
 	}
-	return "", ""
+	if c.Fallback != "compact" && c.Fallback != "native" {
+		add("catalog.fallback", fmt.Sprintf("catalog.fallback %q is not one of compact, native", c.Fallback))
+	}
+	if c.PrefetchLimit < 0 || c.PrefetchLimit > 20 {
+		add("catalog.prefetch_limit", fmt.Sprintf("catalog.prefetch_limit %d is outside 0..20", c.PrefetchLimit))
+	}
 }

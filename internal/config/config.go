@@ -1,17 +1,15 @@
 // Package config loads skillopt.toml strictly: unknown keys, wrong types and
-// unknown rule IDs are errors that name the key and its line.
+// unknown rule IDs are errors that name the key and its line, all of them
+// at once, in file order.
 package config
 
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
@@ -32,6 +30,9 @@ type Config struct {
 
 	// Path is where the configuration was read from ("" for defaults).
 	Path string `toml:"-"`
+
+	// src locates keys of the decoded file in messages.
+	src *source
 }
 
 // Rules selects and tunes rules.
@@ -110,7 +111,12 @@ func (e *Error) Error() string {
 }
 
 // Find returns the configuration path to use: explicit if set, else
-// $SKILLOPT_CONFIG, else the nearest skillopt.toml walking up from dir, else "".
+// $SKILLOPT_CONFIG, else the nearest skillopt.toml from dir up to the
+// repository root (the first folder holding .git, a file or a folder) or
+// the home folder, whichever comes first, both included; else "". When dir
+// is in neither a repository nor the home folder, only dir itself is
+// looked at: a skillopt.toml in a shared parent such as /tmp never applies
+// to the folders below it.
 func Find(explicit, dir string) string {
 	if explicit != "" {
 		return explicit
@@ -118,21 +124,47 @@ func Find(explicit, dir string) string {
 	if env := os.Getenv("SKILLOPT_CONFIG"); env != "" {
 		return env
 	}
-	start := dir
-	for {
-		p := filepath.Join(dir, FileName)
+	home, _ := os.UserHomeDir()
+	top := boundary(dir, home)
+	for d := dir; ; {
+		p := filepath.Join(d, FileName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			// Name it relative to the working directory in messages.
-			if rel, err := filepath.Rel(start, p); err == nil {
+			if rel, err := filepath.Rel(dir, p); err == nil {
 				return rel
 			}
 			return p
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		parent := filepath.Dir(d)
+		if d == top || parent == d {
 			return ""
 		}
-		dir = parent
+		d = parent
+	}
+}
+
+// boundary returns the folder where the search for skillopt.toml stops:
+// the first of dir and its parents that holds .git or is home; dir itself
+// when there is none.
+func boundary(dir, home string) string {
+	var homeInfo os.FileInfo
+	if home != "" {
+		homeInfo, _ = os.Stat(home)
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if homeInfo != nil {
+			if st, err := os.Stat(d); err == nil && os.SameFile(st, homeInfo) {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
 	}
 }
 
@@ -145,7 +177,8 @@ const MaxFileBytes = 1 << 20
 func readFile(path string) ([]byte, error) { return untrusted.ReadFile(path, MaxFileBytes) }
 
 // Load reads and strictly decodes the file at path over the defaults. An
-// empty path returns the defaults.
+// empty path returns the defaults. Problems come back as Errors, every one
+// of the file, in file order.
 func Load(path string) (*Config, error) {
 	cfg := Default()
 	if path == "" {
@@ -163,84 +196,71 @@ func Load(path string) (*Config, error) {
 }
 
 // Decode decodes data (named path in errors) strictly into cfg and checks
-// value ranges.
+// value ranges. Every problem is reported (as Errors, in file order):
+// unknown keys, keys defined twice, values of the wrong type (naming the
+// type wanted) and values out of range.
 func Decode(path string, data []byte, cfg *Config) error {
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(cfg); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) && len(sm.Errors) > 0 {
-			e := sm.Errors[0]
-			line, col := e.Position()
-			return &Error{File: path, Line: line, Col: col, Msg: fmt.Sprintf("unknown key %q", strings.Join(e.Key(), "."))}
-		}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, col := de.Position()
-			return &Error{File: path, Line: line, Col: col, Msg: de.Error()}
-		}
-		return &Error{File: path, Msg: err.Error()}
-	}
-	return cfg.check(path, data)
+	src, probs := decode(path, data, cfg)
+	cfg.src = src
+	cfg.check(probs)
+	return probs.err()
 }
 
-func (c *Config) check(path string, data []byte) error {
+// check reports values out of range.
+func (c *Config) check(p *problems) {
 	switch c.Measure.Encoding {
 	case "o200k_base", "cl100k_base", "none":
 	default:
-		return keyError(path, data, "encoding", fmt.Sprintf("measure.encoding %q is not one of o200k_base, cl100k_base, none", c.Measure.Encoding))
+		p.at("measure.encoding", fmt.Sprintf("measure.encoding %q is not one of o200k_base, cl100k_base, none", c.Measure.Encoding))
 	}
 	if c.Measure.Replay < 0 || c.Measure.Replay > 1000 {
-		return keyError(path, data, "replay", fmt.Sprintf("measure.replay %d is outside 0..1000", c.Measure.Replay))
+		p.at("measure.replay", fmt.Sprintf("measure.replay %d is outside 0..1000", c.Measure.Replay))
 	}
 	for id, sev := range c.Rules.Severity {
 		switch strings.ToLower(sev) {
 		case "error", "warning", "info", "off":
 		default:
-			return keyError(path, data, id, fmt.Sprintf("rules.severity.%s: %q is not one of error, warning, info, off", id, sev))
+			p.at("rules.severity."+keyName(id), fmt.Sprintf("rules.severity.%s: %q is not one of error, warning, info, off", id, sev))
 		}
 	}
 	if c.Archive.Dir == "" {
-		return keyError(path, data, "dir", "archive.dir must not be empty")
+		p.at("archive.dir", "archive.dir must not be empty")
 	}
-	for _, check := range []func() (string, string){c.Catalog.check, c.Lint.check, c.Output.check, c.Tools.check} {
-		if key, msg := check(); msg != "" {
-			return keyError(path, data, key, msg)
-		}
-	}
-	return nil
+	c.Catalog.check(p.at)
+	c.Lint.check(p.at)
+	c.Output.check(p.at)
+	c.Tools.check(p.at)
 }
 
-// CheckRules reports the first rule reference in the configuration that
-// known does not resolve.
+// CheckRules reports every rule reference in the configuration that known
+// does not resolve, in file order.
 func (c *Config) CheckRules(known func(ref string) bool) error {
-	data, _ := readFile(c.Path)
-	for _, ref := range c.Rules.Pipeline {
+	p := c.problems()
+	for i, ref := range c.Rules.Pipeline {
 		if !known(ref) {
-			return keyError(c.Path, data, ref, fmt.Sprintf("rules.pipeline: unknown rule %q", ref))
+			p.at(fmt.Sprintf("rules.pipeline[%d]", i), fmt.Sprintf("rules.pipeline: unknown rule %q", ref))
 		}
 	}
-	for _, ref := range c.Rules.Disable {
+	for i, ref := range c.Rules.Disable {
 		if !known(ref) {
-			return keyError(c.Path, data, ref, fmt.Sprintf("rules.disable: unknown rule %q", ref))
+			p.at(fmt.Sprintf("rules.disable[%d]", i), fmt.Sprintf("rules.disable: unknown rule %q", ref))
 		}
 	}
 	for id := range c.Rules.Severity {
 		if !known(id) {
-			return keyError(c.Path, data, id, fmt.Sprintf("rules.severity: unknown rule %q", id))
+			p.at("rules.severity."+keyName(id), fmt.Sprintf("rules.severity: unknown rule %q", id))
 		}
 	}
-	return nil
+	return p.err()
 }
 
-// keyError locates the first line of data mentioning word, for errors about
-// values that the decoder accepted.
-func keyError(path string, data []byte, word, msg string) error {
-	for i, line := range strings.Split(string(data), "\n") {
-		if j := strings.Index(line, word); j >= 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-			return &Error{File: path, Line: i + 1, Col: j + 1, Msg: msg}
-		}
+// problems starts a list of problems located in the file the
+// configuration was decoded from.
+func (c *Config) problems() *problems {
+	if c.src == nil {
+		return &problems{src: &source{file: c.Path}}
 	}
-	return &Error{File: path, Msg: msg}
+	return &problems{src: c.src}
 }
 
 // Resolve interprets a path from the configuration: relative paths are

@@ -1,9 +1,15 @@
 package config
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 func TestTemplateDecodesToDefaults(t *testing.T) {
@@ -20,52 +26,343 @@ func TestTemplateDecodesToDefaults(t *testing.T) {
 func TestDecodeErrors(t *testing.T) {
 	cases := []struct {
 		name, toml string
-		line       int
-		msg        string
+		want       string // the whole message, FILE:LINE:COL included
 	}{
-		{"unknown key", "[measure]\nencoding = \"o200k_base\"\ncolour = 1\n", 3, `unknown key "measure.colour"`},
-		{"unknown table", "[nope]\nx = 1\n", 1, `unknown key "nope"`},
-		{"wrong type", "[measure]\nreplay = \"eight\"\n", 2, ""},
-		{"bad encoding", "[measure]\nencoding = \"gpt2\"\n", 2, `"gpt2" is not one of`},
-		{"bad replay", "[measure]\nreplay = -1\n", 2, "outside 0..1000"},
-		{"syntax", "[measure\n", 1, ""},
-		{"bad severity", "[rules.severity]\nSO401 = \"loud\"\n", 2, "not one of error"},
+		{"unknown key", "[measure]\nencoding = \"o200k_base\"\ncolour = 1\n", `s.toml:3:1: measure.colour: unknown key`},
+		{"unknown table", "[nope]\nx = 1\n", `s.toml:1:2: nope: unknown key`},
+		{"unknown dotted", "measure.colour = 1\n", `s.toml:1:9: measure.colour: unknown key`},
+		{"unknown inline", "measure = {colour = 1}\n", `s.toml:1:12: measure.colour: unknown key`},
+		{"wrong type", "[measure]\nreplay = \"eight\"\n", `s.toml:2:10: measure.replay: want an integer, got string "eight"`},
+		{"float for int", "[measure]\nreplay = 8.0\n", `s.toml:2:10: measure.replay: want an integer, got float 8.0`},
+		{"int out of range", "[measure]\nreplay = 0x7fffffffffffffffff\n", `s.toml:2:10: measure.replay: integer 0x7fffffffffffffffff is out of range`},
+		{"bool", "[lint]\ncache = \"yes\"\n", `s.toml:2:9: lint.cache: want a boolean (true or false), got string "yes"`},
+		{"number", "[tools]\nmin_score = \"high\"\n", `s.toml:2:13: tools.min_score: want a number, got string "high"`},
+		{"string list", "[rules]\npipeline = [\"SO1\", 2]\n", `s.toml:2:20: rules.pipeline[1]: want a string, got integer 2`},
+		{"nested array", "[rules]\npipeline = [\"SO1\", [\"SO2\"]]\n", `s.toml:2:20: rules.pipeline[1]: want a string, got an array`},
+		{"list for string", "[measure]\nencoding = [\"none\"]\n", `s.toml:2:12: measure.encoding: want a string, got an array`},
+		{"string for list", "[rules]\ndisable = \"SO101\"\n", `s.toml:2:11: rules.disable: want an array of strings, got string "SO101"`},
+		{"value for table", "measure = 3\n", `s.toml:1:11: measure: want a table, got integer 3`},
+		{"table for value", "[measure.replay]\n", `s.toml:1:10: measure.replay: want an integer, got a table`},
+		{"table for map value", "[rules.severity.SO101]\n", `s.toml:1:17: rules.severity.SO101: want a string, got a table`},
+		{"map of strings", "[rules]\nseverity = 3\n", `s.toml:2:12: rules.severity: want a table of strings, got integer 3`},
+		{"array of tables", "[[measure]]\n", `s.toml:1:3: measure: want a table, got an array of tables`},
+		{"table for array of tables", "[lint]\nsuppress = 1\n", `s.toml:2:12: lint.suppress: want an array of tables, got integer 1`},
+		{"date", "[measure]\nencoding = 1979-05-27\n", `s.toml:2:12: measure.encoding: want a string, got date-time 1979-05-27`},
+		{"long value cut", "[measure]\nreplay = \"" + strings.Repeat("x", 100) + "\"\n", `s.toml:2:10: measure.replay: want an integer, got string "` + strings.Repeat("x", 36) + `…`},
+		{"duplicate key", "[measure]\nreplay = 1\nreplay = 2\n", `s.toml:3:1: measure.replay: defined twice (first on line 2)`},
+		{"duplicate table", "[measure]\n[archive]\n[measure]\n", `s.toml:3:2: measure: table defined twice (first on line 1)`},
+		{"table over value", "measure = {}\n[measure]\n", `s.toml:2:2: measure: already defined as a value on line 1`},
+		{"dotted over table", "[measure]\n[lint]\n[rules]\n[catalog]\n[tools]\n[output]\n[archive]\n[x.y]\n", `s.toml:8:2: x: unknown key`},
+		{"dotted key into header table", "[rules]\n[rules.severity]\n[measure]\n[archive]\n[lint]\n[tools]\n[output]\n[catalog]\n[rules]\n", `s.toml:9:2: rules: table defined twice (first on line 1)`},
+		{"inline table duplicate", "measure = {replay = 1, replay = 2}\n", `s.toml:1:24: measure.replay: defined twice (first on line 1)`},
+		{"array of tables over table", "[lint]\n[[lint]]\n", `s.toml:2:3: lint: already defined as a table on line 1, cannot be an array of tables`},
+		{"syntax", "[measure\n", `s.toml:1:9: invalid TOML: expected ']' to close table name`},
+		{"bad encoding", "[measure]\nencoding = \"gpt2\"\n", `s.toml:2:12: measure.encoding "gpt2" is not one of o200k_base, cl100k_base, none`},
+		{"bad replay", "[measure]\nreplay = -1\n", `s.toml:2:10: measure.replay -1 is outside 0..1000`},
+		{"bad severity", "[rules.severity]\nSO401 = \"loud\"\n", `s.toml:2:9: rules.severity.SO401: "loud" is not one of error, warning, info, off`},
+		{"empty archive", "[archive]\ndir = \"\"\n", `s.toml:2:7: archive.dir must not be empty`},
+		{"nan ratio", "[output]\nmin_saved_ratio = nan\n", `s.toml:2:19: output.min_saved_ratio NaN is outside 0..1 (exclusive of 1)`},
+		{"suppression", "[[lint.suppress]]\nrule = \"SK017\"\n", `s.toml:2:8: lint.suppress[0] (SK017): reason is required`},
+		{"suppression without rule", "[[lint.suppress]]\nreason = \"x\"\n", `s.toml:1:1: lint.suppress[0]: rule is required`},
+		{"mistyped rule is reported once", "[[lint.suppress]]\nrule = 1\nreason = \"x\"\n", `s.toml:2:8: lint.suppress[0].rule: want a string, got integer 1`},
 	}
 	for _, tc := range cases {
 		err := Decode("s.toml", []byte(tc.toml), Default())
-		var ce *Error
-		if !errors.As(err, &ce) {
-			t.Errorf("%s: want *Error, got %v", tc.name, err)
+		var list Errors
+		if !errors.As(err, &list) || len(list) != 1 {
+			t.Errorf("%s: want one error, got %v", tc.name, err)
 			continue
 		}
-		if ce.Line != tc.line || !strings.Contains(ce.Msg, tc.msg) || !strings.HasPrefix(err.Error(), "s.toml:") {
-			t.Errorf("%s: got %q (line %d), want line %d containing %q", tc.name, err, ce.Line, tc.line, tc.msg)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Line == 0 {
+			t.Errorf("%s: want a located *Error, got %v", tc.name, err)
 		}
+		if got := err.Error(); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDecodeAccepts: TOML's ways of writing the same table all decode.
+func TestDecodeAccepts(t *testing.T) {
+	for _, doc := range []string{
+		"[measure]\nreplay = 3\n",
+		"measure.replay = 3\n",
+		"measure = {replay = 3}\n",
+		"[rules]\nseverity.SO101 = \"off\"\n[measure]\nreplay = 3\n",
+		"[rules.severity]\n\"SO101\" = \"off\"\n[measure]\nreplay = 0x3\n",
+		"[lint]\nsuppress = [{rule = \"SK017\", reason = \"r\"}]\n[measure]\nreplay = 3\n",
+		"[[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n[[lint.suppress]]\nrule = \"SK018\"\nreason = \"r\"\n[measure]\nreplay = 3\n",
+		"[tools]\nmin_score = 3\n[measure]\nreplay = 1_0\n",
+	} {
+		cfg := Default()
+		if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+			t.Errorf("%q: %v", doc, err)
+			continue
+		}
+		if cfg.Measure.Replay != 3 && cfg.Measure.Replay != 10 {
+			t.Errorf("%q: replay %d", doc, cfg.Measure.Replay)
+		}
+	}
+}
+
+// TestDecodeReportsEveryProblem: all problems, in file order, the same on
+// every run (severity maps used to be reported in map order).
+func TestDecodeReportsEveryProblem(t *testing.T) {
+	doc := "[rules.severity]\nSO101 = \"loud\"\nSO102 = \"loud\"\nSO103 = \"x\"\nSO301 = \"y\"\n" +
+		"[measure]\nreplay = \"eight\"\ncolour = 1\nencoding = \"gpt2\"\n[lint.severity]\nSK001 = \"a\"\nSK002 = \"b\"\n"
+	want := []string{
+		`s.toml:2:9: rules.severity.SO101: "loud" is not one of error, warning, info, off`,
+		`s.toml:3:9: rules.severity.SO102: "loud" is not one of error, warning, info, off`,
+		`s.toml:4:9: rules.severity.SO103: "x" is not one of error, warning, info, off`,
+		`s.toml:5:9: rules.severity.SO301: "y" is not one of error, warning, info, off`,
+		`s.toml:7:10: measure.replay: want an integer, got string "eight"`,
+		`s.toml:8:1: measure.colour: unknown key`,
+		`s.toml:9:12: measure.encoding "gpt2" is not one of o200k_base, cl100k_base, none`,
+		`s.toml:11:9: lint.severity.SK001: "a" is not one of error, warning, info, off`,
+		`s.toml:12:9: lint.severity.SK002: "b" is not one of error, warning, info, off`,
+	}
+	for range 20 {
+		err := Decode("s.toml", []byte(doc), Default())
+		if err == nil || err.Error() != strings.Join(want, "\n") {
+			t.Fatalf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestManyUnknownKeys: 100,000 unknown keys are all rejected (the decoder
+// is linear; BenchmarkDecodeUnknownKeys measures it) and the report stops
+// at 50 lines and a count.
+func TestManyUnknownKeys(t *testing.T) {
+	err := Decode("big.toml", unknownKeys(100000), Default())
+	var list Errors
+	if !errors.As(err, &list) || len(list) != 100000 {
+		t.Fatalf("want 100000 errors, got %T", err)
+	}
+	lines := list.Lines()
+	if len(lines) != 51 || lines[0] != "big.toml:2:1: measure.k0: unknown key" || lines[50] != "big.toml: and 99950 more error(s)" {
+		t.Fatalf("lines: %d, first %q, last %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+}
+
+func unknownKeys(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[measure]\n")
+	for i := range n {
+		fmt.Fprintf(&b, "k%d = %d\n", i, i)
+	}
+	return b.Bytes()
+}
+
+func BenchmarkDecodeUnknownKeys(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		data := unknownKeys(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Decode("big.toml", data, Default())
+			}
+		})
 	}
 }
 
 func TestCheckRules(t *testing.T) {
 	cfg := Default()
-	if err := Decode("s.toml", []byte("[rules]\npipeline = [\"SO9\"]\n"), cfg); err != nil {
+	doc := "[rules]\npipeline = [\"SO9\", \"SO401\", \"SO8\"]\ndisable = [\"nope\"]\n[rules.severity]\nSO7 = \"off\"\nSO6 = \"off\"\n"
+	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
 		t.Fatal(err)
 	}
-	err := cfg.CheckRules(func(ref string) bool { return ref == "SO401" })
-	if err == nil || !strings.Contains(err.Error(), `unknown rule "SO9"`) {
-		t.Fatalf("unknown rule accepted: %v", err)
+	want := strings.Join([]string{
+		`s.toml:2:13: rules.pipeline: unknown rule "SO9"`,
+		`s.toml:2:29: rules.pipeline: unknown rule "SO8"`,
+		`s.toml:3:12: rules.disable: unknown rule "nope"`,
+		`s.toml:5:7: rules.severity: unknown rule "SO7"`,
+		`s.toml:6:7: rules.severity: unknown rule "SO6"`,
+	}, "\n")
+	for range 10 {
+		err := cfg.CheckRules(func(ref string) bool { return ref == "SO401" })
+		if err == nil || err.Error() != want {
+			t.Fatalf("got\n%v\nwant\n%s", err, want)
+		}
 	}
 }
 
-// FuzzDecode: any input either decodes or yields a located *Error; never a
-// panic.
+func TestSuppressionPos(t *testing.T) {
+	cfg := Default()
+	doc := "[lint]\nsuppress = [\n  {rule = \"SK017\", reason = \"r\"},\n]\n"
+	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if l, c := cfg.SuppressionPos(0); l != 3 || c != 3 {
+		t.Errorf("inline suppression at %d:%d, want 3:3", l, c)
+	}
+	cfg = Default()
+	doc = "# x\n  [[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n"
+	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if l, c := cfg.SuppressionPos(0); l != 2 || c != 3 {
+		t.Errorf("suppression at %d:%d, want 2:3", l, c)
+	}
+}
+
+// TestFind: the search stops at the repository root or the home folder,
+// whichever comes first; outside both only the working directory counts.
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p string) string {
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	put := func(p string) {
+		if err := os.WriteFile(filepath.Join(root, p), []byte("[measure]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("SKILLOPT_CONFIG", "")
+	// root/skillopt.toml sits above every boundary below: never used.
+	put(FileName)
+	mk("home/user/repo/.git")
+	mk("home/user/repo/a/b")
+	mk("home/user/loose/c")
+	mk("elsewhere/d")
+	mk("filegit/e")
+	if err := os.WriteFile(filepath.Join(root, "filegit", ".git"), []byte("gitdir: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", filepath.Join(root, "home", "user"))
+
+	cases := []struct{ dir, want string }{
+		{"home/user/repo/a/b", ""},
+		{"home/user/loose/c", ""},
+		{"elsewhere/d", ""},
+		{"elsewhere", ""},
+		{"filegit/e", ""},
+		{"", FileName},
+	}
+	for _, tc := range cases {
+		if got := Find("", filepath.Join(root, tc.dir)); got != tc.want {
+			t.Errorf("Find(%s) = %q, want %q", tc.dir, got, tc.want)
+		}
+	}
+	// The repository root and the home folder are included.
+	put("home/user/repo/" + FileName)
+	put("home/user/" + FileName)
+	put("filegit/" + FileName)
+	cases = []struct{ dir, want string }{
+		{"home/user/repo/a/b", filepath.Join("..", "..", FileName)},
+		{"home/user/loose/c", filepath.Join("..", "..", FileName)},
+		{"filegit/e", filepath.Join("..", FileName)},
+		{"elsewhere/d", ""},
+	}
+	for _, tc := range cases {
+		if got := Find("", filepath.Join(root, tc.dir)); got != tc.want {
+			t.Errorf("Find(%s) = %q, want %q", tc.dir, got, tc.want)
+		}
+	}
+	// The nearest file wins; explicit and $SKILLOPT_CONFIG win over both.
+	put("home/user/repo/a/" + FileName)
+	if got := Find("", filepath.Join(root, "home/user/repo/a/b")); got != filepath.Join("..", FileName) {
+		t.Errorf("nearest: %q", got)
+	}
+	if got := Find("x.toml", root); got != "x.toml" {
+		t.Errorf("explicit: %q", got)
+	}
+	t.Setenv("SKILLOPT_CONFIG", "/y.toml")
+	if got := Find("", root); got != "/y.toml" {
+		t.Errorf("env: %q", got)
+	}
+}
+
+// sameAsGoTOML compares the decoder with go-toml's strict decoder on data:
+// both accept it (and decode the same values) or both reject it. Range
+// checks are left out: go-toml does not know them.
+func sameAsGoTOML(t *testing.T, data []byte) {
+	t.Helper()
+	mine := Default()
+	_, probs := decode("f.toml", data, mine)
+	theirs := Default()
+	terr := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(theirs)
+	if (len(probs.list) == 0) != (terr == nil) {
+		if terr != nil && intoFloat(terr) {
+			return // integers for numbers: accepted on purpose
+		}
+		t.Fatalf("%q: decoder says %v, go-toml says %v", data, probs.err(), terr)
+	}
+	if terr != nil {
+		return
+	}
+	for _, pair := range [][2]any{
+		{mine.Rules, theirs.Rules}, {mine.Measure, theirs.Measure}, {mine.Archive, theirs.Archive},
+		{mine.Catalog, theirs.Catalog}, {mine.Lint, theirs.Lint}, {mine.Output, theirs.Output}, {mine.Tools, theirs.Tools},
+	} {
+		if a, b := fmt.Sprintf("%+v", pair[0]), fmt.Sprintf("%+v", pair[1]); a != b {
+			t.Fatalf("%q: decoded\n%s\ngo-toml\n%s", data, a, b)
+		}
+	}
+}
+
+func intoFloat(err error) bool {
+	return strings.Contains(err.Error(), "into struct field") && strings.Contains(err.Error(), "float64")
+}
+
+// TestSameAsGoTOML: the redefinition rules of TOML, as go-toml applies them.
+func TestSameAsGoTOML(t *testing.T) {
+	for _, doc := range []string{
+		"[measure]\nreplay = 1\n[measure]\n",
+		"[rules.severity]\n[rules]\n",
+		"[rules]\n[rules.severity]\n[rules]\n",
+		"rules.severity.SO1 = \"off\"\n[rules.severity]\n",
+		"rules.severity.SO1 = \"off\"\n[rules]\n",
+		"[rules]\nseverity.SO1 = \"off\"\n[rules.severity]\n",
+		"[rules]\nseverity = {}\nseverity.SO1 = \"off\"\n",
+		"[[lint.suppress]]\nrule = \"a\"\n[[lint.suppress]]\nrule = \"b\"\nrule = \"c\"\n",
+		"[[lint.suppress]]\nrule = \"a\"\n[lint]\ncache = false\n",
+		"[lint]\ncache = false\n[[lint.suppress]]\nrule = \"a\"\n[lint]\n",
+		"lint = {cache = false}\n[[lint.suppress]]\n",
+		"[lint]\nsuppress = []\n[[lint.suppress]]\n",
+		"[[lint.suppress]]\n[lint.suppress]\n",
+		"[output.tiers]\ncheap = 1\n[output]\ntiers.balanced = 2\n",
+		"[output]\ntiers.cheap = 1\n[output.tiers]\n",
+		"[output]\ntiers.cheap = 1\ntiers.balanced = 2\n",
+		"output.tiers.cheap = 1\n[output]\n",
+		"[measure]\nreplay = +0\nencoding = 'none'\n",
+		"[tools]\nmin_score = 1e2\nrelative = 0.5\nnative = true\n",
+		"[rules]\npipeline = [\n  \"SO1\", # first\n  'SO2',\n]\n",
+		"[catalog]\nskills = [\"\"\"a\nb\"\"\"]\n",
+		"[rules]\npipeline = [\"SO1\", 2]\n",
+		"[nope]\n[nope]\n",
+		"nope = {a = 1, a = 2}\n",
+	} {
+		sameAsGoTOML(t, []byte(doc))
+	}
+}
+
+// FuzzDecode: any input either decodes or yields located Errors, never a
+// panic; and small inputs are accepted exactly when go-toml accepts them.
 func FuzzDecode(f *testing.F) {
 	f.Add(Template())
 	f.Add([]byte("[measure]\nreplay = 3\n"))
 	f.Add([]byte("[rules]\npipeline = [\"SO1\", 2]\n"))
+	f.Add([]byte("[[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n[lint.suppress.x]\n"))
+	f.Add([]byte("rules.severity.SO101 = \"error\"\n[rules.severity]\n"))
+	f.Add([]byte("measure = {replay = 1, replay = 2}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := Decode("f.toml", data, Default())
-		var ce *Error
-		if err != nil && !errors.As(err, &ce) {
-			t.Fatalf("unlocated error %T: %v", err, err)
+		var list Errors
+		if err != nil && !errors.As(err, &list) {
+			t.Fatalf("unexpected error %T: %v", err, err)
+		}
+		for _, e := range list {
+			if e.File != "f.toml" || e.Msg == "" {
+				t.Fatalf("bad error %#v", e)
+			}
+		}
+		if len(data) <= 2048 {
+			sameAsGoTOML(t, data)
 		}
 	})
 }

@@ -80,112 +80,103 @@ func defaultLint() Lint {
 
 var lintIDPattern = regexp.MustCompile(`^(SK|AG)\d{3}$`)
 
-func (c *Lint) check() (string, string) {
+func (c *Lint) check(add func(key, msg string)) {
 	switch c.Profile {
 	case "default", "skills-ref":
 	default:
-		return "profile", fmt.Sprintf("lint.profile %q is not one of default, skills-ref", c.Profile)
+		add("lint.profile", fmt.Sprintf("lint.profile %q is not one of default, skills-ref", c.Profile))
 	}
 	for id, sev := range c.Severity {
+		key := "lint.severity." + keyName(id)
 		if !lintIDPattern.MatchString(id) {
-			return id, fmt.Sprintf("lint.severity: %q is not a lint rule ID (SKnnn or AGnnn)", id)
+			add(key, fmt.Sprintf("lint.severity: %q is not a lint rule ID (SKnnn or AGnnn)", id))
+			continue
 		}
 		switch strings.ToLower(sev) {
 		case "error", "warning", "info", "off":
 		default:
-			return id, fmt.Sprintf("lint.severity.%s: %q is not one of error, warning, info, off", id, sev)
+			add(key, fmt.Sprintf("lint.severity.%s: %q is not one of error, warning, info, off", id, sev))
 		}
 	}
 	for i, s := range c.Suppress {
 		where := fmt.Sprintf("lint.suppress[%d]", i)
 		if strings.TrimSpace(s.Rule) == "" {
-			return "suppress", where + ": rule is required"
-		}
-		if strings.TrimSpace(s.Reason) == "" {
-			return quoted(s.Rule), fmt.Sprintf("%s (%s): reason is required", where, s.Rule)
+			add(where+".rule", where+": rule is required")
+		} else if strings.TrimSpace(s.Reason) == "" {
+			add(where+".rule", fmt.Sprintf("%s (%s): reason is required", where, s.Rule))
 		}
 		if _, err := path.Match(strings.ReplaceAll(s.Path, "**", "*"), ""); err != nil {
-			return quoted(s.Path), fmt.Sprintf("%s: path %q is not a valid pattern", where, s.Path)
+			add(where+".path", fmt.Sprintf("%s: path %q is not a valid pattern", where, s.Path))
 		}
 	}
-	for _, f := range append(append([]string{}, c.AgentFolders...), c.SkillFolders...) {
-		if strings.TrimSpace(f) == "" || path.IsAbs(f) || strings.HasPrefix(f, "..") {
-			return quoted(f), fmt.Sprintf("lint: folder %q must be a relative path inside the linted folder", f)
+	for _, list := range []struct {
+		key     string
+		folders []string
+	}{{"lint.agent_folders", c.AgentFolders}, {"lint.skill_folders", c.SkillFolders}} {
+		for i, f := range list.folders {
+			if strings.TrimSpace(f) == "" || path.IsAbs(f) || strings.HasPrefix(f, "..") {
+				add(fmt.Sprintf("%s[%d]", list.key, i), fmt.Sprintf("lint: folder %q must be a relative path inside the linted folder", f))
+			}
 		}
 	}
-	for _, p := range c.AllowedProviderPrefixes {
+	for i, p := range c.AllowedProviderPrefixes {
 		if p == "" || strings.ContainsAny(p, "/ \t") {
-			return quoted(p), fmt.Sprintf("lint.allowed_provider_prefixes: %q is not a provider prefix (no slashes or spaces)", p)
+			add(fmt.Sprintf("lint.allowed_provider_prefixes[%d]", i), fmt.Sprintf("lint.allowed_provider_prefixes: %q is not a provider prefix (no slashes or spaces)", p))
 		}
 	}
 	switch c.Encoding {
 	case "o200k_base", "cl100k_base":
 	default:
-		return "encoding", fmt.Sprintf("lint.encoding %q is not one of o200k_base, cl100k_base", c.Encoding)
+		add("lint.encoding", fmt.Sprintf("lint.encoding %q is not one of o200k_base, cl100k_base", c.Encoding))
 	}
-	switch {
-	case c.BodyTokens < 0:
-		return "body_tokens", fmt.Sprintf("lint.body_tokens %d must not be negative", c.BodyTokens)
-	case c.MaxLines < 0:
-		return "max_lines", fmt.Sprintf("lint.max_lines %d must not be negative", c.MaxLines)
-	case c.IndexBudgetChars < 0:
-		return "index_budget_chars", fmt.Sprintf("lint.index_budget_chars %d must not be negative", c.IndexBudgetChars)
-	case c.MaxDepth < 1 || c.MaxDepth > 256:
-		return "max_depth", fmt.Sprintf("lint.max_depth %d is outside 1..256", c.MaxDepth)
-	case c.MaxFiles < 1:
-		return "max_files", fmt.Sprintf("lint.max_files %d must be at least 1", c.MaxFiles)
+	if c.BodyTokens < 0 {
+		add("lint.body_tokens", fmt.Sprintf("lint.body_tokens %d must not be negative", c.BodyTokens))
 	}
-	return "", ""
+	if c.MaxLines < 0 {
+		add("lint.max_lines", fmt.Sprintf("lint.max_lines %d must not be negative", c.MaxLines))
+	}
+	if c.IndexBudgetChars < 0 {
+		add("lint.index_budget_chars", fmt.Sprintf("lint.index_budget_chars %d must not be negative", c.IndexBudgetChars))
+	}
+	if c.MaxDepth < 1 || c.MaxDepth > 256 {
+		add("lint.max_depth", fmt.Sprintf("lint.max_depth %d is outside 1..256", c.MaxDepth))
+	}
+	if c.MaxFiles < 1 {
+		add("lint.max_files", fmt.Sprintf("lint.max_files %d must be at least 1", c.MaxFiles))
+	}
 }
 
-func quoted(s string) string { return fmt.Sprintf("%q", s) }
-
-// CheckLintRules reports the first rule reference of the [lint] section
-// that known does not resolve, located in the configuration file.
+// CheckLintRules reports every rule reference of the [lint] section that
+// known does not resolve, in file order.
 func (c *Config) CheckLintRules(known func(ref string) bool) error {
-	data, _ := readFile(c.Path)
-	for _, ref := range c.Lint.Disable {
+	p := c.problems()
+	for i, ref := range c.Lint.Disable {
 		if !known(ref) {
-			return keyError(c.Path, data, quoted(ref), fmt.Sprintf("lint.disable: unknown rule %q", ref))
+			p.at(fmt.Sprintf("lint.disable[%d]", i), fmt.Sprintf("lint.disable: unknown rule %q", ref))
 		}
 	}
 	for id := range c.Lint.Severity {
 		if !known(id) {
-			return keyError(c.Path, data, id, fmt.Sprintf("lint.severity: unknown rule %q", id))
+			p.at("lint.severity."+keyName(id), fmt.Sprintf("lint.severity: unknown rule %q", id))
 		}
 	}
 	for i, s := range c.Lint.Suppress {
 		if !known(s.Rule) {
-			return keyError(c.Path, data, quoted(s.Rule), fmt.Sprintf("lint.suppress[%d]: unknown rule %q", i, s.Rule))
+			p.at(fmt.Sprintf("lint.suppress[%d].rule", i), fmt.Sprintf("lint.suppress[%d]: unknown rule %q", i, s.Rule))
 		}
 	}
-	return nil
+	return p.err()
 }
 
 // SuppressionPos returns the line and column of the i-th [[lint.suppress]]
 // entry in the configuration file (0, 0 when it cannot be found).
 func (c *Config) SuppressionPos(i int) (line, col int) {
-	data, err := readFile(c.Path)
-	if err != nil || i < 0 || i >= len(c.Lint.Suppress) {
+	if i < 0 || i >= len(c.Lint.Suppress) || c.src == nil {
 		return 0, 0
 	}
-	lines := strings.Split(string(data), "\n")
-	n := 0
-	for j, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[[") && strings.ReplaceAll(strings.Trim(t, "[] \t\r"), " ", "") == "lint.suppress" {
-			if n == i {
-				return j + 1, strings.Index(l, "[[") + 1
-			}
-			n++
-		}
+	off := c.src.locate(fmt.Sprintf("lint.suppress[%d]", i))
+	if off < 0 {
+		return 0, 0
 	}
-	// Inline tables: the line naming the rule.
-	want := quoted(c.Lint.Suppress[i].Rule)
-	for j, l := range lines {
-		if k := strings.Index(l, want); k >= 0 && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			return j + 1, k + 1
-		}
-	}
-	return 0, 0
+	return c.src.position(off)
 }

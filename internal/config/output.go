@@ -1,6 +1,9 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Output configures the output and history rules (SO301–SO306). Its keys
 // are documented in template_output.toml.
@@ -110,7 +113,7 @@ func CheckTier(tier string) error {
 	return fmt.Errorf("tier %q is not one of cheap, balanced, frontier", tier)
 }
 
-func (c *Output) check() (string, string) {
+func (c *Output) check(add func(key, msg string)) {
 	nonNeg := []struct {
 		key string
 		v   int
@@ -121,37 +124,46 @@ func (c *Output) check() (string, string) {
 		{"preview_tail_chars", c.PreviewTailChars}, {"final_output_max_chars", c.FinalOutputMaxChars},
 		{"head_messages", c.HeadMessages}, {"tail_messages", c.TailMessages},
 		{"max_chars_per_message", c.MaxCharsPerMessage}, {"max_total_chars", c.MaxTotalChars},
-		{"cheap", c.Tiers.Cheap}, {"balanced", c.Tiers.Balanced}, {"frontier", c.Tiers.Frontier},
+		{"tiers.cheap", c.Tiers.Cheap}, {"tiers.balanced", c.Tiers.Balanced}, {"tiers.frontier", c.Tiers.Frontier},
 	}
 	for _, k := range nonNeg {
 		if k.v < 0 {
-			return k.key, fmt.Sprintf("output.%s %d must not be negative", k.key, k.v)
+			add("output."+k.key, fmt.Sprintf("output.%s %d must not be negative", k.key, k.v))
 		}
 	}
-	switch {
-	case c.MinSavedRatio < 0 || c.MinSavedRatio >= 1:
-		return "min_saved_ratio", fmt.Sprintf("output.min_saved_ratio %g is outside 0..1 (exclusive of 1)", c.MinSavedRatio)
-	case c.MaxLineBytes > 0 && c.MaxLineBytes < 64:
-		return "max_line_bytes", fmt.Sprintf("output.max_line_bytes %d is below 64 (0 turns cutting off)", c.MaxLineBytes)
-	case c.ContextLines > 50:
-		return "context_lines", fmt.Sprintf("output.context_lines %d is outside 0..50", c.ContextLines)
-	case c.DedupMaxArtifacts < 0 || c.DedupMaxArtifacts > 128:
-		return "dedup_max_artifacts", fmt.Sprintf("output.dedup_max_artifacts %d is outside 0..128", c.DedupMaxArtifacts)
-	case c.OverflowCeilingBytes < 1000:
-		return "overflow_ceiling_bytes", fmt.Sprintf("output.overflow_ceiling_bytes %d is below 1000", c.OverflowCeilingBytes)
-	case CheckTier(c.Tier) != nil:
-		return "tier", fmt.Sprintf("output.%v", CheckTier(c.Tier))
-	case c.HistoryStrategy != "recent" && c.HistoryStrategy != "head-tail":
-		return "history_strategy", fmt.Sprintf("output.history_strategy %q is not one of recent, head-tail", c.HistoryStrategy)
-	case c.MiddleMode != "marker" && c.MiddleMode != "omit":
-		return "middle_mode", fmt.Sprintf("output.middle_mode %q is not one of marker, omit", c.MiddleMode)
-	case c.HeadMessages > 1000 || c.TailMessages > 1000:
-		return "head_messages", fmt.Sprintf("output.head_messages and tail_messages must be at most 1000 (got %d and %d)", c.HeadMessages, c.TailMessages)
+	if c.MinSavedRatio < 0 || c.MinSavedRatio >= 1 || math.IsNaN(c.MinSavedRatio) {
+		add("output.min_saved_ratio", fmt.Sprintf("output.min_saved_ratio %g is outside 0..1 (exclusive of 1)", c.MinSavedRatio))
 	}
-	for _, t := range c.ExemptTools {
+	if c.MaxLineBytes > 0 && c.MaxLineBytes < 64 {
+		add("output.max_line_bytes", fmt.Sprintf("output.max_line_bytes %d is below 64 (0 turns cutting off)", c.MaxLineBytes))
+	}
+	if c.ContextLines > 50 {
+		add("output.context_lines", fmt.Sprintf("output.context_lines %d is outside 0..50", c.ContextLines))
+	}
+	if c.DedupMaxArtifacts < 0 || c.DedupMaxArtifacts > 128 {
+		add("output.dedup_max_artifacts", fmt.Sprintf("output.dedup_max_artifacts %d is outside 0..128", c.DedupMaxArtifacts))
+	}
+	if c.OverflowCeilingBytes < 1000 {
+		add("output.overflow_ceiling_bytes", fmt.Sprintf("output.overflow_ceiling_bytes %d is below 1000", c.OverflowCeilingBytes))
+	}
+	if err := CheckTier(c.Tier); err != nil {
+		add("output.tier", fmt.Sprintf("output.%v", err))
+	}
+	if c.HistoryStrategy != "recent" && c.HistoryStrategy != "head-tail" {
+		add("output.history_strategy", fmt.Sprintf("output.history_strategy %q is not one of recent, head-tail", c.HistoryStrategy))
+	}
+	if c.MiddleMode != "marker" && c.MiddleMode != "omit" {
+		add("output.middle_mode", fmt.Sprintf("output.middle_mode %q is not one of marker, omit", c.MiddleMode))
+	}
+	if c.HeadMessages > 1000 {
+		add("output.head_messages", fmt.Sprintf("output.head_messages %d is above 1000", c.HeadMessages))
+	}
+	if c.TailMessages > 1000 {
+		add("output.tail_messages", fmt.Sprintf("output.tail_messages %d is above 1000", c.TailMessages))
+	}
+	for i, t := range c.ExemptTools {
 		if t == "" {
-			return "exempt_tools", "output.exempt_tools holds an empty tool name"
+			add(fmt.Sprintf("output.exempt_tools[%d]", i), "output.exempt_tools holds an empty tool name")
 		}
 	}
-	return "", ""
 }

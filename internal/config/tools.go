@@ -49,27 +49,36 @@ func defaultTools() Tools {
 	}
 }
 
-func (c *Tools) check() (string, string) {
-	switch {
-	case c.MinScore < 0 || math.IsNaN(c.MinScore) || c.MinScore > 1000:
-		return "min_score", fmt.Sprintf("tools.min_score %v is outside 0..1000", c.MinScore)
-	case !(c.Relative > 0 && c.Relative <= 1):
-		return "relative", fmt.Sprintf("tools.relative %v is outside (0, 1]", c.Relative)
-	case c.MaxPredicted < 0 || c.MaxPredicted > 100:
-		return "max_predicted", fmt.Sprintf("tools.max_predicted %d is outside 0..100", c.MaxPredicted)
-	case c.PageSize < 1 || c.PageSize > 20:
-		return "page_size", fmt.Sprintf("tools.page_size %d is outside 1..20", c.PageSize)
-	case c.ListChars < 0 || c.ListChars > 20000:
-		return "list_chars", fmt.Sprintf("tools.list_chars %d is outside 0..20000", c.ListChars)
-	case c.MinSaving < 0:
-		return "min_saving", fmt.Sprintf("tools.min_saving %d must not be negative", c.MinSaving)
-	case c.NativeSearch != "bm25" && c.NativeSearch != "regex":
-		return "native_search", fmt.Sprintf("tools.native_search %q is not one of bm25, regex", c.NativeSearch)
+func (c *Tools) check(add func(key, msg string)) {
+	if c.MinScore < 0 || math.IsNaN(c.MinScore) || c.MinScore > 1000 {
+		add("tools.min_score", fmt.Sprintf("tools.min_score %v is outside 0..1000", c.MinScore))
 	}
-	for _, n := range append(append([]string{}, c.Core...), c.Always...) {
-		if n == "" {
-			return "core", "tools.core and tools.always must not contain empty names"
+	if !(c.Relative > 0 && c.Relative <= 1) {
+		add("tools.relative", fmt.Sprintf("tools.relative %v is outside (0, 1]", c.Relative))
+	}
+	if c.MaxPredicted < 0 || c.MaxPredicted > 100 {
+		add("tools.max_predicted", fmt.Sprintf("tools.max_predicted %d is outside 0..100", c.MaxPredicted))
+	}
+	if c.PageSize < 1 || c.PageSize > 20 {
+		add("tools.page_size", fmt.Sprintf("tools.page_size %d is outside 1..20", c.PageSize))
+	}
+	if c.ListChars < 0 || c.ListChars > 20000 {
+		add("tools.list_chars", fmt.Sprintf("tools.list_chars %d is outside 0..20000", c.ListChars))
+	}
+	if c.MinSaving < 0 {
+		add("tools.min_saving", fmt.Sprintf("tools.min_saving %d must not be negative", c.MinSaving))
+	}
+	if c.NativeSearch != "bm25" && c.NativeSearch != "regex" {
+		add("tools.native_search", fmt.Sprintf("tools.native_search %q is not one of bm25, regex", c.NativeSearch))
+	}
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"tools.core", c.Core}, {"tools.always", c.Always}} {
+		for i, n := range list.names {
+			if n == "" {
+				add(fmt.Sprintf("%s[%d]", list.key, i), list.key+" must not contain empty names")
+			}
 		}
 	}
-	return "", ""
 }

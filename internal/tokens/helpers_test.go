@@ -190,6 +190,26 @@ func corpusFiles(t testing.TB, dir string, exts ...string) []string {
 	return files
 }
 
+// longEnv turns on the exhaustive differential runs (make test-long). Plain
+// `go test` checks a fixed, representative sample of the same inputs.
+const longEnv = "SKILLOPT_LONG_TESTS"
+
+func long() bool { return os.Getenv(longEnv) != "" }
+
+// sample returns every step-th item (the first included), or all of them
+// in long runs. The corpus is walked in lexical order, so the sample is
+// the same on every run and spreads over every folder of the corpus.
+func sample[T any](items []T, step int) []T {
+	if long() || step <= 1 {
+		return items
+	}
+	var out []T
+	for i := 0; i < len(items); i += step {
+		out = append(out, items[i])
+	}
+	return out
+}
+
 // jsonStrings returns every string value (and object key) in the JSON
 // documents of data: one document, or one per line for JSON Lines.
 func jsonStrings(data []byte) ([]string, error) {

@@ -176,11 +176,17 @@ var alphabet = []string{
 	"\u00a0", "\u00b2", "\xff", "\U0001F600", "\u0660",
 }
 
+// TestExhaustiveShort checks every string of up to two characters of the
+// alphabet, and of three in long runs.
 func TestExhaustiveShort(t *testing.T) {
 	n := len(alphabet)
+	total := n + n*n
+	if long() {
+		total += n * n * n
+	}
 	for _, enc := range encodingNames {
 		fails := 0
-		for i := 0; i < n+n*n+n*n*n && fails < 10; i++ {
+		for i := 0; i < total && fails < 10; i++ {
 			var b strings.Builder
 			for k := i; ; k = k/n - 1 {
 				b.WriteString(alphabet[k%n])
@@ -215,12 +221,15 @@ func TestRandomStrings(t *testing.T) {
 	}
 }
 
+// TestCorpusJSON compares counts with the library's on corpus files and
+// their string values: every 8th file, every file in long runs.
 func TestCorpusJSON(t *testing.T) {
 	dir := corpusDir(t)
 	files := corpusFiles(t, dir, ".json", ".jsonl", ".har")
 	if len(files) == 0 {
 		t.Skip("no JSON files in corpus")
 	}
+	files = sample(files, 8)
 	values := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -243,22 +252,31 @@ func TestCorpusJSON(t *testing.T) {
 	t.Logf("%d JSON files, %d string values", len(files), values)
 }
 
+// TestBenchText checks the benchmark text: its first 256 KiB, all of it in
+// long runs.
 func TestBenchText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	text, src := benchText(benchSize)
+	size := 256 << 10
+	if long() {
+		size = benchSize
+	}
+	text, src := benchText(size)
 	for _, enc := range encodingNames {
 		check(t, enc, text, src)
 	}
 }
 
+// TestCorpusSkills compares counts on every 8th skill file of the corpus,
+// every one in long runs.
 func TestCorpusSkills(t *testing.T) {
 	dir := filepath.Join(corpusDir(t), "skills")
 	files := corpusFiles(t, dir)
 	if len(files) == 0 {
 		t.Skip("no skill files in corpus")
 	}
+	files = sample(files, 8)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -300,7 +318,7 @@ func TestChunking(t *testing.T) {
 		strings.Repeat("中文字符\n", 3000), strings.Repeat(".\n/x\n\n  \n\r\n a'\nll", 2000),
 		strings.Repeat("ab'\ns \u0301\n\x7f\n\xff\n", 2000))
 	if dir := filepath.Join("..", "..", "..", "shared", "corpus"); dirExists(dir) {
-		for _, f := range corpusFiles(t, dir, ".md", ".json", ".jsonl") {
+		for _, f := range sample(corpusFiles(t, dir, ".md", ".json", ".jsonl"), 4) {
 			data, err := os.ReadFile(f)
 			if err == nil {
 				texts = append(texts, string(data))
