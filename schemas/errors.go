@@ -121,13 +121,19 @@ func (e *evaluator) depth(l loc) int {
 // render turns a leaf into Errors whose pointers refer to the body as given.
 func (e *evaluator) render(l leaf) []Error {
 	ptr := e.d.Pointer(l.at.node)
+	off := int(e.d.Nodes[l.at.node].Start)
+	if l.keyword == "additionalProperties" {
+		if ks, _ := e.d.KeySpan(l.at.node); ks >= 0 {
+			off = ks
+		}
+	}
 	subj := subject(unescapeTokens(splitRaw(ptr)))
 	node := vnode{i: l.at.node}
 	if l.at.elem {
 		node.elem = true
 	}
 	one := func(format string, a ...any) []Error {
-		return []Error{{Pointer: ptr, Message: fmt.Sprintf(format, a...)}}
+		return []Error{{Pointer: ptr, Message: fmt.Sprintf(format, a...), Offset: off}}
 	}
 	switch l.kind {
 	case kindTypes:

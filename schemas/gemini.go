@@ -69,8 +69,10 @@ func (e *evaluator) geminiDuplicates(v vnode, out []Error) []Error {
 			k := d.Key(c)
 			if nk := geminiKey(k); nk != k {
 				if winner := e.winner(v.i, c, nk); winner != c {
+					ks, _ := d.KeySpan(c)
 					out = append(out, Error{
 						Pointer: d.Pointer(c),
+						Offset:  ks,
 						Message: fmt.Sprintf("%s duplicates %s", subject([]string{k}), subject([]string{d.Key(winner)})),
 					})
 					continue

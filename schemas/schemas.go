@@ -37,6 +37,9 @@ type Error struct {
 	// Message is a short lower-case description naming the offending key
 	// or value.
 	Message string
+	// Offset is the byte offset of the offending value in the body (of the
+	// member key, for an unknown property), for line:col positions.
+	Offset int
 }
 
 // String formats the error as "pointer: message", with "(root)" standing

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/skillopt/skillopt/capture"
 )
 
 // corpusDir returns the shared corpus next to the repository (../shared/corpus
@@ -193,7 +195,7 @@ func TestPiCaptures(t *testing.T) {
 
 // invalidCases lists the expected errors of every file under
 // testdata/invalid/<provider>/.
-var invalidCases = map[string][]Error{
+var invalidCases = map[string][]pm{
 	"anthropic/missing-max-tokens.json": {
 		{"", `missing required property "max_tokens"`},
 	},
@@ -334,8 +336,8 @@ func TestInvalid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("errors differ\n got: %s\nwant: %s", formatErrors(got), formatErrors(want))
+			if !reflect.DeepEqual(project(got), want) {
+				t.Errorf("errors differ\n got: %s\nwant: %s", formatErrors(got), formatPMs(want))
 			}
 		})
 	}
@@ -418,8 +420,8 @@ func TestPointerEscaping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Error{{"/labels/team~1a~0b", `"team/a~b" must be string, got number 5`}}
-	if !reflect.DeepEqual(errs, want) {
+	want := []pm{{"/labels/team~1a~0b", `"team/a~b" must be string, got number 5`}}
+	if !reflect.DeepEqual(project(errs), want) {
 		t.Errorf("got %v, want %v", errs, want)
 	}
 }
@@ -548,13 +550,13 @@ func TestGeminiNormalise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Error{
+	want := []pm{
 		{"/request/contents/parts/function_call/name", "name must be string, got number 7"},
 		{"/request/labels/cost_center", "cost_center must be string, got number 1"},
 		{"/request/system_instruction/parts/text", "text must be string, got number 5"},
 	}
-	if !reflect.DeepEqual(errs, want) {
-		t.Errorf("got %s\nwant %s", formatErrors(errs), formatErrors(want))
+	if !reflect.DeepEqual(project(errs), want) {
+		t.Errorf("got %s\nwant %s", formatErrors(errs), formatPMs(want))
 	}
 	for k, want := range map[string]string{
 		"system_instruction": "systemInstruction", "inline_data": "inlineData", "mime_type": "mimeType",
@@ -562,6 +564,41 @@ func TestGeminiNormalise(t *testing.T) {
 	} {
 		if got := geminiKey(k); got != want {
 			t.Errorf("geminiKey(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// pm is an error without its offset, for expectations.
+type pm struct{ Pointer, Message string }
+
+func project(errs []Error) []pm {
+	out := []pm{}
+	for _, e := range errs {
+		out = append(out, pm{e.Pointer, e.Message})
+	}
+	return out
+}
+
+func formatPMs(want []pm) string {
+	var b strings.Builder
+	for _, e := range want {
+		b.WriteString("\n  " + e.Pointer + ": " + e.Message)
+	}
+	return b.String()
+}
+
+// Offsets point at the offending value (or the key of an unknown property).
+func TestErrorOffsets(t *testing.T) {
+	body := []byte(`{"model":"m","max_tokens":"ten","messages":[{"role":"robot","content":"x"}]}`)
+	errs, err := Validate("anthropic", body)
+	if err != nil || len(errs) != 2 {
+		t.Fatalf("%v %v", errs, err)
+	}
+	for _, e := range errs {
+		d, _ := capture.Parse(body)
+		i, _ := d.Lookup(e.Pointer)
+		if e.Offset != int(d.Nodes[i].Start) {
+			t.Errorf("%s: offset %d, value at %d", e.Pointer, e.Offset, d.Nodes[i].Start)
 		}
 	}
 }
