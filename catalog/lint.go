@@ -33,8 +33,8 @@ func report(p *rules.Pass, sev rules.Severity, file string, line, col int, forma
 
 // skillRule makes a rule over single skill files. Over anything else (a
 // capture, when the rule is named in a transform pipeline) it does nothing.
-func skillRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *skillUnit), opts ...rules.Option) *rules.Rule {
-	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, Options: opts,
+func skillRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *skillUnit), opts ...rules.OptionDoc) *rules.Rule {
+	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, OptionDocs: opts,
 		Run: func(p *rules.Pass) error {
 			if u, ok := unitOf[*skillUnit](p); ok {
 				fn(p, u)
@@ -44,7 +44,7 @@ func skillRule(id, name string, sev rules.Severity, doc string, fn func(p *rules
 }
 
 // fieldRule is a skillRule that needs the frontmatter.
-func fieldRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *skillUnit, d *SkillDoc), opts ...rules.Option) *rules.Rule {
+func fieldRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *skillUnit, d *SkillDoc), opts ...rules.OptionDoc) *rules.Rule {
 	return skillRule(id, name, sev, doc, func(p *rules.Pass, u *skillUnit) {
 		if u.fm() {
 			fn(p, u, u.doc)
@@ -52,8 +52,8 @@ func fieldRule(id, name string, sev rules.Severity, doc string, fn func(p *rules
 	}, opts...)
 }
 
-func agentRule(id, name string, sev rules.Severity, doc string, opts ...rules.Option) *rules.Rule {
-	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, Options: opts,
+func agentRule(id, name string, sev rules.Severity, doc string, opts ...rules.OptionDoc) *rules.Rule {
+	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, OptionDocs: opts,
 		Run: func(p *rules.Pass) error {
 			u, ok := unitOf[*agentUnit](p)
 			if !ok {
@@ -68,8 +68,8 @@ func agentRule(id, name string, sev rules.Severity, doc string, opts ...rules.Op
 		}}
 }
 
-func repoRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *repoUnit), opts ...rules.Option) *rules.Rule {
-	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, Options: opts,
+func repoRule(id, name string, sev rules.Severity, doc string, fn func(p *rules.Pass, u *repoUnit), opts ...rules.OptionDoc) *rules.Rule {
+	return &rules.Rule{ID: id, Name: name, Kind: rules.Check, Severity: sev, Doc: doc, OptionDocs: opts,
 		Run: func(p *rules.Pass) error {
 			if u, ok := unitOf[*repoUnit](p); ok {
 				fn(p, u)
@@ -427,7 +427,7 @@ func buildLintRules() []*rules.Rule {
 						report(p, W, u.src.Path, f.Line, f.Col, "unknown field %q: move it under metadata (skills-ref rejects unknown fields)", f.Key)
 					}
 				}
-			}, rules.Option{Name: "lint.extra_fields", Default: "[]", Doc: "keys accepted besides the spec's"}),
+			}, rules.OptionDoc{Name: "lint.extra_fields", Default: "[]", Doc: "keys accepted besides the spec's"}),
 		fieldRule("SK031", "disable-model-invocation-type", W,
 			"disable-model-invocation is not a YAML boolean. Pi hides a skill from the model only for the boolean true; a quoted \"true\", yes or 1 is silently ignored.",
 			func(p *rules.Pass, u *skillUnit, d *SkillDoc) {
@@ -511,7 +511,7 @@ func buildLintRules() []*rules.Rule {
 				if n := u.doc.Lines(); n > limit {
 					report(p, W, u.src.Path, limit+1, 1, "file has %s lines, over the %s-line budget: move detail into reference files", thousands(n), thousands(limit))
 				}
-			}, rules.Option{Name: "lint.max_lines", Default: "500", Doc: "line budget (0 turns the check off)"}),
+			}, rules.OptionDoc{Name: "lint.max_lines", Default: "500", Doc: "line budget (0 turns the check off)"}),
 		skillRule("SK041", "body-token-budget", W,
 			"The markdown body after the frontmatter is longer than 5,000 tokens, counted exactly with the configured OpenAI encoding (o200k_base by default). The spec recommends instructions under 5,000 tokens, since they are loaded whole into the context on activation.",
 			func(p *rules.Pass, u *skillUnit) {
@@ -527,8 +527,8 @@ func buildLintRules() []*rules.Rule {
 				if n > budget {
 					report(p, W, u.src.Path, u.doc.BodyLine, 1, "body is %s tokens (%s), over the %s-token budget", thousands(n), u.ctx.enc, thousands(budget))
 				}
-			}, rules.Option{Name: "lint.body_tokens", Default: "5000", Doc: "token budget (0 turns the check off)"},
-			rules.Option{Name: "lint.encoding", Default: "o200k_base", Doc: "o200k_base or cl100k_base"}),
+			}, rules.OptionDoc{Name: "lint.body_tokens", Default: "5000", Doc: "token budget (0 turns the check off)"},
+			rules.OptionDoc{Name: "lint.encoding", Default: "o200k_base", Doc: "o200k_base or cl100k_base"}),
 		skillRule("SK042", "body-empty", W,
 			"Nothing but whitespace follows the frontmatter. A skill's body holds the instructions the model reads on activation; an empty one makes the skill a description only.",
 			func(p *rules.Pass, u *skillUnit) {
@@ -648,7 +648,7 @@ func buildLintRules() []*rules.Rule {
 					s := u.skills[at]
 					report(p, W, s.path, s.descLine, s.descCol, "skill names and descriptions add up to %s characters over %d skills, over the %s-character budget (crossed here)", thousands(total), len(u.skills), thousands(budget))
 				}
-			}, rules.Option{Name: "lint.index_budget_chars", Default: "20000", Doc: "budget (0 turns the check off)"}),
+			}, rules.OptionDoc{Name: "lint.index_budget_chars", Default: "20000", Doc: "budget (0 turns the check off)"}),
 		&rules.Rule{ID: "SK059", Name: "unused-suppression", Kind: rules.Check, Severity: W,
 			Doc: "A [[lint.suppress]] entry of skillopt.toml matched no finding. Stale suppressions hide nothing and mislead readers; remove them.",
 			Run: func(p *rules.Pass) error {
@@ -683,7 +683,7 @@ func buildLintRules() []*rules.Rule {
 					}
 				}
 				report(p, E, u.src.Path, f.ValueLine, f.ValueCol, "model %q uses provider %q, not in lint.allowed_provider_prefixes (%s)", f.Node.Value, parts[0], strings.Join(allowed, ", "))
-			}, rules.Option{Name: "lint.allowed_provider_prefixes", Default: "[]", Doc: "allowed provider prefixes (empty allows all)"}),
+			}, rules.OptionDoc{Name: "lint.allowed_provider_prefixes", Default: "[]", Doc: "allowed provider prefixes (empty allows all)"}),
 		fieldRule("SK061", "model-invalid", W,
 			"The model: field is not a usable model name: empty, not a string, containing spaces, or with empty path segments (a//b, a trailing slash). A router translating model: cannot map it.",
 			func(p *rules.Pass, u *skillUnit, d *SkillDoc) {
@@ -740,7 +740,7 @@ func buildLintRules() []*rules.Rule {
 			"The one private candidate of a selected name is invalid (for example no description) or has disable-model-invocation: true. The loadout fails; there is no fallback to ambient skills of that name."),
 		agentRule("AG010", "selected-name-pending", I,
 			"A selected name is not on any private path, so it is taken from the ambient skills at run time. Without ambient folders (lint.ambient, --ambient) the linter can only note it; with them, a name that is missing, ambiguous, invalid or disabled there is an error.",
-			rules.Option{Name: "lint.ambient", Default: "[]", Doc: "ambient skill folders"}),
+			rules.OptionDoc{Name: "lint.ambient", Default: "[]", Doc: "ambient skill folders"}),
 		agentRule("AG011", "unselected-candidate-problem", W,
 			"A private candidate the agent does not select is invalid, or several candidates share a name nobody selects. This does not invalidate the loadout but is kept as a warning for inspection."),
 		agentRule("AG012", "unclassifiable-candidate", E,

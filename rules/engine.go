@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 )
 
@@ -15,25 +16,47 @@ import (
 // error messages (empty when valid).
 type Validator func(c *capture.Capture) ([]string, error)
 
-// Env carries what rules and the engine need from outside: configuration,
-// severity overrides and the schema validator.
+// Env carries what rules and the engine need from outside. Every field is
+// optional: a nil Env, or a zero field, means defaults and no services.
 type Env struct {
-	// Settings is the decoded configuration; rules type-assert what they
-	// need from it.
-	Settings any
-	// Severity overrides a rule's default severity by ID.
-	Severity map[string]Severity
+	// Options are the configured settings of rules and families; a rule
+	// finds its own in Pass.Options.
+	Options *Set
+	// Levels are the configured severities; nil keeps every rule's own.
+	Levels *Levels
 	// Validate re-validates transformed bodies; nil skips validation.
 	Validate Validator
+	// Archive keeps the originals of reduced content; nil means there is
+	// none, and rules that need one leave content as it is.
+	Archive archive.Keeper
+	// DryRun asks rules to change nothing outside the capture: measure
+	// reports what would be saved.
+	DryRun bool
+	// Again re-runs the pipeline on a capture (the idempotence invariant).
+	Again Retransform
+
+	// Settings is what rules of families not yet given typed options
+	// read; it goes away as they move to Options.
+	Settings any
 }
 
 func (e *Env) severity(r *Rule) Severity {
-	if e != nil {
-		if s, ok := e.Severity[r.ID]; ok {
-			return s
-		}
+	if e == nil {
+		return r.Severity
 	}
-	return r.Severity
+	s, _ := e.Levels.Level(r)
+	return s
+}
+
+// options returns the configured options of r (nil when it has none).
+func (e *Env) options(r *Rule) Options {
+	if r.Options == nil {
+		return nil
+	}
+	if e == nil {
+		return r.Options
+	}
+	return e.Options.Of(r.Options)
 }
 
 // RuleError reports a rule that failed or panicked; the capture is left
@@ -101,14 +124,14 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 	for _, r := range pipeline {
 		switch r.Kind {
 		case Check:
-			p := &Pass{Rule: r, Capture: res.Final, Original: c, Env: env}
+			p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: c, Env: env}
 			if err := call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
 		case Transform:
 			cur := res.Final
-			p := &Pass{Rule: r, Capture: cur, Original: c, Env: env}
+			p := &Pass{Rule: r, Options: env.options(r), Capture: cur, Original: c, Env: env}
 			if err := call(p); err != nil {
 				return nil, err
 			}
@@ -170,7 +193,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 // secondPass reruns r on its own result and reports why that is not
 // identity ("" when it is).
 func secondPass(r *Rule, next, orig *capture.Capture, env *Env) (string, error) {
-	p := &Pass{Rule: r, Capture: next, Original: orig, Env: env}
+	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env}
 	if err := call(p); err != nil {
 		return "", err
 	}

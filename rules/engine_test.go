@@ -130,10 +130,6 @@ func TestRunReportsPanic(t *testing.T) {
 	}
 }
 
-type retransformer struct{ fn Retransform }
-
-func (r retransformer) Retransform() Retransform { return r.fn }
-
 func TestInvariants(t *testing.T) {
 	c := read(t, body)
 	grow := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"m"`, `"mm"`, 1))}
@@ -158,7 +154,7 @@ func TestInvariants(t *testing.T) {
 		{"stable", Idempotent, shrink, stable, 0},
 	}
 	for _, tc := range cases {
-		env := &Env{Settings: retransformer{tc.re}}
+		env := &Env{Again: tc.re}
 		diags, err := Verify(tc.res, []*Rule{tc.rule}, env)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

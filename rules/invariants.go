@@ -12,12 +12,6 @@ import (
 // to check idempotence. The command layer sets it.
 type Retransform func(c *capture.Capture) (*Result, error)
 
-// CheckEnv is the Env.Settings an invariant may find for re-running the
-// pipeline.
-type CheckEnv interface {
-	Retransform() Retransform
-}
-
 // Invariants returns the invariant rules of the engine itself, in order.
 func Invariants() []*Rule {
 	return []*Rule{ShapePreserved, NoGrowth, Idempotent, StablePrefix}
@@ -99,11 +93,10 @@ var Idempotent = &Rule{
 	Doc: "Transforming a transformed capture changes nothing. " +
 		"Running the whole pipeline a second time over its own output must return the same bytes; otherwise requests drift from turn to turn and provider prompt caches miss.",
 	Run: func(p *Pass) error {
-		ce, ok := p.Env.Settings.(CheckEnv)
-		if !ok || ce.Retransform() == nil {
+		if p.Env == nil || p.Env.Again == nil {
 			return fmt.Errorf("no pipeline available to re-run")
 		}
-		again, err := ce.Retransform()(p.Result.Final)
+		again, err := p.Env.Again(p.Result.Final)
 		if err != nil {
 			return err
 		}
@@ -121,7 +114,7 @@ func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 		if r.Kind != Invariant || r.Cross {
 			continue
 		}
-		p := &Pass{Rule: r, Capture: res.Final, Original: res.Original, Env: env, Result: res}
+		p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: res.Original, Env: env, Result: res}
 		if err := call(p); err != nil {
 			return nil, err
 		}
@@ -137,7 +130,7 @@ func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, e
 		if r.Kind != Invariant || !r.Cross {
 			continue
 		}
-		p := &Pass{Rule: r, Env: env, Batch: batch}
+		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
 		if err := call(p); err != nil {
 			return nil, err
 		}

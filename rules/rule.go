@@ -20,6 +20,7 @@ const (
 	Check     Kind = iota // reports diagnostics only
 	Transform             // returns edits to the capture
 	Invariant             // verifies a promise of the transforms on their result
+	Lint                  // checks a skill, an agent definition or a repository (run by catalog/lint)
 )
 
 func (k Kind) String() string {
@@ -30,6 +31,8 @@ func (k Kind) String() string {
 		return "transform"
 	case Invariant:
 		return "invariant"
+	case Lint:
+		return "lint"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -72,8 +75,9 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText renders the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// Option documents one configuration knob of a rule.
-type Option struct {
+// OptionDoc documents a configuration key a rule reads from a family's
+// settings (rules that declare their own Options need none).
+type OptionDoc struct {
 	Name    string // key in skillopt.toml
 	Default string
 	Doc     string
@@ -89,9 +93,13 @@ type Rule struct {
 	Severity Severity
 	// Doc is one paragraph; its first sentence is the summary shown by
 	// `skillopt rules`.
-	Doc      string
-	Options  []Option
-	Requires []string
+	Doc string
+	// Options are the rule's own settings (nil when it has none): a
+	// pointer to a struct holding the defaults; see Options.
+	Options Options
+	// OptionDocs name the family settings the rule reads.
+	OptionDocs []OptionDoc
+	Requires   []string
 	// Cross marks invariants that compare several captures; their Pass
 	// carries the whole batch.
 	Cross bool
@@ -157,6 +165,9 @@ type Pass struct {
 	Capture *capture.Capture
 	// Original is the capture as read, before any rule.
 	Original *capture.Capture
+	// Options are the rule's configured options (nil when it declares
+	// none); a rule asserts its own type: p.Options.(*MyOptions).
+	Options Options
 	// Env gives access to configuration and engine services.
 	Env *Env
 	// Result is the pipeline result being verified (invariants only).

@@ -32,7 +32,7 @@ var Prefetch = &rules.Rule{
 		"(never system text, tool results, injected context or assistant text); ranking is BM25F with exact-name and bounded typo signals fused by " +
 		"reciprocal rank. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order, never SKILL.md " +
 		"bodies or file locations, and is added once: a marked request is left alone, and no human text or no match means no change.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "catalog.prefetch_limit", Default: "3", Doc: "most skills in the overlay"},
 	},
 	Run: func(p *rules.Pass) error {

@@ -30,7 +30,7 @@ var CompactIndex = &rules.Rule{
 		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
 		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
 		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "catalog.budget_chars", Default: "12000", Doc: "soft character budget shared by all compact indexes of a request"},
 		{Name: "catalog.exclude", Default: "[]", Doc: "skill names never listed"},
 	},

@@ -38,7 +38,7 @@ var TagDirectory = &rules.Rule{
 		"whose card is missing or stale, and the configured critical and always names as hints; it names no other skill, prefetches nothing and " +
 		"selects nothing. The model picks tags and browses cards through skill_search. The whole directory must fit min(4,000, catalog.budget_chars) " +
 		"characters; when it does not, or saves nothing, the rule falls back to the compact index (catalog.fallback = \"compact\") or leaves the native catalog (\"native\").",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "catalog.profile", Default: `""`, Doc: "card profile file written by `skillopt catalog init`"},
 		{Name: "catalog.fallback", Default: `"compact"`, Doc: "compact or native, when the directory cannot be used"},
 		{Name: "catalog.critical", Default: "[]", Doc: "names shown as critical hints"},

@@ -17,7 +17,7 @@ var HistoryDedup = &rules.Rule{
 		"Error results, results with images or other media, results below dedup_min_bytes, results with protected evidence (errors, frames, file:line, exit codes, summaries, expected/actual), " +
 		"results that already carry a handle, nested Pi results and exempt tools never change. At most dedup_max_artifacts (128) distinct originals are referenced per capture, " +
 		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.dedup_min_bytes", Default: "1024", Doc: "smaller results are never deduplicated"},
 		{Name: "output.dedup_max_artifacts", Default: "128", Doc: "distinct originals referenced per capture (at most 128)"},
 	},

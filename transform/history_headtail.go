@@ -24,7 +24,7 @@ var HeadTailHistory = &rules.Rule{
 		"of the archived original history when the capture can declare retrieve_output) or disappears (\"omit\"). Then each message is capped at max_chars_per_message characters by truncating its " +
 		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
 		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures are never cut. The result must still validate for its provider.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.history_strategy", Default: `"recent"`, Doc: `"recent" (off) or "head-tail"`},
 		{Name: "output.head_messages / tail_messages", Default: "2 / 12", Doc: "messages kept at the start and end"},
 		{Name: "output.middle_mode", Default: `"marker"`, Doc: `"marker" or "omit"`},

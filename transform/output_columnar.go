@@ -22,7 +22,7 @@ var ColumnarOutput = &rules.Rule{
 		"fewer than half of its cells present, or a lone surrogate escape in any string is left unchanged. The conversion is accepted only after the form decodes back to exactly the original " +
 		"under JSON semantics, every protected evidence string (an error message in a value, say) is found verbatim in it, and it clears the same size triggers and saving thresholds as SO301; " +
 		"the exact original bytes are archived behind the handle. Exemptions are those of SO301.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.trigger_bytes / trigger_lines", Default: "4096 / 80", Doc: "convert results at least this large"},
 		{Name: "output.min_saved_bytes / min_saved_ratio", Default: "1024 / 0.25", Doc: "the columnar form must save this much"},
 	},

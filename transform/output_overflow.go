@@ -18,7 +18,7 @@ var OverflowOutput = &rules.Rule{
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +
 		"With context_memory on, the original is archived and the result becomes a note with its byte size and handle followed by its first preview_head_chars and last preview_tail_chars characters. " +
 		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, nested Pi results and results that already carry a handle are left alone.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.overflow_tools", Default: `["codebase-retrieval"]`, Doc: "tools whose results have a hard ceiling (\"*\": all)"},
 		{Name: "output.overflow_ceiling_bytes", Default: "25000", Doc: "the ceiling when no tier is selected"},
 		{Name: "output.tier", Default: `""`, Doc: "cheap, balanced or frontier: use that ceiling of [output.tiers]"},

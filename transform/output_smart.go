@@ -23,7 +23,7 @@ var SmartOutput = &rules.Rule{
 		"Error results (is_error, isError, a non-zero exit code) are reduced too: their evidence is kept, their noise is not. " +
 		"Results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
 		"and JSON arrays that SO302 converts are left alone. The first reduction in a capture also declares retrieve_output, whose bytes count against the saving.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.trigger_bytes", Default: "4096", Doc: "reduce results of at least this many UTF-8 bytes"},
 		{Name: "output.trigger_lines", Default: "80", Doc: "… or at least this many lines"},
 		{Name: "output.min_saved_bytes", Default: "1024", Doc: "the returned text must save at least this many bytes"},

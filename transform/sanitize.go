@@ -19,7 +19,7 @@ var SanitizeOutput = &rules.Rule{
 		"(any case, - and _ interchangeable) are removed, as are bare lines that are a JSON-RPC message or a tool-call envelope ({\"jsonrpc\":…}, {\"tool_use_id\":…}, {\"tool_call_id\":…}). " +
 		"Ordinary code fences (go, json, sh, …) and bare {\"type\":…} lines stay. The text is then capped at final_output_max_chars characters with a truncation marker counted inside the budget. " +
 		"Removed traces are internal by design and are not archived. `skillopt sanitize` applies the same sanitizer to plain text.",
-	Options: []rules.Option{
+	OptionDocs: []rules.OptionDoc{
 		{Name: "output.strip_tool_traces", Default: "true", Doc: "remove trace fences and envelope lines"},
 		{Name: "output.final_output_max_chars", Default: "120000", Doc: "cap on each assistant text in characters (0: none)"},
 	},

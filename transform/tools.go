@@ -20,7 +20,7 @@ func ToolRules() []*rules.Rule {
 // when weak, empty or unrelated signal makes it keep every tool.
 const FailOpenPrefix = "fail open: "
 
-var toolRuleOptions = []rules.Option{
+var toolRuleOptions = []rules.OptionDoc{
 	{Name: "tools.core", Default: `["read", "bash", "edit", "write", "grep", "find", "ls"]`, Doc: "tools that always stay declared (case-insensitive)"},
 	{Name: "tools.always", Default: "[]", Doc: "more tools that always stay declared"},
 	{Name: "tools.min_score", Default: "2.5", Doc: "score the best match must reach for a confident deferral"},
@@ -46,8 +46,8 @@ var ToolDefer = &rules.Rule{
 		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone. " +
 		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
 		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
-	Options: toolRuleOptions,
-	Run:     func(p *rules.Pass) error { return toolRunDefer(p, false) },
+	OptionDocs: toolRuleOptions,
+	Run:        func(p *rules.Pass) error { return toolRunDefer(p, false) },
 }
 
 // ToolNativeDefer is SO202.
@@ -68,8 +68,8 @@ var ToolNativeDefer = &rules.Rule{
 		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +
 		"Deferred definitions still travel on the wire, so the body grows while the schema the model sees shrinks (skillopt measure reports both); the rule is accepted when the model-visible bytes shrink. " +
 		"Gemini, Mistral, OpenAI Chat Completions and Pi contexts have no native deferral and get SO201's optimizer_tool_search instead. Weak signal fails open as in SO201.",
-	Options: toolRuleOptions,
-	Run:     func(p *rules.Pass) error { return toolRunDefer(p, true) },
+	OptionDocs: toolRuleOptions,
+	Run:        func(p *rules.Pass) error { return toolRunDefer(p, true) },
 }
 
 // toolNativeProvider reports whether the provider has a native deferral.

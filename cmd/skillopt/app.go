@@ -234,7 +234,7 @@ func (e *env) setup(c *cli.Context, formats ...string) error {
 		return err
 	}
 	wd, _ := os.Getwd()
-	cfg, err := config.Load(config.Find(lookup(c, "config"), wd))
+	cfg, err := config.LoadWith(config.Find(lookup(c, "config"), wd), ruleset.Registry().Binding())
 	if err == nil {
 		err = cfg.CheckRules(ruleset.Known)
 	}
@@ -515,7 +515,7 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 	if c.IsSet("rules") {
 		refs = strings.Split(c.String("rules"), ",")
 	}
-	p, err := ruleset.Pipeline(refs, e.cfg.Rules.Disable)
+	p, err := ruleset.Pipeline(refs, e.cfg.Rules.Disable, e.cfg.Rules.Severity)
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}

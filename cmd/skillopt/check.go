@@ -33,7 +33,7 @@ func checkCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			invariants, err := ruleset.Invariants(e.cfg.Rules.Disable)
+			invariants, err := ruleset.Invariants(e.cfg.Rules.Disable, e.cfg.Rules.Severity)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -72,7 +72,11 @@ func checkCommand(e *env) *cli.Command {
 				return ruleFailure(err)
 			}
 			diags = append(diags, ds...)
-			diags = filterOff(diags, e.cfg.Rules.Severity)
+			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			diags = filterOff(diags, levels)
 			sort.SliceStable(diags, func(i, j int) bool { return diags[i].Capture < diags[j].Capture })
 			failed := false
 			for _, d := range diags {
@@ -122,11 +126,12 @@ func locate(d rules.Diagnostic) string {
 	return d.Capture
 }
 
-// filterOff drops diagnostics of rules whose severity is configured "off".
-func filterOff(diags []rules.Diagnostic, sev map[string]string) []rules.Diagnostic {
+// filterOff drops diagnostics of rules that the configuration turns off
+// (through [rules.severity] or disable, by any reference form).
+func filterOff(diags []rules.Diagnostic, l *rules.Levels) []rules.Diagnostic {
 	out := diags[:0]
 	for _, d := range diags {
-		if s, ok := sev[d.Rule]; ok && s == "off" {
+		if l.Off[d.Rule] {
 			continue
 		}
 		out = append(out, d)

@@ -61,7 +61,7 @@ func measureCommand(e *env) *cli.Command {
 				return err
 			}
 			renv := e.ruleEnv(pipeline)
-			renv.Settings.(*ruleset.Settings).DryRun = true
+			ruleset.SetArchive(renv, renv.Archive, true)
 			var reps []*measure.CaptureReport
 			var keys []string
 			for _, f := range files {

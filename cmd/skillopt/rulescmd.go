@@ -27,7 +27,7 @@ type ruleRow struct {
 }
 
 func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: r.Options, Requires: r.Requires}
+	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: rules.OptionsOf(r), Requires: r.Requires}
 }
 
 func rulesCommand(e *env) *cli.Command {
@@ -76,7 +76,7 @@ func rulesCommand(e *env) *cli.Command {
 				r := rows[0]
 				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
 				for _, o := range r.Options {
-					fmt.Fprintf(e.stdout, "\noption %s (default %s): %s\n", o.Name, o.Default, o.Doc)
+					fmt.Fprintf(e.stdout, "\noption %s (default %s): %s\n", o.Name(), o.Default, o.Doc)
 				}
 			default:
 				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
@@ -99,7 +99,7 @@ func RuleMarkdown(r ruleRow) string {
 	if len(r.Options) > 0 {
 		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
 		for _, o := range r.Options {
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", o.Name, o.Default, o.Doc)
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", o.Name(), o.Default, o.Doc)
 		}
 		b.WriteString("\n")
 	}
@@ -147,13 +147,13 @@ func initCommand(e *env) *cli.Command {
 			}
 			out := c.String("output")
 			if out == "-" {
-				_, err := e.stdout.Write(config.Template())
+				_, err := e.stdout.Write(config.TemplateWith(ruleset.Registry().Binding()))
 				return err
 			}
 			if _, err := os.Stat(out); err == nil && !c.Bool("force") {
 				return usageErr("init: %s already exists (use --force to overwrite)", out)
 			}
-			if err := atomicfile.Write(out, config.Template(), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
+			if err := atomicfile.Write(out, config.TemplateWith(ruleset.Registry().Binding()), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
 			}
 			if !e.quiet {

@@ -164,7 +164,7 @@ func countNamed(store *archive.Store, results []*rules.Result) int {
 // keeperEnv builds the rule environment with originals going to keeper.
 func (e *env) keeperEnv(pipeline []*rules.Rule, keeper archive.Keeper) *rules.Env {
 	renv := e.ruleEnv(pipeline)
-	renv.Settings.(*ruleset.Settings).Keeper = keeper
+	ruleset.SetArchive(renv, keeper, false)
 	return renv
 }
 

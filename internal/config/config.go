@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
+	"github.com/skillopt/skillopt/rules"
 )
 
 // FileName is the configuration file looked up from the working directory.
@@ -27,6 +28,10 @@ type Config struct {
 	Lint    Lint    `toml:"lint"`
 	Output  Output  `toml:"output"`
 	Tools   Tools   `toml:"tools"`
+
+	// Options are the configured settings of every rule and family that
+	// declares some (nil: the declared defaults; see rules.Options).
+	Options *rules.Set `toml:"-"`
 
 	// Path is where the configuration was read from ("" for defaults).
 	Path string `toml:"-"`
@@ -91,9 +96,33 @@ var templateTools []byte
 // opt-in, in registry order.
 func DefaultPipeline() []string { return []string{"SO1", "SO2", "SO3"} }
 
-// Template returns the commented default configuration `skillopt init` writes.
-func Template() []byte {
-	return bytes.Join([][]byte{template, templateCatalog, templateLint, templateOutput, templateTools}, nil)
+// Template returns the commented default configuration `skillopt init`
+// writes, without the tables rules declare (see TemplateWith).
+func Template() []byte { return TemplateWith(nil) }
+
+// TemplateWith returns the commented default configuration: the core
+// tables, then the tables the rules and families of b declare, generated
+// from their declarations.
+func TemplateWith(b *rules.Binding) []byte {
+	parts := [][]byte{template}
+	declared := map[string]bool{}
+	if b != nil {
+		for _, s := range b.Sections() {
+			declared[s] = true
+		}
+	}
+	for _, l := range []struct {
+		section string
+		text    []byte
+	}{{"catalog", templateCatalog}, {"lint", templateLint}, {"output", templateOutput}, {"tools", templateTools}} {
+		if !declared[l.section] {
+			parts = append(parts, l.text)
+		}
+	}
+	if b != nil {
+		parts = append(parts, b.Template())
+	}
+	return bytes.Join(parts, nil)
 }
 
 // Error is a configuration error at a position of a file.
@@ -179,16 +208,24 @@ func readFile(path string) ([]byte, error) { return untrusted.ReadFile(path, Max
 // Load reads and strictly decodes the file at path over the defaults. An
 // empty path returns the defaults. Problems come back as Errors, every one
 // of the file, in file order.
-func Load(path string) (*Config, error) {
+func Load(path string) (*Config, error) { return LoadWith(path, nil) }
+
+// LoadWith is Load that also decodes the tables the rules and families of
+// a binding declare into their configured options (cfg.Options).
+func LoadWith(path string, b *rules.Binding) (*Config, error) {
 	cfg := Default()
 	if path == "" {
+		if b != nil {
+			set, _ := b.Set(nil)
+			cfg.Options = set
+		}
 		return cfg, nil
 	}
 	data, err := readFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
-	if err := Decode(path, data, cfg); err != nil {
+	if err := DecodeWith(path, data, cfg, b); err != nil {
 		return nil, err
 	}
 	cfg.Path = path
@@ -199,10 +236,24 @@ func Load(path string) (*Config, error) {
 // value ranges. Every problem is reported (as Errors, in file order):
 // unknown keys, keys defined twice, values of the wrong type (naming the
 // type wanted) and values out of range.
-func Decode(path string, data []byte, cfg *Config) error {
-	src, probs := decode(path, data, cfg)
+func Decode(path string, data []byte, cfg *Config) error { return DecodeWith(path, data, cfg, nil) }
+
+// DecodeWith is Decode with the tables of a binding (see LoadWith).
+func DecodeWith(path string, data []byte, cfg *Config, b *rules.Binding) error {
+	var targets map[string]any
+	if b != nil {
+		targets = b.Targets()
+	}
+	src, probs := decode(path, data, cfg, targets)
 	cfg.src = src
 	cfg.check(probs)
+	if b != nil {
+		set, errs := b.Set(targets)
+		cfg.Options = set
+		for _, e := range errs {
+			probs.at(e.Key, e.Key+": "+e.Msg)
+		}
+	}
 	return probs.err()
 }
 

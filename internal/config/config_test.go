@@ -283,7 +283,7 @@ func TestFind(t *testing.T) {
 func sameAsGoTOML(t *testing.T, data []byte) {
 	t.Helper()
 	mine := Default()
-	_, probs := decode("f.toml", data, mine)
+	_, probs := decode("f.toml", data, mine, nil)
 	theirs := Default()
 	terr := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(theirs)
 	if (len(probs.list) == 0) != (terr == nil) {

@@ -233,6 +233,9 @@ type keyPart struct {
 
 type decoder struct {
 	problems
+	// extra are tables declared by rules and families (see
+	// rules.Binding.Targets): section name → pointer to a struct.
+	extra  map[string]any
 	data   []byte
 	p      unstable.Parser
 	root   *entry
@@ -240,10 +243,11 @@ type decoder struct {
 	fields map[reflect.Type]map[string]int
 }
 
-// decode fills cfg (a pointer to a struct with toml tags) from data.
-func decode(file string, data []byte, cfg any) (*source, *problems) {
+// decode fills cfg (a pointer to a struct with toml tags) from data, and
+// the tables of extra (section name → pointer to a struct) from theirs.
+func decode(file string, data []byte, cfg any, extra map[string]any) (*source, *problems) {
 	src := &source{file: file, data: data, pos: map[string]int{}}
-	d := &decoder{problems: problems{src: src}, data: data, fields: map[reflect.Type]map[string]int{}}
+	d := &decoder{problems: problems{src: src}, data: data, extra: extra, fields: map[reflect.Type]map[string]int{}}
 	d.root = &entry{kind: defTable, explicit: true, v: reflect.ValueOf(cfg).Elem()}
 	d.cur = d.root
 	d.p.Reset(data)
@@ -418,6 +422,9 @@ func (d *decoder) member(e *entry, k keyPart, name string) reflect.Value {
 	case reflect.Struct:
 		i, ok := d.field(v.Type(), k.name)
 		if !ok {
+			if t, ok := d.extra[k.name]; ok && e == d.root {
+				return reflect.ValueOf(t).Elem()
+			}
 			d.add(k.off, "%s: unknown key", name)
 			return reflect.Value{}
 		}

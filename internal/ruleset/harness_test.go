@@ -77,7 +77,7 @@ func firstExisting(dir string, names ...string) string {
 func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 	cfg := config.Default()
 	if data, err := os.ReadFile(filepath.Join(dir, "skillopt.toml")); err == nil {
-		if err := config.Decode("skillopt.toml", data, cfg); err != nil {
+		if err := config.DecodeWith("skillopt.toml", data, cfg, Registry().Binding()); err != nil {
 			t.Fatal(err)
 		}
 		cfg.Path = filepath.Join(dir, "skillopt.toml")
@@ -94,7 +94,7 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 	}
 	pipeline = append(pipeline, r)
 	env := Env(cfg, pipeline)
-	invariants, _ := Invariants(nil)
+	invariants, _ := Invariants(nil, nil)
 	var report strings.Builder
 	bodies := map[*capture.Capture][]byte{}
 	var batch []*rules.Result

@@ -4,8 +4,7 @@
 package ruleset
 
 import (
-	"fmt"
-	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
@@ -28,17 +27,26 @@ func All() []*rules.Rule {
 	return all
 }
 
-// Settings is what rules find in rules.Env.Settings: the configuration and
-// a way to re-run the pipeline (for the idempotence invariant).
+// registry is built once, on first use; the registry test makes sure it
+// builds.
+var registry = sync.OnceValues(func() (*rules.Registry, error) {
+	return rules.NewRegistry(All(), nil)
+})
+
+// Registry returns the registry of every rule and family settings.
+func Registry() *rules.Registry {
+	r, err := registry()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Settings is what rules of families not yet given typed options find in
+// rules.Env.Settings: the configuration and the archive.
 type Settings struct {
-	Cfg   *config.Config
-	Again rules.Retransform
-	// DryRun asks rules not to write anything outside the capture (the
-	// archive): measure only reports what would be saved.
+	Cfg    *config.Config
 	DryRun bool
-	// Keeper is where originals go and are read back from: an
-	// archive.Memory for commands that write nothing, archive.Off, or nil
-	// for the Store at archive.dir.
 	Keeper archive.Keeper
 }
 
@@ -51,24 +59,29 @@ func (s *Settings) Archive() archive.Keeper { return s.Keeper }
 // Config returns the configuration.
 func (s *Settings) Config() *config.Config { return s.Cfg }
 
-// Retransform returns the pipeline re-runner.
-func (s *Settings) Retransform() rules.Retransform { return s.Again }
-
-// Env builds the engine environment for a pipeline: severity overrides and
-// settings from cfg, and schema validation of transformed bodies.
+// Env builds the engine environment for a pipeline: options and severities
+// from cfg, schema validation of transformed bodies, and a re-run of the
+// pipeline for the idempotence invariant.
 func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
-	env := &rules.Env{Severity: map[string]rules.Severity{}, Validate: validate}
-	for id, s := range cfg.Rules.Severity {
-		if sev, err := rules.ParseSeverity(s); err == nil {
-			if r := ByID(id); r != nil {
-				env.Severity[r.ID] = sev
-			}
-		}
+	levels, err := Registry().Levels(cfg.Rules.Severity, nil)
+	if err != nil {
+		levels = nil // reported when the configuration was loaded
 	}
-	env.Settings = &Settings{Cfg: cfg, Again: func(c *capture.Capture) (*rules.Result, error) {
+	env := &rules.Env{Options: cfg.Options, Levels: levels, Validate: validate}
+	env.Settings = &Settings{Cfg: cfg}
+	env.Again = func(c *capture.Capture) (*rules.Result, error) {
 		return rules.Run(c, pipeline, env)
-	}}
+	}
 	return env
+}
+
+// SetArchive sets where rules keep originals, for both typed and legacy
+// readers.
+func SetArchive(env *rules.Env, k archive.Keeper, dry bool) {
+	env.Archive, env.DryRun = k, dry
+	if s, ok := env.Settings.(*Settings); ok {
+		s.Keeper, s.DryRun = k, dry
+	}
 }
 
 func validate(c *capture.Capture) ([]string, error) {
@@ -83,101 +96,35 @@ func validate(c *capture.Capture) ([]string, error) {
 	return out, nil
 }
 
-// ByID returns the rule with the given ID or name, or nil.
-func ByID(ref string) *rules.Rule {
-	for _, r := range All() {
-		if strings.EqualFold(r.ID, ref) || r.Name == ref {
-			return r
-		}
-	}
-	return nil
-}
+// ByID returns the rule a reference names exactly (ID in any case, or
+// name), or nil.
+func ByID(ref string) *rules.Rule { return Registry().Lookup(ref) }
 
-// Known reports whether ref names a rule or is an ID prefix of at least one.
+// Known reports whether ref names a rule or a family of rules.
 func Known(ref string) bool {
-	rs, err := Resolve([]string{ref})
-	return err == nil && len(rs) > 0
+	_, err := Registry().Match(ref)
+	return err == nil
 }
 
-// Resolve turns references into rules, in the order given; an ID prefix
-// expands to its rules in registry order, opt-in rules excepted. Duplicates are kept once, at
-// their first position. An unknown reference is an error.
-func Resolve(refs []string) ([]*rules.Rule, error) {
-	var out []*rules.Rule
-	seen := map[string]bool{}
-	add := func(r *rules.Rule) {
-		if !seen[r.ID] {
-			seen[r.ID] = true
-			out = append(out, r)
-		}
-	}
-	for _, ref := range refs {
-		ref = strings.TrimSpace(ref)
-		if ref == "" {
-			continue
-		}
-		if r := ByID(ref); r != nil {
-			add(r)
-			continue
-		}
-		matched := false
-		for _, r := range All() {
-			if strings.HasPrefix(strings.ToUpper(r.ID), strings.ToUpper(ref)) {
-				matched = true
-				if !r.Opt {
-					add(r)
-				}
-			}
-		}
-		if !matched {
-			return nil, fmt.Errorf("unknown rule %q (see `skillopt rules`)", ref)
-		}
-	}
-	return out, nil
-}
+// Resolve turns references into rules (see rules.Registry.Resolve).
+func Resolve(refs []string) ([]*rules.Rule, error) { return Registry().Resolve(refs) }
 
 // Pipeline resolves references to the transform and check rules they name,
-// dropping disabled ones. "none" selects no rule.
-func Pipeline(refs, disable []string) ([]*rules.Rule, error) {
-	if len(refs) == 1 && strings.EqualFold(strings.TrimSpace(refs[0]), "none") {
-		return nil, nil
-	}
-	rs, err := Resolve(refs)
+// minus the rules disable or [rules.severity] turn off. "none" selects no
+// rule.
+func Pipeline(refs, disable []string, severity map[string]string) ([]*rules.Rule, error) {
+	l, err := Registry().Levels(severity, disable)
 	if err != nil {
 		return nil, err
 	}
-	off, err := Resolve(disable)
-	if err != nil {
-		return nil, err
-	}
-	skip := map[string]bool{}
-	for _, r := range off {
-		skip[r.ID] = true
-	}
-	var out []*rules.Rule
-	for _, r := range rs {
-		if !skip[r.ID] && r.Kind != rules.Invariant {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return Registry().Select(refs, l, rules.Transform, rules.Check)
 }
 
-// Invariants returns the invariant rules, minus disabled ones.
-func Invariants(disable []string) ([]*rules.Rule, error) {
-	off, err := Resolve(disable)
+// Invariants returns the invariant rules minus those turned off.
+func Invariants(disable []string, severity map[string]string) ([]*rules.Rule, error) {
+	l, err := Registry().Levels(severity, disable)
 	if err != nil {
 		return nil, err
 	}
-	skip := map[string]bool{}
-	for _, r := range off {
-		skip[r.ID] = true
-	}
-	var out []*rules.Rule
-	for _, r := range All() {
-		if r.Kind == rules.Invariant && !skip[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return Registry().OfKind(l, rules.Invariant), nil
 }

@@ -82,7 +82,7 @@ func TestResolve(t *testing.T) {
 	if _, err := Resolve([]string{"SO999"}); err == nil {
 		t.Fatal("unknown rule resolved")
 	}
-	if p, err := Pipeline([]string{"none"}, nil); err != nil || len(p) != 0 {
+	if p, err := Pipeline([]string{"none"}, nil, nil); err != nil || len(p) != 0 {
 		t.Fatalf("none: %v %v", p, err)
 	}
 }

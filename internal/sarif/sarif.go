@@ -283,9 +283,9 @@ func FromRules(rs []*rules.Rule) []RuleInfo {
 	for i, r := range rs {
 		var md strings.Builder
 		fmt.Fprintf(&md, "**%s** `%s` (default severity: %s)\n\n%s\n", r.ID, r.Name, r.Severity, r.Doc)
-		if len(r.Options) > 0 {
+		if len(r.OptionDocs) > 0 {
 			md.WriteString("\n| option | default | meaning |\n| --- | --- | --- |\n")
-			for _, o := range r.Options {
+			for _, o := range r.OptionDocs {
 				fmt.Fprintf(&md, "| `%s` | `%s` | %s |\n", o.Name, o.Default, o.Doc)
 			}
 		}

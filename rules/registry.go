@@ -1,0 +1,332 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Registry is the explicit, ordered list of every rule and every family's
+// settings. Its order is the default order of a pipeline. It resolves rule
+// references for every command: pipeline selection, disable lists,
+// severities in skillopt.toml and lint's --select/--ignore all go through
+// Resolve.
+type Registry struct {
+	rules    []*Rule
+	settings []Settings
+	binding  *Binding
+}
+
+var idPattern = regexp.MustCompile(`^(SO[1-9][0-9]{2}|SK[0-9]{3}|AG[0-9]{3})$`)
+
+// NamePattern is the form of rule names: lower-case words joined by dots
+// and dashes, the first word naming the family ("catalog.compact-index").
+var NamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+$`)
+
+// NewRegistry validates rs and settings: IDs well formed and unique,
+// names unique, a summary and a Run for every rule, options that bind (no
+// key declared twice, every key documented).
+func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
+	seenID := map[string]bool{}
+	seenName := map[string]bool{}
+	for _, r := range rs {
+		switch {
+		case !idPattern.MatchString(r.ID):
+			return nil, fmt.Errorf("rule %q: ID must be SOnnn, SKnnn or AGnnn", r.ID)
+		case seenID[r.ID]:
+			return nil, fmt.Errorf("rule %s: ID used twice", r.ID)
+		case !NamePattern.MatchString(r.Name) || seenName[r.Name]:
+			return nil, fmt.Errorf("rule %s: name %q malformed or used twice", r.ID, r.Name)
+		case strings.TrimSpace(r.Doc) == "":
+			return nil, fmt.Errorf("rule %s: no documentation", r.ID)
+		case r.Run == nil && r.Kind != Lint:
+			return nil, fmt.Errorf("rule %s: no Run", r.ID)
+		}
+		seenID[r.ID], seenName[r.Name] = true, true
+	}
+	reg := &Registry{rules: rs, settings: settings}
+	b, err := Bind(reg.Owners())
+	if err != nil {
+		return nil, err
+	}
+	reg.binding = b
+	return reg, nil
+}
+
+// All returns every rule in registry order.
+func (g *Registry) All() []*Rule { return g.rules }
+
+// Settings returns the families' settings in registry order.
+func (g *Registry) Settings() []Settings { return g.settings }
+
+// Owners lists every declaration of options: family settings first, then
+// each rule's.
+func (g *Registry) Owners() []Owner {
+	var out []Owner
+	for _, s := range g.settings {
+		out = append(out, Owner{Name: s.Name, Doc: s.Doc, Options: s.Options})
+	}
+	for _, r := range g.rules {
+		if r.Options != nil {
+			out = append(out, Owner{Name: r.ID + " " + r.Name, Doc: r.Summary(), Options: r.Options})
+		}
+	}
+	return out
+}
+
+// Binding returns the options binding of every owner.
+func (g *Registry) Binding() *Binding { return g.binding }
+
+// Lookup returns the rule a reference names exactly: its ID in any case,
+// or its name; nil if none.
+func (g *Registry) Lookup(ref string) *Rule {
+	ref = strings.TrimSpace(ref)
+	for _, r := range g.rules {
+		if strings.EqualFold(r.ID, ref) || strings.EqualFold(r.Name, ref) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Match returns the rules a reference names, in registry order: one rule
+// for an ID (any case) or a name; every rule for an ID prefix ("SO1",
+// "so2", "SK0") or a name prefix ending at a dot ("catalog", "tools.").
+// Opt-in rules are named by their ID or name only. An unknown reference is
+// an error.
+func (g *Registry) Match(ref string) ([]*Rule, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return nil, fmt.Errorf("empty rule reference")
+	}
+	if r := g.Lookup(ref); r != nil {
+		return []*Rule{r}, nil
+	}
+	up := strings.ToUpper(ref)
+	lowName := strings.TrimSuffix(strings.ToLower(ref), ".") + "."
+	var out []*Rule
+	matched := false
+	for _, r := range g.rules {
+		if strings.HasPrefix(r.ID, up) || strings.HasPrefix(r.Name, lowName) {
+			matched = true
+			if !r.Opt {
+				out = append(out, r)
+			}
+		}
+	}
+	if !matched {
+		return nil, &UnknownRuleError{Ref: ref, Suggest: g.suggest(ref)}
+	}
+	return out, nil
+}
+
+// UnknownRuleError is a reference that names no rule.
+type UnknownRuleError struct {
+	Ref     string
+	Suggest string // closest ID or name, or ""
+}
+
+func (e *UnknownRuleError) Error() string {
+	msg := fmt.Sprintf("unknown rule %q", e.Ref)
+	if e.Suggest != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", e.Suggest)
+	}
+	return msg + " (see `skillopt rules`)"
+}
+
+// suggest returns the ID or name closest to ref, when close enough to be a
+// typo.
+func (g *Registry) suggest(ref string) string {
+	best, bestD := "", 3
+	for _, r := range g.rules {
+		for _, cand := range []string{r.ID, r.Name} {
+			if d := editDistance(strings.ToLower(ref), strings.ToLower(cand)); d < bestD {
+				best, bestD = cand, d
+			}
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Resolve turns references into rules, in the order given; duplicates are
+// kept once, at their first position.
+func (g *Registry) Resolve(refs []string) ([]*Rule, error) {
+	var out []*Rule
+	seen := map[*Rule]bool{}
+	for _, ref := range refs {
+		if strings.TrimSpace(ref) == "" {
+			continue
+		}
+		rs, err := g.Match(ref)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Levels are severities per rule ID after [rules.severity] and disable
+// lists: a rule that is off has no entry in Severity and is in Off.
+type Levels struct {
+	Severity map[string]Severity
+	Off      map[string]bool
+}
+
+// Level returns a rule's severity and whether it runs at all.
+func (l *Levels) Level(r *Rule) (Severity, bool) {
+	if l == nil {
+		return r.Severity, true
+	}
+	if l.Off[r.ID] {
+		return 0, false
+	}
+	if s, ok := l.Severity[r.ID]; ok {
+		return s, true
+	}
+	return r.Severity, true
+}
+
+// Levels resolves severity overrides (reference → "error", "warning",
+// "info" or "off") and disable lists. Overrides apply from the broadest
+// reference to the most specific, so {"SO2" = "off", "SO201" = "warning"}
+// turns every SO2 rule off but SO201; equally specific references apply in
+// key order. Opt-in rules are reached through prefixes here too: a
+// severity is not a selection.
+func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels, error) {
+	l := &Levels{Severity: map[string]Severity{}, Off: map[string]bool{}}
+	type item struct {
+		ref, level string
+		rules      []*Rule
+	}
+	var items []item
+	for ref, level := range severity {
+		rs, err := g.matchAll(ref)
+		if err != nil {
+			return nil, fmt.Errorf("rules.severity: %w", err)
+		}
+		items = append(items, item{ref, strings.ToLower(strings.TrimSpace(level)), rs})
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if len(items[i].rules) != len(items[j].rules) {
+			return len(items[i].rules) > len(items[j].rules)
+		}
+		return items[i].ref < items[j].ref
+	})
+	for _, it := range items {
+		for _, r := range it.rules {
+			if it.level == "off" {
+				l.Off[r.ID] = true
+				delete(l.Severity, r.ID)
+				continue
+			}
+			s, err := ParseSeverity(it.level)
+			if err != nil {
+				return nil, fmt.Errorf("rules.severity.%s: %w", it.ref, err)
+			}
+			delete(l.Off, r.ID)
+			l.Severity[r.ID] = s
+		}
+	}
+	for _, ref := range disable {
+		if strings.TrimSpace(ref) == "" {
+			continue
+		}
+		rs, err := g.matchAll(ref)
+		if err != nil {
+			return nil, fmt.Errorf("disable: %w", err)
+		}
+		for _, r := range rs {
+			l.Off[r.ID] = true
+		}
+	}
+	return l, nil
+}
+
+// matchAll is Match including opt-in rules.
+func (g *Registry) matchAll(ref string) ([]*Rule, error) {
+	if _, err := g.Match(ref); err != nil {
+		return nil, err
+	}
+	if r := g.Lookup(ref); r != nil {
+		return []*Rule{r}, nil
+	}
+	up := strings.ToUpper(strings.TrimSpace(ref))
+	lowName := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(ref)), ".") + "."
+	var out []*Rule
+	for _, r := range g.rules {
+		if strings.HasPrefix(r.ID, up) || strings.HasPrefix(r.Name, lowName) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Select returns the rules of kind k that refs name, minus those the
+// levels turn off, in the order given. "none" selects nothing.
+func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, error) {
+	if len(refs) == 1 && strings.EqualFold(strings.TrimSpace(refs[0]), "none") {
+		return nil, nil
+	}
+	rs, err := g.Resolve(refs)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Rule
+	for _, r := range rs {
+		if _, on := l.Level(r); !on {
+			continue
+		}
+		for _, k := range kinds {
+			if r.Kind == k {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// OfKind returns every rule of the kinds, minus those turned off, in
+// registry order.
+func (g *Registry) OfKind(l *Levels, kinds ...Kind) []*Rule {
+	var out []*Rule
+	for _, r := range g.rules {
+		if _, on := l.Level(r); !on {
+			continue
+		}
+		for _, k := range kinds {
+			if r.Kind == k {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
