@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -57,6 +58,27 @@ type CaptureReport struct {
 	ToolDeferral *ToolReport        `json:"tool_deferral,omitempty"`
 	Output       *OutputReport      `json:"output,omitempty"`
 	Diagnostics  []rules.Diagnostic `json:"diagnostics,omitempty"`
+	// Details are the sections rules add (rules.Rule.Detail), each a
+	// member of the JSON object under its key.
+	Details []rules.Detail `json:"-"`
+}
+
+// MarshalJSON writes the report with each rule's detail as a member.
+func (r *CaptureReport) MarshalJSON() ([]byte, error) {
+	type plain CaptureReport
+	out, err := json.Marshal((*plain)(r))
+	if err != nil || len(r.Details) == 0 {
+		return out, err
+	}
+	out = out[:len(out)-1] // the closing brace
+	for _, d := range r.Details {
+		key, _ := json.Marshal(d.Key)
+		out = append(out, ',')
+		out = append(out, key...)
+		out = append(out, ':')
+		out = append(out, d.JSON...)
+	}
+	return append(out, '}'), nil
 }
 
 // Tokens is a token count with the encoding that produced it.
@@ -153,6 +175,9 @@ type Options struct {
 	Replay int
 	// Config supplies catalog settings (budget, exclusions, profile).
 	Config *config.Config
+	// Env is the environment the pipeline ran in, handed to the rules'
+	// Detail functions.
+	Env *rules.Env
 }
 
 const largestN = 10
@@ -250,6 +275,8 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	}
 	n := max(opts.Replay, 0) + 1
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
+	r.Details = details(res, opts, counting)
+	r.Diagnostics = res.Diagnostics
 	r.Catalog = catalogReport(res, opts)
 	r.ToolDeferral = toolReport(res, opts)
 	r.Output = outputReport(res, opts)
@@ -414,4 +441,34 @@ func Chars(b []byte) int {
 		}
 	}
 	return len(b) - cont
+}
+
+// details asks every rule of the pipeline that has a Detail for its
+// section, once per rule, in pipeline order.
+func details(res *rules.Result, opts Options, counting bool) []rules.Detail {
+	var out []rules.Detail
+	seen := map[*rules.Rule]bool{}
+	for _, st := range res.Steps {
+		r := st.Rule
+		if r.Detail == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		in := rules.DetailInput{Rule: r, Result: res, Env: opts.Env, Replay: opts.Replay, Options: r.Options}
+		if opts.Env != nil && r.Options != nil {
+			in.Options = opts.Env.OptionsOf(r.Options)
+		}
+		if counting {
+			in.Count = opts.Counter.CountAll
+		}
+		d, err := r.Detail(in)
+		if err != nil {
+			res.Diagnostics = append(res.Diagnostics, rules.Diagnostic{Rule: r.ID, Severity: rules.Warning, Capture: res.Original.Name, Message: "no report: " + err.Error()})
+			continue
+		}
+		if d != nil {
+			out = append(out, *d)
+		}
+	}
+	return out
 }

@@ -118,6 +118,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeCatalogText(w, c.Catalog)
 		writeToolsText(w, c.ToolDeferral)
 		writeOutputText(w, c.Output)
+		for _, d := range c.Details {
+			fmt.Fprint(w, d.Text)
+		}
 	}
 	if len(rep.Captures) > 1 {
 		t := rep.Totals
@@ -154,6 +157,13 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "- stable prefix: %s, sha256 `%s`\n", Size(c.PrefixBytes), c.PrefixSHA256)
 		writeToolsMarkdown(w, c.ToolDeferral)
 		writeOutputMarkdown(w, c.Output)
+		for _, d := range c.Details {
+			if d.Markdown != "" {
+				fmt.Fprint(w, d.Markdown)
+			} else {
+				fmt.Fprint(w, d.Text)
+			}
+		}
 		if len(c.Savings) > 0 {
 			fmt.Fprintf(w, "\n| rule | name | before | after | saved |\n| --- | --- | ---: | ---: | ---: |\n")
 			for _, s := range c.Savings {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -34,6 +35,9 @@ type Env struct {
 	DryRun bool
 	// Again re-runs the pipeline on a capture (the idempotence invariant).
 	Again Retransform
+	// BaseDir is the folder relative paths in options are resolved from:
+	// the configuration file's, or the working directory's ("").
+	BaseDir string
 
 	// Settings is what rules of families not yet given typed options
 	// read; it goes away as they move to Options.
@@ -46,6 +50,24 @@ func (e *Env) severity(r *Rule) Severity {
 	}
 	s, _ := e.Levels.Level(r)
 	return s
+}
+
+// Resolve interprets a path from options: relative paths are relative to
+// BaseDir.
+func (e *Env) Resolve(p string) string {
+	if e == nil || p == "" || e.BaseDir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.BaseDir, p)
+}
+
+// OptionsOf returns the configured copy of options declared as def (a
+// family's settings, or another rule's options).
+func (e *Env) OptionsOf(def Options) Options {
+	if e == nil {
+		return def
+	}
+	return e.Options.Of(def)
 }
 
 // options returns the configured options of r (nil when it has none).

@@ -65,7 +65,7 @@ type Option struct {
 func (o Option) Name() string { return o.Section + "." + o.Key }
 
 // OptionsOf lists the keys a rule reads: its own options, then the family
-// settings it names.
+// settings it names (see Registry.OptionsOf, which also describes Reads).
 func OptionsOf(r *Rule) []Option {
 	out := Describe(r.Options)
 	for i := range out {

@@ -51,7 +51,36 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 		return nil, err
 	}
 	reg.binding = b
+	known := map[string]bool{}
+	sections := map[string]bool{}
+	for _, o := range b.Options() {
+		known[o.Name()] = true
+		sections[o.Section] = true
+	}
+	for _, r := range rs {
+		for _, k := range r.Reads {
+			sec, _, _ := strings.Cut(k, ".")
+			if sections[sec] && !known[k] {
+				return nil, fmt.Errorf("rule %s reads %s, which no rule or family declares", r.ID, k)
+			}
+		}
+	}
 	return reg, nil
+}
+
+// OptionsOf lists the keys a rule reads: its own options, then the family
+// settings it names in Reads, described from their declarations.
+func (g *Registry) OptionsOf(r *Rule) []Option {
+	out := OptionsOf(r)
+	all := g.binding.Options()
+	for _, k := range r.Reads {
+		for _, o := range all {
+			if o.Name() == k {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }
 
 // All returns every rule in registry order.

@@ -97,7 +97,11 @@ type Rule struct {
 	// Options are the rule's own settings (nil when it has none): a
 	// pointer to a struct holding the defaults; see Options.
 	Options Options
-	// OptionDocs name the family settings the rule reads.
+	// Reads names the keys of family settings the rule reads
+	// ("catalog.budget_chars"), for its documentation; the registry checks
+	// that they exist.
+	Reads []string
+	// OptionDocs document keys of settings not yet declared as Options.
 	OptionDocs []OptionDoc
 	Requires   []string
 	// Cross marks invariants that compare several captures; their Pass
@@ -116,6 +120,9 @@ type Rule struct {
 	// capture as read.
 	Additive bool
 	Run      func(*Pass) error
+	// Detail, when set, adds the rule's own section to measure's report
+	// of a capture whose pipeline ran the rule; nil for no section.
+	Detail func(DetailInput) (*Detail, error)
 }
 
 // Summary returns the first sentence of the rule's doc.

@@ -62,6 +62,7 @@ func measureCommand(e *env) *cli.Command {
 			}
 			renv := e.ruleEnv(pipeline)
 			ruleset.SetArchive(renv, renv.Archive, true)
+			opts.Env = renv
 			var reps []*measure.CaptureReport
 			var keys []string
 			for _, f := range files {

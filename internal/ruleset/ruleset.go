@@ -4,6 +4,7 @@
 package ruleset
 
 import (
+	"path/filepath"
 	"sync"
 
 	"github.com/skillopt/skillopt/archive"
@@ -67,7 +68,10 @@ func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
 	if err != nil {
 		levels = nil // reported when the configuration was loaded
 	}
-	env := &rules.Env{Options: cfg.Options, Levels: levels, Validate: validate}
+	env := &rules.Env{Options: cfg.Options, Levels: levels, Validate: validate, Archive: archive.Open(cfg.Archive.Dir)}
+	if cfg.Path != "" {
+		env.BaseDir = filepath.Dir(cfg.Path)
+	}
 	env.Settings = &Settings{Cfg: cfg}
 	env.Again = func(c *capture.Capture) (*rules.Result, error) {
 		return rules.Run(c, pipeline, env)
