@@ -175,7 +175,9 @@ func (e *evaluator) render(l leaf) []Error {
 	case "pattern":
 		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
 	case "additionalProperties":
-		return one("unknown property %q", l.arg)
+		errs := one("unknown property %q", l.arg)
+		errs[0].Unknown = true
+		return errs
 	case "uniqueItems":
 		return one("%s repeats an earlier item", subj)
 	case "contains":

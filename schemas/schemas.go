@@ -40,6 +40,10 @@ type Error struct {
 	// Offset is the byte offset of the offending value in the body (of the
 	// member key, for an unknown property), for line:col positions.
 	Offset int
+	// Unknown marks a key the provider's API does not define: the official
+	// endpoint rejects it, compatible endpoints (vLLM, OpenRouter, …)
+	// commonly accept it as an extension.
+	Unknown bool
 }
 
 // String formats the error as "pointer: message", with "(root)" standing
