@@ -213,3 +213,7 @@ func (p *Pass) Edit(e Edit) {
 	}
 	p.edits = append(p.edits, e)
 }
+
+// Diagnostics returns what the pass has reported so far (for drivers that
+// run a rule outside the engine).
+func (p *Pass) Diagnostics() []Diagnostic { return p.diags }

@@ -14,6 +14,7 @@ import (
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/validity"
 )
 
 // All returns every rule in registry order. The order is the default
@@ -24,6 +25,7 @@ func All() []*rules.Rule {
 	all = append(all, transform.ToolRules()...)
 	all = append(all, transform.OutputRules()...)
 	all = append(all, rules.Invariants()...)
+	all = append(all, validity.Rules()...)
 	all = append(all, catalog.LintRules()...)
 	return all
 }
@@ -68,7 +70,8 @@ func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
 	if err != nil {
 		levels = nil // reported when the configuration was loaded
 	}
-	env := &rules.Env{Options: cfg.Options, Levels: levels, Validate: validate, Archive: archive.Open(cfg.Archive.Dir)}
+	env := &rules.Env{Options: cfg.Options, Levels: levels, Archive: archive.Open(cfg.Archive.Dir)}
+	env.Validate = func(c *capture.Capture) ([]string, error) { return Validate(c, env) }
 	if cfg.Path != "" {
 		env.BaseDir = filepath.Dir(cfg.Path)
 	}
@@ -88,14 +91,22 @@ func SetArchive(env *rules.Env, k archive.Keeper, dry bool) {
 	}
 }
 
-func validate(c *capture.Capture) ([]string, error) {
+// Validate is what a provider would reject in c: its schema errors and the
+// error findings of the request-validity rules (SO5xx) that env leaves on.
+// The engine runs it after every transform as a guard.
+func Validate(c *capture.Capture, env *rules.Env) ([]string, error) {
 	errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(errs))
-	for i, e := range errs {
-		out[i] = e.String()
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, e.String())
+	}
+	for _, d := range validity.Check(c, env) {
+		if d.Severity == rules.Error {
+			out = append(out, d.Pointer+": "+d.Rule+" "+d.Message)
+		}
 	}
 	return out, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-var idPattern = regexp.MustCompile(`^(SO[1-4]\d\d|SK\d{3}|AG\d{3})$`)
+var idPattern = regexp.MustCompile(`^(SO[1-5]\d\d|SK\d{3}|AG\d{3})$`)
 
 // TestRegistry validates the registry: unique, well-formed IDs and names,
 // documentation, a Run function, resolvable requirements without cycles.
@@ -20,7 +20,7 @@ func TestRegistry(t *testing.T) {
 	ids, names := map[string]bool{}, map[string]bool{}
 	for _, r := range all {
 		if !idPattern.MatchString(r.ID) {
-			t.Errorf("rule ID %q is not of the form SO1xx..SO4xx, SKnnn or AGnnn", r.ID)
+			t.Errorf("rule ID %q is not of the form SO1xx..SO5xx, SKnnn or AGnnn", r.ID)
 		}
 		if ids[r.ID] {
 			t.Errorf("duplicate rule ID %s", r.ID)

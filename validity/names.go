@@ -1,0 +1,103 @@
+package validity
+
+import (
+	"regexp"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// ToolNames checks tool names against each provider's documented form and
+// for duplicates.
+var ToolNames = &rules.Rule{
+	ID:       "SO501",
+	Name:     "request.tool-names",
+	Kind:     rules.Check,
+	Severity: rules.Error,
+	Doc: "Tool names follow the provider's documented form and are unique within a request. " +
+		"OpenAI (Chat and Responses) allows a-z, A-Z, 0-9, _ and - up to 64 characters; Gemini also . and : up to 128; " +
+		"Mistral a-z, A-Z, 0-9, _ and - up to 256; Anthropic's pattern is part of its JSON Schema. " +
+		"Every provider rejects two tools of the same name.",
+	Run: runToolNames,
+}
+
+var (
+	openAIName  = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	geminiName  = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,128}$`)
+	mistralName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,256}$`)
+)
+
+// namePatterns gives the documented form per provider (nil: no check here).
+var namePatterns = map[capture.Provider]*regexp.Regexp{
+	capture.OpenAIChat:      openAIName,
+	capture.OpenAIResponses: openAIName,
+	capture.Gemini:          geminiName,
+	capture.Mistral:         mistralName,
+}
+
+func runToolNames(p *rules.Pass) error {
+	d := p.Capture.Doc
+	pat := namePatterns[p.Capture.Provider]
+	seen := map[string]int{}
+	for _, n := range toolNameNodes(p.Capture) {
+		name := d.Str(n)
+		if pat != nil && !pat.MatchString(name) {
+			p.Reportf(d.Pointer(n), "tool name %q does not match %s", shorten(name), pat)
+		}
+		if first, dup := seen[name]; dup {
+			p.Reportf(d.Pointer(n), "tool name %q is already declared at %s", shorten(name), d.Pointer(first))
+			continue
+		}
+		seen[name] = n
+	}
+	return nil
+}
+
+// toolNameNodes returns the string nodes naming the request's tools.
+func toolNameNodes(c *capture.Capture) []int {
+	d := c.Doc
+	var out []int
+	add := func(n int) {
+		if d.Kind(n) == capture.String {
+			out = append(out, n)
+		}
+	}
+	switch c.Provider {
+	case capture.Gemini:
+		for _, t := range elems(d, d.GetAny(geminiRoot(d), "tools")) {
+			for _, f := range elems(d, d.GetAny(t, "functionDeclarations", "function_declarations")) {
+				add(d.Get(f, "name"))
+			}
+		}
+	case capture.OpenAIChat, capture.Mistral:
+		for t := range d.Children(d.Get(0, "tools")) {
+			if fn := d.Get(t, "function"); fn >= 0 {
+				add(d.Get(fn, "name"))
+			} else if cu := d.Get(t, "custom"); cu >= 0 {
+				add(d.Get(cu, "name"))
+			}
+		}
+	default: // Anthropic, Responses, Pi: name on the tool
+		for t := range d.Children(d.Get(0, "tools")) {
+			add(d.Get(t, "name"))
+		}
+	}
+	return out
+}
+
+// geminiRoot is the request node of a Gemini body (inside a Code Assist
+// wrapper when there is one).
+func geminiRoot(d *capture.Doc) int {
+	if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") < 0 {
+		return req
+	}
+	return 0
+}
+
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "…"
+	}
+	return s
+}
+

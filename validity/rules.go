@@ -1,0 +1,47 @@
+package validity
+
+import (
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// Rules returns the family in registry order.
+func Rules() []*rules.Rule {
+	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools}
+}
+
+// Check runs every rule of the family on c and returns their findings, for
+// validate and for the engine's guard. Severities are the rules' own
+// unless env says otherwise.
+func Check(c *capture.Capture, env *rules.Env) []rules.Diagnostic {
+	var out []rules.Diagnostic
+	for _, r := range Rules() {
+		if env != nil {
+			if _, on := env.Levels.Level(r); !on {
+				continue
+			}
+		}
+		p := &rules.Pass{Rule: r, Capture: c, Original: c, Env: env}
+		_ = r.Run(p) // the family's rules do not fail
+		out = append(out, p.Diagnostics()...)
+	}
+	return out
+}
+
+// walk helpers over the index
+
+// children returns the elements of an array node, or the node itself when
+// it is a single object standing for a one-element array (Gemini).
+func elems(d *capture.Doc, i int) []int {
+	switch d.Kind(i) {
+	case capture.Array:
+		var out []int
+		for c := range d.Children(i) {
+			out = append(out, c)
+		}
+		return out
+	case capture.Object:
+		return []int{i}
+	}
+	return nil
+}
