@@ -186,12 +186,13 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 						origErrs, _ = env.Validate(c)
 						validated = true
 					}
-					if errs, verr := env.Validate(next); verr != nil || (len(errs) > 0 && len(origErrs) == 0) {
-						msg := "result no longer validates"
-						if len(errs) > 0 {
-							msg += ": " + errs[0]
-						}
-						drop(msg, Error)
+					errs, verr := env.Validate(next)
+					if verr != nil {
+						drop("result no longer validates: "+verr.Error(), Error)
+						break
+					}
+					if bad := newProblem(origErrs, errs); bad != "" {
+						drop("the provider would reject the result: "+bad, Error)
 						break
 					}
 				}
@@ -361,3 +362,28 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 }
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// newProblem returns the first problem of after that before does not have
+// (compared without their pointers, which edits move), or "".
+func newProblem(before, after []string) string {
+	count := map[string]int{}
+	for _, e := range before {
+		count[problemText(e)]++
+	}
+	for _, e := range after {
+		k := problemText(e)
+		if count[k] == 0 {
+			return e
+		}
+		count[k]--
+	}
+	return ""
+}
+
+// problemText drops the "pointer: " prefix of a validation message.
+func problemText(e string) string {
+	if i := strings.Index(e, ": "); i >= 0 && (i == 0 || e[0] == '/' || strings.HasPrefix(e, "(root)")) {
+		return e[i+2:]
+	}
+	return e
+}

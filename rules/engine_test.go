@@ -98,7 +98,7 @@ func TestRunDropsInvalidResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "no longer validates") {
+	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "the provider would reject the result: /max_tokens: too small") {
 		t.Fatalf("invalid result kept: %+v", res.Steps[0])
 	}
 }
@@ -246,5 +246,31 @@ func TestAdditiveRuleMayGrowWithinOriginal(t *testing.T) {
 	res, _ = Run(c, []*Rule{grow}, nil)
 	if res.Steps[0].Applied {
 		t.Fatal("additive growth beyond the original accepted")
+	}
+}
+
+// A capture that is already invalid still gets transformed, as long as the
+// transform adds no problem of its own.
+func TestRunKeepsResultWithOldProblemsOnly(t *testing.T) {
+	c := read(t, body)
+	env := &Env{Validate: func(c *capture.Capture) ([]string, error) {
+		out := []string{"/messages/0: a problem the capture had"}
+		if strings.Contains(string(c.Body), `"max_tokens":1,`) {
+			out = append(out, "/max_tokens: too small")
+		}
+		return out, nil
+	}}
+	res, err := Run(c, []*Rule{editRule("T3", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)})}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "/max_tokens: too small") {
+		t.Fatalf("new problem not caught: %+v", res.Steps[0])
+	}
+	if got := newProblem([]string{"/a/1: x", "/b: y"}, []string{"/a/0: x", "/c: y"}); got != "" {
+		t.Errorf("moved problems reported as new: %q", got)
+	}
+	if got := newProblem([]string{"/a: x"}, []string{"/a: x", "/b: x"}); got != "/b: x" {
+		t.Errorf("a second occurrence is new: %q", got)
 	}
 }
