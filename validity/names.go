@@ -100,4 +100,3 @@ func shorten(s string) string {
 	}
 	return s
 }
-

@@ -1,0 +1,46 @@
+package validity
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// officialHosts are the providers' own API hosts (and the first-party
+// clouds serving the same API), whose servers reject keys their API does
+// not define. Other hosts — vLLM, DeepSeek, OpenRouter, LiteLLM, Ollama and
+// other compatible servers — commonly accept extensions.
+var officialHosts = []string{
+	"api.anthropic.com",
+	"api.openai.com",
+	"generativelanguage.googleapis.com",
+	"aiplatform.googleapis.com", // Vertex AI, also as REGION-aiplatform.googleapis.com
+	"api.mistral.ai",
+	"bedrock-runtime.amazonaws.com", // also bedrock-runtime.REGION.amazonaws.com
+}
+
+// Strict reports whether unknown keys in c are errors: true for the
+// providers' own endpoints and for captures without a URL (judged against
+// the official API), false for other hosts. The reason says which.
+func Strict(c *capture.Capture) (bool, string) {
+	if c.URL == "" {
+		return true, "no URL: judged against the official API"
+	}
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Hostname() == "" {
+		return true, "URL without a host: judged against the official API"
+	}
+	host := strings.ToLower(u.Hostname())
+	for _, h := range officialHosts {
+		if host == h || strings.HasSuffix(host, "."+h) || (h == "aiplatform.googleapis.com" && strings.HasSuffix(host, "-"+h)) || bedrockRegion(host, h) {
+			return true, "official endpoint " + host
+		}
+	}
+	return false, "compatible endpoint " + host + ": unknown keys are reported as extensions"
+}
+
+// bedrockRegion matches bedrock-runtime.REGION.amazonaws.com.
+func bedrockRegion(host, official string) bool {
+	return official == "bedrock-runtime.amazonaws.com" && strings.HasPrefix(host, "bedrock-runtime.") && strings.HasSuffix(host, ".amazonaws.com")
+}

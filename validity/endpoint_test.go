@@ -1,0 +1,29 @@
+package validity
+
+import (
+	"testing"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+func TestStrict(t *testing.T) {
+	for url, want := range map[string]bool{
+		"":                                      true,
+		"https://api.anthropic.com/v1/messages": true,
+		"https://api.openai.com/v1/responses":   true,
+		"https://generativelanguage.googleapis.com/v1beta/models/g:generateContent":                                          true,
+		"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/google/models/g:generateContent": true,
+		"https://api.mistral.ai/v1/chat/completions":                                                                         true,
+		"https://bedrock-runtime.us-east-1.amazonaws.com/model/x/invoke":                                                     true,
+		"http://localhost:8000/v1/chat/completions":                                                                          false,
+		"https://openrouter.ai/api/v1/chat/completions":                                                                      false,
+		"https://api.deepseek.com/chat/completions":                                                                          false,
+		"https://api.openai.com.evil.example/v1/chat/completions":                                                            false,
+		"https://notapi.openai.com/v1":                                                                                       false,
+	} {
+		got, why := Strict(&capture.Capture{URL: url})
+		if got != want {
+			t.Errorf("%q: strict %v (%s), want %v", url, got, why, want)
+		}
+	}
+}
