@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"sort"
-
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -19,14 +18,17 @@ func checkCommand(e *env) *cli.Command {
 			"result: envelope and provider shape preserved, no growth, idempotence, and across\n" +
 			"captures a stable prefix for captures sharing a skill catalog. Exit 1 on any\n" +
 			"violation (a diagnostic of severity error); exit 2 if an input could not be read or a\n" +
-			"rule failed on it (the other inputs are still checked and reported).\n\n" +
-			"Formats: text, json ({\"diagnostics\":[…]}).\n\n" +
+			"rule failed on it (the other inputs are still checked and reported), whatever the\n" +
+			"format. A finding at a JSON Pointer that the capture as read also has is located by\n" +
+			"FILE:LINE:COL too.\n\n" +
+			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
+			"docs/report.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
 		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag()},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c, report.Formats...); err != nil {
 				return err
 			}
 			pipeline, err := e.pipeline(c)
@@ -44,6 +46,7 @@ func checkCommand(e *env) *cli.Command {
 			renv := e.readOnlyEnv(pipeline)
 			diags := []rules.Diagnostic{}
 			var batch []*rules.Result
+			var inputs []report.Input
 			checked := 0
 			for _, f := range files {
 				for _, capt := range f.Captures {
@@ -64,6 +67,7 @@ func checkCommand(e *env) *cli.Command {
 						return err
 					}
 					diags = append(diags, ds...)
+					inputs = append(inputs, captureInput(capt))
 					checked++
 				}
 			}
@@ -77,34 +81,19 @@ func checkCommand(e *env) *cli.Command {
 				return usageErr("%v", err)
 			}
 			diags = filterOff(diags, levels)
-			sort.SliceStable(diags, func(i, j int) bool { return diags[i].Capture < diags[j].Capture })
 			failed := false
 			for _, d := range diags {
 				failed = failed || d.Severity == rules.Error
 			}
-			if e.format == "json" {
-				if err := writeJSON(e, struct {
-					Diagnostics []rules.Diagnostic `json:"diagnostics"`
-					Captures    int                `json:"captures"`
-				}{diags, checked}); err != nil {
-					return err
-				}
-			} else {
-				for _, d := range diags {
-					if e.quiet && d.Severity < rules.Warning {
-						continue
-					}
-					sev := d.Severity.String()
-					if d.Severity == rules.Error {
-						sev = e.paint(red, sev)
-					} else if d.Severity == rules.Warning {
-						sev = e.paint(yellow, sev)
-					}
-					fmt.Fprintf(e.stdout, "%s: %s %s: %s\n", locate(d), d.Rule, sev, d.Message)
-				}
-				if !e.quiet {
-					fmt.Fprintf(e.stdout, "%d capture(s) checked with %d invariant(s) and %d pipeline rule(s): %d finding(s)\n", checked, len(invariants), len(pipeline), len(diags))
-				}
+			rep := e.newReport("check")
+			rep.Inputs = append(rep.Inputs, inputs...)
+			rep.Diagnostics = locateAll(diags, files)
+			rep.Summary.Captures = report.Count(checked)
+			rep.Summary.Invariants = report.Count(len(invariants))
+			rep.Summary.Pipeline = report.Count(len(pipeline))
+			rs := append(append([]*rules.Rule{}, pipeline...), invariants...)
+			if err := e.writeReport(rep, rs); err != nil {
+				return err
 			}
 			if failed {
 				return e.finish(findings)
@@ -114,16 +103,37 @@ func checkCommand(e *env) *cli.Command {
 	}
 }
 
-// locate renders where a diagnostic points: capture and JSON Pointer, or
-// file:line:col.
-func locate(d rules.Diagnostic) string {
-	if d.File != "" {
-		return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+// locateAll converts the diagnostics for the report. A capture finding
+// gets its capture's file and, when its pointer names a value of the
+// capture as read, that value's position in the file; a pointer that only
+// the transformed body has stays a pointer.
+func locateAll(diags []rules.Diagnostic, files []*capture.File) []report.Diagnostic {
+	type origin struct {
+		c   *capture.Capture
+		src *report.Source
 	}
-	if d.Pointer != "" {
-		return d.Capture + ":" + d.Pointer
+	byName := map[string]origin{}
+	for _, f := range files {
+		src := report.NewSource(f.Data)
+		for _, c := range f.Captures {
+			if _, dup := byName[c.Name]; !dup {
+				byName[c.Name] = origin{c, src}
+			}
+		}
 	}
-	return d.Capture
+	out := make([]report.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		rd := report.FromRule(d)
+		if o, ok := byName[d.Capture]; ok && d.File == "" {
+			rd.File = o.c.File.Name
+			if i, err := o.c.Doc.Lookup(d.Pointer); err == nil {
+				off, exact := o.c.FileOffset(int(o.c.Doc.Nodes[i].Start))
+				o.src.Place(&rd, off, exact)
+			}
+		}
+		out = append(out, rd)
+	}
+	return out
 }
 
 // filterOff drops diagnostics of rules that the configuration turns off

@@ -113,6 +113,11 @@ func TestSecretsNeverPrinted(t *testing.T) {
 				invocation{args: []string{"tools", "search", "--format", f, "shell command", name}},
 				invocation{args: []string{"catalog", "build", "--format", f, "--from", name}})
 		}
+		for _, f := range []string{"markdown", "sarif", "github"} {
+			runs = append(runs,
+				invocation{args: []string{"validate", "--format", f, name}},
+				invocation{args: []string{"check", "--format", f, name}})
+		}
 		runs = append(runs,
 			invocation{args: []string{"transform", name}},
 			invocation{args: []string{"transform", "--rules", "none", name}},

@@ -2,24 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/report"
+	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 )
-
-type validateError struct {
-	Pointer string `json:"pointer"`
-	Message string `json:"message"`
-}
-
-type validateRow struct {
-	Name     string          `json:"name"`
-	Provider string          `json:"provider"`
-	Reason   string          `json:"reason"`
-	Valid    bool            `json:"valid"`
-	Errors   []validateError `json:"errors"`
-}
 
 func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -27,69 +18,92 @@ func validateCommand(e *env) *cli.Command {
 		Usage:     "check captures against the JSON Schema of their provider",
 		ArgsUsage: "CAPTURE...",
 		Description: "Detects each capture's provider (or takes --provider) and validates the body against\n" +
-			"skillopt's embedded schema for that provider. Every error is a JSON Pointer and a\n" +
-			"message. Every input is reported; exit 1 if any capture is invalid, 2 if any input\n" +
-			"could not be read (2 wins).\n\n" +
-			"Formats: text, json.\n\n" +
+			"skillopt's embedded schema for that provider. Every error is located by\n" +
+			"FILE:LINE:COL and a JSON Pointer into the body (a body inside a JSON string, as in\n" +
+			"HAR files, is located at that string). Every input is reported; exit 1 if any\n" +
+			"capture is invalid, 2 if any input could not be read (2 wins), whatever the format.\n\n" +
+			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
+			"docs/report.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt validate capture.json\n" +
 			"  skillopt validate --format json --provider mistral body.json",
 		Flags: []cli.Flag{providerFlag()},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c, report.Formats...); err != nil {
 				return err
 			}
 			files, err := e.readCaptures(c)
 			if err != nil {
 				return err
 			}
-			rows := []validateRow{}
-			invalid := false
+			rep := e.newReport("validate")
+			invalid := 0
 			for _, f := range files {
+				src := report.NewSource(f.Data)
 				for _, capt := range f.Captures {
 					errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
 					if err != nil {
 						e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
 						continue
 					}
-					row := validateRow{Name: capt.Name, Provider: string(capt.Provider), Reason: capt.Reason, Valid: len(errs) == 0, Errors: []validateError{}}
+					in := captureInput(capt)
+					valid := len(errs) == 0
+					in.Valid = &valid
+					rep.Inputs = append(rep.Inputs, in)
+					if !valid {
+						invalid++
+					}
 					for _, se := range errs {
-						row.Errors = append(row.Errors, validateError{Pointer: se.Pointer, Message: se.Message})
-					}
-					invalid = invalid || !row.Valid
-					rows = append(rows, row)
-				}
-			}
-			if e.format == "json" {
-				if err := writeJSON(e, struct {
-					Captures []validateRow `json:"captures"`
-				}{rows}); err != nil {
-					return err
-				}
-			} else {
-				for _, r := range rows {
-					if r.Valid {
-						if !e.quiet {
-							fmt.Fprintf(e.stdout, "%s: %s (%s)\n", r.Name, e.paint(green, "valid "+r.Provider), r.Reason)
-						}
-						continue
-					}
-					fmt.Fprintf(e.stdout, "%s: %s, %d error(s)\n", r.Name, e.paint(red, "invalid "+r.Provider), len(r.Errors))
-					for _, ve := range r.Errors {
-						p := ve.Pointer
-						if p == "" {
-							p = "(root)"
-						}
-						fmt.Fprintf(e.stdout, "  %s: %s\n", p, ve.Message)
+						d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
+							File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
+						off, exact := capt.FileOffset(se.Offset)
+						src.Place(&d, off, exact)
+						rep.Diagnostics = append(rep.Diagnostics, d)
 					}
 				}
 			}
-			if invalid {
+			rep.Summary.Captures = report.Count(len(rep.Inputs))
+			rep.Summary.Invalid = report.Count(invalid)
+			if err := e.writeReport(rep, nil); err != nil {
+				return err
+			}
+			if invalid > 0 {
 				return e.finish(findings)
 			}
 			return e.finish(nil)
 		},
 	}
+}
+
+// captureInput describes a capture read for a report.
+func captureInput(c *capture.Capture) report.Input {
+	return report.Input{Name: c.Name, File: c.File.Name, Envelope: c.Envelope, Provider: string(c.Provider), Reason: c.Reason}
+}
+
+// newReport starts the report of a command, naming the configuration file
+// in use.
+func (e *env) newReport(command string) *report.Report {
+	rep := report.New(command, version)
+	if e.cfg != nil && e.cfg.Path != "" {
+		path := e.cfg.Path
+		rep.Config = &path
+	}
+	return rep
+}
+
+// writeReport finishes a report (sorted, counted; incomplete when an input
+// error was printed) and renders it in the chosen format. SARIF names
+// files relative to the working directory and describes the rules given.
+func (e *env) writeReport(rep *report.Report, rs []*rules.Rule) error {
+	rep.Incomplete = e.errored
+	rep.Finish()
+	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs}
+	if e.format == "sarif" {
+		if wd, err := os.Getwd(); err == nil {
+			opts.Root = wd
+		}
+	}
+	return report.Write(e.stdout, rep, e.format, opts)
 }
 
 const (

@@ -1,6 +1,6 @@
 //go:build unix
 
-package sarif
+package report
 
 import (
 	"path/filepath"
@@ -15,8 +15,8 @@ func TestColumn16FIFO(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Skip(err)
 	}
-	var l Lines
-	if got := l.Column16(p, 1, 3); got != 3 {
+	var f Files
+	if got := f.Column16(p, 1, 3); got != 3 {
 		t.Fatalf("column %d, want 3", got)
 	}
 }

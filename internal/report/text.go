@@ -1,0 +1,119 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillopt/skillopt/rules"
+)
+
+// ANSI colours of the text format.
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+)
+
+// oneLine escapes the control characters of s (line breaks, escape
+// sequences), so that every finding stays on its own line and text from an
+// input cannot drive the terminal.
+func oneLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isControl reports the C0 controls but tab, DEL and the C1 controls.
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
+}
+
+// writeText writes one finding per line, `PLACE: [POINTER: ]RULE severity:
+// message`, where PLACE is file:line:col (or the capture's name when its
+// position is unknown); then the summary line. Captures with a schema
+// verdict (validate) get a line of their own, their findings indented
+// below it.
+func writeText(w io.Writer, r *Report, opts Options) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	finding := func(indent string, d Diagnostic) {
+		sev := d.Severity.String()
+		switch d.Severity {
+		case rules.Error:
+			sev = paint(red, sev)
+		case rules.Warning:
+			sev = paint(yellow, sev)
+		}
+		place := oneLine(where(d))
+		if place != "" {
+			place += ": "
+		}
+		fmt.Fprintf(bw, "%s%s%s %s: %s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message))
+	}
+	byCapture := map[string][]Diagnostic{}
+	for _, d := range r.Diagnostics {
+		if d.Capture != "" {
+			byCapture[d.Capture] = append(byCapture[d.Capture], d)
+		}
+	}
+	listed := map[string]bool{}
+	for _, in := range r.Inputs {
+		if in.Valid == nil {
+			continue
+		}
+		name := oneLine(in.Name)
+		if *in.Valid {
+			if !opts.Quiet {
+				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+oneLine(in.Provider)), oneLine(in.Reason))
+			}
+			continue
+		}
+		listed[in.Name] = true
+		ds := byCapture[in.Name]
+		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+oneLine(in.Provider)), len(ds))
+		for _, d := range ds {
+			finding("  ", d)
+		}
+	}
+	for _, d := range r.Diagnostics {
+		if d.Capture != "" && listed[d.Capture] {
+			continue
+		}
+		if opts.Quiet && d.Severity < rules.Warning {
+			continue
+		}
+		finding("", d)
+	}
+	if s := summaryLine(r); s != "" && !opts.Quiet {
+		fmt.Fprintln(bw, s)
+	}
+	return bw.Flush()
+}
