@@ -12,9 +12,9 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	"github.com/skillopt/skillopt/internal/synth"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
 )
