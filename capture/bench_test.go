@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 )
 
 // BenchmarkIndexSegments measures reading a synthetic Pi-style capture:

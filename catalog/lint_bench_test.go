@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/internal/synth"
 )
 
 // corpusSkills is the shared corpus of real SKILL.md files, when present.

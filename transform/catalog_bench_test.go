@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 	"github.com/skillopt/skillopt/rules"
 )
 

@@ -171,13 +171,6 @@ const toolIndexCacheSize = 16
 
 func init() { toolIndexCache.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()} }
 
-// toolClearIndexCache empties the index cache (for timing cold requests).
-func toolClearIndexCache() {
-	toolIndexCache.Lock()
-	toolIndexCache.entries = nil
-	toolIndexCache.Unlock()
-}
-
 // toolBuildIndex indexes the function declarations of decls (a bounded
 // walk of each schema), reusing a cached index for identical declarations.
 func toolBuildIndex(d *capture.Doc, decls []toolDecl) *toolIndex {

@@ -42,6 +42,28 @@ func ToolSchemaOf(c *capture.Capture) ToolSchema {
 	return s
 }
 
+// DeclaredTool is one top-level tool declaration of a capture, as sent.
+type DeclaredTool struct {
+	Name string
+	// Bytes is the size of the declaration in the body.
+	Bytes int
+	// Deferred is true when the declaration carries defer_loading: true,
+	// so the provider loads it on demand.
+	Deferred bool
+}
+
+// DeclaredTools lists the top-level tool declarations of c in body order:
+// what a report needs to say which tools a request declares and what each
+// costs.
+func DeclaredTools(c *capture.Capture) []DeclaredTool {
+	decls := toolDecls(c)
+	out := make([]DeclaredTool, len(decls))
+	for i := range decls {
+		out[i] = DeclaredTool{Name: decls[i].Name, Bytes: decls[i].Bytes(c.Doc), Deferred: decls[i].Deferred}
+	}
+	return out
+}
+
 // ToolProjection is what one tool rule would do to a capture on its own.
 type ToolProjection struct {
 	Rule *rules.Rule

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -412,10 +413,6 @@ func permute(app *cli.App, args []string) []string {
 	return out
 }
 
-// largeInput is the input size above which the collector runs at its
-// default pace.
-const largeInput = 8 << 20
-
 // onePass reports a command whose memory is proportional to its input.
 func onePass(c *cli.Context) bool {
 	switch c.Command.Name {
@@ -426,11 +423,6 @@ func onePass(c *cli.Context) bool {
 	}
 	return false
 }
-
-// memoryFloor is the part of the soft memory limit that does not scale with
-// the input: the runtime, the tokenizer's vocabulary and the compiled
-// schemas take about 20 MiB.
-const memoryFloor = 24 << 20
 
 // readCaptures reads every CAPTURE argument. Unreadable inputs are printed
 // and remembered (exit 2); the rest are returned, so that a command reports
@@ -470,20 +462,11 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		files = append(files, f)
 		total += len(f.Data)
 	}
-	// main relaxes the collector for small batches; a large input would
-	// multiply the heap by the same factor, so collect at the usual pace.
-	if total > largeInput && os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
-	}
 	// Commands that pass over the input once (validate, transform, measure
-	// without rules) keep their heap near what a capture needs: the
-	// collector works harder rather than let garbage take the resident size
-	// past three times the input plus the program's fixed cost. measure
-	// with its pipeline holds several versions of each request and would
-	// spend more time collecting than it saves.
-	if os.Getenv("GOMEMLIMIT") == "" && onePass(c) {
-		debug.SetMemoryLimit(int64(3*total) + memoryFloor)
-	}
+	// without rules) get a soft memory limit; measure with its pipeline
+	// holds several versions of each request and would spend more time
+	// collecting than it saves.
+	gctune.ForInput(total, onePass(c))
 	return files, nil
 }
 

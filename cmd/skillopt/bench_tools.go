@@ -1,15 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/bench/toolbench"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
 )
@@ -18,21 +16,28 @@ func benchToolsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "tools",
 		Usage: "tool-deferral benchmark on a labelled set of tools and first prompts",
-		Description: "Builds, for every labelled first prompt of the set (catalog.json: tool declarations;\n" +
-			"prompts.json: prompts with the tools a person doing the task needs) and every provider\n" +
-			"shape, the first request of a session declaring the whole catalog, runs the tool rule on\n" +
-			"it, and reports: tool recall (a labelled tool counts when the transformed request declares\n" +
-			"it or when one optimizer_tool_search call with the prompt as query returns it on its\n" +
-			"first page), prompts deferred confidently vs failed open, tool declaration bytes as\n" +
-			"captured, in the initial request and activated by that search, search calls, activation\n" +
-			"failures, prompts whose request grew, and the time to plan a request (median; cold builds\n" +
-			"the index, warm finds it cached) for the set and for --scale tools.\n\n" +
+		Description: "Builds, for every labelled first prompt of the set and every provider shape, the first\n" +
+			"request of a session declaring the whole catalog, runs the tool rule on it, and reports\n" +
+			"per provider: prompts deferred confidently and failed open; tool recall on each (a\n" +
+			"labelled tool counts when the transformed request declares it, which a core tool always\n" +
+			"is, or when one optimizer_tool_search call with the prompt as query returns it on its\n" +
+			"first page; failing open keeps every tool, so only recall on confident prompts tests the\n" +
+			"ranking); tool declaration bytes as captured, in the initial request and activated by\n" +
+			"that search; search calls, activation failures, prompts whose request grew, and the\n" +
+			"median time to plan a request (reading it not included). Then the time to plan one\n" +
+			"request over --scale tools: cold builds the index, warm finds it cached.\n\n" +
+			"The held-out prompts were written and labelled without running them through the\n" +
+			"ranking; the tuned prompts are the ones it was tuned on. Each gets its own table.\n\n" +
+			"The set is built into skillopt; --set DIR reads another: DIR/catalog.json (tool\n" +
+			"declarations [{name, description, parameters}]) and DIR/heldout.json and/or\n" +
+			"DIR/prompts.json (prompts [{id, prompt, needs}], needs naming catalog tools).\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n" +
 			"  skillopt bench tools\n" +
-			"  skillopt bench tools --set testdata/tools --providers anthropic,gemini --format json",
+			"  skillopt bench tools --providers anthropic,gemini --cases\n" +
+			"  skillopt bench tools --set my-tools --format json",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "set", Value: "testdata/tools", Usage: "labelled set `DIR` (catalog.json, prompts.json)"},
+			&cli.StringFlag{Name: "set", Usage: "labelled set `DIR` (default: the built-in set)"},
 			&cli.StringFlag{Name: "providers", Value: "all", Usage: "comma-separated provider shapes, or all"},
 			&cli.StringFlag{Name: "rule", Value: "SO201", Usage: "tool rule to run: SO201 or SO202"},
 			&cli.IntFlag{Name: "scale", Value: 200, Usage: "catalog size for the ranking time"},
@@ -42,7 +47,13 @@ func benchToolsCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
-			set, err := transform.LoadToolSet(c.String("set"))
+			var set *toolbench.Set
+			var err error
+			if c.IsSet("set") {
+				set, err = toolbench.Load(c.String("set"))
+			} else {
+				set, err = toolbench.Default()
+			}
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -68,60 +79,34 @@ func benchToolsCommand(e *env) *cli.Command {
 			}
 			pipeline := []*rules.Rule{rule}
 			renv := e.ruleEnv(pipeline)
-			rows, err := transform.BenchTools(set, provs, e.cfg, func(capt *capture.Capture) (*rules.Result, error) {
+			opts := toolbench.Options{Providers: provs, Config: e.cfg, Run: func(capt *capture.Capture) (*rules.Result, error) {
 				return rules.Run(capt, pipeline, renv)
-			})
-			if err != nil {
-				return ruleFailure(err)
+			}}
+			rep := &toolbench.Report{Rule: rule.ID, RuleName: rule.Name, Set: set.Where, Tools: len(set.Tools)}
+			first := ""
+			for _, list := range []struct {
+				name    string
+				prompts []toolbench.Prompt
+			}{{toolbench.HeldOut, set.HeldOut}, {toolbench.Tuned, set.Tuned}} {
+				if len(list.prompts) == 0 {
+					continue
+				}
+				if first == "" {
+					first = list.prompts[0].Prompt
+				}
+				rows, err := toolbench.Run(set.Tools, list.prompts, opts)
+				if err != nil {
+					return ruleFailure(err)
+				}
+				rep.Results = append(rep.Results, toolbench.SetResult{Name: list.name, Prompts: len(list.prompts), Rows: rows})
 			}
-			timing, err := transform.TimeToolRanking(set, c.Int("scale"), set.Prompts[0].Prompt, e.cfg)
-			if err != nil {
+			if rep.Ranking, err = toolbench.TimeRanking(set.Tools, c.Int("scale"), first, e.cfg); err != nil {
 				return err
 			}
 			if e.format == "json" {
-				return e.finish(writeJSON(e, struct {
-					Rule    string                   `json:"rule"`
-					Tools   int                      `json:"tools"`
-					Prompts int                      `json:"prompts"`
-					Rows    []transform.ToolBenchRow `json:"rows"`
-					Ranking transform.ToolRankTiming `json:"ranking"`
-				}{rule.ID, len(set.Tools), len(set.Prompts), rows, timing}))
+				return e.finish(writeJSON(e, rep))
 			}
-			w := e.stdout
-			fmt.Fprintf(w, "tool deferral (%s %s): %d tools, %d labelled first prompts\n", rule.ID, rule.Name, len(set.Tools), len(set.Prompts))
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintf(tw, "provider\trecall\tconfident\tfail-open\tnative\tinitial\tsaved\tactivated\tsearches\tfailures\tlarger\tplan µs\t\n")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%.1f %%\t%d (%.0f %%)\t%d\t%s\t%s\t%.1f %%\t%s\t%d\t%d\t%d\t%.0f\t\n", r.Provider, 100*r.ToolRecall, r.Confident, r.ConfidentPct, r.FailOpen,
-					measure.Size(r.NativeBytes), measure.Size(r.InitialBytes), savedPct(r.NativeBytes, r.InitialBytes), measure.Size(r.ActivatedBytes),
-					r.SearchCalls, r.ActivationFailures, r.Larger, r.RankMicros)
-			}
-			tw.Flush()
-			fmt.Fprintf(w, "planning one request over %d tools: %.0f µs cold (index built), %.0f µs warm (index cached)\n", timing.Tools, timing.ColdMicros, timing.WarmMicros)
-			if c.Bool("cases") {
-				for _, r := range rows {
-					fmt.Fprintf(w, "\n%s:\n", r.Provider)
-					for _, k := range r.Cases {
-						state := fmt.Sprintf("deferred %d", k.Deferred)
-						if k.FailOpen {
-							state = "fail open"
-						}
-						fmt.Fprintf(w, "  %-18s %-12s tools %6d → %6d bytes  needed %d: kept %d, found %d", k.ID, state, k.NativeBytes, k.InitialBytes, k.Needed, k.Kept, k.Found)
-						if len(k.Missing) > 0 {
-							fmt.Fprintf(w, ", missing %s", strings.Join(k.Missing, ", "))
-						}
-						fmt.Fprintln(w)
-					}
-				}
-			}
-			return e.finish(nil)
+			return e.finish(toolbench.WriteText(e.stdout, rep, c.Bool("cases")))
 		},
 	}
-}
-
-func savedPct(before, after int) float64 {
-	if before == 0 {
-		return 0
-	}
-	return 100 * float64(before-after) / float64(before)
 }

@@ -4,15 +4,11 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
+
+	"github.com/skillopt/skillopt/internal/gctune"
 )
 
 func main() {
-	// skillopt is a short batch process whose live heap is a few times its
-	// input: collecting less often saves more time than it costs memory.
-	// GOGC, when set, still decides.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
-	}
+	gctune.Start()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 )
 
 // recordHost is the origin used in request-record envelopes.

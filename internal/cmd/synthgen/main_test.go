@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 )
 
 func TestRecordEnvelope(t *testing.T) {

@@ -428,7 +428,7 @@ func topKeys(t *testing.T, body []byte) []string {
 // TestMatchesRecordedShapes compares the top-level layout and the catalog
 // layout with recorded Pi request bodies when they are available.
 func TestMatchesRecordedShapes(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "captures", "pi-0.73.1")
+	dir := filepath.Join("..", "..", "..", "..", "shared", "corpus", "captures", "pi-0.73.1")
 	recorded := map[string]string{
 		"anthropic":        "pi-anthropic-messages-small-3.json",
 		"openai-chat":      "pi-openai-completions-vllm-small-3.json",

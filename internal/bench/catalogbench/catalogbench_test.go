@@ -1,0 +1,110 @@
+package catalogbench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// simulate replays a session request by request: each request carries the
+// fixed request bytes plus every response returned so far (pages, then the
+// load once loaded).
+func simulate(request int, pages []int, load, replay int) (requests, total int) {
+	var carried []int
+	send := func() {
+		requests++
+		total += request
+		for _, c := range carried {
+			total += c
+		}
+	}
+	send() // the user's request; the model browses or loads
+	for _, p := range pages {
+		carried = append(carried, p)
+		send()
+	}
+	carried = append(carried, load)
+	for range replay {
+		send()
+	}
+	return requests, total
+}
+
+func TestTagSession(t *testing.T) {
+	tests := []struct {
+		pages  []int
+		replay int
+	}{
+		{[]int{700}, 8},
+		{[]int{700, 650, 600, 550, 500}, 8},
+		{[]int{900, 10}, 0},
+		{[]int{1}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.pages, tt.replay), func(t *testing.T) {
+			gotReq, gotBytes := tagSession(1000, tt.pages, tt.replay)
+			wantReq, wantBytes := simulate(1000, tt.pages, LoadBytes, tt.replay)
+			if gotReq != wantReq || gotBytes != wantBytes {
+				t.Errorf("tagSession = %d requests, %d bytes; replay gives %d, %d", gotReq, gotBytes, wantReq, wantBytes)
+			}
+		})
+	}
+	// The default session: 10 requests with the tag directory, where the
+	// compact index needs 9.
+	if req, _ := tagSession(1000, []int{700}, 8); req != 10 {
+		t.Errorf("one browse page and 8 follow-ups: %d requests, want 10", req)
+	}
+}
+
+func TestRun(t *testing.T) {
+	row, err := Run(300, 2, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.CompactRequests != 9 || row.TagRequests != 10 {
+		t.Errorf("requests %d compact, %d tag; want 9 and 10", row.CompactRequests, row.TagRequests)
+	}
+	if req, total := simulate(row.OtherBytes+row.CompactBytes, nil, LoadBytes, 8); req != row.CompactRequests || total != row.CumulativeCompact {
+		t.Errorf("compact session: %d requests, %d bytes; replay gives %d, %d", row.CompactRequests, row.CumulativeCompact, req, total)
+	}
+	if row.BrowsedPages < 1 || row.BrowsedPages > BrowsePages {
+		t.Errorf("browsed %d pages", row.BrowsedPages)
+	}
+	if row.ManyPageRequests != row.TagRequests+row.BrowsedPages-1 {
+		t.Errorf("%d-page session has %d requests, one-page %d", row.BrowsedPages, row.ManyPageRequests, row.TagRequests)
+	}
+	if !row.PaginationComplete || row.PaginatedOnce != 300 {
+		t.Errorf("pagination %s", row.Pagination)
+	}
+	if row.PeakSource != "" && row.PeakMiB <= 0 {
+		t.Errorf("peak %.1f MiB from %q", row.PeakMiB, row.PeakSource)
+	}
+}
+
+// TestBrowsesFivePages: a catalog large enough browses all five pages and
+// the text says nothing about fewer; a small one says how many it read.
+func TestBrowsesFivePages(t *testing.T) {
+	big, err := Run(3000, 1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if big.BrowsedPages != BrowsePages {
+		t.Fatalf("3,000 skills: browsed %d pages, want %d", big.BrowsedPages, BrowsePages)
+	}
+	small := big
+	small.Skills, small.BrowsedPages = 10, 2
+	var b strings.Builder
+	if err := WriteText(&b, []Row{big, small}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Count(out, "pages)") != 1 || !strings.Contains(out, "(2 pages)") {
+		t.Errorf("page notes wrong:\n%s", out)
+	}
+	if !strings.Contains(out, "3,000") {
+		t.Errorf("no thousands separator:\n%s", out)
+	}
+	if !strings.Contains(out, "10 with the tag directory") {
+		t.Errorf("session note missing:\n%s", out)
+	}
+}

@@ -1,0 +1,53 @@
+package catalogbench
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/skillopt/skillopt/internal/bench"
+	"github.com/skillopt/skillopt/measure"
+)
+
+// WriteText writes rows as a table, followed by what the session columns
+// count and where the peak was read.
+func WriteText(w io.Writer, rows []Row) error {
+	table := [][]string{{"skills", "native B", "compact B", "tag B", "cumulative compact", "cumulative tag", "saving", fmt.Sprintf("%d-page saving", BrowsePages), "pagination", "snapshot ms", "warm ms", "peak MiB"}}
+	for _, r := range rows {
+		many := fmt.Sprintf("%.1f %%", r.ManyPageSaving)
+		if r.BrowsedPages < BrowsePages {
+			many += fmt.Sprintf(" (%d %s)", r.BrowsedPages, plural(r.BrowsedPages, "page"))
+		}
+		table = append(table, []string{measure.Thousands(r.Skills), measure.Thousands(r.NativeBytes), measure.Thousands(r.CompactBytes), measure.Thousands(r.TagBytes),
+			measure.Thousands(r.CumulativeCompact), measure.Thousands(r.CumulativeTag), fmt.Sprintf("%.1f %%", r.CumulativeSaving), many,
+			measure.Thousands(r.PaginatedOnce) + "/" + measure.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS), fmt.Sprintf("%.1f", r.PeakMiB)})
+	}
+	if err := bench.WriteTable(w, table); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	r := rows[0]
+	_, err := fmt.Fprintf(w, "\nsessions: %d requests with the compact index, %d of them carrying one %s skill load; %d with the tag directory (a browse first); one more per further page of the %d-page browse\npeak: resident set size, %s\n",
+		r.CompactRequests, r.CompactRequests-1, measure.Size(LoadBytes), r.TagRequests, BrowsePages, peakNote(r.PeakSource))
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func peakNote(source string) string {
+	switch source {
+	case "VmHWM since reset":
+		return "Linux VmHWM, reset before each size"
+	case "VmHWM":
+		return "Linux VmHWM of the whole process so far (the reset was refused)"
+	case "ru_maxrss":
+		return "getrusage ru_maxrss of the whole process so far"
+	}
+	return "not available on this system"
+}
