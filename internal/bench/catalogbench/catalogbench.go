@@ -239,7 +239,7 @@ const warmRounds = 5
 // the rule, validate the result against the provider's schema. A first
 // request, not timed, fills the catalog cache.
 func warm(body []byte) (float64, error) {
-	pipeline, err := ruleset.Pipeline([]string{"SO101"}, nil)
+	pipeline, err := ruleset.Pipeline([]string{"SO101"}, nil, nil)
 	if err != nil {
 		return 0, err
 	}
