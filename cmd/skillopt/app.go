@@ -237,7 +237,7 @@ func (e *env) setup(c *cli.Context, formats ...string) error {
 	wd, _ := os.Getwd()
 	cfg, err := config.LoadWith(config.Find(lookup(c, "config"), wd), ruleset.Registry().Binding())
 	if err == nil {
-		err = cfg.CheckRules(ruleset.Known)
+		err = cfg.CheckRules(ruleset.MatchErr)
 	}
 	if err != nil {
 		return e.configErr(err)

@@ -8,17 +8,24 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/report"
+	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
+	"github.com/skillopt/skillopt/validity"
 )
 
 func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
-		Usage:     "check captures against the JSON Schema of their provider",
+		Usage:     "say what the provider would say: schema and request-validity checks",
 		ArgsUsage: "CAPTURE...",
 		Description: "Detects each capture's provider (or takes --provider) and validates the body against\n" +
-			"skillopt's embedded schema for that provider. Every error is located by\n" +
+			"skillopt's embedded schema for that provider, then runs the request-validity rules\n" +
+			"(SO5xx: tool names, tool-call pairing, turn order, cache breakpoints, deferred tools;\n" +
+			"see `skillopt rules SO5`). Keys the provider's API does not define are errors for a\n" +
+			"capture sent to the provider's own endpoint or without a URL, and info (extensions)\n" +
+			"for other endpoints such as vLLM, OpenRouter or LiteLLM; --strict and --lenient\n" +
+			"override. Every finding is located by\n" +
 			"FILE:LINE:COL and a JSON Pointer into the body (a body inside a JSON string, as in\n" +
 			"HAR files, is located at that string). Every input is reported; exit 1 if any\n" +
 			"capture is invalid, 2 if any input could not be read (2 wins), whatever the format.\n\n" +
@@ -26,12 +33,24 @@ func validateCommand(e *env) *cli.Command {
 			"docs/report.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt validate capture.json\n" +
-			"  skillopt validate --format json --provider mistral body.json",
-		Flags: []cli.Flag{providerFlag()},
+			"  skillopt validate --format sarif captures/ > validate.sarif\n" +
+			"  skillopt validate --lenient --format json --provider mistral body.json",
+		Flags: []cli.Flag{providerFlag(),
+			&cli.BoolFlag{Name: "strict", Usage: "treat unknown keys as errors whatever the endpoint"},
+			&cli.BoolFlag{Name: "lenient", Usage: "treat unknown keys as extensions (info) whatever the endpoint"},
+		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, report.Formats...); err != nil {
 				return err
 			}
+			if c.Bool("strict") && c.Bool("lenient") {
+				return usageErr("validate: --strict and --lenient exclude each other")
+			}
+			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
 			files, err := e.readCaptures(c)
 			if err != nil {
 				return err
@@ -46,25 +65,47 @@ func validateCommand(e *env) *cli.Command {
 						e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
 						continue
 					}
+					strict, _ := validity.Strict(capt)
+					switch {
+					case c.Bool("strict"):
+						strict = true
+					case c.Bool("lenient"):
+						strict = false
+					}
+					valid := true
+					for _, se := range errs {
+						d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
+							File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
+						if se.Unknown && !strict {
+							d.Severity = rules.Info
+							d.Message += " (an extension: the official API rejects it)"
+						}
+						valid = valid && d.Severity != rules.Error
+						off, exact := capt.FileOffset(se.Offset)
+						src.Place(&d, off, exact)
+						rep.Diagnostics = append(rep.Diagnostics, d)
+					}
+					for _, vd := range validity.Check(capt, renv) {
+						d := report.FromRule(vd)
+						d.File = f.Name
+						if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
+							off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
+							src.Place(&d, off, exact)
+						}
+						valid = valid && d.Severity != rules.Error
+						rep.Diagnostics = append(rep.Diagnostics, d)
+					}
 					in := captureInput(capt)
-					valid := len(errs) == 0
 					in.Valid = &valid
 					rep.Inputs = append(rep.Inputs, in)
 					if !valid {
 						invalid++
 					}
-					for _, se := range errs {
-						d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
-							File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-						off, exact := capt.FileOffset(se.Offset)
-						src.Place(&d, off, exact)
-						rep.Diagnostics = append(rep.Diagnostics, d)
-					}
 				}
 			}
 			rep.Summary.Captures = report.Count(len(rep.Inputs))
 			rep.Summary.Invalid = report.Count(invalid)
-			if err := e.writeReport(rep, nil); err != nil {
+			if err := e.writeReport(rep, validity.Rules()); err != nil {
 				return err
 			}
 			if invalid > 0 {

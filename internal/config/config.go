@@ -285,22 +285,26 @@ func (c *Config) check(p *problems) {
 
 // CheckRules reports every rule reference in the configuration that known
 // does not resolve, in file order.
-func (c *Config) CheckRules(known func(ref string) bool) error {
+//
+// match returns nil for a reference that names rules, else an error whose
+// message says so (and may suggest a spelling).
+func (c *Config) CheckRules(match func(ref string) error) error {
 	p := c.problems()
+	check := func(key, table, ref string) {
+		if err := match(ref); err != nil {
+			p.at(key, table+": "+strings.TrimSuffix(err.Error(), " (see `skillopt rules`)"))
+		}
+	}
 	for i, ref := range c.Rules.Pipeline {
-		if !known(ref) {
-			p.at(fmt.Sprintf("rules.pipeline[%d]", i), fmt.Sprintf("rules.pipeline: unknown rule %q", ref))
+		if !strings.EqualFold(strings.TrimSpace(ref), "none") {
+			check(fmt.Sprintf("rules.pipeline[%d]", i), "rules.pipeline", ref)
 		}
 	}
 	for i, ref := range c.Rules.Disable {
-		if !known(ref) {
-			p.at(fmt.Sprintf("rules.disable[%d]", i), fmt.Sprintf("rules.disable: unknown rule %q", ref))
-		}
+		check(fmt.Sprintf("rules.disable[%d]", i), "rules.disable", ref)
 	}
 	for id := range c.Rules.Severity {
-		if !known(id) {
-			p.at("rules.severity."+keyName(id), fmt.Sprintf("rules.severity: unknown rule %q", id))
-		}
+		check("rules.severity."+keyName(id), "rules.severity", id)
 	}
 	return p.err()
 }

@@ -180,7 +180,12 @@ func TestCheckRules(t *testing.T) {
 		`s.toml:6:7: rules.severity: unknown rule "SO6"`,
 	}, "\n")
 	for range 10 {
-		err := cfg.CheckRules(func(ref string) bool { return ref == "SO401" })
+		err := cfg.CheckRules(func(ref string) error {
+			if ref == "SO401" {
+				return nil
+			}
+			return fmt.Errorf("unknown rule %q", ref)
+		})
 		if err == nil || err.Error() != want {
 			t.Fatalf("got\n%v\nwant\n%s", err, want)
 		}

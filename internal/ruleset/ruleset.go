@@ -121,6 +121,13 @@ func Known(ref string) bool {
 	return err == nil
 }
 
+// MatchErr returns nil when ref names a rule or a family of rules, else why
+// not (with a suggested spelling when one is close).
+func MatchErr(ref string) error {
+	_, err := Registry().Match(ref)
+	return err
+}
+
 // Resolve turns references into rules (see rules.Registry.Resolve).
 func Resolve(refs []string) ([]*rules.Rule, error) { return Registry().Resolve(refs) }
 
