@@ -16,7 +16,7 @@ import (
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/synth"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
 func benchCommand(e *env) *cli.Command {
@@ -227,7 +227,7 @@ func benchCatalog(n int, seed int64, replay int) (benchCatalogRow, error) {
 
 	// Warm preparation: index the capture and apply SO101 (its blocks
 	// depend only on the catalog, so nothing needs a snapshot).
-	cfg := ruleset.Env(config.Default(), []*rules.Rule{transform.CompactIndex})
+	cfg := ruleset.Env(config.Default(), []*rules.Rule{catalogrules.CompactIndex})
 	cfg.Validate = nil
 	const rounds = 5
 	// Round 0 is the first request (cold catalog cache), not timed.
@@ -239,7 +239,7 @@ func benchCatalog(n int, seed int64, replay int) (benchCatalogRow, error) {
 		if err != nil {
 			return row, err
 		}
-		if _, err := rules.Run(f.Captures[0], []*rules.Rule{transform.CompactIndex}, cfg); err != nil {
+		if _, err := rules.Run(f.Captures[0], []*rules.Rule{catalogrules.CompactIndex}, cfg); err != nil {
 			return row, err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 func benchToolsCommand(e *env) *cli.Command {
@@ -42,7 +42,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
-			set, err := transform.LoadToolSet(c.String("set"))
+			set, err := tools.LoadToolSet(c.String("set"))
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -60,7 +60,7 @@ func benchToolsCommand(e *env) *cli.Command {
 				provs = append(provs, prov)
 			}
 			rule := ruleset.ByID(c.String("rule"))
-			if rule == nil || (rule.ID != transform.ToolDefer.ID && rule.ID != transform.ToolNativeDefer.ID) {
+			if rule == nil || (rule.ID != tools.Defer.ID && rule.ID != tools.NativeDefer.ID) {
 				return usageErr("bench tools: --rule %q is not SO201 or SO202", c.String("rule"))
 			}
 			if c.Int("scale") < 1 || c.Int("scale") > 100000 {
@@ -68,23 +68,23 @@ func benchToolsCommand(e *env) *cli.Command {
 			}
 			pipeline := []*rules.Rule{rule}
 			renv := e.ruleEnv(pipeline)
-			rows, err := transform.BenchTools(set, provs, e.cfg, func(capt *capture.Capture) (*rules.Result, error) {
+			rows, err := tools.BenchTools(set, provs, tools.FromSet(e.cfg.Options), func(capt *capture.Capture) (*rules.Result, error) {
 				return rules.Run(capt, pipeline, renv)
 			})
 			if err != nil {
 				return ruleFailure(err)
 			}
-			timing, err := transform.TimeToolRanking(set, c.Int("scale"), set.Prompts[0].Prompt, e.cfg)
+			timing, err := tools.TimeToolRanking(set, c.Int("scale"), set.Prompts[0].Prompt, tools.FromSet(e.cfg.Options))
 			if err != nil {
 				return err
 			}
 			if e.format == "json" {
 				return e.finish(writeJSON(e, struct {
-					Rule    string                   `json:"rule"`
-					Tools   int                      `json:"tools"`
-					Prompts int                      `json:"prompts"`
-					Rows    []transform.ToolBenchRow `json:"rows"`
-					Ranking transform.ToolRankTiming `json:"ranking"`
+					Rule    string               `json:"rule"`
+					Tools   int                  `json:"tools"`
+					Prompts int                  `json:"prompts"`
+					Rows    []tools.ToolBenchRow `json:"rows"`
+					Ranking tools.ToolRankTiming `json:"ranking"`
 				}{rule.ID, len(set.Tools), len(set.Prompts), rows, timing}))
 			}
 			w := e.stdout

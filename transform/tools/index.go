@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/rank"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // Bounds of the tool index: every declaration contributes at most this
@@ -180,7 +181,7 @@ func toolClearIndexCache() {
 
 // toolBuildIndex indexes the function declarations of decls (a bounded
 // walk of each schema), reusing a cached index for identical declarations.
-func toolBuildIndex(d *capture.Doc, decls []toolDecl) *toolIndex {
+func toolBuildIndex(d *capture.Doc, decls []transform.ToolDecl) *toolIndex {
 	// Two independently seeded 64-bit hashes of the declarations identify
 	// a tool set without keeping a copy of it.
 	var h [2]maphash.Hash

@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/synth"
 	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // ToolSet is a labelled tool-deferral benchmark: a catalog of tool
@@ -200,7 +200,7 @@ type ToolBenchRow struct {
 // declared in the transformed request, it simulates one optimizer_tool_search
 // call with the prompt as query and counts the first page's tools as
 // activated.
-func BenchTools(set *ToolSet, providers []capture.Provider, cfg *config.Config, run func(*capture.Capture) (*rules.Result, error)) ([]ToolBenchRow, error) {
+func BenchTools(set *ToolSet, providers []capture.Provider, cfg *Settings, run func(*capture.Capture) (*rules.Result, error)) ([]ToolBenchRow, error) {
 	var rows []ToolBenchRow
 	for _, prov := range providers {
 		row := ToolBenchRow{Provider: string(prov), Cases: []ToolBenchCase{}}
@@ -247,14 +247,14 @@ func BenchTools(set *ToolSet, providers []capture.Provider, cfg *config.Config, 
 	return rows, nil
 }
 
-func toolBenchCaseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, lp LabelledPrompt) ToolBenchCase {
+func toolBenchCaseOf(c *capture.Capture, res *rules.Result, cfg *Settings, lp LabelledPrompt) ToolBenchCase {
 	bc := ToolBenchCase{ID: lp.ID, Needed: len(lp.Needs), BodyBefore: len(res.Original.Body), BodyAfter: len(res.Final.Body)}
 	for _, d := range res.Diagnostics {
 		if strings.HasPrefix(d.Message, FailOpenPrefix) {
 			bc.FailOpen = true
 		}
 	}
-	od, fd := toolDecls(res.Original), toolDecls(res.Final)
+	od, fd := transform.ToolDecls(res.Original), transform.ToolDecls(res.Final)
 	declared := map[string]bool{}
 	for i := range fd {
 		bc.InitialBytes += fd[i].Bytes(res.Final.Doc)
@@ -281,7 +281,7 @@ func toolBenchCaseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, 
 	if len(missing) == 0 {
 		return bc
 	}
-	plan := PlanTools(c, cfg)
+	plan := Decide(c, cfg)
 	var removed []string
 	for _, t := range od {
 		if !declared[t.Name] {
@@ -309,17 +309,17 @@ func toolBenchCaseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, 
 	return bc
 }
 
-// toolTimePlan returns the median wall time of PlanTools on c in
+// toolTimePlan returns the median wall time of Decide on c in
 // microseconds, after one warm-up call, so a cached index is what is
 // measured.
-func toolTimePlan(c *capture.Capture, cfg *config.Config) float64 {
+func toolTimePlan(c *capture.Capture, cfg *Settings) float64 {
 	if c == nil {
 		return 0
 	}
-	PlanTools(c, cfg)
+	Decide(c, cfg)
 	return toolMedian(101, func() {
 		if fresh, err := c.WithBody(c.Body); err == nil {
-			PlanTools(fresh, cfg)
+			Decide(fresh, cfg)
 		}
 	}, nil)
 }
@@ -382,7 +382,7 @@ type ToolRankTiming struct {
 
 // TimeToolRanking measures planning an Anthropic request of n tools made
 // from set with prompt.
-func TimeToolRanking(set *ToolSet, n int, prompt string, cfg *config.Config) (ToolRankTiming, error) {
+func TimeToolRanking(set *ToolSet, n int, prompt string, cfg *Settings) (ToolRankTiming, error) {
 	c, err := ToolCapture(capture.Anthropic, ScaledTools(set.Tools, n), prompt)
 	if err != nil {
 		return ToolRankTiming{}, err
@@ -393,11 +393,11 @@ func TimeToolRanking(set *ToolSet, n int, prompt string, cfg *config.Config) (To
 		return f
 	}
 	var next *capture.Capture
-	t.ColdMicros = toolMedian(51, func() { PlanTools(next, cfg) }, func() {
+	t.ColdMicros = toolMedian(51, func() { Decide(next, cfg) }, func() {
 		toolClearIndexCache()
 		next = fresh()
 	})
-	PlanTools(c, cfg)
-	t.WarmMicros = toolMedian(51, func() { PlanTools(next, cfg) }, func() { next = fresh() })
+	Decide(c, cfg)
+	t.WarmMicros = toolMedian(51, func() { Decide(next, cfg) }, func() { next = fresh() })
 	return t, nil
 }

@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"bytes"
@@ -6,14 +6,15 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // toolDiff compares the tool declarations of a result with the original's.
 type toolDiff struct {
 	orig, final *capture.Capture
-	od, fd      []toolDecl
+	od, fd      []transform.ToolDecl
 	// byName indexes the final declarations.
-	byName map[string]*toolDecl
+	byName map[string]*transform.ToolDecl
 	// removed: original function declarations no longer declared;
 	// natively: declarations the result marks defer_loading that the
 	// original did not.
@@ -21,7 +22,7 @@ type toolDiff struct {
 }
 
 func toolDiffOf(res *rules.Result) *toolDiff {
-	t := &toolDiff{orig: res.Original, final: res.Final, od: toolDecls(res.Original), fd: toolDecls(res.Final), byName: map[string]*toolDecl{}}
+	t := &toolDiff{orig: res.Original, final: res.Final, od: transform.ToolDecls(res.Original), fd: transform.ToolDecls(res.Final), byName: map[string]*transform.ToolDecl{}}
 	for i := range t.fd {
 		t.byName[t.fd[i].Name] = &t.fd[i]
 	}
@@ -59,16 +60,17 @@ func (t *toolDiff) declared(name string) bool {
 
 // sameDecl reports whether the final declaration f is the original o,
 // byte for byte.
-func (t *toolDiff) sameDecl(o, f *toolDecl) bool {
+func (t *toolDiff) sameDecl(o, f *transform.ToolDecl) bool {
 	return bytes.Equal(t.orig.Doc.Raw(o.Node), t.final.Doc.Raw(f.Node))
 }
 
-// ToolsKept is SO430.
-var ToolsKept = &rules.Rule{
+// toolsKept is SO430.
+var toolsKept = &rules.Rule{
 	ID:       "SO430",
 	Name:     "invariant.tools-kept",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    []string{"tools.core", "tools.always"},
 	Doc: "Core, configured and built-in tools stay declared, byte-identical. " +
 		"Every tool named in tools.core or tools.always, and every tool entry that is not a plain function declaration (provider built-ins, server tools, namespaces, MCP servers), must still be declared after transformation with exactly its original bytes and without being deferred, " +
 		"so the tools an agent relies on in every turn are never one search away.",
@@ -77,8 +79,8 @@ var ToolsKept = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		cfg := cfgOf(p)
-		core, always := toolLowerSet(cfg.Tools.Core), toolLowerSet(cfg.Tools.Always)
+		s := SettingsOf(p.Env)
+		core, always := toolLowerSet(s.Core), toolLowerSet(s.Always)
 		for i := range t.od {
 			o := &t.od[i]
 			why := ""
@@ -108,8 +110,8 @@ var ToolsKept = &rules.Rule{
 	},
 }
 
-// ToolsAbsent is SO431.
-var ToolsAbsent = &rules.Rule{
+// toolsAbsent is SO431.
+var toolsAbsent = &rules.Rule{
 	ID:       "SO431",
 	Name:     "invariant.tools-absent",
 	Kind:     rules.Invariant,
@@ -122,7 +124,7 @@ var ToolsAbsent = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		orig := map[string]*toolDecl{}
+		orig := map[string]*transform.ToolDecl{}
 		count := map[string]int{}
 		for i := range t.od {
 			orig[t.od[i].Name] = &t.od[i]
@@ -180,12 +182,13 @@ func toolSameButDeferred(da *capture.Doc, a int, db *capture.Doc, b int) bool {
 	return db.Kind(db.Get(b, "defer_loading")) == capture.True
 }
 
-// ToolSearchPresent is SO432.
-var ToolSearchPresent = &rules.Rule{
+// searchPresent is SO432.
+var searchPresent = &rules.Rule{
 	ID:       "SO432",
 	Name:     "invariant.tool-search-present",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    readsSettings,
 	Doc: "A search tool is declared while deferred tools remain, and every deferred tool can be found with it. " +
 		"When declarations were removed, optimizer_tool_search must be declared; when they were marked defer_loading, the provider's tool search (or optimizer_tool_search) must be. The search tool itself is never deferred, and it is not added when nothing is deferred. " +
 		"Each deferred tool must come back on the first result page when its exact name is the query.",
@@ -194,7 +197,7 @@ var ToolSearchPresent = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		var own, native *toolDecl
+		var own, native *transform.ToolDecl
 		for i := range t.fd {
 			f := &t.fd[i]
 			if !f.Search {
@@ -203,7 +206,7 @@ var ToolSearchPresent = &rules.Rule{
 			if f.Deferred {
 				p.Reportf(t.final.Doc.Pointer(f.Node), "search tool %q is itself deferred", f.Name)
 			}
-			if f.Name == SearchToolName {
+			if f.Name == transform.SearchToolName {
 				own = f
 			} else {
 				native = f
@@ -215,14 +218,14 @@ var ToolSearchPresent = &rules.Rule{
 		}
 		switch {
 		case len(t.removed) > 0 && own == nil:
-			p.Reportf("/tools", "%d tools were removed but %s is not declared", len(t.removed), SearchToolName)
+			p.Reportf("/tools", "%d tools were removed but %s is not declared", len(t.removed), transform.SearchToolName)
 		case len(t.natively) > 0 && own == nil && native == nil:
 			p.Reportf("/tools", "%d tools are deferred but no tool search is declared", len(t.natively))
 		case len(t.removed) == 0 && len(t.natively) == 0 && !hadSearch && (own != nil || native != nil):
 			p.Reportf("/tools", "a search tool was added although nothing is deferred")
 		}
 		if len(t.removed) > 0 && own != nil {
-			plan := PlanTools(t.orig, cfgOf(p))
+			plan := Decide(t.orig, SettingsOf(p.Env))
 			plan.Deferred = t.removed
 			for _, name := range t.removed {
 				page, err := plan.Search(name, "")
@@ -247,12 +250,13 @@ func toolContainsName(names []string, n string) bool {
 	return false
 }
 
-// ToolActivationAdditive is SO433.
-var ToolActivationAdditive = &rules.Rule{
+// activationAdditive is SO433.
+var activationAdditive = &rules.Rule{
 	ID:       "SO433",
 	Name:     "invariant.tool-activation-additive",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    readsSettings,
 	Doc: "Tools activated by earlier searches stay declared, and activation only ever adds. " +
 		"Every tool the history shows as loaded (an optimizer_tool_search result's activated list, a tool_reference, a tool_search_output, tools added mid-conversation) must remain declared and callable. " +
 		"The first result page for the latest human text activates only deferred tools of the original request, in addition to every tool already declared.",
@@ -261,7 +265,7 @@ var ToolActivationAdditive = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		h := toolHistory(t.orig)
+		h := history(t.orig)
 		for _, o := range t.od {
 			if h.Activated[o.Name] && !o.Deferred && !t.declared(o.Name) {
 				p.Reportf("/tools", "tool %q was activated by an earlier search but is no longer declared", o.Name)
@@ -270,9 +274,9 @@ var ToolActivationAdditive = &rules.Rule{
 		if len(t.removed) == 0 {
 			return nil
 		}
-		plan := PlanTools(t.orig, cfgOf(p))
+		plan := Decide(t.orig, SettingsOf(p.Env))
 		plan.Deferred = t.removed
-		page, err := plan.Search(toolQueryText(t.orig), "")
+		page, err := plan.Search(queryText(t.orig), "")
 		if err != nil {
 			return err
 		}
@@ -295,8 +299,8 @@ var ToolActivationAdditive = &rules.Rule{
 	},
 }
 
-// ToolCallsDeclared is SO434.
-var ToolCallsDeclared = &rules.Rule{
+// callsDeclared is SO434.
+var callsDeclared = &rules.Rule{
 	ID:       "SO434",
 	Name:     "invariant.tool-calls-declared",
 	Kind:     rules.Invariant,
@@ -308,7 +312,7 @@ var ToolCallsDeclared = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		h := toolHistory(t.orig)
+		h := history(t.orig)
 		for _, o := range t.od {
 			if h.Called[o.Name] && !o.Deferred && !t.declared(o.Name) {
 				p.Reportf("/tools", "tool %q is called in the history but no longer declared", o.Name)
@@ -318,12 +322,13 @@ var ToolCallsDeclared = &rules.Rule{
 	},
 }
 
-// ToolSearchBounded is SO435.
-var ToolSearchBounded = &rules.Rule{
+// searchBounded is SO435.
+var searchBounded = &rules.Rule{
 	ID:       "SO435",
 	Name:     "invariant.tool-search-bounded",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    readsSettings,
 	Doc: "The search declaration and its result pages are bounded. " +
 		"optimizer_tool_search's declaration stays within tools.list_chars plus a fixed overhead whatever the number of deferred tools; " +
 		"paging through the results for the latest human text returns at most tools.page_size tools of bounded size per page, never the same tool twice, reaches every match exactly once and ends.",
@@ -332,22 +337,22 @@ var ToolSearchBounded = &rules.Rule{
 		if t.unchanged() {
 			return nil
 		}
-		cfg := cfgOf(p)
-		f, ok := t.byName[SearchToolName]
+		s := SettingsOf(p.Env)
+		f, ok := t.byName[transform.SearchToolName]
 		if !ok || len(t.removed) == 0 {
 			return nil
 		}
-		if n := f.Bytes(t.final.Doc); n > cfg.Tools.ListChars*3+toolSearchDeclOverhead {
-			p.Reportf(t.final.Doc.Pointer(f.Node), "%s declaration is %d bytes, over its bound", SearchToolName, n)
+		if n := f.Bytes(t.final.Doc); n > s.ListChars*3+toolSearchDeclOverhead {
+			p.Reportf(t.final.Doc.Pointer(f.Node), "%s declaration is %d bytes, over its bound", transform.SearchToolName, n)
 		}
-		plan := PlanTools(t.orig, cfg)
+		plan := Decide(t.orig, s)
 		plan.Deferred = t.removed
-		query := toolQueryText(t.orig)
+		query := queryText(t.orig)
 		want := len(plan.searchDeferred(query))
 		seen := map[string]bool{}
 		cursor := ""
 		for pages := 0; ; pages++ {
-			if pages > want/cfg.Tools.PageSize+1 {
+			if pages > want/s.PageSize+1 {
 				p.Reportf("/tools", "paging did not end after %d pages", pages)
 				break
 			}
@@ -356,8 +361,8 @@ var ToolSearchBounded = &rules.Rule{
 				p.Reportf("/tools", "paging failed: %v", err)
 				break
 			}
-			if len(page.Tools) > cfg.Tools.PageSize {
-				p.Reportf("/tools", "a page holds %d tools, more than page_size %d", len(page.Tools), cfg.Tools.PageSize)
+			if len(page.Tools) > s.PageSize {
+				p.Reportf("/tools", "a page holds %d tools, more than page_size %d", len(page.Tools), s.PageSize)
 			}
 			for _, m := range page.Tools {
 				if seen[m.Name] {
@@ -381,7 +386,7 @@ var ToolSearchBounded = &rules.Rule{
 }
 
 // toolDeclaresSearch reports whether decls include a search tool.
-func toolDeclaresSearch(decls []toolDecl) bool {
+func toolDeclaresSearch(decls []transform.ToolDecl) bool {
 	for _, d := range decls {
 		if d.Search {
 			return true
@@ -395,12 +400,13 @@ func toolDeclaresSearch(decls []toolDecl) bool {
 // escaping.
 const toolSearchDeclOverhead = 2048
 
-// ToolsFailOpen is SO436.
-var ToolsFailOpen = &rules.Rule{
+// failOpen is SO436.
+var failOpen = &rules.Rule{
 	ID:       "SO436",
 	Name:     "invariant.tools-fail-open",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    readsSettings,
 	Doc: "Weak, empty or unrelated signal defers nothing. " +
 		"When the latest genuine human text gives no confident ranking, every original tool must stay declared, not deferred, and no search tool may be added: failing open never costs a byte.",
 	Run: func(p *rules.Pass) error {
@@ -417,7 +423,7 @@ var ToolsFailOpen = &rules.Rule{
 		if len(t.removed) == 0 && len(t.natively) == 0 && !added {
 			return nil
 		}
-		plan := PlanTools(t.orig, cfgOf(p))
+		plan := Decide(t.orig, SettingsOf(p.Env))
 		if plan.FailOpen != "" {
 			p.Reportf("/tools", "tools were deferred although the signal is weak (%s)", plan.FailOpen)
 		}

@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"fmt"
@@ -18,8 +18,23 @@ const prefetchTag = "<skill_prefetch"
 // maxPrefetchChars bounds the overlay.
 const maxPrefetchChars = 2000
 
-// Prefetch is SO103.
-var Prefetch = &rules.Rule{
+// prefetchOptions are SO103's own keys.
+type prefetchOptions struct {
+	Limit int `toml:"prefetch_limit" doc:"Most skills SO103 (prefetch) appends to the latest human message (0..20)."`
+}
+
+func (*prefetchOptions) Section() string { return "catalog" }
+
+// Check reports values out of range.
+func (o *prefetchOptions) Check() []rules.OptionError {
+	if o.Limit < 0 || o.Limit > 20 {
+		return []rules.OptionError{{Key: "prefetch_limit", Msg: fmt.Sprintf("%d is outside 0..20", o.Limit)}}
+	}
+	return nil
+}
+
+// prefetch is SO103.
+var prefetch = &rules.Rule{
 	ID:       "SO103",
 	Name:     "catalog.prefetch",
 	Kind:     rules.Transform,
@@ -32,17 +47,18 @@ var Prefetch = &rules.Rule{
 		"(never system text, tool results, injected context or assistant text); ranking is BM25F with exact-name and bounded typo signals fused by " +
 		"reciprocal rank. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order, never SKILL.md " +
 		"bodies or file locations, and is added once: a marked request is left alone, and no human text or no match means no change.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "catalog.prefetch_limit", Default: "3", Doc: "most skills in the overlay"},
-	},
+	Options: &prefetchOptions{Limit: 3},
+	Reads:   []string{"catalog.exclude", "catalog.profile"},
+	Detail:  detail,
 	Run: func(p *rules.Pass) error {
-		cfg := cfgOf(p)
+		set := SettingsOf(p.Env)
+		limit := p.Options.(*prefetchOptions).Limit
 		// The catalog as captured: an earlier rule may have compacted it.
 		cats := catalog.FromCapture(p.Original)
-		if len(cats) == 0 || cfg.Catalog.PrefetchLimit == 0 {
+		if len(cats) == 0 || limit == 0 {
 			return nil
 		}
-		groups := eligibleGroups(cats, cfg.Catalog.Exclude)
+		groups := eligibleGroups(cats, set.Exclude)
 		var all []catalog.Skill
 		for _, g := range groups {
 			all = append(all, g...)
@@ -55,7 +71,7 @@ var Prefetch = &rules.Rule{
 			return nil
 		}
 		snap := catalog.NewSnapshot(all, catalog.Options{})
-		overlay := PrefetchOverlay(snap, text, cfg.Catalog.PrefetchLimit)
+		overlay := prefetchOverlay(snap, text, limit)
 		if overlay == "" {
 			return nil
 		}
@@ -64,9 +80,9 @@ var Prefetch = &rules.Rule{
 	},
 }
 
-// PrefetchOverlay ranks the snapshot for query and renders the overlay
+// prefetchOverlay ranks the snapshot for query and renders the overlay
 // ("" when nothing matches).
-func PrefetchOverlay(snap *catalog.Snapshot, query string, limit int) string {
+func prefetchOverlay(snap *catalog.Snapshot, query string, limit int) string {
 	res := snap.Search(query, limit)
 	if len(res) == 0 {
 		return ""

@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"fmt"
@@ -12,13 +12,6 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// CatalogRules returns the skill-catalog rules (SO1xx) and their invariants
-// (SO41x) in registry order.
-func CatalogRules() []*rules.Rule {
-	return []*rules.Rule{CompactIndex, TagDirectory, Prefetch,
-		MarkerOnce, NamesOnce, NoPaths, DirectoryBound, BrowseBound, PaginationComplete, OverlayVerbatim, OverlayLatestHuman}
-}
-
 // CompactIndex is SO101.
 var CompactIndex = &rules.Rule{
 	ID:       "SO101",
@@ -30,13 +23,11 @@ var CompactIndex = &rules.Rule{
 		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
 		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
 		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "catalog.budget_chars", Default: "12000", Doc: "soft character budget shared by all compact indexes of a request"},
-		{Name: "catalog.exclude", Default: "[]", Doc: "skill names never listed"},
-	},
+	Reads:  []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile"},
+	Detail: detail,
 	Run: func(p *rules.Pass) error {
-		cfg := cfgOf(p)
-		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(cfg.Catalog.BudgetChars), strings.Join(cfg.Catalog.Exclude, ","))
+		set := SettingsOf(p.Env)
+		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ","))
 		if !ok {
 			return nil
 		}
@@ -46,12 +37,12 @@ var CompactIndex = &rules.Rule{
 			cats, blocks = withSpans(p.Capture, e.cats), e.blocks
 		} else {
 			cats = catalog.FromCapture(p.Capture)
-			blocks = catalog.CompactBlocks(eligibleGroups(cats, cfg.Catalog.Exclude), cfg.Catalog.BudgetChars)
+			blocks = catalog.CompactBlocks(eligibleGroups(cats, set.Exclude), set.BudgetChars)
 			cachePut(key, &cacheEntry{cats: cats, blocks: blocks})
 		}
-		if cfg.Catalog.Profile != "" {
+		if set.Profile != "" {
 			var all []catalog.Skill
-			for _, g := range eligibleGroups(cats, cfg.Catalog.Exclude) {
+			for _, g := range eligibleGroups(cats, set.Exclude) {
 				all = append(all, g...)
 			}
 			if prof, err := currentProfile(p, all); err != nil {

@@ -1,17 +1,16 @@
-package transform
+package tools
 
 import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 )
 
 // benchTools200 returns a 200-tool Anthropic request built from the
 // labelled catalog.
 func benchTools200(b *testing.B) *capture.Capture {
 	b.Helper()
-	set, err := LoadToolSet("../testdata/tools")
+	set, err := LoadToolSet("../../testdata/tools")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,8 +50,8 @@ func BenchmarkToolPlan200Warm(b *testing.B) {
 
 func benchPlan(b *testing.B, cold bool) {
 	c := benchTools200(b)
-	cfg := config.Default()
-	PlanTools(c, cfg)
+	cfg := defaults()
+	Decide(c, cfg)
 	const batch = 64
 	var caps []*capture.Capture
 	b.ReportAllocs()
@@ -66,6 +65,6 @@ func benchPlan(b *testing.B, cold bool) {
 		if cold {
 			toolClearIndexCache()
 		}
-		PlanTools(caps[i%batch], cfg)
+		Decide(caps[i%batch], cfg)
 	}
 }

@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"strings"
@@ -39,18 +39,18 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 		by     *rules.Rule
 		want   int
 	}{
-		{"marker once ok", MarkerOnce, good, "x", CompactIndex, 0},
-		{"marker twice", MarkerOnce, good + "\\n" + catalog.Marker, "x", CompactIndex, 1},
-		{"names once ok", NamesOnce, good, "x", CompactIndex, 0},
-		{"name missing", NamesOnce, strings.Replace(good, "beta\\t", "gamma\\t", 1), "x", CompactIndex, 1},
-		{"name twice", NamesOnce, strings.Replace(good, "\\n</skill_index>", "\\nalpha\\n</skill_index>", 1), "x", CompactIndex, 1},
-		{"no paths ok", NoPaths, good, "x", CompactIndex, 0},
-		{"path leaked", NoPaths, strings.Replace(good, "first skill", "/home/u/skills/alpha/SKILL.md", 1), "x", CompactIndex, 1},
-		{"directory too long", DirectoryBound, catalog.Marker + "\\n<skill_directory>" + strings.Repeat("x", 4100) + "</skill_directory>\\n<skill_resolver>r</skill_resolver>", "x", TagDirectory, 1},
-		{"overlay verbatim ok", OverlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\n</skill_prefetch>", Prefetch, 0},
-		{"overlay paraphrased", OverlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Databases.\\n</skill_prefetch>", Prefetch, 1},
-		{"overlay out of order", OverlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\nalpha: First skill, about testing.\\n</skill_prefetch>", Prefetch, 1},
-		{"overlay in system", OverlayLatestHuman, good + "\\n<skill_prefetch catalog=\\\"x\\\">\\n</skill_prefetch>", "q", Prefetch, 1},
+		{"marker once ok", markerOnce, good, "x", CompactIndex, 0},
+		{"marker twice", markerOnce, good + "\\n" + catalog.Marker, "x", CompactIndex, 1},
+		{"names once ok", namesOnce, good, "x", CompactIndex, 0},
+		{"name missing", namesOnce, strings.Replace(good, "beta\\t", "gamma\\t", 1), "x", CompactIndex, 1},
+		{"name twice", namesOnce, strings.Replace(good, "\\n</skill_index>", "\\nalpha\\n</skill_index>", 1), "x", CompactIndex, 1},
+		{"no paths ok", noPaths, good, "x", CompactIndex, 0},
+		{"path leaked", noPaths, strings.Replace(good, "first skill", "/home/u/skills/alpha/SKILL.md", 1), "x", CompactIndex, 1},
+		{"directory too long", directoryBound, catalog.Marker + "\\n<skill_directory>" + strings.Repeat("x", 4100) + "</skill_directory>\\n<skill_resolver>r</skill_resolver>", "x", tagDirectory, 1},
+		{"overlay verbatim ok", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\n</skill_prefetch>", prefetch, 0},
+		{"overlay paraphrased", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Databases.\\n</skill_prefetch>", prefetch, 1},
+		{"overlay out of order", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\nalpha: First skill, about testing.\\n</skill_prefetch>", prefetch, 1},
+		{"overlay in system", overlayLatestHuman, good + "\\n<skill_prefetch catalog=\\\"x\\\">\\n</skill_prefetch>", "q", prefetch, 1},
 	}
 	for _, tc := range cases {
 		final := capt(t, tc.system, tc.user)
@@ -67,7 +67,7 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 func TestBrowseInvariantsHoldOnCapture(t *testing.T) {
 	orig := capt(t, piSystem, "x")
 	res := &rules.Result{Original: orig, Final: orig}
-	diags, err := rules.Verify(res, []*rules.Rule{BrowseBound, PaginationComplete}, &rules.Env{})
+	diags, err := rules.Verify(res, []*rules.Rule{browseBound, paginationComplete}, &rules.Env{})
 	if err != nil || len(diags) != 0 {
 		t.Fatalf("%v %v", diags, err)
 	}

@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/rank"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
 const prPrompt = "I pushed feature/login; open a pull request into main for acme/web."
@@ -25,12 +26,12 @@ func TestDeferAllProviders(t *testing.T) {
 	for _, p := range capture.Providers {
 		t.Run(string(p), func(t *testing.T) {
 			c := readCapture(t, p, conversation(p, testCatalog, user(prPrompt)))
-			res := runRule(t, ToolDefer, c, nil)
+			res := runRule(t, Defer, c, nil)
 			if !res.Steps[0].Applied {
 				t.Fatalf("not applied: %+v %v", res.Steps[0], res.Diagnostics)
 			}
 			names := declaredNames(res.Final)
-			for _, want := range []string{"read", "bash", "mcp__github__create_pull_request", SearchToolName} {
+			for _, want := range []string{"read", "bash", "mcp__github__create_pull_request", transform.SearchToolName} {
 				if !has(names, want) {
 					t.Errorf("%s not declared after deferral: %v", want, names)
 				}
@@ -38,11 +39,11 @@ func TestDeferAllProviders(t *testing.T) {
 			if has(names, "mcp__postgres__execute_sql") || has(names, "mcp__slack__post_message") {
 				t.Errorf("unrelated tools kept: %v", names)
 			}
-			if names[len(names)-1] != SearchToolName {
+			if names[len(names)-1] != transform.SearchToolName {
 				t.Errorf("search tool is not last: %v", names)
 			}
 			// Kept declarations are their original bytes.
-			for _, d := range toolDecls(res.Final) {
+			for _, d := range transform.ToolDecls(res.Final) {
 				if d.Search {
 					continue
 				}
@@ -50,10 +51,10 @@ func TestDeferAllProviders(t *testing.T) {
 					t.Errorf("%s changed its bytes", d.Name)
 				}
 			}
-			if again := runRule(t, ToolDefer, res.Final, nil); again.Changed() {
+			if again := runRule(t, Defer, res.Final, nil); again.Changed() {
 				t.Error("second pass changed the capture")
 			}
-			for _, inv := range ToolRules()[2:] {
+			for _, inv := range Rules()[2:] {
 				if msgs := verify(t, inv, res, nil); len(msgs) > 0 {
 					t.Errorf("%s: %v", inv.ID, msgs)
 				}
@@ -73,7 +74,7 @@ func TestQueryIsLatestHumanTextOnly(t *testing.T) {
 			user("Now open a pull request for the fix."),
 			injected("The user may want slack messages posted."),
 		))
-		got := toolQueryText(c)
+		got := queryText(c)
 		if got != "Now open a pull request for the fix." {
 			t.Errorf("%s: query %q", p, got)
 		}
@@ -85,10 +86,10 @@ func TestQueryIsLatestHumanTextOnly(t *testing.T) {
 func TestQueryIgnoresPrefetchOverlay(t *testing.T) {
 	text := "Open a pull request.\n\n<skill_prefetch catalog=\"ab12\">\nk8s-debug: Debug kubernetes pods and slack alerts\n</skill_prefetch>"
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user(text)))
-	if got := toolQueryText(c); got != "Open a pull request." {
+	if got := queryText(c); got != "Open a pull request." {
 		t.Fatalf("query %q", got)
 	}
-	if got := toolStripOverlay("a <skill_prefetch x>\nb"); got != "a" {
+	if got := stripOverlay("a <skill_prefetch x>\nb"); got != "a" {
 		t.Fatalf("unterminated overlay: %q", got)
 	}
 }
@@ -96,32 +97,32 @@ func TestQueryIgnoresPrefetchOverlay(t *testing.T) {
 func TestPlanProtectsUsedAndActivatedTools(t *testing.T) {
 	search := `{"activated":["mcp__slack__post_message"],"tools":[{"name":"mcp__slack__post_message","score":3.1}],"cursor":null}`
 	for _, p := range capture.Providers {
-		c := readCapture(t, p, conversation(p, append(testCatalog, spec(SearchToolName, "search")),
+		c := readCapture(t, p, conversation(p, append(testCatalog, spec(transform.SearchToolName, "search")),
 			user("Check why the web pods restart."),
 			call("mcp__kubernetes__pods_log", "c1"),
 			result("mcp__kubernetes__pods_log", "c1", "OOMKilled"),
-			call(SearchToolName, "c2"),
-			result(SearchToolName, "c2", search),
+			call(transform.SearchToolName, "c2"),
+			result(transform.SearchToolName, "c2", search),
 			user("Open a pull request with the memory limit fix."),
 		))
-		h := toolHistory(c)
+		h := history(c)
 		if !h.Called["mcp__kubernetes__pods_log"] || !h.Activated["mcp__slack__post_message"] {
 			t.Errorf("%s: history %+v", p, h)
 		}
 		// The capture already declares optimizer_tool_search: a transformed
 		// request is left alone.
-		if plan := PlanTools(c, config.Default()); plan.Skip != "tools are already deferred" {
+		if plan := Decide(c, defaults()); plan.Skip != "tools are already deferred" {
 			t.Errorf("%s: plan on a deferred request: %+v", p, plan.Skip)
 		}
 		c = readCapture(t, p, conversation(p, testCatalog,
 			user("Check why the web pods restart."),
 			call("mcp__kubernetes__pods_log", "c1"),
 			result("mcp__kubernetes__pods_log", "c1", "OOMKilled"),
-			call(SearchToolName, "c2"),
-			result(SearchToolName, "c2", search),
+			call(transform.SearchToolName, "c2"),
+			result(transform.SearchToolName, "c2", search),
 			user("Open a pull request with the memory limit fix."),
 		))
-		plan := PlanTools(c, config.Default())
+		plan := Decide(c, defaults())
 		want := map[string]string{"read": "core", "bash": "core", "mcp__kubernetes__pods_log": "used", "mcp__slack__post_message": "activated"}
 		for n, why := range want {
 			if plan.Protected[n] != why {
@@ -148,11 +149,11 @@ func TestFailOpen(t *testing.T) {
 	for _, tc := range cases {
 		for _, p := range []capture.Provider{capture.Anthropic, capture.Gemini} {
 			c := readCapture(t, p, conversation(p, testCatalog, tc.turns...))
-			plan := PlanTools(c, config.Default())
+			plan := Decide(c, defaults())
 			if !strings.Contains(plan.FailOpen, tc.want) {
 				t.Errorf("%s/%s: fail open %q, want %q (best %s %.2f)", tc.name, p, plan.FailOpen, tc.want, plan.Best, plan.BestScore)
 			}
-			res := runRule(t, ToolDefer, c, nil)
+			res := runRule(t, Defer, c, nil)
 			if res.Changed() {
 				t.Errorf("%s/%s: fail open changed the capture", tc.name, p)
 			}
@@ -171,7 +172,7 @@ func TestFailOpen(t *testing.T) {
 func TestSkilloptToolsNeverDeferred(t *testing.T) {
 	tools := append([]capture.ToolSpec{spec("skill_search", "Skills: search, browse, load."), spec("retrieve_output", "Retrieve an archived output.")}, testCatalog...)
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, tools, user(prPrompt)))
-	plan := PlanTools(c, config.Default())
+	plan := Decide(c, defaults())
 	if plan.Protected["skill_search"] != "skillopt" || plan.Protected["retrieve_output"] != "skillopt" || has(plan.Deferred, "skill_search") {
 		t.Fatalf("plan %+v", plan.Protected)
 	}
@@ -179,18 +180,18 @@ func TestSkilloptToolsNeverDeferred(t *testing.T) {
 
 func TestExactNameIsConfident(t *testing.T) {
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user("call mcp__postgres__describe_table on orders")))
-	plan := PlanTools(c, config.Default())
+	plan := Decide(c, defaults())
 	if plan.FailOpen != "" || plan.Predicted[0] != "mcp__postgres__describe_table" {
 		t.Fatalf("plan %+v", plan)
 	}
 }
 
 func TestConfigAlwaysAndCore(t *testing.T) {
-	cfg := config.Default()
-	cfg.Tools.Always = []string{"mcp__slack__post_message"}
-	cfg.Tools.Core = []string{"READ"}
+	cfg := defaults()
+	cfg.Always = []string{"mcp__slack__post_message"}
+	cfg.Core = []string{"READ"}
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user(prPrompt)))
-	res := runRule(t, ToolDefer, c, cfg)
+	res := runRule(t, Defer, c, cfg)
 	names := declaredNames(res.Final)
 	if !has(names, "read") || has(names, "bash") || !has(names, "mcp__slack__post_message") {
 		t.Fatalf("core/always not honoured: %v", names)
@@ -201,35 +202,35 @@ func TestConfigAlwaysAndCore(t *testing.T) {
 // nothing is decided and nothing reported.
 func TestSmallCatalogSilent(t *testing.T) {
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, []capture.ToolSpec{spec("get_weather", "Get the weather for a city.")}, user("thanks")))
-	res := runRule(t, ToolDefer, c, nil)
+	res := runRule(t, Defer, c, nil)
 	if res.Changed() || len(res.Diagnostics) > 0 {
 		t.Fatalf("small catalog: %v", res.Diagnostics)
 	}
-	if plan := PlanTools(c, config.Default()); plan.FailOpen != "" || !strings.Contains(plan.Skip, "less than min_saving") {
+	if plan := Decide(c, defaults()); plan.FailOpen != "" || !strings.Contains(plan.Skip, "less than min_saving") {
 		t.Fatalf("plan %+v", plan)
 	}
 }
 
 func TestMinSaving(t *testing.T) {
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user(prPrompt)))
-	plan := PlanTools(c, config.Default())
+	plan := Decide(c, defaults())
 	candidates := 0
-	for _, d := range toolDecls(c) {
+	for _, d := range transform.ToolDecls(c) {
 		if plan.Protected[d.Name] == "" {
 			candidates += d.Bytes(c.Doc)
 		}
 	}
 	// The candidates could save min_saving, but what deferral actually
 	// saves (less the kept and the search tool) cannot: reported.
-	cfg := config.Default()
-	cfg.Tools.MinSaving = candidates
-	res := runRule(t, ToolDefer, c, cfg)
+	cfg := defaults()
+	cfg.MinSaving = candidates
+	res := runRule(t, Defer, c, cfg)
 	if res.Changed() || len(res.Diagnostics) == 0 || !strings.Contains(res.Diagnostics[0].Message, "less than min_saving") {
 		t.Fatalf("min_saving ignored: %v", res.Diagnostics)
 	}
 	// Not even every candidate together could: nothing to decide, silent.
-	cfg.Tools.MinSaving = candidates + 1
-	if res := runRule(t, ToolDefer, c, cfg); res.Changed() || len(res.Diagnostics) > 0 {
+	cfg.MinSaving = candidates + 1
+	if res := runRule(t, Defer, c, cfg); res.Changed() || len(res.Diagnostics) > 0 {
 		t.Fatalf("small catalog reported: %v", res.Diagnostics)
 	}
 }
@@ -257,13 +258,13 @@ func TestGeminiShapes(t *testing.T) {
 	}
 	for name, body := range bodies {
 		c := readCapture(t, capture.Gemini, body)
-		res := runRule(t, ToolDefer, c, nil)
+		res := runRule(t, Defer, c, nil)
 		if !res.Steps[0].Applied {
 			t.Errorf("%s: not applied: %v", name, res.Diagnostics)
 			continue
 		}
 		out := string(res.Final.Body)
-		if names := declaredNames(res.Final); has(names, "mcp__postgres__execute_sql") || !has(names, SearchToolName) ||
+		if names := declaredNames(res.Final); has(names, "mcp__postgres__execute_sql") || !has(names, transform.SearchToolName) ||
 			!strings.Contains(out, `"parameters":{"type":"OBJECT","properties":{"query"`) {
 			t.Errorf("%s: %v\n%s", name, names, out)
 		}
@@ -273,7 +274,7 @@ func TestGeminiShapes(t *testing.T) {
 		if name == "split objects" && strings.Count(out, "functionDeclarations") != 1 {
 			t.Errorf("%s: emptied tool object kept: %s", name, out)
 		}
-		for _, inv := range ToolRules()[2:] {
+		for _, inv := range Rules()[2:] {
 			if msgs := verify(t, inv, res, nil); len(msgs) > 0 {
 				t.Errorf("%s %s: %v", name, inv.ID, msgs)
 			}
@@ -295,7 +296,7 @@ func TestPrettyArrayStyle(t *testing.T) {
 	}
 	b.WriteString("\n  ],\n  \"messages\": [{\"role\": \"user\", \"content\": " + q(prPrompt) + "}]\n}\n")
 	c := readCapture(t, capture.Anthropic, b.String())
-	res := runRule(t, ToolDefer, c, nil)
+	res := runRule(t, Defer, c, nil)
 	out := string(res.Final.Body)
 	if !strings.Contains(out, "\"tools\": [\n    {\"name\":\"read\"") || !strings.Contains(out, "},\n    {\"name\":\"optimizer_tool_search\"") || !strings.Contains(out, "}\n  ],\n") {
 		t.Fatalf("style lost:\n%s", out)
@@ -309,9 +310,9 @@ func TestCacheBreakpointMoves(t *testing.T) {
 	last := string(capture.RenderTool(capture.Anthropic, testCatalog[len(testCatalog)-1]))
 	body = strings.Replace(body, last, last[:len(last)-1]+`,"cache_control":{"type":"ephemeral"}}`, 1)
 	c := readCapture(t, capture.Anthropic, body)
-	res := runRule(t, ToolDefer, c, nil)
+	res := runRule(t, Defer, c, nil)
 	d := res.Final.Doc
-	decls := toolDecls(res.Final)
+	decls := transform.ToolDecls(res.Final)
 	search := decls[len(decls)-1]
 	if !search.Search || d.Get(search.Node, "cache_control") < 0 || strings.Count(string(res.Final.Body), "cache_control") != 1 {
 		t.Fatalf("breakpoint not moved: %s", res.Final.Body)
@@ -324,7 +325,7 @@ func TestCacheBreakpointMoves(t *testing.T) {
 func TestNativeDefer(t *testing.T) {
 	for _, p := range []capture.Provider{capture.Anthropic, capture.OpenAIResponses} {
 		c := readCapture(t, p, conversation(p, testCatalog, user(prPrompt)))
-		plan, edits, msg := toolDeferral(c, config.Default(), true)
+		plan, edits, msg := deferral(c, defaults(), true)
 		if len(edits) == 0 {
 			t.Fatalf("%s: no edits: %s", p, msg)
 		}
@@ -333,8 +334,8 @@ func TestNativeDefer(t *testing.T) {
 			t.Fatal(err)
 		}
 		readCapture(t, p, string(next.Body)) // validates
-		s := ToolSchemaOf(next)
-		if s.Deferred != len(plan.Deferred) || s.Search == "" || s.VisibleBytes >= ToolSchemaOf(c).VisibleBytes || len(next.Body) <= len(c.Body) {
+		s := SchemaOf(next)
+		if s.Deferred != len(plan.Deferred) || s.Search == "" || s.VisibleBytes >= SchemaOf(c).VisibleBytes || len(next.Body) <= len(c.Body) {
 			t.Errorf("%s: native schema %+v", p, s)
 		}
 		switch p {
@@ -348,33 +349,33 @@ func TestNativeDefer(t *testing.T) {
 			}
 		}
 		res := &rules.Result{Original: c, Final: next}
-		for _, inv := range ToolRules()[2:] {
+		for _, inv := range Rules()[2:] {
 			if msgs := verify(t, inv, res, nil); len(msgs) > 0 {
 				t.Errorf("%s %s: %v", p, inv.ID, msgs)
 			}
 		}
 		// The engine judges SO202 by model-visible bytes: accepted though
 		// the body grows.
-		if got := runRule(t, ToolNativeDefer, c, nil); !got.Changed() || ToolSchemaOf(got.Final).VisibleBytes >= ToolSchemaOf(c).VisibleBytes {
+		if got := runRule(t, NativeDefer, c, nil); !got.Changed() || SchemaOf(got.Final).VisibleBytes >= SchemaOf(c).VisibleBytes {
 			t.Errorf("%s: native deferral not accepted by its visible-bytes measure: %+v", p, got.Steps[0])
 		}
 	}
 	// Elsewhere SO202 is SO201.
 	c := readCapture(t, capture.Gemini, conversation(capture.Gemini, testCatalog, user(prPrompt)))
-	a, b := runRule(t, ToolNativeDefer, c, nil), runRule(t, ToolDefer, c, nil)
+	a, b := runRule(t, NativeDefer, c, nil), runRule(t, Defer, c, nil)
 	if !a.Changed() || !bytes.Equal(a.Final.Body, b.Final.Body) {
 		t.Error("SO202 on Gemini differs from SO201")
 	}
 }
 
 func TestNativeRegexAndCacheControl(t *testing.T) {
-	cfg := config.Default()
-	cfg.Tools.NativeSearch = "regex"
+	cfg := defaults()
+	cfg.NativeSearch = "regex"
 	body := conversation(capture.Anthropic, testCatalog, user(prPrompt))
 	last := string(capture.RenderTool(capture.Anthropic, testCatalog[len(testCatalog)-1]))
 	body = strings.Replace(body, last, `{"cache_control":{"type":"ephemeral"},`+last[1:], 1)
 	c := readCapture(t, capture.Anthropic, body)
-	_, edits, _ := toolDeferral(c, cfg, true)
+	_, edits, _ := deferral(c, cfg, true)
 	next, _, err := rules.Apply(c, edits)
 	if err != nil {
 		t.Fatal(err)
@@ -389,9 +390,9 @@ func TestNativeRegexAndCacheControl(t *testing.T) {
 
 func TestSearchPages(t *testing.T) {
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, testCatalog, user(prPrompt)))
-	cfg := config.Default()
-	cfg.Tools.PageSize = 2
-	plan := PlanTools(c, cfg)
+	cfg := defaults()
+	cfg.PageSize = 2
+	plan := Decide(c, cfg)
 	seen := map[string]bool{}
 	cursor := ""
 	pages := 0
@@ -445,11 +446,11 @@ func TestSearchDescriptionBounded(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		names = append(names, "mcp__server__tool_with_a_long_name_"+strings.Repeat("x", i%40))
 	}
-	d := toolSearchDescription(names, 300)
+	d := searchDescription(names, 300)
 	if len(d) > 300+400 || !strings.Contains(d, "more") {
 		t.Fatalf("%d bytes: %s", len(d), d)
 	}
-	if d := toolSearchDescription([]string{"mcp__a__x", "mcp__a__y", "web_fetch"}, 1000); !strings.Contains(d, "mcp__a__: x, y; web_fetch.") {
+	if d := searchDescription([]string{"mcp__a__x", "mcp__a__y", "web_fetch"}, 1000); !strings.Contains(d, "mcp__a__: x, y; web_fetch.") {
 		t.Fatal(d)
 	}
 }
@@ -462,14 +463,14 @@ func TestIndexBounded(t *testing.T) {
 	}
 	huge := capture.ToolSpec{Name: "mcp__huge__tool", Description: strings.Repeat("describe ", 5000), Parameters: []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)}
 	c := readCapture(t, capture.Anthropic, conversation(capture.Anthropic, append(testCatalog, huge), user(prPrompt)))
-	decls := toolDecls(c)
+	decls := transform.ToolDecls(c)
 	b := rank.NewIDBuilder(toolFields...)
 	tt := newToolTermer(b, 0)
 	terms := toolSchemaTerms(tt, nil, c.Doc, decls[len(decls)-1].Params)
 	if len(terms) > toolMaxSchemaTerms+8 {
 		t.Fatalf("%d schema terms", len(terms))
 	}
-	if plan := PlanTools(c, config.Default()); plan.FailOpen != "" || !has(plan.Predicted, "mcp__github__create_pull_request") {
+	if plan := Decide(c, defaults()); plan.FailOpen != "" || !has(plan.Predicted, "mcp__github__create_pull_request") {
 		t.Fatalf("plan %+v", plan)
 	}
 }
@@ -509,18 +510,35 @@ func lowerForTokens(s string) string {
 }
 
 func TestConfigTemplateToolDefaults(t *testing.T) {
-	cfg := config.Default()
-	if err := config.Decode("skillopt.toml", config.Template(), cfg); err != nil {
+	b, err := rules.Bind([]rules.Owner{{Name: "tools", Options: Defaults}, {Name: "SO201", Options: Defer.Options}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(cfg.Tools, config.Default().Tools) {
-		t.Fatalf("template tools %+v, defaults %+v", cfg.Tools, config.Default().Tools)
+	cfg := config.Default()
+	if err := config.DecodeWith("skillopt.toml", config.TemplateWith(b), cfg, b); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"page_size = 0", "page_size = 21", "relative = 0", "relative = 1.5", "min_score = -1", "native_search = \"fuzzy\"", "max_predicted = -1", "min_saving = -5", "core = [\"\"]", "list_chars = -1"} {
-		err := config.Decode("s.toml", []byte("[tools]\n"+bad+"\n"), config.Default())
+	if got := FromSet(cfg.Options); !reflect.DeepEqual(got, Defaults) {
+		t.Fatalf("template tools %+v, defaults %+v", got, Defaults)
+	}
+	if got := cfg.Options.Of(Defer.Options).(*deferOptions); got.Native {
+		t.Fatalf("template native = true")
+	}
+	// Each range check names its key on the key's line.
+	for _, bad := range []string{"page_size = 0", "page_size = 21", "relative = 0", "relative = 1.5", "min_score = -1", "min_score = nan", "native_search = \"fuzzy\"", "max_predicted = -1", "min_saving = -5", "core = [\"\"]", "always = [\"x\", \"\"]", "list_chars = -1"} {
+		err := config.DecodeWith("s.toml", []byte("[tools]\n"+bad+"\n"), config.Default(), b)
 		var ce *config.Error
-		if !errors.As(err, &ce) || ce.Line != 2 {
+		key, _, _ := strings.Cut(bad, " ")
+		if !errors.As(err, &ce) || ce.Line != 2 || !strings.HasPrefix(ce.Msg, "tools."+key) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+	// Configured values reach the rules.
+	cfg = config.Default()
+	if err := config.DecodeWith("s.toml", []byte("[tools]\npage_size = 2\nnative = true\n"), cfg, b); err != nil {
+		t.Fatal(err)
+	}
+	if FromSet(cfg.Options).PageSize != 2 || !cfg.Options.Of(Defer.Options).(*deferOptions).Native || Defaults.PageSize != 5 {
+		t.Fatalf("configured %+v", FromSet(cfg.Options))
 	}
 }

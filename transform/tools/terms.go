@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"unicode/utf8"

@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"crypto/sha256"
@@ -9,21 +9,20 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 )
 
-// ToolMatch is one search result.
-type ToolMatch struct {
+// Match is one search result.
+type Match struct {
 	Name  string  `json:"name"`
 	Score float64 `json:"score"`
 }
 
-// ToolPage is one page of what optimizer_tool_search returns for a capture:
+// Page is one page of what optimizer_tool_search returns for a capture:
 // the matching deferred tools, the cursor of the next page, and the tools
 // the page activates.
-type ToolPage struct {
-	Query string      `json:"query"`
-	Tools []ToolMatch `json:"tools"`
+type Page struct {
+	Query string  `json:"query"`
+	Tools []Match `json:"tools"`
 	// Cursor continues the same query; nil on the last page.
 	Cursor *string `json:"cursor"`
 	// Activated lists the tools this page makes callable; Active every
@@ -48,17 +47,17 @@ type CursorError struct{ Cursor, Msg string }
 
 func (e *CursorError) Error() string { return fmt.Sprintf("cursor %q: %s", e.Cursor, e.Msg) }
 
-// SearchTools returns the page of deferred tools that optimizer_tool_search
+// Search returns the page of deferred tools that optimizer_tool_search
 // would answer for query, starting at cursor ("" for the first page). The
-// deferred tools are those SO201 defers for this capture under cfg.
-func SearchTools(c *capture.Capture, cfg *config.Config, query, cursor string) (*ToolPage, error) {
-	plan := PlanTools(c, cfg)
+// deferred tools are those SO201 defers for this capture under s.
+func Search(c *capture.Capture, s *Settings, query, cursor string) (*Page, error) {
+	plan := Decide(c, s)
 	return plan.Search(query, cursor)
 }
 
 // Search pages through the plan's deferred tools for query.
-func (p *ToolPlan) Search(query, cursor string) (*ToolPage, error) {
-	page := &ToolPage{Query: query, Tools: []ToolMatch{}, Activated: []string{}, Active: append([]string{}, p.Kept...), Deferred: len(p.Deferred)}
+func (p *Plan) Search(query, cursor string) (*Page, error) {
+	page := &Page{Query: query, Tools: []Match{}, Activated: []string{}, Active: append([]string{}, p.Kept...), Deferred: len(p.Deferred)}
 	switch {
 	case p.FailOpen != "":
 		page.Note = FailOpenPrefix + p.FailOpen
@@ -75,10 +74,10 @@ func (p *ToolPlan) Search(query, cursor string) (*ToolPage, error) {
 			return nil, err
 		}
 	}
-	size := p.cfg.PageSize
+	size := p.settings.PageSize
 	end := min(offset+size, len(hits))
 	for _, h := range hits[offset:end] {
-		page.Tools = append(page.Tools, ToolMatch{Name: h.Name, Score: math.Round(h.Score*1000) / 1000})
+		page.Tools = append(page.Tools, Match{Name: h.Name, Score: math.Round(h.Score*1000) / 1000})
 		page.Activated = append(page.Activated, h.Name)
 		page.Active = append(page.Active, h.Name)
 	}
@@ -90,7 +89,7 @@ func (p *ToolPlan) Search(query, cursor string) (*ToolPage, error) {
 }
 
 // searchDeferred ranks the plan's deferred tools for query.
-func (p *ToolPlan) searchDeferred(query string) []toolHit {
+func (p *Plan) searchDeferred(query string) []toolHit {
 	if len(p.Deferred) == 0 || p.index == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"fmt"

@@ -1,21 +1,46 @@
-package measure
+package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
 )
 
-// ToolReport details the tool declarations of a capture and what tool
+// detail is the tool_deferral section of measure's report, given by
+// whichever tool rule comes first in the pipeline.
+func detail(in rules.DetailInput) (*rules.Detail, error) {
+	for _, st := range in.Result.Steps {
+		if st.Rule == Defer || st.Rule == NativeDefer {
+			if st.Rule != in.Rule {
+				return nil, nil
+			}
+			break
+		}
+	}
+	r := report(in.Result, in.Env)
+	if r == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var text, md strings.Builder
+	writeText(&text, r)
+	writeMarkdown(&md, r)
+	return &rules.Detail{Key: "tool_deferral", JSON: data, Text: text.String(), Markdown: md.String()}, nil
+}
+
+// Report details the tool declarations of a capture and what tool
 // deferral does to them. Wire bytes are the declarations as sent;
 // model-visible bytes leave out what a provider does not show the model
 // (definitions marked defer_loading), so native deferral shows up as a
 // wire cost with a visible saving.
-type ToolReport struct {
+type Report struct {
 	Tools int `json:"tools"`
 	// NativeBytes is the tool declarations as captured.
 	NativeBytes int `json:"native_tool_schema_bytes"`
@@ -31,11 +56,11 @@ type ToolReport struct {
 	Decision  string   `json:"decision"`
 	Predicted []string `json:"predicted,omitempty"`
 	// Rules projects each tool rule on its own.
-	Rules []ToolRuleSaving `json:"rules"`
+	Rules []RuleSaving `json:"rules"`
 }
 
-// ToolRuleSaving is what one tool rule alone does to the declarations.
-type ToolRuleSaving struct {
+// RuleSaving is what one tool rule alone does to the declarations.
+type RuleSaving struct {
 	Rule         string  `json:"rule"`
 	Name         string  `json:"name"`
 	Deferred     int     `json:"deferred"`
@@ -51,33 +76,29 @@ type ToolRuleSaving struct {
 	Dropped    string `json:"dropped,omitempty"`
 }
 
-// toolReport returns the tools detail of a pipeline result, or nil when the
+// report returns the tools detail of a pipeline result, or nil when the
 // capture declares no tool that could be deferred.
-func toolReport(res *rules.Result, opts Options) *ToolReport {
-	cfg := opts.Config
-	if cfg == nil {
-		cfg = config.Default()
-	}
+func report(res *rules.Result, env *rules.Env) *Report {
 	c := res.Original
-	before := transform.ToolSchemaOf(c)
+	before := SchemaOf(c)
 	if before.Declared == 0 {
 		return nil
 	}
-	projections := transform.ProjectTools(c, cfg)
+	projections := Project(c, env)
 	plan := projections[0].Plan
 	if plan.Skip == "no deferrable tools" || plan.Skip == "no tool declarations" {
 		return nil
 	}
-	after := transform.ToolSchemaOf(res.Final)
-	r := &ToolReport{
+	after := SchemaOf(res.Final)
+	r := &Report{
 		Tools:        before.Declared,
 		NativeBytes:  before.WireBytes,
 		InitialBytes: after.WireBytes,
 		VisibleBytes: after.VisibleBytes,
-		Deferred:     transform.ToolsDeferred(c, res.Final),
+		Deferred:     CountDeferred(c, res.Final),
 		FailOpen:     plan.FailOpen != "",
 		Predicted:    plan.Predicted,
-		Rules:        []ToolRuleSaving{},
+		Rules:        []RuleSaving{},
 	}
 	switch {
 	case plan.FailOpen != "":
@@ -88,10 +109,10 @@ func toolReport(res *rules.Result, opts Options) *ToolReport {
 		r.Decision = fmt.Sprintf("confident: best match %s (%.2f); %d of %d tools deferrable", plan.Best, plan.BestScore, len(plan.Deferred), len(plan.Tools))
 	}
 	for _, pr := range projections {
-		s := ToolRuleSaving{Rule: pr.Rule.ID, Name: pr.Rule.Name, Deferred: pr.Deferred, WireBytes: pr.After.WireBytes, VisibleBytes: pr.After.VisibleBytes}
+		s := RuleSaving{Rule: pr.Rule.ID, Name: pr.Rule.Name, Deferred: pr.Deferred, WireBytes: pr.After.WireBytes, VisibleBytes: pr.After.VisibleBytes}
 		s.SavedWire = before.WireBytes - pr.After.WireBytes
 		s.SavedVisible = before.VisibleBytes - pr.After.VisibleBytes
-		s.SavedPct = pct(s.SavedVisible, before.VisibleBytes)
+		s.SavedPct = percent(s.SavedVisible, before.VisibleBytes)
 		for _, st := range res.Steps {
 			if st.Rule.ID == pr.Rule.ID {
 				s.InPipeline, s.Applied, s.Dropped = true, st.Applied, st.Dropped
@@ -102,13 +123,10 @@ func toolReport(res *rules.Result, opts Options) *ToolReport {
 	return r
 }
 
-// writeToolsText renders a tool report for a terminal.
-func writeToolsText(w io.Writer, r *ToolReport) {
-	if r == nil {
-		return
-	}
+// writeText renders a tool report for a terminal.
+func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  tool deferral: %d tools, %s as captured; after the pipeline %s on the wire, %s visible to the model, %d deferred\n",
-		r.Tools, Size(r.NativeBytes), Size(r.InitialBytes), Size(r.VisibleBytes), r.Deferred)
+		r.Tools, measure.Size(r.NativeBytes), measure.Size(r.InitialBytes), measure.Size(r.VisibleBytes), r.Deferred)
 	fmt.Fprintf(w, "    %s\n", r.Decision)
 	for _, s := range r.Rules {
 		state := "not in pipeline"
@@ -121,17 +139,14 @@ func writeToolsText(w io.Writer, r *ToolReport) {
 			state = "no change"
 		}
 		fmt.Fprintf(w, "    %s %-18s wire %10s (%s)  visible %10s (%s)  %s\n", s.Rule, s.Name,
-			Size(s.WireBytes), signed(-s.SavedWire), Size(s.VisibleBytes), signed(-s.SavedVisible), state)
+			measure.Size(s.WireBytes), signed(-s.SavedWire), measure.Size(s.VisibleBytes), signed(-s.SavedVisible), state)
 	}
 }
 
-// writeToolsMarkdown renders a tool report as a Markdown list.
-func writeToolsMarkdown(w io.Writer, r *ToolReport) {
-	if r == nil {
-		return
-	}
+// writeMarkdown renders a tool report as a Markdown list.
+func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "- tool deferral: %d tools, %s → %s on the wire, %s visible; %d deferred; %s\n",
-		r.Tools, Thousands(r.NativeBytes), Thousands(r.InitialBytes), Thousands(r.VisibleBytes), r.Deferred, mdEscape(r.Decision))
+		r.Tools, measure.Thousands(r.NativeBytes), measure.Thousands(r.InitialBytes), measure.Thousands(r.VisibleBytes), r.Deferred, mdEscaper.Replace(r.Decision))
 	var parts []string
 	for _, s := range r.Rules {
 		parts = append(parts, fmt.Sprintf("%s wire %s / visible %s bytes", s.Rule, signed(-s.SavedWire), signed(-s.SavedVisible)))
@@ -143,7 +158,19 @@ func writeToolsMarkdown(w io.Writer, r *ToolReport) {
 
 func signed(n int) string {
 	if n > 0 {
-		return "+" + Thousands(n)
+		return "+" + measure.Thousands(n)
 	}
-	return Thousands(n)
+	return measure.Thousands(n)
 }
+
+// percent is part of whole in percent, rounded to two decimals, as measure
+// reports shares.
+func percent(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
+}
+
+// mdEscaper keeps text inside a Markdown list item or table cell.
+var mdEscaper = strings.NewReplacer("|", `\|`, "`", "'")

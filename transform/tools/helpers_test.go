@@ -1,13 +1,14 @@
-package transform
+package tools
 
 import (
+	"github.com/pelletier/go-toml/v2"
 	"strings"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // turn is one step of a test conversation: a human message ("user"), a
@@ -143,18 +144,43 @@ var testCatalog = []capture.ToolSpec{
 	{Name: "mcp__postgres__describe_table", Description: "Describe a PostgreSQL table: columns, types, indexes and foreign keys.", Parameters: []byte(`{"type":"object","properties":{"table":{"type":"string","description":"Table name"}},"required":["table"]}`)},
 }
 
-// testSettings gives rules a configuration.
-type testSettings struct{ cfg *config.Config }
+// defaults returns a copy of the default settings to change.
+func defaults() *Settings {
+	s := *Defaults
+	return &s
+}
 
-func (s testSettings) Config() *config.Config { return s.cfg }
+// envWith returns an environment whose [tools] settings are s (SO201's
+// own options at their defaults), bound and checked as a skillopt.toml
+// would be.
+func envWith(t testing.TB, s *Settings) *rules.Env {
+	t.Helper()
+	b, err := rules.Bind([]rules.Owner{{Name: "tools", Options: Defaults}, {Name: "SO201", Options: Defer.Options}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := b.Targets()
+	data, err := toml.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(data, targets["tools"]); err != nil {
+		t.Fatal(err)
+	}
+	set, errs := b.Set(targets)
+	if len(errs) > 0 {
+		t.Fatalf("settings: %v", errs)
+	}
+	return &rules.Env{Options: set}
+}
 
 // runRule runs one rule with cfg (defaults when nil) and validation.
-func runRule(t testing.TB, r *rules.Rule, c *capture.Capture, cfg *config.Config) *rules.Result {
+func runRule(t testing.TB, r *rules.Rule, c *capture.Capture, cfg *Settings) *rules.Result {
 	t.Helper()
 	if cfg == nil {
-		cfg = config.Default()
+		cfg = defaults()
 	}
-	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(c *capture.Capture) ([]string, error) {
+	env := &rules.Env{Options: envWith(t, cfg).Options, Validate: func(c *capture.Capture) ([]string, error) {
 		errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 		var out []string
 		for _, e := range errs {
@@ -170,12 +196,12 @@ func runRule(t testing.TB, r *rules.Rule, c *capture.Capture, cfg *config.Config
 }
 
 // verify runs one invariant over a result and returns its messages.
-func verify(t testing.TB, inv *rules.Rule, res *rules.Result, cfg *config.Config) []string {
+func verify(t testing.TB, inv *rules.Rule, res *rules.Result, cfg *Settings) []string {
 	t.Helper()
 	if cfg == nil {
-		cfg = config.Default()
+		cfg = defaults()
 	}
-	env := &rules.Env{Settings: testSettings{cfg}}
+	env := envWith(t, cfg)
 	diags, err := rules.Verify(res, []*rules.Rule{inv}, env)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +215,7 @@ func verify(t testing.TB, inv *rules.Rule, res *rules.Result, cfg *config.Config
 
 func declaredNames(c *capture.Capture) []string {
 	var out []string
-	for _, d := range toolDecls(c) {
+	for _, d := range transform.ToolDecls(c) {
 		out = append(out, d.Name)
 	}
 	return out

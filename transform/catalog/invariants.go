@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"fmt"
@@ -66,8 +66,8 @@ func catalogChanged(res *rules.Result) bool {
 	return false
 }
 
-// MarkerOnce is SO410.
-var MarkerOnce = &rules.Rule{
+// markerOnce is SO410.
+var markerOnce = &rules.Rule{
 	ID: "SO410", Name: "catalog.marker-once", Kind: rules.Invariant, Severity: rules.Error,
 	Doc: "A transformed catalog carries the skillopt marker exactly once per request. " +
 		"The marker identifies the stable block that replaced the native catalogs; two markers mean a block was added twice, one missing means a catalog was dropped without its replacement.",
@@ -83,9 +83,10 @@ var MarkerOnce = &rules.Rule{
 	},
 }
 
-// NamesOnce is SO411.
-var NamesOnce = &rules.Rule{
+// namesOnce is SO411.
+var namesOnce = &rules.Rule{
 	ID: "SO411", Name: "catalog.names-once", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude"},
 	Doc: "Every eligible skill name appears exactly once in the compact index. " +
 		"The compact index promises that the model still sees every skill it may use; a missing name hides a skill and a repeated one wastes the budget.",
 	Run: func(p *rules.Pass) error {
@@ -97,8 +98,8 @@ var NamesOnce = &rules.Rule{
 		for _, n := range names {
 			count[n]++
 		}
-		cfg := cfgOf(p)
-		for _, g := range eligibleGroups(catalog.FromCapture(p.Result.Original), cfg.Catalog.Exclude) {
+		set := SettingsOf(p.Env)
+		for _, g := range eligibleGroups(catalog.FromCapture(p.Result.Original), set.Exclude) {
 			for _, sk := range g {
 				if c := count[cellText(sk.Name)]; c != 1 {
 					p.Reportf("", "skill %q appears %d times in the compact index", sk.Name, c)
@@ -116,8 +117,8 @@ func cellText(s string) string {
 
 var cellEscaper = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-// NoPaths is SO412.
-var NoPaths = &rules.Rule{
+// noPaths is SO412.
+var noPaths = &rules.Rule{
 	ID: "SO412", Name: "catalog.no-paths", Kind: rules.Invariant, Severity: rules.Error,
 	Doc: "No filesystem location of a skill appears in a transformed catalog. " +
 		"The compact index and the tag directory route through skill_search; file paths in the prompt would leak the host's layout and invite the model to bypass the resolver.",
@@ -138,21 +139,22 @@ var NoPaths = &rules.Rule{
 	},
 }
 
-// DirectoryBound is SO413.
-var DirectoryBound = &rules.Rule{
+// directoryBound is SO413.
+var directoryBound = &rules.Rule{
 	ID: "SO413", Name: "catalog.directory-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.budget_chars"},
 	Doc: "A tag directory is at most min(4,000, catalog.budget_chars) characters. " +
 		"The directory's value is that its size does not grow with the catalog; the bound covers the whole block, hints included.",
 	Run: func(p *rules.Pass) error {
-		cfg := cfgOf(p)
+		set := SettingsOf(p.Env)
 		for _, t := range catalogTexts(p.Result.Final) {
 			i := strings.Index(t, catalog.Marker)
 			j := strings.Index(t, "</skill_resolver>")
 			if i < 0 || j < i || !strings.Contains(t[i:j], "<skill_directory") {
 				continue
 			}
-			if n := utf8.RuneCountInString(t[i : j+len("</skill_resolver>")]); n > min(catalog.MaxDirectoryChars, cfg.Catalog.BudgetChars) {
-				p.Reportf("", "tag directory of %d characters exceeds %d", n, min(catalog.MaxDirectoryChars, cfg.Catalog.BudgetChars))
+			if n := utf8.RuneCountInString(t[i : j+len("</skill_resolver>")]); n > min(catalog.MaxDirectoryChars, set.BudgetChars) {
+				p.Reportf("", "tag directory of %d characters exceeds %d", n, min(catalog.MaxDirectoryChars, set.BudgetChars))
 			}
 		}
 		return nil
@@ -165,9 +167,9 @@ func snapshotOf(p *rules.Pass, c *capture.Capture) (*catalog.Snapshot, error) {
 	if len(cats) == 0 {
 		return nil, nil
 	}
-	cfg := cfgOf(p)
+	set := SettingsOf(p.Env)
 	var all []catalog.Skill
-	for _, g := range eligibleGroups(cats, cfg.Catalog.Exclude) {
+	for _, g := range eligibleGroups(cats, set.Exclude) {
 		all = append(all, g...)
 	}
 	prof, err := currentProfile(p, all)
@@ -198,9 +200,10 @@ func browseAll(s *catalog.Snapshot, fn func(page *catalog.Page, data []byte)) er
 	return fmt.Errorf("browse did not end")
 }
 
-// BrowseBound is SO414.
-var BrowseBound = &rules.Rule{
+// browseBound is SO414.
+var browseBound = &rules.Rule{
 	ID: "SO414", Name: "catalog.browse-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude", "catalog.profile"},
 	Doc: "Every skill_search browse page is at most 3,000 characters of JSON, cursor and facets included. " +
 		"A page enters the conversation and stays there; its bound keeps one browse cheap whatever the catalog's size.",
 	Run: func(p *rules.Pass) error {
@@ -216,9 +219,10 @@ var BrowseBound = &rules.Rule{
 	},
 }
 
-// PaginationComplete is SO415.
-var PaginationComplete = &rules.Rule{
+// paginationComplete is SO415.
+var paginationComplete = &rules.Rule{
 	ID: "SO415", Name: "catalog.pagination-complete", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude", "catalog.profile"},
 	Doc: "Paging through every tag reaches every eligible card exactly once, unclassified ones included. " +
 		"With the tag directory the prompt no longer names each skill, so pagination is the model's only complete path to them: no card may be lost or repeated.",
 	Run: func(p *rules.Pass) error {
@@ -274,8 +278,8 @@ func added(after, before map[int]string) map[int]string {
 	return out
 }
 
-// OverlayVerbatim is SO416.
-var OverlayVerbatim = &rules.Rule{
+// overlayVerbatim is SO416.
+var overlayVerbatim = &rules.Rule{
 	ID: "SO416", Name: "catalog.overlay-verbatim", Kind: rules.Invariant, Severity: rules.Error,
 	Doc: "A prefetch overlay lists catalog skills with their descriptions verbatim, in catalog order. " +
 		"The overlay is discovery metadata: it must say exactly what the catalog says (no paraphrase, no SKILL.md body, no location) and in a stable order.",
@@ -316,8 +320,8 @@ var OverlayVerbatim = &rules.Rule{
 	},
 }
 
-// OverlayLatestHuman is SO417.
-var OverlayLatestHuman = &rules.Rule{
+// overlayLatestHuman is SO417.
+var overlayLatestHuman = &rules.Rule{
 	ID: "SO417", Name: "catalog.overlay-latest-human", Kind: rules.Invariant, Severity: rules.Error,
 	Doc: "A prefetch overlay appears at most once, in the latest genuine human text, and nowhere else. " +
 		"Only the person's latest words are a query; system text, tool results, injected context and older turns must stay byte-identical.",

@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"os"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 )
@@ -17,15 +16,15 @@ import (
 // declared or found by the first search page, at least 80 % of prompts
 // defer confidently, and no request grows.
 func TestLabelledSetTargets(t *testing.T) {
-	set, err := LoadToolSet("../testdata/tools")
+	set, err := LoadToolSet("../../testdata/tools")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Tools) < 40 || len(set.Prompts) < 30 {
 		t.Fatalf("labelled set too small: %d tools, %d prompts", len(set.Tools), len(set.Prompts))
 	}
-	cfg := config.Default()
-	env := &rules.Env{Settings: testSettings{cfg}, Validate: func(c *capture.Capture) ([]string, error) {
+	cfg := defaults()
+	env := &rules.Env{Options: envWith(t, cfg).Options, Validate: func(c *capture.Capture) ([]string, error) {
 		errs, err := schemas.ValidateDoc(string(c.Provider), c.Doc)
 		var out []string
 		for _, e := range errs {
@@ -33,7 +32,7 @@ func TestLabelledSetTargets(t *testing.T) {
 		}
 		return out, err
 	}}
-	pipeline := []*rules.Rule{ToolDefer}
+	pipeline := []*rules.Rule{Defer}
 	rows, err := BenchTools(set, capture.Providers, cfg, func(c *capture.Capture) (*rules.Result, error) {
 		return rules.Run(c, pipeline, env)
 	})

@@ -1,4 +1,4 @@
-package transform
+package catalogrules
 
 import (
 	"crypto/sha256"

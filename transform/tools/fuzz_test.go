@@ -1,4 +1,4 @@
-package transform
+package tools
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/rank"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -52,10 +51,10 @@ func FuzzToolDefer(f *testing.F) {
 		f.Add([]byte(conversation(p, testCatalog, user("Why do pods restart?"), call("mcp__kubernetes__pods_log", "c1"), result("mcp__kubernetes__pods_log", "c1", `{"activated":["mcp__slack__post_message"]}`), user("open a pull request"))))
 	}
 	f.Add([]byte(`{"contents":{"parts":{"text":"open a pull request"}},"tools":{"function_declarations":{"name":"x"}}}`))
-	cfg := config.Default()
-	cfg.Tools.MinSaving = 0
-	env := &rules.Env{Settings: testSettings{cfg}}
-	pipeline := []*rules.Rule{ToolDefer}
+	cfg := defaults()
+	cfg.MinSaving = 0
+	env := envWith(f, cfg)
+	pipeline := []*rules.Rule{Defer}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if len(body) > 1<<16 {
 			return
@@ -75,7 +74,7 @@ func FuzzToolDefer(f *testing.F) {
 			if _, err := capture.Parse(res.Final.Body); err != nil {
 				t.Fatalf("result does not parse: %v", err)
 			}
-			for _, inv := range ToolRules()[2:] {
+			for _, inv := range Rules()[2:] {
 				diags, err := rules.Verify(res, []*rules.Rule{inv}, env)
 				if err != nil {
 					t.Fatal(err)
@@ -102,8 +101,8 @@ func FuzzToolSearch(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	cfg := config.Default()
-	plan := PlanTools(c.Captures[0], cfg)
+	cfg := defaults()
+	plan := Decide(c.Captures[0], cfg)
 	f.Fuzz(func(t *testing.T, query, cursor string) {
 		page, err := plan.Search(query, cursor)
 		if err != nil {
@@ -112,7 +111,7 @@ func FuzzToolSearch(f *testing.F) {
 			}
 			return
 		}
-		if len(page.Tools) > cfg.Tools.PageSize {
+		if len(page.Tools) > cfg.PageSize {
 			t.Fatalf("page of %d", len(page.Tools))
 		}
 		for _, m := range page.Tools {

@@ -1,40 +1,38 @@
-package transform
+package tools
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
-// ToolRules returns the tool-deferral rules (SO2xx) and their invariants
+// Rules returns the tool-deferral rules (SO2xx) and their invariants
 // (SO43x) in registry order.
-func ToolRules() []*rules.Rule {
-	return []*rules.Rule{ToolDefer, ToolNativeDefer,
-		ToolsKept, ToolsAbsent, ToolSearchPresent, ToolActivationAdditive, ToolCallsDeclared, ToolSearchBounded, ToolsFailOpen}
+func Rules() []*rules.Rule {
+	return []*rules.Rule{Defer, NativeDefer,
+		toolsKept, toolsAbsent, searchPresent, activationAdditive, callsDeclared, searchBounded, failOpen}
 }
 
 // FailOpenPrefix starts the message of the diagnostic a tool rule reports
 // when weak, empty or unrelated signal makes it keep every tool.
 const FailOpenPrefix = "fail open: "
 
-var toolRuleOptions = []rules.OptionDoc{
-	{Name: "tools.core", Default: `["read", "bash", "edit", "write", "grep", "find", "ls"]`, Doc: "tools that always stay declared (case-insensitive)"},
-	{Name: "tools.always", Default: "[]", Doc: "more tools that always stay declared"},
-	{Name: "tools.min_score", Default: "2.5", Doc: "score the best match must reach for a confident deferral"},
-	{Name: "tools.relative", Default: "0.5", Doc: "fraction of the best score that makes a tool predicted"},
-	{Name: "tools.max_predicted", Default: "5", Doc: "most predicted tools kept"},
-	{Name: "tools.page_size", Default: "5", Doc: "results per optimizer_tool_search page"},
-	{Name: "tools.list_chars", Default: "1500", Doc: "characters of deferred names listed in the search tool's description"},
-	{Name: "tools.min_saving", Default: "512", Doc: "least bytes a deferral must save"},
-	{Name: "tools.native", Default: "false", Doc: "use provider-native deferral on Anthropic and OpenAI Responses"},
-	{Name: "tools.native_search", Default: `"bm25"`, Doc: "Anthropic search tool for native deferral: bm25 or regex"},
+// readsSettings lists the [tools] keys both deferral rules read.
+var readsSettings = []string{"tools.core", "tools.always", "tools.min_score", "tools.relative", "tools.max_predicted",
+	"tools.page_size", "tools.list_chars", "tools.min_saving", "tools.native_search"}
+
+// deferOptions are SO201's own keys.
+type deferOptions struct {
+	Native bool `toml:"native" doc:"SO201 uses the providers' own deferral (defer_loading plus their tool search tool) on Anthropic Messages and OpenAI Responses, as SO202 does."`
 }
 
-// ToolDefer is SO201.
-var ToolDefer = &rules.Rule{
+func (*deferOptions) Section() string { return "tools" }
+
+// Defer is SO201.
+var Defer = &rules.Rule{
 	ID:       "SO201",
 	Name:     "tools.defer",
 	Kind:     rules.Transform,
@@ -46,12 +44,13 @@ var ToolDefer = &rules.Rule{
 		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone. " +
 		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
 		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
-	OptionDocs: toolRuleOptions,
-	Run:        func(p *rules.Pass) error { return toolRunDefer(p, false) },
+	Options: &deferOptions{},
+	Reads:   readsSettings,
+	Run:     func(p *rules.Pass) error { return runDefer(p, p.Options.(*deferOptions).Native) },
 }
 
-// ToolNativeDefer is SO202.
-var ToolNativeDefer = &rules.Rule{
+// NativeDefer is SO202.
+var NativeDefer = &rules.Rule{
 	ID:       "SO202",
 	Name:     "tools.native-defer",
 	Kind:     rules.Transform,
@@ -60,7 +59,7 @@ var ToolNativeDefer = &rules.Rule{
 	// Judged by what the model sees: the deferred definitions stay on the
 	// wire.
 	Size: func(c *capture.Capture) int {
-		ts := ToolSchemaOf(c)
+		ts := SchemaOf(c)
 		return len(c.Body) - ts.WireBytes + ts.VisibleBytes
 	},
 	Doc: "Defers tool schemas with the provider's own mechanism where there is one (opt-in: selected only by its ID or name). " +
@@ -68,17 +67,21 @@ var ToolNativeDefer = &rules.Rule{
 		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +
 		"Deferred definitions still travel on the wire, so the body grows while the schema the model sees shrinks (skillopt measure reports both); the rule is accepted when the model-visible bytes shrink. " +
 		"Gemini, Mistral, OpenAI Chat Completions and Pi contexts have no native deferral and get SO201's optimizer_tool_search instead. Weak signal fails open as in SO201.",
-	OptionDocs: toolRuleOptions,
-	Run:        func(p *rules.Pass) error { return toolRunDefer(p, true) },
+	Reads: readsSettings,
+	Run:   func(p *rules.Pass) error { return runDefer(p, true) },
 }
 
-// toolNativeProvider reports whether the provider has a native deferral.
-func toolNativeProvider(p capture.Provider) bool {
+// The tool_deferral detail projects both rules, so it is attached once
+// their values exist.
+func init() { Defer.Detail, NativeDefer.Detail = detail, detail }
+
+// nativeProvider reports whether the provider has a native deferral.
+func nativeProvider(p capture.Provider) bool {
 	return p == capture.Anthropic || p == capture.OpenAIResponses
 }
 
-func toolRunDefer(p *rules.Pass, native bool) error {
-	_, edits, msg := toolDeferral(p.Capture, cfgOf(p), native)
+func runDefer(p *rules.Pass, native bool) error {
+	_, edits, msg := deferral(p.Capture, SettingsOf(p.Env), native)
 	if msg != "" {
 		p.Reportf("/tools", "%s", msg)
 	}
@@ -88,11 +91,11 @@ func toolRunDefer(p *rules.Pass, native bool) error {
 	return nil
 }
 
-// toolDeferral is the whole of SO201 (native false) or SO202 (native true)
-// on one capture: the plan, the edits, and the message to report ("" when
-// there is nothing to say).
-func toolDeferral(c *capture.Capture, cfg *config.Config, native bool) (*ToolPlan, []rules.Edit, string) {
-	plan := PlanTools(c, cfg)
+// deferral is the whole of SO201 (native false, unless its option native
+// is set) or SO202 (native true) on one capture: the plan, the edits, and
+// the message to report ("" when there is nothing to say).
+func deferral(c *capture.Capture, s *Settings, native bool) (*Plan, []rules.Edit, string) {
+	plan := Decide(c, s)
 	if plan.FailOpen != "" {
 		return plan, nil, fmt.Sprintf("%s%s; all %d tools kept", FailOpenPrefix, plan.FailOpen, len(plan.Tools))
 	}
@@ -100,8 +103,8 @@ func toolDeferral(c *capture.Capture, cfg *config.Config, native bool) (*ToolPla
 		return plan, nil, ""
 	}
 	d := c.Doc
-	if (native || cfg.Tools.Native) && toolNativeProvider(c.Provider) {
-		edits, err := toolNativeEdits(c, plan)
+	if native && nativeProvider(c.Provider) {
+		edits, err := transform.NativeEdits(c, plan.decls, plan.deferredSet(), s.NativeSearch)
 		if err != nil {
 			return plan, nil, fmt.Sprintf("not deferring: %v", err)
 		}
@@ -122,20 +125,20 @@ func toolDeferral(c *capture.Capture, cfg *config.Config, native bool) (*ToolPla
 		return plan, edits, fmt.Sprintf("deferred %d of %d tools natively (model-visible tool schema %d → %d bytes); kept: %s",
 			len(plan.Deferred), len(plan.Tools), before, after, strings.Join(plan.Kept, ", "))
 	}
-	edits, err := toolDeferEdits(c, plan)
+	edits, err := plan.deferEdits(c)
 	if err != nil {
 		return plan, nil, fmt.Sprintf("not deferring: %v", err)
 	}
 	tools := d.Get(0, "tools")
 	old := int(d.Nodes[tools].End - d.Nodes[tools].Start)
-	if saved := old - len(edits[0].NewJSON); saved < cfg.Tools.MinSaving {
-		plan.undefer(fmt.Sprintf("saving %d bytes is less than min_saving %d", saved, cfg.Tools.MinSaving))
-		return plan, nil, fmt.Sprintf("not deferring: it would save %d bytes, less than min_saving %d", saved, cfg.Tools.MinSaving)
+	if saved := old - len(edits[0].NewJSON); saved < s.MinSaving {
+		plan.undefer(fmt.Sprintf("saving %d bytes is less than min_saving %d", saved, s.MinSaving))
+		return plan, nil, fmt.Sprintf("not deferring: it would save %d bytes, less than min_saving %d", saved, s.MinSaving)
 	}
-	return plan, edits, fmt.Sprintf("deferred %d of %d tools behind %s; kept: %s", len(plan.Deferred), len(plan.Tools), SearchToolName, strings.Join(plan.Kept, ", "))
+	return plan, edits, fmt.Sprintf("deferred %d of %d tools behind %s; kept: %s", len(plan.Deferred), len(plan.Tools), transform.SearchToolName, strings.Join(plan.Kept, ", "))
 }
 
-func toolDeclByName(decls []toolDecl, name string) *toolDecl {
+func toolDeclByName(decls []transform.ToolDecl, name string) *transform.ToolDecl {
 	for i := range decls {
 		if decls[i].Name == name {
 			return &decls[i]

@@ -1,20 +1,46 @@
-package measure
+package catalogrules
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
-	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
 )
 
-// CatalogReport compares the native skill catalog of a capture with the
+// detail is the catalog section of measure's report, given by whichever
+// catalog rule comes first in the pipeline.
+func detail(in rules.DetailInput) (*rules.Detail, error) {
+	for _, st := range in.Result.Steps {
+		if strings.HasPrefix(st.Rule.ID, "SO1") {
+			if st.Rule != in.Rule {
+				return nil, nil
+			}
+			break
+		}
+	}
+	r := report(in.Result, in.Env, in.Replay)
+	if r == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var text, md strings.Builder
+	writeText(&text, r)
+	writeMarkdown(&md, r)
+	return &rules.Detail{Key: "catalog", JSON: data, Text: text.String(), Markdown: md.String()}, nil
+}
+
+// Report compares the native skill catalog of a capture with the
 // compact index and (with a current card profile) the tag directory, and
 // replays each over follow-up requests.
-type CatalogReport struct {
+type Report struct {
 	Format       string `json:"format"`
 	Skills       int    `json:"skills"`
 	NativeBytes  int    `json:"native_bytes"`
@@ -40,8 +66,8 @@ type ReplayPath struct {
 	SavedPct     float64 `json:"saved_pct_vs_native"`
 }
 
-// catalogReport measures the capture's native catalog, when it has one.
-func catalogReport(res *rules.Result, opts Options) *CatalogReport {
+// report measures the capture's native catalog, when it has one.
+func report(res *rules.Result, env *rules.Env, replay int) *Report {
 	c := res.Original
 	// The comparison is about what the catalog rules do: without one in the
 	// pipeline there is nothing to report (and nothing to pay for).
@@ -62,14 +88,11 @@ func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 	if len(cats) == 0 {
 		return nil
 	}
-	cfg := opts.Config
-	if cfg == nil {
-		cfg = config.Default()
-	}
-	r := &CatalogReport{Format: capture.CatalogFormatPi, Requests: max(opts.Replay, 0) + 1}
+	set := SettingsOf(env)
+	r := &Report{Format: capture.CatalogFormatPi, Requests: max(replay, 0) + 1}
 	var groups [][]catalog.Skill
 	seen := map[string]bool{}
-	for _, n := range cfg.Catalog.Exclude {
+	for _, n := range set.Exclude {
 		seen[n] = true
 	}
 	var all []catalog.Skill
@@ -93,15 +116,15 @@ func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 		// already measured the compact form.
 		r.CompactBytes = r.NativeBytes - (compactStep.BytesBefore - compactStep.BytesAfter)
 	} else {
-		for _, b := range catalog.CompactBlocks(groups, cfg.Catalog.BudgetChars) {
+		for _, b := range catalog.CompactBlocks(groups, set.BudgetChars) {
 			r.CompactBytes += jsonLen(b)
 		}
 		r.CompactBytes += r.SearchToolBytes
 	}
 
 	var prof *catalog.Profile
-	if cfg.Catalog.Profile != "" {
-		if p, err := catalog.LoadProfileCached(cfg.Resolve(cfg.Catalog.Profile)); err == nil {
+	if set.Profile != "" {
+		if p, err := catalog.LoadProfileCached(env.Resolve(set.Profile)); err == nil {
 			prof = p
 		}
 	}
@@ -124,8 +147,8 @@ func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 	add("native", r.NativeBytes, 0)
 	add("compact", r.CompactBytes, 0)
 	if snap.HasCards() && len(snap.Bucket(catalog.Unclassified)) < snap.Len() {
-		dir := catalog.Directory(snap, cfg.Catalog.Critical, cfg.Catalog.Always)
-		if catalog.DirectoryFits(dir, cfg.Catalog.BudgetChars) {
+		dir := catalog.Directory(snap, set.Critical, set.Always)
+		if catalog.DirectoryFits(dir, set.BudgetChars) {
 			r.TagBytes = jsonLen(dir) + r.SearchToolBytes
 			// One browse: the first page of the loaded skill's tags.
 			tags := []string{catalog.Unclassified}
@@ -140,7 +163,7 @@ func catalogReport(res *rules.Result, opts Options) *CatalogReport {
 	}
 	base := r.Replay[0].Cumulative
 	for i := range r.Replay {
-		r.Replay[i].SavedPct = pct(base-r.Replay[i].Cumulative, base)
+		r.Replay[i].SavedPct = percent(base-r.Replay[i].Cumulative, base)
 	}
 	return r
 }
@@ -159,20 +182,39 @@ func latestHuman(c *capture.Capture) (int, string) {
 	return -1, ""
 }
 
-// writeCatalogText renders the catalog report for a terminal.
-func writeCatalogText(w io.Writer, r *CatalogReport) {
-	if r == nil {
-		return
-	}
+// writeText renders the catalog report for a terminal.
+func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  catalog replay over %d requests (%d skills; load %s):\n", r.Requests, r.Skills, loadText(r))
 	for _, p := range r.Replay {
-		fmt.Fprintf(w, "    %-8s initial %12s  cumulative %14s  saved %5.1f %%\n", p.Path, Thousands(p.InitialBytes), Thousands(p.Cumulative), p.SavedPct)
+		fmt.Fprintf(w, "    %-8s initial %12s  cumulative %14s  saved %5.1f %%\n", p.Path, measure.Thousands(p.InitialBytes), measure.Thousands(p.Cumulative), p.SavedPct)
 	}
 }
 
-func loadText(r *CatalogReport) string {
+func loadText(r *Report) string {
 	if r.LoadBytes == 0 {
 		return "file not readable here, counted as 0"
 	}
-	return fmt.Sprintf("%s, %s bytes", r.LoadSkill, Thousands(r.LoadBytes))
+	return fmt.Sprintf("%s, %s bytes", r.LoadSkill, measure.Thousands(r.LoadBytes))
+}
+
+// writeMarkdown renders the catalog report as a Markdown list.
+func writeMarkdown(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "- catalog replay over %d requests (%d skills; load %s):", r.Requests, r.Skills, loadText(r))
+	for i, p := range r.Replay {
+		sep := ";"
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "%s %s %s bytes (%.1f %% saved)", sep, p.Path, measure.Thousands(p.Cumulative), p.SavedPct)
+	}
+	fmt.Fprintln(w)
+}
+
+// percent is part of whole in percent, rounded to two decimals, as measure
+// reports shares.
+func percent(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
 }
