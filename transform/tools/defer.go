@@ -45,8 +45,11 @@ var Defer = &rules.Rule{
 		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
 		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
 	Options: &deferOptions{},
-	Reads:   readsSettings,
-	Run:     func(p *rules.Pass) error { return runDefer(p, p.Options.(*deferOptions).Native) },
+	// With native set, deferred definitions stay on the wire as with
+	// SO202; otherwise what the model sees shrinks with the body.
+	Size:  visibleSize,
+	Reads: readsSettings,
+	Run:   func(p *rules.Pass) error { return runDefer(p, p.Options.(*deferOptions).Native) },
 }
 
 // NativeDefer is SO202.
@@ -58,10 +61,7 @@ var NativeDefer = &rules.Rule{
 	Opt:      true,
 	// Judged by what the model sees: the deferred definitions stay on the
 	// wire.
-	Size: func(c *capture.Capture) int {
-		ts := SchemaOf(c)
-		return len(c.Body) - ts.WireBytes + ts.VisibleBytes
-	},
+	Size: visibleSize,
 	Doc: "Defers tool schemas with the provider's own mechanism where there is one (opt-in: selected only by its ID or name). " +
 		"The same per-request decision as SO201 picks the tools to defer; on Anthropic Messages they get defer_loading: true and the tool search tool tool_search_tool_bm25_20251119 (or the regex variant, tools.native_search) is added, " +
 		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +
@@ -69,6 +69,15 @@ var NativeDefer = &rules.Rule{
 		"Gemini, Mistral, OpenAI Chat Completions and Pi contexts have no native deferral and get SO201's optimizer_tool_search instead. Weak signal fails open as in SO201.",
 	Reads: readsSettings,
 	Run:   func(p *rules.Pass) error { return runDefer(p, true) },
+}
+
+// visibleSize is the size of a body as the model sees it: deferred tool
+// definitions the provider does not show count for what it shows of them
+// (nothing, or a name and description). Without deferred definitions it is
+// the body's size.
+func visibleSize(c *capture.Capture) int {
+	ts := SchemaOf(c)
+	return len(c.Body) - ts.WireBytes + ts.VisibleBytes
 }
 
 // The tool_deferral detail projects both rules, so it is attached once
