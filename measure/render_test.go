@@ -2,6 +2,7 @@ package measure_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -122,5 +123,42 @@ func TestChars(t *testing.T) {
 		if got, want := measure.Chars([]byte(s)), utf8.RuneCountInString(s); got != want {
 			t.Errorf("Chars(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+// Rules' sections sit where the family sections always were: after the
+// capture's own figures, before the output section and the diagnostics.
+func TestDetailsBeforeOutputAndDiagnostics(t *testing.T) {
+	r := &measure.CaptureReport{
+		Name:        "c",
+		Output:      &measure.OutputReport{},
+		Diagnostics: []rules.Diagnostic{{Rule: "SO201", Message: "m"}},
+		Details: []rules.Detail{
+			{Key: "catalog", JSON: []byte(`{"skills":1}`)},
+			{Key: "tool_deferral", JSON: []byte(`{"tools":2}`)},
+		},
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	order := []string{`"replay":`, `"catalog":{"skills":1}`, `"tool_deferral":{"tools":2}`, `"output":`, `"diagnostics":`}
+	last := -1
+	for _, k := range order {
+		i := strings.Index(s, k)
+		if i <= last {
+			t.Fatalf("%s out of order in %s", k, s)
+		}
+		last = i
+	}
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	// Without details, the plain encoding.
+	r.Details = nil
+	if data, err := json.Marshal(r); err != nil || strings.Contains(string(data), "catalog") || !strings.HasSuffix(string(data), `"message":"m"}]}`) {
+		t.Errorf("%s %v", data, err)
 	}
 }
