@@ -54,29 +54,50 @@ type CaptureReport struct {
 	After        After        `json:"after"`
 	Replay       Replay       `json:"replay"`
 	// Per-family detail, present when the family has something to say.
-	Catalog      *CatalogReport     `json:"catalog,omitempty"`
-	ToolDeferral *ToolReport        `json:"tool_deferral,omitempty"`
-	Output       *OutputReport      `json:"output,omitempty"`
-	Diagnostics  []rules.Diagnostic `json:"diagnostics,omitempty"`
+	Output      *OutputReport      `json:"output,omitempty"`
+	Diagnostics []rules.Diagnostic `json:"diagnostics,omitempty"`
 	// Details are the sections rules add (rules.Rule.Detail), each a
-	// member of the JSON object under its key.
+	// member of the JSON object under its key, after the capture's own
+	// figures and before its diagnostics.
 	Details []rules.Detail `json:"-"`
 }
 
 // MarshalJSON writes the report with each rule's detail as a member.
 func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 	type plain CaptureReport
-	out, err := json.Marshal((*plain)(r))
-	if err != nil || len(r.Details) == 0 {
-		return out, err
+	if len(r.Details) == 0 {
+		return json.Marshal((*plain)(r))
+	}
+	head := *r
+	head.Output, head.Diagnostics = nil, nil
+	out, err := json.Marshal((*plain)(&head))
+	if err != nil {
+		return nil, err
 	}
 	out = out[:len(out)-1] // the closing brace
-	for _, d := range r.Details {
-		key, _ := json.Marshal(d.Key)
+	member := func(key string, value []byte) {
+		k, _ := json.Marshal(key)
 		out = append(out, ',')
-		out = append(out, key...)
+		out = append(out, k...)
 		out = append(out, ':')
-		out = append(out, d.JSON...)
+		out = append(out, value...)
+	}
+	for _, d := range r.Details {
+		member(d.Key, d.JSON)
+	}
+	if r.Output != nil {
+		data, err := json.Marshal(r.Output)
+		if err != nil {
+			return nil, err
+		}
+		member("output", data)
+	}
+	if len(r.Diagnostics) > 0 {
+		data, err := json.Marshal(r.Diagnostics)
+		if err != nil {
+			return nil, err
+		}
+		member("diagnostics", data)
 	}
 	return append(out, '}'), nil
 }
@@ -277,8 +298,6 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
 	r.Details = details(res, opts, counting)
 	r.Diagnostics = res.Diagnostics
-	r.Catalog = catalogReport(res, opts)
-	r.ToolDeferral = toolReport(res, opts)
 	r.Output = outputReport(res, opts)
 	return r
 }

@@ -115,12 +115,10 @@ func WriteText(w io.Writer, rep *Report) error {
 			after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
 		}
 		fmt.Fprintf(w, "  after: %s; over %d requests: %s → %s bytes\n", after, c.Replay.Requests, Thousands(c.Replay.BytesBefore), Thousands(c.Replay.BytesAfter))
-		writeCatalogText(w, c.Catalog)
-		writeToolsText(w, c.ToolDeferral)
-		writeOutputText(w, c.Output)
 		for _, d := range c.Details {
 			fmt.Fprint(w, d.Text)
 		}
+		writeOutputText(w, c.Output)
 	}
 	if len(rep.Captures) > 1 {
 		t := rep.Totals
@@ -155,8 +153,6 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "- tools: %d declared, %s\n", c.Tools.Count, Size(c.Tools.Bytes))
 		fmt.Fprintf(w, "- tool results: %d, %s, %d duplicate(s)\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), c.ToolResults.Duplicates)
 		fmt.Fprintf(w, "- stable prefix: %s, sha256 `%s`\n", Size(c.PrefixBytes), c.PrefixSHA256)
-		writeToolsMarkdown(w, c.ToolDeferral)
-		writeOutputMarkdown(w, c.Output)
 		for _, d := range c.Details {
 			if d.Markdown != "" {
 				fmt.Fprint(w, d.Markdown)
@@ -164,6 +160,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 				fmt.Fprint(w, d.Text)
 			}
 		}
+		writeOutputMarkdown(w, c.Output)
 		if len(c.Savings) > 0 {
 			fmt.Fprintf(w, "\n| rule | name | before | after | saved |\n| --- | --- | ---: | ---: | ---: |\n")
 			for _, s := range c.Savings {

@@ -1,7 +1,8 @@
-package measure
+package measure_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,8 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -28,19 +30,19 @@ func (byteCounter) CountAll(texts []string) []int {
 	return out
 }
 
-func exampleReport(t *testing.T) *Report {
+func exampleReport(t *testing.T) *measure.Report {
 	t.Helper()
 	f, err := capture.ReadFile(filepath.Join("..", "testdata", "examples", "anthropic-catalog.json"), nil, capture.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Captures[0].Name = "anthropic-catalog.json"
-	res, err := rules.Run(f.Captures[0], []*rules.Rule{transform.CompactIndex}, nil)
+	res, err := rules.Run(f.Captures[0], []*rules.Rule{catalogrules.CompactIndex}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := Measure(res, Options{Encoding: "test-quarter-bytes", Counter: byteCounter{}, Replay: 8})
-	return Summarize([]*CaptureReport{cr}, []string{CatalogKey(f.Captures[0])})
+	cr := measure.Measure(res, measure.Options{Encoding: "test-quarter-bytes", Counter: byteCounter{}, Replay: 8})
+	return measure.Summarize([]*measure.CaptureReport{cr}, []string{measure.CatalogKey(f.Captures[0])})
 }
 
 // TestGoldens renders one report in every format and compares it with the
@@ -48,9 +50,9 @@ func exampleReport(t *testing.T) *Report {
 func TestGoldens(t *testing.T) {
 	rep := exampleReport(t)
 	for name, write := range map[string]func(*bytes.Buffer) error{
-		"measure.txt":  func(b *bytes.Buffer) error { return WriteText(b, rep) },
-		"measure.json": func(b *bytes.Buffer) error { return WriteJSON(b, rep) },
-		"measure.md":   func(b *bytes.Buffer) error { return WriteMarkdown(b, rep) },
+		"measure.txt":  func(b *bytes.Buffer) error { return measure.WriteText(b, rep) },
+		"measure.json": func(b *bytes.Buffer) error { return measure.WriteJSON(b, rep) },
+		"measure.md":   func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep) },
 	} {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {
@@ -90,14 +92,14 @@ func TestSectionsAddUp(t *testing.T) {
 }
 
 func TestSummarizeNotesDifferentPrefixes(t *testing.T) {
-	a := &CaptureReport{Name: "a", PrefixSHA256: "1"}
-	b := &CaptureReport{Name: "b", PrefixSHA256: "2"}
-	c := &CaptureReport{Name: "c", PrefixSHA256: "1"}
-	rep := Summarize([]*CaptureReport{a, b, c}, []string{"k", "k", "k"})
+	a := &measure.CaptureReport{Name: "a", PrefixSHA256: "1"}
+	b := &measure.CaptureReport{Name: "b", PrefixSHA256: "2"}
+	c := &measure.CaptureReport{Name: "c", PrefixSHA256: "1"}
+	rep := measure.Summarize([]*measure.CaptureReport{a, b, c}, []string{"k", "k", "k"})
 	if len(rep.Notes) != 1 {
 		t.Fatalf("notes %v", rep.Notes)
 	}
-	rep = Summarize([]*CaptureReport{a, c}, []string{"k", "k"})
+	rep = measure.Summarize([]*measure.CaptureReport{a, c}, []string{"k", "k"})
 	if len(rep.Notes) != 0 {
 		t.Fatalf("same prefixes noted: %v", rep.Notes)
 	}
@@ -105,12 +107,12 @@ func TestSummarizeNotesDifferentPrefixes(t *testing.T) {
 
 func TestSizeAndThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 3 << 20: "3.0 MiB"} {
-		if got := Size(n); got != want {
+		if got := measure.Size(n); got != want {
 			t.Errorf("Size(%d) = %q", n, got)
 		}
 	}
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := Thousands(n); got != want {
+		if got := measure.Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q", n, got)
 		}
 	}
@@ -118,8 +120,45 @@ func TestSizeAndThousands(t *testing.T) {
 
 func TestChars(t *testing.T) {
 	for _, s := range []string{"", "a", "héllo wörld, ünïcödé", "日本語のテキストです。", "😀😃😄 mixed ascii and emoji 😁", strings.Repeat("é", 33)} {
-		if got, want := Chars([]byte(s)), utf8.RuneCountInString(s); got != want {
+		if got, want := measure.Chars([]byte(s)), utf8.RuneCountInString(s); got != want {
 			t.Errorf("Chars(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+// Rules' sections sit where the family sections always were: after the
+// capture's own figures, before the output section and the diagnostics.
+func TestDetailsBeforeOutputAndDiagnostics(t *testing.T) {
+	r := &measure.CaptureReport{
+		Name:        "c",
+		Output:      &measure.OutputReport{},
+		Diagnostics: []rules.Diagnostic{{Rule: "SO201", Message: "m"}},
+		Details: []rules.Detail{
+			{Key: "catalog", JSON: []byte(`{"skills":1}`)},
+			{Key: "tool_deferral", JSON: []byte(`{"tools":2}`)},
+		},
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	order := []string{`"replay":`, `"catalog":{"skills":1}`, `"tool_deferral":{"tools":2}`, `"output":`, `"diagnostics":`}
+	last := -1
+	for _, k := range order {
+		i := strings.Index(s, k)
+		if i <= last {
+			t.Fatalf("%s out of order in %s", k, s)
+		}
+		last = i
+	}
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	// Without details, the plain encoding.
+	r.Details = nil
+	if data, err := json.Marshal(r); err != nil || strings.Contains(string(data), "catalog") || !strings.HasSuffix(string(data), `"message":"m"}]}`) {
+		t.Errorf("%s %v", data, err)
 	}
 }

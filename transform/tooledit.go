@@ -7,59 +7,65 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// toolDeferEdits returns the edit that replaces the capture's tool declarations
-// by the kept ones (their exact original bytes, in order) plus one
-// optimizer_tool_search declaration, and the new tools value's size change.
-func toolDeferEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
+// MovedCacheControl returns the member `"cache_control":…` of the last
+// deferred Anthropic declaration that carries a prompt-cache breakpoint
+// (nil when none does): removing that declaration would move the end of
+// the cached prefix, so the declaration that replaces the removed ones
+// takes the breakpoint over.
+func MovedCacheControl(c *capture.Capture, decls []ToolDecl, deferred map[string]bool) []byte {
+	if c.Provider != capture.Anthropic {
+		return nil
+	}
 	d := c.Doc
-	deferred := p.deferredSet()
-	desc := toolSearchDescription(p.Deferred, p.cfg.ListChars)
-	// A prompt-cache breakpoint on a removed tool moves to the search
-	// declaration, which ends the list, so the cached prefix keeps its end.
 	var extra []byte
-	if c.Provider == capture.Anthropic {
-		for _, t := range p.decls {
-			if cc := d.Get(t.Node, "cache_control"); cc >= 0 && deferred[t.Name] {
-				extra = append(capture.Quote("cache_control"), ':')
-				extra = append(extra, d.Raw(cc)...)
-			}
+	for _, t := range decls {
+		if cc := d.Get(t.Node, "cache_control"); cc >= 0 && deferred[t.Name] {
+			extra = append(capture.Quote("cache_control"), ':')
+			extra = append(extra, d.Raw(cc)...)
 		}
 	}
-	search := toolSearchDecl(c, p.decls, desc, extra)
+	return extra
+}
+
+// DeferEdits returns the edit that replaces the capture's tool
+// declarations by the ones not deferred (their exact original bytes, in
+// order) plus search, one declaration rendered in the capture's shape.
+func DeferEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool, search []byte) ([]rules.Edit, error) {
+	d := c.Doc
 	if c.Provider == capture.Gemini {
-		return toolGeminiDeferEdits(c, p, deferred, search)
+		return geminiDeferEdits(c, deferred, search)
 	}
 	tools := d.Get(0, "tools")
 	if d.Kind(tools) != capture.Array {
 		return nil, errors.New("tools is not an array")
 	}
 	var parts [][]byte
-	for _, t := range p.decls {
+	for _, t := range decls {
 		if !deferred[t.Name] {
 			parts = append(parts, d.Raw(t.Node))
 		}
 	}
 	parts = append(parts, search)
-	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: toolJoinLike(d, tools, parts), Message: "defer tools behind " + SearchToolName}}, nil
+	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: joinLike(d, tools, parts), Message: "defer tools behind " + SearchToolName}}, nil
 }
 
-// toolGeminiDeferEdits rebuilds the Gemini tools value: each functionDeclarations
+// geminiDeferEdits rebuilds the Gemini tools value: each functionDeclarations
 // list keeps its undeferred declarations, the first one also receives the
 // search declaration, and a tool object left with nothing is dropped.
 // Built-in tools and other members stay byte-identical.
-func toolGeminiDeferEdits(c *capture.Capture, p *ToolPlan, deferred map[string]bool, search []byte) ([]rules.Edit, error) {
+func geminiDeferEdits(c *capture.Capture, deferred map[string]bool, search []byte) ([]rules.Edit, error) {
 	d := c.Doc
 	tools := d.Get(0, "tools")
 	var parts [][]byte
 	added := false
-	for _, t := range toolElems(d, tools) {
+	for _, t := range ToolElems(d, tools) {
 		fds := d.GetAny(t, "functionDeclarations", "function_declarations")
 		if fds < 0 {
 			parts = append(parts, d.Raw(t))
 			continue
 		}
 		var kept [][]byte
-		for _, fd := range toolElems(d, fds) {
+		for _, fd := range ToolElems(d, fds) {
 			if !deferred[d.GetStr(fd, "name")] {
 				kept = append(kept, d.Raw(fd))
 			}
@@ -71,11 +77,11 @@ func toolGeminiDeferEdits(c *capture.Capture, p *ToolPlan, deferred map[string]b
 		var list []byte
 		switch {
 		case d.Kind(fds) == capture.Array:
-			list = toolJoinLike(d, fds, kept)
+			list = joinLike(d, fds, kept)
 		case len(kept) == 1 && string(kept[0]) == string(d.Raw(fds)):
 			list = d.Raw(fds)
 		default:
-			list = toolJoinLike(d, -1, kept)
+			list = joinLike(d, -1, kept)
 		}
 		if len(kept) == 0 && d.Len(t) == 1 {
 			continue // nothing left in this tool object
@@ -91,7 +97,7 @@ func toolGeminiDeferEdits(c *capture.Capture, p *ToolPlan, deferred map[string]b
 	}
 	var value []byte
 	if d.Kind(tools) == capture.Array {
-		value = toolJoinLike(d, tools, parts)
+		value = joinLike(d, tools, parts)
 	} else if len(parts) == 1 {
 		value = parts[0]
 	} else {
@@ -100,10 +106,10 @@ func toolGeminiDeferEdits(c *capture.Capture, p *ToolPlan, deferred map[string]b
 	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: value, Message: "defer tools behind " + SearchToolName}}, nil
 }
 
-// toolJoinLike renders parts as a JSON array written the way array arr is
+// joinLike renders parts as a JSON array written the way array arr is
 // (its opening, separator and closing whitespace), compact when arr < 0 or
 // has too few elements to show a style.
-func toolJoinLike(d *capture.Doc, arr int, parts [][]byte) []byte {
+func joinLike(d *capture.Doc, arr int, parts [][]byte) []byte {
 	open, sep, closing := "[", ",", "]"
 	if arr >= 0 {
 		var first, second, last = -1, -1, -1
@@ -145,27 +151,27 @@ func toolJoinLike(d *capture.Doc, arr int, parts [][]byte) []byte {
 	return append(out, closing...)
 }
 
-// toolNativeEdits marks every deferred declaration defer_loading: true and adds
-// the provider's tool search tool (Anthropic Messages, OpenAI Responses).
+// NativeEdits marks every deferred declaration defer_loading: true and adds
+// the provider's tool search tool (Anthropic Messages, OpenAI Responses;
+// on Anthropic the variant anthropicSearch names, "bm25" or "regex").
 // Kept declarations are untouched; a deferred Anthropic declaration that
 // carries a cache breakpoint hands it to the search tool, since a deferred
 // definition is not part of the cached prompt.
-func toolNativeEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
+func NativeEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool, anthropicSearch string) ([]rules.Edit, error) {
 	d := c.Doc
 	tools := d.Get(0, "tools")
 	if d.Kind(tools) != capture.Array {
 		return nil, errors.New("tools is not an array")
 	}
-	deferred := p.deferredSet()
 	var edits []rules.Edit
 	var cache []byte
-	for _, t := range p.decls {
+	for _, t := range decls {
 		if !deferred[t.Name] {
 			continue
 		}
 		if cc := d.Get(t.Node, "cache_control"); cc >= 0 && c.Provider == capture.Anthropic {
 			cache = d.Raw(cc)
-			decl := toolWithoutMember(d, t.Node, cc)
+			decl := withoutMember(d, t.Node, cc)
 			decl = append(decl[:len(decl)-1], `,"defer_loading":true}`...)
 			edits = append(edits, rules.Edit{Pointer: d.Pointer(t.Node), NewJSON: decl, Message: "defer " + t.Name})
 			continue
@@ -175,7 +181,7 @@ func toolNativeEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
 	var search []byte
 	switch c.Provider {
 	case capture.Anthropic:
-		kind := p.cfg.NativeSearch
+		kind := anthropicSearch
 		search = []byte(`{"type":"tool_search_tool_` + kind + `_20251119","name":"tool_search_tool_` + kind + `"`)
 		if cache != nil {
 			search = append(search, `,"cache_control":`...)
@@ -191,9 +197,9 @@ func toolNativeEdits(c *capture.Capture, p *ToolPlan) ([]rules.Edit, error) {
 	return edits, nil
 }
 
-// toolWithoutMember returns the bytes of object obj without member value node m
+// withoutMember returns the bytes of object obj without member value node m
 // (and its key and one adjoining comma).
-func toolWithoutMember(d *capture.Doc, obj, m int) []byte {
+func withoutMember(d *capture.Doc, obj, m int) []byte {
 	var prev, next = -1, -1
 	seen := false
 	for e := range d.Children(obj) {

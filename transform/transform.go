@@ -1,7 +1,9 @@
-// Package transform holds the transform rules: skill-catalog compaction and
-// discovery (SO1xx), tool deferral (SO2xx), and output and history reduction
-// (SO3xx). Rules read a capture through their Pass and return edits; they
-// never parse files or print.
+// Package transform is the machinery the transform rule families share:
+// the tool declarations of a request read in each provider's shape, and the
+// edits that rewrite them byte for byte. The families live in sub-packages:
+// transform/catalog (skill catalog, SO1xx), transform/tools (tool deferral,
+// SO2xx) and the output and history rules (SO3xx). Rules read a capture
+// through their Pass and return edits; they never parse files or print.
 package transform
 
 import (
@@ -9,8 +11,8 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// Configured is what a rule finds in rules.Env.Settings to read the
-// configuration.
+// Configured is what a rule not yet given typed settings finds in
+// rules.Env.Settings to read the configuration.
 type Configured interface {
 	Config() *config.Config
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/skillopt/skillopt/internal/bench/toolbench"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 func benchToolsCommand(e *env) *cli.Command {
@@ -71,7 +71,7 @@ func benchToolsCommand(e *env) *cli.Command {
 				provs = append(provs, prov)
 			}
 			rule := ruleset.ByID(c.String("rule"))
-			if rule == nil || (rule.ID != transform.ToolDefer.ID && rule.ID != transform.ToolNativeDefer.ID) {
+			if rule == nil || (rule.ID != tools.Defer.ID && rule.ID != tools.NativeDefer.ID) {
 				return usageErr("bench tools: --rule %q is not SO201 or SO202", c.String("rule"))
 			}
 			if c.Int("scale") < 1 || c.Int("scale") > 100000 {

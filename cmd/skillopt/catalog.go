@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
 // sourceFlags select where a catalog comes from.
@@ -57,7 +58,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 	} else {
 		roots := c.StringSlice("skills")
 		if len(roots) == 0 {
-			for _, r := range e.cfg.Catalog.Skills {
+			for _, r := range e.catalogSettings().Skills {
 				roots = append(roots, e.cfg.Resolve(r))
 			}
 		}
@@ -79,10 +80,10 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 		}
 		source = strings.Join(roots, ", ")
 	}
-	opts := catalog.Options{Exclude: e.cfg.Catalog.Exclude}
+	opts := catalog.Options{Exclude: e.catalogSettings().Exclude}
 	prof := c.String("profile")
 	if prof == "" {
-		prof = e.cfg.Resolve(e.cfg.Catalog.Profile)
+		prof = e.cfg.Resolve(e.catalogSettings().Profile)
 	}
 	if prof != "" && withProfile {
 		p, err := catalog.LoadProfileCached(prof)
@@ -348,3 +349,6 @@ func catalogLocationCommand(e *env) *cli.Command {
 func lookupErr(err error) error {
 	return &exitError{code: exitUsage, err: err}
 }
+
+// catalogSettings returns the configured [catalog] settings.
+func (e *env) catalogSettings() *catalogrules.Settings { return catalogrules.FromSet(e.cfg.Options) }

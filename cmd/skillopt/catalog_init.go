@@ -55,8 +55,8 @@ func catalogInitCommand(e *env) *cli.Command {
 				return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
 			}
 			profPath := c.String("profile")
-			if profPath == "" && e.cfg.Catalog.Profile != "" {
-				p, err := configuredProfile(e.cfg.Path, e.cfg.Catalog.Profile)
+			if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
+				p, err := configuredProfile(e.cfg.Path, prof)
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}

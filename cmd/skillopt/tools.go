@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 func toolsCommand(e *env) *cli.Command {
@@ -73,9 +73,9 @@ func toolsSearchCommand(e *env) *cli.Command {
 				return usageErr("tools search: --entry %d: %s holds %d capture(s)", n, path, len(f.Captures))
 			}
 			capt := f.Captures[n-1]
-			page, err := transform.SearchTools(capt, e.cfg, query, c.String("cursor"))
+			page, err := tools.Search(capt, tools.FromSet(e.cfg.Options), query, c.String("cursor"))
 			if err != nil {
-				var ce *transform.CursorError
+				var ce *tools.CursorError
 				if errors.As(err, &ce) {
 					return usageErr("tools search: --cursor: %v", err)
 				}
@@ -90,7 +90,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 	}
 }
 
-func writeToolPage(e *env, name string, page *transform.ToolPage) {
+func writeToolPage(e *env, name string, page *tools.Page) {
 	w := e.stdout
 	if page.Note != "" {
 		fmt.Fprintf(w, "%s: no deferred tools to search (%s)\n", name, page.Note)

@@ -24,10 +24,8 @@ type Config struct {
 	Rules   Rules   `toml:"rules"`
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
-	Catalog Catalog `toml:"catalog"`
 	Lint    Lint    `toml:"lint"`
 	Output  Output  `toml:"output"`
-	Tools   Tools   `toml:"tools"`
 
 	// Options are the configured settings of every rule and family that
 	// declares some (nil: the declared defaults; see rules.Options).
@@ -70,27 +68,19 @@ func Default() *Config {
 		Rules:   Rules{Pipeline: DefaultPipeline()},
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
-		Catalog: defaultCatalog(),
 		Lint:    defaultLint(),
 		Output:  defaultOutput(),
-		Tools:   defaultTools(),
 	}
 }
 
 //go:embed template.toml
 var template []byte
 
-//go:embed template_catalog.toml
-var templateCatalog []byte
-
 //go:embed template_lint.toml
 var templateLint []byte
 
 //go:embed template_output.toml
 var templateOutput []byte
-
-//go:embed template_tools.toml
-var templateTools []byte
 
 // DefaultPipeline selects every catalog, tool and output rule that is not
 // opt-in, in registry order.
@@ -114,7 +104,7 @@ func TemplateWith(b *rules.Binding) []byte {
 	for _, l := range []struct {
 		section string
 		text    []byte
-	}{{"catalog", templateCatalog}, {"lint", templateLint}, {"output", templateOutput}, {"tools", templateTools}} {
+	}{{"lint", templateLint}, {"output", templateOutput}} {
 		if !declared[l.section] {
 			parts = append(parts, l.text)
 		}
@@ -277,10 +267,8 @@ func (c *Config) check(p *problems) {
 	if c.Archive.Dir == "" {
 		p.at("archive.dir", "archive.dir must not be empty")
 	}
-	c.Catalog.check(p.at)
 	c.Lint.check(p.at)
 	c.Output.check(p.at)
-	c.Tools.check(p.at)
 }
 
 // CheckRules reports every rule reference in the configuration that known

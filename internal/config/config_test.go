@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/skillopt/skillopt/rules"
 )
 
 func TestTemplateDecodesToDefaults(t *testing.T) {
@@ -66,8 +68,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"suppression without rule", "[[lint.suppress]]\nreason = \"x\"\n", `s.toml:1:1: lint.suppress[0]: rule is required`},
 		{"mistyped rule is reported once", "[[lint.suppress]]\nrule = 1\nreason = \"x\"\n", `s.toml:2:8: lint.suppress[0].rule: want a string, got integer 1`},
 	}
+	b := familyTables(t)
 	for _, tc := range cases {
-		err := Decode("s.toml", []byte(tc.toml), Default())
+		err := DecodeWith("s.toml", []byte(tc.toml), Default(), b)
 		var list Errors
 		if !errors.As(err, &list) || len(list) != 1 {
 			t.Errorf("%s: want one error, got %v", tc.name, err)
@@ -83,6 +86,33 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// familyTables binds stand-ins for tables that rule families declare
+// ([catalog], [tools]), so that cases about the decoder can use them.
+func familyTables(t *testing.T) *rules.Binding {
+	t.Helper()
+	b, err := rules.Bind([]rules.Owner{
+		{Name: "catalog", Options: &catalogTable{}},
+		{Name: "tools", Options: &toolsTable{MinScore: 2.5}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type catalogTable struct {
+	Skills []string `toml:"skills" doc:"skill folders"`
+}
+
+func (*catalogTable) Section() string { return "catalog" }
+
+type toolsTable struct {
+	MinScore float64 `toml:"min_score" doc:"score"`
+	Native   bool    `toml:"native" doc:"native"`
+}
+
+func (*toolsTable) Section() string { return "tools" }
+
 // TestDecodeAccepts: TOML's ways of writing the same table all decode.
 func TestDecodeAccepts(t *testing.T) {
 	for _, doc := range []string{
@@ -96,7 +126,7 @@ func TestDecodeAccepts(t *testing.T) {
 		"[tools]\nmin_score = 3\n[measure]\nreplay = 1_0\n",
 	} {
 		cfg := Default()
-		if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+		if err := DecodeWith("s.toml", []byte(doc), cfg, familyTables(t)); err != nil {
 			t.Errorf("%q: %v", doc, err)
 			continue
 		}
@@ -302,7 +332,7 @@ func sameAsGoTOML(t *testing.T, data []byte) {
 	}
 	for _, pair := range [][2]any{
 		{mine.Rules, theirs.Rules}, {mine.Measure, theirs.Measure}, {mine.Archive, theirs.Archive},
-		{mine.Catalog, theirs.Catalog}, {mine.Lint, theirs.Lint}, {mine.Output, theirs.Output}, {mine.Tools, theirs.Tools},
+		{mine.Lint, theirs.Lint}, {mine.Output, theirs.Output},
 	} {
 		if a, b := fmt.Sprintf("%+v", pair[0]), fmt.Sprintf("%+v", pair[1]); a != b {
 			t.Fatalf("%q: decoded\n%s\ngo-toml\n%s", data, a, b)

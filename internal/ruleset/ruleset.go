@@ -14,6 +14,8 @@ import (
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform"
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/tools"
 	"github.com/skillopt/skillopt/validity"
 )
 
@@ -21,8 +23,8 @@ import (
 // execution order of a pipeline.
 func All() []*rules.Rule {
 	var all []*rules.Rule
-	all = append(all, transform.CatalogRules()...)
-	all = append(all, transform.ToolRules()...)
+	all = append(all, catalogrules.Rules()...)
+	all = append(all, tools.Rules()...)
 	all = append(all, transform.OutputRules()...)
 	all = append(all, rules.Invariants()...)
 	all = append(all, validity.Rules()...)
@@ -30,10 +32,16 @@ func All() []*rules.Rule {
 	return all
 }
 
+// Families returns the settings of every family of rules, in registry
+// order.
+func Families() []rules.Settings {
+	return []rules.Settings{catalogrules.Family, tools.Family}
+}
+
 // registry is built once, on first use; the registry test makes sure it
 // builds.
 var registry = sync.OnceValues(func() (*rules.Registry, error) {
-	return rules.NewRegistry(All(), nil)
+	return rules.NewRegistry(All(), Families())
 })
 
 // Registry returns the registry of every rule and family settings.

@@ -86,3 +86,27 @@ func TestResolve(t *testing.T) {
 		t.Fatalf("none: %v %v", p, err)
 	}
 }
+
+// The registry starts with the catalog rules and their invariants, then
+// the tool rules and theirs, in the order pipelines and listings have
+// always used; each family declares its settings once.
+func TestRegistryOrderOfFamilies(t *testing.T) {
+	want := []string{"SO101", "SO102", "SO103", "SO410", "SO411", "SO412", "SO413", "SO414", "SO415", "SO416", "SO417",
+		"SO201", "SO202", "SO430", "SO431", "SO432", "SO433", "SO434", "SO435", "SO436"}
+	all := All()
+	if len(all) < len(want) {
+		t.Fatalf("%d rules", len(all))
+	}
+	for i, id := range want {
+		if all[i].ID != id {
+			t.Fatalf("rule %d is %s, want %s", i, all[i].ID, id)
+		}
+	}
+	var names []string
+	for _, s := range Registry().Settings() {
+		names = append(names, s.Name)
+	}
+	if len(names) < 2 || names[0] != "catalog" || names[1] != "tools" {
+		t.Errorf("family settings %v", names)
+	}
+}

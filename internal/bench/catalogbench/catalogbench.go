@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/bench"
@@ -137,14 +139,14 @@ func Run(n int, seed int64, replay int) (Row, error) {
 		}
 	}
 	row.OtherBytes = len(in.Body) - row.NativeBytes
-	cfg := config.Default()
+	cs := catalogrules.Defaults
 	// The skill_search declaration and the comma before it.
 	tool := len(capture.RenderTool(capture.Anthropic, catalog.SearchTool())) + 1
-	for _, b := range catalog.CompactBlocks([][]catalog.Skill{snap.Skills}, cfg.Catalog.BudgetChars) {
+	for _, b := range catalog.CompactBlocks([][]catalog.Skill{snap.Skills}, cs.BudgetChars) {
 		row.CompactBytes += len(capture.Quote(b)) - 2
 	}
 	row.CompactBytes += tool
-	row.TagBytes = len(capture.Quote(catalog.Directory(snap, cfg.Catalog.Critical, cfg.Catalog.Always))) - 2 + tool
+	row.TagBytes = len(capture.Quote(catalog.Directory(snap, cs.Critical, cs.Always))) - 2 + tool
 
 	// Browse pages of the first skill's tags, the way the model would look
 	// for it.

@@ -10,7 +10,7 @@ import (
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 func runSet(t *testing.T, prompts []Prompt) []Row {
@@ -20,7 +20,7 @@ func runSet(t *testing.T, prompts []Prompt) []Row {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
-	pipeline := []*rules.Rule{transform.ToolDefer}
+	pipeline := []*rules.Rule{tools.Defer}
 	env := ruleset.Env(cfg, pipeline)
 	rows, err := Run(set.Tools, prompts, Options{Providers: capture.Providers, Config: cfg, Run: func(c *capture.Capture) (*rules.Result, error) {
 		return rules.Run(c, pipeline, env)

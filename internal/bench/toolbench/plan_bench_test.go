@@ -4,8 +4,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 const benchPrompt = "The checkout pods in the staging namespace keep restarting. Figure out why from their logs and the cluster events."
@@ -28,8 +27,8 @@ func benchPlan(b *testing.B, cold bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tools := Scaled(set.Tools, 200)
-	cfg := config.Default()
+	specs := Scaled(set.Tools, 200)
+	settings := tools.Defaults
 	// A batch of requests read ahead, outside the timed region.
 	const batch = 32
 	var caps []*capture.Capture
@@ -37,9 +36,9 @@ func benchPlan(b *testing.B, cold bool) {
 	fill := func() {
 		caps = caps[:0]
 		for range batch {
-			ts := tools
+			ts := specs
 			if cold {
-				ts = variantOf(tools, variant)
+				ts = variantOf(specs, variant)
 				variant++
 			}
 			c, err := Capture(capture.Anthropic, ts, benchPrompt)
@@ -49,8 +48,8 @@ func benchPlan(b *testing.B, cold bool) {
 			caps = append(caps, c)
 		}
 	}
-	if c, err := Capture(capture.Anthropic, tools, benchPrompt); err == nil {
-		transform.PlanTools(c, cfg)
+	if c, err := Capture(capture.Anthropic, specs, benchPrompt); err == nil {
+		tools.Decide(c, settings)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -60,6 +59,6 @@ func benchPlan(b *testing.B, cold bool) {
 			fill()
 			b.StartTimer()
 		}
-		transform.PlanTools(caps[i%batch], cfg)
+		tools.Decide(caps[i%batch], settings)
 	}
 }

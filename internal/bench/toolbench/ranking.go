@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillopt/skillopt/transform/tools"
+
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/transform"
 )
 
 // Ranking is the time to plan one request (human text, history, ranking,
@@ -29,8 +30,8 @@ const rankingRuns = 51
 //
 // A cold request must not find its index cached: every cold run declares
 // a tool set the cache has not seen (see variantOf).
-func TimeRanking(tools []capture.ToolSpec, n int, prompt string, cfg *config.Config) (Ranking, error) {
-	scaled := Scaled(tools, n)
+func TimeRanking(specs []capture.ToolSpec, n int, prompt string, cfg *config.Config) (Ranking, error) {
+	scaled := Scaled(specs, n)
 	r := Ranking{Tools: len(scaled)}
 	if len(scaled) == 0 {
 		return r, nil
@@ -45,16 +46,16 @@ func TimeRanking(tools []capture.ToolSpec, n int, prompt string, cfg *config.Con
 	}
 	k := 0
 	r.ColdMicros = bench.MedianMicros(rankingRuns, func() {
-		transform.PlanTools(cold[k], cfg)
+		tools.Decide(cold[k], tools.FromSet(cfg.Options))
 		k++
 	}, nil)
 	c, err := Capture(capture.Anthropic, scaled, prompt)
 	if err != nil {
 		return r, err
 	}
-	transform.PlanTools(c, cfg)
+	tools.Decide(c, tools.FromSet(cfg.Options))
 	var next *capture.Capture
-	r.WarmMicros = bench.MedianMicros(rankingRuns, func() { transform.PlanTools(next, cfg) }, func() {
+	r.WarmMicros = bench.MedianMicros(rankingRuns, func() { tools.Decide(next, tools.FromSet(cfg.Options)) }, func() {
 		next, _ = c.WithBody(c.Body)
 	})
 	return r, nil

@@ -8,7 +8,7 @@ import (
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/tools"
 )
 
 // Case is the outcome of one labelled prompt.
@@ -150,12 +150,12 @@ func Run(tools []capture.ToolSpec, prompts []Prompt, opts Options) ([]Row, error
 func caseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, lp Prompt) Case {
 	bc := Case{ID: lp.ID, Needed: len(lp.Needs), BodyBefore: len(res.Original.Body), BodyAfter: len(res.Final.Body)}
 	for _, d := range res.Diagnostics {
-		if strings.HasPrefix(d.Message, transform.FailOpenPrefix) {
+		if strings.HasPrefix(d.Message, tools.FailOpenPrefix) {
 			bc.FailOpen = true
 		}
 	}
 	declared := map[string]bool{}
-	for _, t := range transform.DeclaredTools(res.Final) {
+	for _, t := range tools.DeclaredTools(res.Final) {
 		bc.InitialBytes += t.Bytes
 		if !t.Deferred {
 			declared[t.Name] = true
@@ -163,7 +163,7 @@ func caseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, lp Prompt
 	}
 	sizes := map[string]int{}
 	var removed []string
-	for _, t := range transform.DeclaredTools(res.Original) {
+	for _, t := range tools.DeclaredTools(res.Original) {
 		bc.NativeBytes += t.Bytes
 		sizes[t.Name] = t.Bytes
 		if !declared[t.Name] {
@@ -183,7 +183,7 @@ func caseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, lp Prompt
 		return bc
 	}
 	// The search the model would make, over what the rule deferred.
-	plan := transform.PlanTools(c, cfg)
+	plan := tools.Decide(c, tools.FromSet(cfg.Options))
 	plan.Deferred = removed
 	bc.SearchCalls = 1
 	found := map[string]bool{}
@@ -204,7 +204,7 @@ func caseOf(c *capture.Capture, res *rules.Result, cfg *config.Config, lp Prompt
 	return bc
 }
 
-// timePlan returns the median time of transform.PlanTools on c in
+// timePlan returns the median time of tools.Decide on c in
 // microseconds, the tool index cached (a first call fills the cache). Each
 // call gets a freshly read copy of the request, read outside the timed
 // region, so nothing the plan computes is reused.
@@ -212,9 +212,9 @@ func timePlan(c *capture.Capture, cfg *config.Config) float64 {
 	if c == nil {
 		return 0
 	}
-	transform.PlanTools(c, cfg)
+	tools.Decide(c, tools.FromSet(cfg.Options))
 	var next *capture.Capture
-	return bench.MedianMicros(101, func() { transform.PlanTools(next, cfg) }, func() {
+	return bench.MedianMicros(101, func() { tools.Decide(next, tools.FromSet(cfg.Options)) }, func() {
 		next, _ = c.WithBody(c.Body)
 	})
 }

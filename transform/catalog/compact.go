@@ -1,0 +1,129 @@
+package catalogrules
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// CompactIndex is SO101.
+var CompactIndex = &rules.Rule{
+	ID:       "SO101",
+	Name:     "catalog.compact-index",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Replaces each native skill catalog with a compact, query-independent TSV index of names and short intents. " +
+		"Pi's <available_skills> block and its preamble list every skill with its full description and file location on every request. " +
+		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
+		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
+		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
+	Reads:  []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile"},
+	Detail: detail,
+	Run: func(p *rules.Pass) error {
+		set := SettingsOf(p.Env)
+		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ","))
+		if !ok {
+			return nil
+		}
+		var cats []catalog.Embedded
+		var blocks []string
+		if e := cacheGet(key); e != nil {
+			cats, blocks = withSpans(p.Capture, e.cats), e.blocks
+		} else {
+			cats = catalog.FromCapture(p.Capture)
+			blocks = catalog.CompactBlocks(eligibleGroups(cats, set.Exclude), set.BudgetChars)
+			cachePut(key, &cacheEntry{cats: cats, blocks: blocks})
+		}
+		if set.Profile != "" {
+			var all []catalog.Skill
+			for _, g := range eligibleGroups(cats, set.Exclude) {
+				all = append(all, g...)
+			}
+			if prof, err := currentProfile(p, all); err != nil {
+				return err
+			} else if prof != nil {
+				return nil // current cards: the tag directory (SO102) applies
+			}
+		}
+		return replaceCatalogs(p, cats, blocks)
+	},
+}
+
+// eligibleGroups filters each catalog's skills: excluded names go, and a
+// name already listed by an earlier catalog is not listed again.
+func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill {
+	seen := map[string]bool{}
+	for _, n := range exclude {
+		seen[n] = true
+	}
+	groups := make([][]catalog.Skill, len(cats))
+	for i, e := range cats {
+		groups[i] = make([]catalog.Skill, 0, len(e.Skills))
+		for _, sk := range e.Skills {
+			if seen[sk.Name] || sk.DisableModelInvocation {
+				continue
+			}
+			seen[sk.Name] = true
+			groups[i] = append(groups[i], sk)
+		}
+	}
+	return groups
+}
+
+// replaceCatalogs edits every string holding a catalog so that catalog i
+// becomes blocks[i] (the rest of the string stays byte-identical), and
+// declares skill_search when the capture does not have it yet.
+func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) error {
+	c := p.Capture
+	d := c.Doc
+	byNode := map[int][]int{}
+	var nodes []int
+	for i, e := range cats {
+		n := e.Segment.Node
+		if _, ok := byNode[n]; !ok {
+			nodes = append(nodes, n)
+		}
+		byNode[n] = append(byNode[n], i)
+	}
+	sort.Ints(nodes)
+	var edits []rules.Edit
+	for _, n := range nodes {
+		node := d.Nodes[n]
+		raw := d.Src[node.Start:node.End]
+		out := []byte{'"'}
+		prev := int(node.Start) + 1
+		for _, i := range byNode[n] {
+			seg := cats[i].Segment
+			out = append(out, d.Src[prev:seg.Start]...)
+			q := capture.Quote(blocks[i])
+			out = append(out, q[1:len(q)-1]...)
+			prev = seg.End
+		}
+		out = append(out, d.Src[prev:node.End]...)
+		if string(out) == string(raw) {
+			continue
+		}
+		edits = append(edits, rules.Edit{Pointer: d.Pointer(n), NewJSON: out, Message: fmt.Sprintf("%d skills in a compact index", len(cats[byNode[n][0]].Skills))})
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	if !slices.Contains(c.ToolNames(), catalog.SearchToolName) {
+		ins, err := c.ToolInsertion(catalog.SearchTool())
+		if err != nil {
+			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
+			return nil
+		}
+		edits = append(edits, rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + catalog.SearchToolName})
+	}
+	for _, e := range edits {
+		p.Edit(e)
+	}
+	return nil
+}

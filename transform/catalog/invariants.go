@@ -1,0 +1,344 @@
+package catalogrules
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// catalogTexts returns the decoded system and developer strings of a
+// capture that hold a skillopt catalog block.
+func catalogTexts(c *capture.Capture) []string {
+	var out []string
+	d := c.Doc
+	for _, s := range c.Segments() {
+		if s.Kind != capture.SecSystem || s.Prov != capture.ProvSystem {
+			continue
+		}
+		end := int(d.Nodes[s.Node].Skip)
+		for n := s.Node; n < end; n++ {
+			if raw := string(d.Raw(n)); d.Kind(n) == capture.String && (strings.Contains(raw, "skill-optimizer:auto") || strings.Contains(raw, "<skill_index ")) {
+				out = append(out, d.Str(n))
+			}
+		}
+	}
+	return out
+}
+
+// indexNames lists the names of every compact index row in texts.
+func indexNames(texts []string) []string {
+	var names []string
+	for _, t := range texts {
+		for {
+			i := strings.Index(t, "<skill_index ")
+			if i < 0 {
+				break
+			}
+			t = t[i:]
+			j := strings.Index(t, "</skill_index>")
+			if j < 0 {
+				break
+			}
+			body := t[strings.IndexByte(t, '\n')+1 : j]
+			for _, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+				if line == "" {
+					continue
+				}
+				name, _, _ := strings.Cut(line, "\t")
+				names = append(names, name)
+			}
+			t = t[j:]
+		}
+	}
+	return names
+}
+
+func catalogChanged(res *rules.Result) bool {
+	for _, s := range res.Steps {
+		if s.Applied && strings.HasPrefix(s.Rule.ID, "SO1") {
+			return true
+		}
+	}
+	return false
+}
+
+// markerOnce is SO410.
+var markerOnce = &rules.Rule{
+	ID: "SO410", Name: "catalog.marker-once", Kind: rules.Invariant, Severity: rules.Error,
+	Doc: "A transformed catalog carries the skillopt marker exactly once per request. " +
+		"The marker identifies the stable block that replaced the native catalogs; two markers mean a block was added twice, one missing means a catalog was dropped without its replacement.",
+	Run: func(p *rules.Pass) error {
+		if !catalogChanged(p.Result) {
+			return nil
+		}
+		n := strings.Count(strings.Join(catalogTexts(p.Result.Final), "\n"), catalog.Marker)
+		if n != 1 {
+			p.Reportf("", "catalog marker appears %d times, want exactly once", n)
+		}
+		return nil
+	},
+}
+
+// namesOnce is SO411.
+var namesOnce = &rules.Rule{
+	ID: "SO411", Name: "catalog.names-once", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude"},
+	Doc: "Every eligible skill name appears exactly once in the compact index. " +
+		"The compact index promises that the model still sees every skill it may use; a missing name hides a skill and a repeated one wastes the budget.",
+	Run: func(p *rules.Pass) error {
+		names := indexNames(catalogTexts(p.Result.Final))
+		if len(names) == 0 {
+			return nil
+		}
+		count := map[string]int{}
+		for _, n := range names {
+			count[n]++
+		}
+		set := SettingsOf(p.Env)
+		for _, g := range eligibleGroups(catalog.FromCapture(p.Result.Original), set.Exclude) {
+			for _, sk := range g {
+				if c := count[cellText(sk.Name)]; c != 1 {
+					p.Reportf("", "skill %q appears %d times in the compact index", sk.Name, c)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// cellText is how a name is written in an index row.
+func cellText(s string) string {
+	return cellEscaper.Replace(s)
+}
+
+var cellEscaper = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// noPaths is SO412.
+var noPaths = &rules.Rule{
+	ID: "SO412", Name: "catalog.no-paths", Kind: rules.Invariant, Severity: rules.Error,
+	Doc: "No filesystem location of a skill appears in a transformed catalog. " +
+		"The compact index and the tag directory route through skill_search; file paths in the prompt would leak the host's layout and invite the model to bypass the resolver.",
+	Run: func(p *rules.Pass) error {
+		texts := strings.Join(catalogTexts(p.Result.Final), "\n")
+		if texts == "" {
+			return nil
+		}
+		for _, sk := range catalog.AllSkills(catalog.FromCapture(p.Result.Original)) {
+			if sk.Location != "" && strings.Contains(texts, sk.Location) {
+				p.Reportf("", "location of skill %q appears in the transformed catalog", sk.Name)
+			}
+		}
+		if strings.Contains(texts, "<location>") {
+			p.Reportf("", "a <location> element survives in the transformed catalog")
+		}
+		return nil
+	},
+}
+
+// directoryBound is SO413.
+var directoryBound = &rules.Rule{
+	ID: "SO413", Name: "catalog.directory-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.budget_chars"},
+	Doc: "A tag directory is at most min(4,000, catalog.budget_chars) characters. " +
+		"The directory's value is that its size does not grow with the catalog; the bound covers the whole block, hints included.",
+	Run: func(p *rules.Pass) error {
+		set := SettingsOf(p.Env)
+		for _, t := range catalogTexts(p.Result.Final) {
+			i := strings.Index(t, catalog.Marker)
+			j := strings.Index(t, "</skill_resolver>")
+			if i < 0 || j < i || !strings.Contains(t[i:j], "<skill_directory") {
+				continue
+			}
+			if n := utf8.RuneCountInString(t[i : j+len("</skill_resolver>")]); n > min(catalog.MaxDirectoryChars, set.BudgetChars) {
+				p.Reportf("", "tag directory of %d characters exceeds %d", n, min(catalog.MaxDirectoryChars, set.BudgetChars))
+			}
+		}
+		return nil
+	},
+}
+
+// snapshotOf builds the browse snapshot a capture's skill_search would use.
+func snapshotOf(p *rules.Pass, c *capture.Capture) (*catalog.Snapshot, error) {
+	cats := catalog.FromCapture(c)
+	if len(cats) == 0 {
+		return nil, nil
+	}
+	set := SettingsOf(p.Env)
+	var all []catalog.Skill
+	for _, g := range eligibleGroups(cats, set.Exclude) {
+		all = append(all, g...)
+	}
+	prof, err := currentProfile(p, all)
+	if err != nil {
+		return nil, err
+	}
+	return catalog.NewSnapshot(all, catalog.Options{Profile: prof}), nil
+}
+
+// browseAll pages through every card of every tag, calling fn per page.
+func browseAll(s *catalog.Snapshot, fn func(page *catalog.Page, data []byte)) error {
+	tags := []string{catalog.Unclassified}
+	for _, t := range catalog.Vocabulary {
+		tags = append(tags, t.Name)
+	}
+	req := catalog.BrowseRequest{Tags: tags, Match: "any", PageSize: 50}
+	for pages := 0; pages < 100000; pages++ {
+		page, data, err := s.Browse(req)
+		if err != nil {
+			return err
+		}
+		fn(page, data)
+		if page.Cursor == nil {
+			return nil
+		}
+		req.Cursor = *page.Cursor
+	}
+	return fmt.Errorf("browse did not end")
+}
+
+// browseBound is SO414.
+var browseBound = &rules.Rule{
+	ID: "SO414", Name: "catalog.browse-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude", "catalog.profile"},
+	Doc: "Every skill_search browse page is at most 3,000 characters of JSON, cursor and facets included. " +
+		"A page enters the conversation and stays there; its bound keeps one browse cheap whatever the catalog's size.",
+	Run: func(p *rules.Pass) error {
+		s, err := snapshotOf(p, p.Result.Original)
+		if err != nil || s == nil {
+			return err
+		}
+		return browseAll(s, func(_ *catalog.Page, data []byte) {
+			if n := utf8.RuneCount(data); n > catalog.MaxPageChars {
+				p.Reportf("", "browse page of %d characters exceeds %d", n, catalog.MaxPageChars)
+			}
+		})
+	},
+}
+
+// paginationComplete is SO415.
+var paginationComplete = &rules.Rule{
+	ID: "SO415", Name: "catalog.pagination-complete", Kind: rules.Invariant, Severity: rules.Error,
+	Reads: []string{"catalog.exclude", "catalog.profile"},
+	Doc: "Paging through every tag reaches every eligible card exactly once, unclassified ones included. " +
+		"With the tag directory the prompt no longer names each skill, so pagination is the model's only complete path to them: no card may be lost or repeated.",
+	Run: func(p *rules.Pass) error {
+		s, err := snapshotOf(p, p.Result.Original)
+		if err != nil || s == nil {
+			return err
+		}
+		seen := map[string]int{}
+		if err := browseAll(s, func(page *catalog.Page, _ []byte) {
+			for _, c := range page.Cards {
+				seen[c.Name]++
+			}
+		}); err != nil {
+			return err
+		}
+		for _, n := range s.Names() {
+			if seen[n] != 1 {
+				p.Reportf("", "card %q reached %d times by pagination", n, seen[n])
+			}
+		}
+		return nil
+	},
+}
+
+// prefetchBlocks returns (pointer, block) of every prefetch overlay.
+func prefetchBlocks(c *capture.Capture) map[int]string {
+	out := map[int]string{}
+	d := c.Doc
+	for n := range d.Nodes {
+		if d.Kind(n) == capture.String && strings.Contains(string(d.Raw(n)), "skill_prefetch") {
+			t := d.Str(n)
+			if i := strings.Index(t, prefetchTag); i >= 0 {
+				out[n] = t[i:]
+			}
+		}
+	}
+	return out
+}
+
+// added keeps the overlays of after that were not already in before (an
+// overlay the capture arrived with is not the transform's doing).
+func added(after, before map[int]string) map[int]string {
+	old := map[string]bool{}
+	for _, b := range before {
+		old[b] = true
+	}
+	out := map[int]string{}
+	for n, b := range after {
+		if !old[b] {
+			out[n] = b
+		}
+	}
+	return out
+}
+
+// overlayVerbatim is SO416.
+var overlayVerbatim = &rules.Rule{
+	ID: "SO416", Name: "catalog.overlay-verbatim", Kind: rules.Invariant, Severity: rules.Error,
+	Doc: "A prefetch overlay lists catalog skills with their descriptions verbatim, in catalog order. " +
+		"The overlay is discovery metadata: it must say exactly what the catalog says (no paraphrase, no SKILL.md body, no location) and in a stable order.",
+	Run: func(p *rules.Pass) error {
+		blocks := added(prefetchBlocks(p.Result.Final), prefetchBlocks(p.Result.Original))
+		if len(blocks) == 0 {
+			return nil
+		}
+		skills := catalog.AllSkills(catalog.FromCapture(p.Result.Original))
+		pos := map[string]int{}
+		desc := map[string]string{}
+		for i, sk := range skills {
+			pos[sk.Name] = i
+			desc[sk.Name] = strings.Join(strings.Fields(sk.Description), " ")
+		}
+		for _, b := range blocks {
+			lines := strings.Split(b, "\n")
+			last := -1
+			for _, line := range lines[1:] {
+				if strings.HasPrefix(line, "</skill_prefetch>") {
+					break
+				}
+				name, d, ok := strings.Cut(line, ": ")
+				i, known := pos[name]
+				switch {
+				case !ok || !known:
+					p.Reportf("", "overlay line %q is not a catalog skill", line)
+				case d != desc[name]:
+					p.Reportf("", "overlay description of %q is not verbatim", name)
+				case i < last:
+					p.Reportf("", "overlay lists %q out of catalog order", name)
+				default:
+					last = i
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// overlayLatestHuman is SO417.
+var overlayLatestHuman = &rules.Rule{
+	ID: "SO417", Name: "catalog.overlay-latest-human", Kind: rules.Invariant, Severity: rules.Error,
+	Doc: "A prefetch overlay appears at most once, in the latest genuine human text, and nowhere else. " +
+		"Only the person's latest words are a query; system text, tool results, injected context and older turns must stay byte-identical.",
+	Run: func(p *rules.Pass) error {
+		blocks := added(prefetchBlocks(p.Result.Final), prefetchBlocks(p.Result.Original))
+		if len(blocks) == 0 {
+			return nil
+		}
+		node, _ := latestHumanText(p.Result.Final)
+		if len(blocks) > 1 {
+			p.Reportf("", "%d prefetch overlays, want at most one", len(blocks))
+		}
+		for n := range blocks {
+			if n != node {
+				p.Reportf(p.Result.Final.Doc.Pointer(n), "prefetch overlay outside the latest human text")
+			}
+		}
+		return nil
+	},
+}

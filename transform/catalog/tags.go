@@ -1,0 +1,97 @@
+package catalogrules
+
+import (
+	"fmt"
+
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// currentProfile returns the configured card profile when it gives at least
+// one of the capture's eligible skills a current card; SO101 then leaves
+// the catalog to SO102.
+func currentProfile(p *rules.Pass, skills []catalog.Skill) (*catalog.Profile, error) {
+	set := SettingsOf(p.Env)
+	if set.Profile == "" {
+		return nil, nil
+	}
+	prof, err := catalog.LoadProfileCached(p.Env.Resolve(set.Profile))
+	if err != nil {
+		return nil, fmt.Errorf("catalog.profile: %w", err)
+	}
+	for _, sk := range skills {
+		if _, ok := prof.Current(sk); ok {
+			return prof, nil
+		}
+	}
+	return nil, nil
+}
+
+// tagOptions are SO102's own keys.
+type tagOptions struct {
+	Fallback string `toml:"fallback" doc:"When the tag directory cannot be used: \"compact\" (SO101's index) or \"native\" (leave the catalog)."`
+}
+
+func (*tagOptions) Section() string { return "catalog" }
+
+// Check reports values out of range.
+func (o *tagOptions) Check() []rules.OptionError {
+	if o.Fallback != "compact" && o.Fallback != "native" {
+		return []rules.OptionError{{Key: "fallback", Msg: fmt.Sprintf("%q is not one of compact, native", o.Fallback)}}
+	}
+	return nil
+}
+
+// tagDirectory is SO102.
+var tagDirectory = &rules.Rule{
+	ID:       "SO102",
+	Name:     "catalog.tag-directory",
+	Kind:     rules.Transform,
+	Severity: rules.Info,
+	Doc: "Replaces each native skill catalog with a compact tag directory when a current card profile exists. " +
+		"The directory lists the fixed, versioned tag vocabulary with one-line descriptions and skill counts, an unclassified bucket for skills " +
+		"whose card is missing or stale, and the configured critical and always names as hints; it names no other skill, prefetches nothing and " +
+		"selects nothing. The model picks tags and browses cards through skill_search. The whole directory must fit min(4,000, catalog.budget_chars) " +
+		"characters; when it does not, or saves nothing, the rule falls back to the compact index (catalog.fallback = \"compact\") or leaves the native catalog (\"native\").",
+	Options: &tagOptions{Fallback: "compact"},
+	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always"},
+	Detail:  detail,
+	Run: func(p *rules.Pass) error {
+		cats := catalog.FromCapture(p.Capture)
+		if len(cats) == 0 {
+			return nil
+		}
+		set := SettingsOf(p.Env)
+		groups := eligibleGroups(cats, set.Exclude)
+		var all []catalog.Skill
+		for _, g := range groups {
+			all = append(all, g...)
+		}
+		prof, err := currentProfile(p, all)
+		if err != nil {
+			return err
+		}
+		if prof == nil {
+			return nil // no current cards: SO101's business
+		}
+		snap := catalog.NewSnapshot(all, catalog.Options{Profile: prof})
+		dir := catalog.Directory(snap, set.Critical, set.Always)
+		blocks := make([]string, len(cats))
+		native := 0
+		for _, e := range cats {
+			native += e.Segment.End - e.Segment.Start
+		}
+		if catalog.DirectoryFits(dir, set.BudgetChars) && len(dir) < native {
+			// One directory for the whole request, in place of the first
+			// catalog; later catalogs are folded into it.
+			blocks[0] = dir
+			return replaceCatalogs(p, cats, blocks)
+		}
+		if p.Options.(*tagOptions).Fallback == "native" {
+			p.Reportf("", "tag directory of %d characters does not fit or save; native catalog kept", len([]rune(dir)))
+			return nil
+		}
+		p.Reportf("", "tag directory of %d characters does not fit or save; compact index used", len([]rune(dir)))
+		return replaceCatalogs(p, cats, catalog.CompactBlocks(groups, set.BudgetChars))
+	},
+}

@@ -1,0 +1,191 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/transform"
+)
+
+// Plan is the per-request decision of the tool-deferral rules: which
+// declared tools stay, which are deferred behind the search tool, and why.
+type Plan struct {
+	// Tools lists every declared tool name in declaration order.
+	Tools []string
+	// Kept and Deferred partition Tools (Deferred is empty when nothing is
+	// deferred).
+	Kept, Deferred []string
+	// Protected says why a kept tool could not be deferred: "core",
+	// "always", "used" (called in the history), "activated" (loaded by an
+	// earlier search), "builtin" (not a plain function declaration) or
+	// "skillopt" (a tool another skillopt rule declares).
+	Protected map[string]string
+	// Predicted lists the tools kept because the query ranks them, best
+	// first.
+	Predicted []string
+	// Query is the latest genuine human text; Terms its normalised terms.
+	Query string
+	Terms []string
+	// Best is the top-ranked deferrable tool and its score.
+	Best      string
+	BestScore float64
+	// FailOpen is the reason every tool stays although some could have
+	// been deferred: weak, empty or unrelated signal ("" otherwise).
+	FailOpen string
+	// Skip says why the rule has nothing to decide (no tools, none
+	// deferrable, already deferred, saving too small); "" otherwise.
+	Skip string
+
+	decls    []transform.ToolDecl
+	index    *toolIndex
+	settings *Settings
+}
+
+// Deferring reports whether the plan defers anything.
+func (p *Plan) Deferring() bool { return len(p.Deferred) > 0 }
+
+// Decide decides, for one request, which tools stay declared under s. It
+// never edits the capture.
+func Decide(c *capture.Capture, s *Settings) *Plan {
+	p := &Plan{Protected: map[string]string{}, settings: s}
+	p.decls = transform.ToolDecls(c)
+	if len(p.decls) == 0 {
+		p.Skip = "no tool declarations"
+		return p
+	}
+	for _, t := range p.decls {
+		p.Tools = append(p.Tools, t.Name)
+		if t.Search || t.Deferred {
+			p.Skip = "tools are already deferred"
+		}
+	}
+	if p.Skip != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	h := history(c)
+	core := toolLowerSet(s.Core)
+	always := toolLowerSet(s.Always)
+	candidates := map[string]bool{}
+	for _, t := range p.decls {
+		switch {
+		case !t.Function:
+			p.Protected[t.Name] = "builtin"
+		case toolOwned(t.Name):
+			p.Protected[t.Name] = "skillopt"
+		case core[strings.ToLower(t.Name)]:
+			p.Protected[t.Name] = "core"
+		case always[strings.ToLower(t.Name)]:
+			p.Protected[t.Name] = "always"
+		case h.Called[t.Name]:
+			p.Protected[t.Name] = "used"
+		case h.Activated[t.Name]:
+			p.Protected[t.Name] = "activated"
+		default:
+			candidates[t.Name] = true
+		}
+	}
+	p.Query = queryText(c)
+	p.Terms = toolQueryTerms(p.Query)
+	if len(candidates) == 0 {
+		p.Skip = "no deferrable tools"
+		p.Kept = p.Tools
+		return p
+	}
+	// Deferring everything could not save min_saving bytes: the signal
+	// does not matter, there is nothing to decide.
+	total := 0
+	for i := range p.decls {
+		if candidates[p.decls[i].Name] {
+			total += p.decls[i].Bytes(c.Doc)
+		}
+	}
+	if total < s.MinSaving {
+		p.Skip = fmt.Sprintf("deferrable tools total %d bytes, less than min_saving %d", total, s.MinSaving)
+		p.Kept = p.Tools
+		return p
+	}
+	p.index = toolBuildIndex(c.Doc, p.decls)
+	switch {
+	case strings.TrimSpace(p.Query) == "":
+		p.FailOpen = "no genuine human text to rank tools by"
+	case len(p.Terms) == 0:
+		p.FailOpen = "the latest human text has no searchable words"
+	}
+	if p.FailOpen != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return candidates[n] })
+	if len(hits) == 0 {
+		p.FailOpen = "unrelated signal: no word of the latest human text matches a deferrable tool"
+		p.Kept = p.Tools
+		return p
+	}
+	// Confidence rests on each tool's own evidence, not on the boost a
+	// sibling lends it.
+	best := hits[0]
+	for _, h := range hits[1:] {
+		if h.Raw > best.Raw {
+			best = h
+		}
+	}
+	p.Best, p.BestScore = best.Name, best.Raw
+	if !best.Exact && best.Raw < s.MinScore {
+		p.FailOpen = fmt.Sprintf("weak signal: best match %s scores %.2f, below min_score %.2f", best.Name, best.Raw, s.MinScore)
+		p.Kept = p.Tools
+		return p
+	}
+	predicted := map[string]bool{}
+	for _, h := range hits {
+		if h.Exact || (len(p.Predicted) < s.MaxPredicted && h.Score >= s.Relative*hits[0].Score) {
+			predicted[h.Name] = true
+			p.Predicted = append(p.Predicted, h.Name)
+		}
+	}
+	for _, t := range p.decls {
+		if candidates[t.Name] && !predicted[t.Name] {
+			p.Deferred = append(p.Deferred, t.Name)
+		} else {
+			p.Kept = append(p.Kept, t.Name)
+		}
+	}
+	if len(p.Deferred) == 0 {
+		p.Skip = "every deferrable tool is predicted"
+	}
+	return p
+}
+
+// toolOwned reports whether name is a tool skillopt's other rules declare
+// (the catalog's skill_search, the output rules' retrieve_output): they are
+// how a model reaches what those rules moved out of the request, so they are
+// never deferred, and their appearance is not a tool this family added.
+func toolOwned(name string) bool {
+	return name == catalog.SearchToolName || name == "retrieve_output"
+}
+
+func toolLowerSet(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = true
+	}
+	return m
+}
+
+// undefer turns a plan into "keep everything" with the given skip reason.
+func (p *Plan) undefer(reason string) {
+	p.Skip = reason
+	p.Kept = p.Tools
+	p.Deferred = nil
+}
+
+// deferredSet returns the deferred names as a set.
+func (p *Plan) deferredSet() map[string]bool {
+	m := make(map[string]bool, len(p.Deferred))
+	for _, n := range p.Deferred {
+		m[n] = true
+	}
+	return m
+}
