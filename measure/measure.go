@@ -56,7 +56,6 @@ type CaptureReport struct {
 	// Per-family detail, present when the family has something to say.
 	Catalog      *CatalogReport     `json:"catalog,omitempty"`
 	ToolDeferral *ToolReport        `json:"tool_deferral,omitempty"`
-	Output       *OutputReport      `json:"output,omitempty"`
 	Diagnostics  []rules.Diagnostic `json:"diagnostics,omitempty"`
 	// Details are the sections rules add (rules.Rule.Detail), each a
 	// member of the JSON object under its key.
@@ -279,7 +278,6 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	r.Diagnostics = res.Diagnostics
 	r.Catalog = catalogReport(res, opts)
 	r.ToolDeferral = toolReport(res, opts)
-	r.Output = outputReport(res, opts)
 	return r
 }
 

@@ -117,7 +117,6 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "  after: %s; over %d requests: %s → %s bytes\n", after, c.Replay.Requests, Thousands(c.Replay.BytesBefore), Thousands(c.Replay.BytesAfter))
 		writeCatalogText(w, c.Catalog)
 		writeToolsText(w, c.ToolDeferral)
-		writeOutputText(w, c.Output)
 		for _, d := range c.Details {
 			fmt.Fprint(w, d.Text)
 		}
@@ -156,7 +155,6 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "- tool results: %d, %s, %d duplicate(s)\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), c.ToolResults.Duplicates)
 		fmt.Fprintf(w, "- stable prefix: %s, sha256 `%s`\n", Size(c.PrefixBytes), c.PrefixSHA256)
 		writeToolsMarkdown(w, c.ToolDeferral)
-		writeOutputMarkdown(w, c.Output)
 		for _, d := range c.Details {
 			if d.Markdown != "" {
 				fmt.Fprint(w, d.Markdown)

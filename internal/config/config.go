@@ -26,7 +26,6 @@ type Config struct {
 	Archive Archive `toml:"archive"`
 	Catalog Catalog `toml:"catalog"`
 	Lint    Lint    `toml:"lint"`
-	Output  Output  `toml:"output"`
 	Tools   Tools   `toml:"tools"`
 
 	// Options are the configured settings of every rule and family that
@@ -72,7 +71,6 @@ func Default() *Config {
 		Archive: Archive{Dir: ".skillopt/archive"},
 		Catalog: defaultCatalog(),
 		Lint:    defaultLint(),
-		Output:  defaultOutput(),
 		Tools:   defaultTools(),
 	}
 }
@@ -85,9 +83,6 @@ var templateCatalog []byte
 
 //go:embed template_lint.toml
 var templateLint []byte
-
-//go:embed template_output.toml
-var templateOutput []byte
 
 //go:embed template_tools.toml
 var templateTools []byte
@@ -114,7 +109,7 @@ func TemplateWith(b *rules.Binding) []byte {
 	for _, l := range []struct {
 		section string
 		text    []byte
-	}{{"catalog", templateCatalog}, {"lint", templateLint}, {"output", templateOutput}, {"tools", templateTools}} {
+	}{{"catalog", templateCatalog}, {"lint", templateLint}, {"tools", templateTools}} {
 		if !declared[l.section] {
 			parts = append(parts, l.text)
 		}
@@ -279,7 +274,6 @@ func (c *Config) check(p *problems) {
 	}
 	c.Catalog.check(p.at)
 	c.Lint.check(p.at)
-	c.Output.check(p.at)
 	c.Tools.check(p.at)
 }
 

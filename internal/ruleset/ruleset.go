@@ -14,6 +14,7 @@ import (
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/output"
 	"github.com/skillopt/skillopt/validity"
 )
 
@@ -23,7 +24,7 @@ func All() []*rules.Rule {
 	var all []*rules.Rule
 	all = append(all, transform.CatalogRules()...)
 	all = append(all, transform.ToolRules()...)
-	all = append(all, transform.OutputRules()...)
+	all = append(all, output.Rules()...)
 	all = append(all, rules.Invariants()...)
 	all = append(all, validity.Rules()...)
 	all = append(all, catalog.LintRules()...)
@@ -33,8 +34,14 @@ func All() []*rules.Rule {
 // registry is built once, on first use; the registry test makes sure it
 // builds.
 var registry = sync.OnceValues(func() (*rules.Registry, error) {
-	return rules.NewRegistry(All(), nil)
+	return rules.NewRegistry(All(), families())
 })
+
+// families returns the settings of every family of rules, in registry
+// order: catalog, tools, output, lint.
+func families() []rules.Settings {
+	return []rules.Settings{output.Family}
+}
 
 // Registry returns the registry of every rule and family settings.
 func Registry() *rules.Registry {

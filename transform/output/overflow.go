@@ -1,14 +1,15 @@
-package transform
+package output
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
 
-// OverflowOutput is SO304.
-var OverflowOutput = &rules.Rule{
+// overflow is SO304.
+var overflow = &rules.Rule{
 	ID:       "SO304",
 	Name:     "output.overflow",
 	Kind:     rules.Transform,
@@ -18,23 +19,71 @@ var OverflowOutput = &rules.Rule{
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +
 		"With context_memory on, the original is archived and the result becomes a note with its byte size and handle followed by its first preview_head_chars and last preview_tail_chars characters. " +
 		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, nested Pi results and results that already carry a handle are left alone.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.overflow_tools", Default: `["codebase-retrieval"]`, Doc: "tools whose results have a hard ceiling (\"*\": all)"},
-		{Name: "output.overflow_ceiling_bytes", Default: "25000", Doc: "the ceiling when no tier is selected"},
-		{Name: "output.tier", Default: `""`, Doc: "cheap, balanced or frontier: use that ceiling of [output.tiers]"},
-		{Name: "output.context_memory", Default: "true", Doc: "archive and preview (true) or ask to refine the query (false)"},
-		{Name: "output.preview_head_chars / preview_tail_chars", Default: "4000 / 4000", Doc: "characters of the preview"},
+	Options: &overflowOptions{
+		CeilingBytes:     25000,
+		ContextMemory:    true,
+		PreviewHeadChars: 4000,
+		PreviewTailChars: 4000,
+		Tiers:            map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000},
 	},
-	Run: runOverflow,
+	Reads:  []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
+	Detail: detail,
+	Run:    runOverflow,
+}
+
+// overflowOptions are SO304's keys of the [output] table.
+type overflowOptions struct {
+	CeilingBytes     int            `toml:"overflow_ceiling_bytes" doc:"the ceiling in bytes when no tier is selected (at least 1000)"`
+	ContextMemory    bool           `toml:"context_memory" doc:"archive the original and show a preview (true) or ask to refine the query (false)"`
+	PreviewHeadChars int            `toml:"preview_head_chars" doc:"characters of the preview taken from the start of the result"`
+	PreviewTailChars int            `toml:"preview_tail_chars" doc:"characters of the preview taken from the end of the result"`
+	Tiers            map[string]int `toml:"tiers" doc:"overflow ceilings in bytes of the tiers cheap, balanced and frontier that output.tier selects (0: overflow_ceiling_bytes)"`
+}
+
+func (*overflowOptions) Section() string { return "output" }
+
+func (o *overflowOptions) Check() []rules.OptionError {
+	var errs []rules.OptionError
+	add := func(key, format string, args ...any) {
+		errs = append(errs, rules.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	if o.CeilingBytes < 1000 {
+		add("overflow_ceiling_bytes", "%d is below 1000", o.CeilingBytes)
+	}
+	nonNegative(add, []keyValue{{"preview_head_chars", o.PreviewHeadChars}, {"preview_tail_chars", o.PreviewTailChars}})
+	names := make([]string, 0, len(o.Tiers))
+	for name := range o.Tiers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		key := "tiers." + name
+		switch {
+		case !isTier(name):
+			add(key, "unknown key (the tiers are cheap, balanced and frontier)")
+		case o.Tiers[name] < 0:
+			add(key, "%d must not be negative", o.Tiers[name])
+		}
+	}
+	return errs
+}
+
+// ceiling returns the overflow ceiling in bytes for tier.
+func (o *overflowOptions) ceiling(tier string) int {
+	if v := o.Tiers[tier]; tier != "" && v > 0 {
+		return v
+	}
+	return o.CeilingBytes
 }
 
 func runOverflow(p *rules.Pass) error {
 	c := p.Capture
-	cfg := cfgOf(p).Output
-	if cfg.ContextMemory && !canDeclare(c) {
+	opts := p.Options.(*overflowOptions)
+	cfg := SettingsOf(p.Env)
+	if opts.ContextMemory && !canDeclare(c) {
 		return nil
 	}
-	ceiling := cfg.Ceiling()
+	ceiling := opts.ceiling(cfg.Tier)
 	var edits []rules.Edit
 	for _, r := range toolResults(c) {
 		if r.nested || !toolIn(r.name, cfg.OverflowTools) || exempt(r.name, cfg.ExemptTools) {
@@ -51,8 +100,8 @@ func runOverflow(p *rules.Pass) error {
 				name = "the tool"
 			}
 			var out string
-			if cfg.ContextMemory {
-				out = reduce.OverflowText(name, len(text), ceiling, handleOf(text), text, cfg.PreviewHeadChars, cfg.PreviewTailChars)
+			if opts.ContextMemory {
+				out = reduce.OverflowText(name, len(text), ceiling, handleOf(text), text, opts.PreviewHeadChars, opts.PreviewTailChars)
 				if len(out) >= len(text) {
 					continue
 				}
@@ -66,7 +115,7 @@ func runOverflow(p *rules.Pass) error {
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("overflow %d bytes over a %d-byte ceiling", len(text), ceiling)})
 		}
 	}
-	if cfg.ContextMemory {
+	if opts.ContextMemory {
 		emit(p, edits)
 		return nil
 	}

@@ -1,169 +1,127 @@
-package config
+package output
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/skillopt/skillopt/rules"
 )
 
-// Output configures the output and history rules (SO301–SO306). Its keys
-// are documented in template_output.toml.
-type Output struct {
-	// SO301: reduction triggers (not caps) and acceptance thresholds.
-	TriggerBytes  int     `toml:"trigger_bytes"`
-	TriggerLines  int     `toml:"trigger_lines"`
-	MinSavedBytes int     `toml:"min_saved_bytes"`
-	MinSavedRatio float64 `toml:"min_saved_ratio"`
-	HeadLines     int     `toml:"head_lines"`
-	TailLines     int     `toml:"tail_lines"`
-	ContextLines  int     `toml:"context_lines"`
-	MaxLineBytes  int     `toml:"max_line_bytes"`
-	// ExemptTools are never reduced, besides skillopt's own resolvers.
-	ExemptTools []string `toml:"exempt_tools"`
-
-	// SO303: history deduplication.
-	DedupMinBytes     int `toml:"dedup_min_bytes"`
-	DedupMaxArtifacts int `toml:"dedup_max_artifacts"`
-
-	// SO304: overflow ceiling with context memory.
-	OverflowTools        []string `toml:"overflow_tools"`
-	OverflowCeilingBytes int      `toml:"overflow_ceiling_bytes"`
-	Tier                 string   `toml:"tier"`
-	ContextMemory        bool     `toml:"context_memory"`
-	PreviewHeadChars     int      `toml:"preview_head_chars"`
-	PreviewTailChars     int      `toml:"preview_tail_chars"`
-
-	// SO305: final-output sanitizer.
-	StripToolTraces     bool `toml:"strip_tool_traces"`
-	FinalOutputMaxChars int  `toml:"final_output_max_chars"`
-
-	// SO306: head/tail history assembly.
-	HistoryStrategy    string `toml:"history_strategy"`
-	HeadMessages       int    `toml:"head_messages"`
-	TailMessages       int    `toml:"tail_messages"`
-	MiddleMode         string `toml:"middle_mode"`
-	MaxCharsPerMessage int    `toml:"max_chars_per_message"`
-	MaxTotalChars      int    `toml:"max_total_chars"`
-
-	// Tiers are the overflow ceilings selected by Tier.
-	Tiers Tiers `toml:"tiers"`
+// Settings are the keys of the [output] table that several output rules,
+// their invariants or commands read (`skillopt sanitize`, `skillopt bench
+// output`, the --tier flag). Keys only one rule reads live in that rule's
+// own options.
+type Settings struct {
+	TriggerBytes  int      `toml:"trigger_bytes" doc:"tool results of at least this many UTF-8 bytes are reduced (a trigger, not a cap: protected evidence is always kept)"`
+	TriggerLines  int      `toml:"trigger_lines" doc:"… or of at least this many lines"`
+	MinSavedBytes int      `toml:"min_saved_bytes" doc:"a reduction, recovery label included, must save at least this many bytes"`
+	MinSavedRatio float64  `toml:"min_saved_ratio" doc:"… and at least this share of the original (0 to below 1)"`
+	HeadLines     int      `toml:"head_lines" doc:"lines kept at the start of output no format reducer recognises"`
+	TailLines     int      `toml:"tail_lines" doc:"lines kept at the end of output no format reducer recognises"`
+	ContextLines  int      `toml:"context_lines" doc:"lines kept around each error line (at most 50)"`
+	MaxLineBytes  int      `toml:"max_line_bytes" doc:"longer lines that are not evidence are cut in the middle (0: never; else at least 64)"`
+	ExemptTools   []string `toml:"exempt_tools" doc:"tools whose results are never changed, besides skill_search, optimizer_tool_search and retrieve_output"`
+	OverflowTools []string `toml:"overflow_tools" doc:"tools whose results over the overflow ceiling are replaced by a handle and a preview (\"*\": every tool); the other output rules leave them alone"`
+	Tier          string   `toml:"tier" doc:"\"\", \"cheap\", \"balanced\" or \"frontier\": the overflow ceiling of that tier in output.tiers (the --tier flag sets it too)"`
+	// SO305 and `skillopt sanitize`.
+	StripToolTraces     bool `toml:"strip_tool_traces" doc:"remove tool-trace fences and JSON-RPC or tool-call envelope lines from assistant text"`
+	FinalOutputMaxChars int  `toml:"final_output_max_chars" doc:"cap on each assistant text in characters, truncation marker included (0: none)"`
 }
 
-// Tiers are per-tier overflow ceilings in bytes; 0 falls back to
-// overflow_ceiling_bytes.
-type Tiers struct {
-	Cheap    int `toml:"cheap"`
-	Balanced int `toml:"balanced"`
-	Frontier int `toml:"frontier"`
+// Section is the table of skillopt.toml the settings live in.
+func (*Settings) Section() string { return "output" }
+
+// Defaults are the settings when skillopt.toml says nothing.
+var Defaults = &Settings{
+	TriggerBytes:        4096,
+	TriggerLines:        80,
+	MinSavedBytes:       1024,
+	MinSavedRatio:       0.25,
+	HeadLines:           6,
+	TailLines:           6,
+	ContextLines:        2,
+	MaxLineBytes:        1024,
+	ExemptTools:         []string{},
+	OverflowTools:       []string{"codebase-retrieval"},
+	Tier:                "",
+	StripToolTraces:     true,
+	FinalOutputMaxChars: 120000,
 }
 
-func defaultOutput() Output {
-	return Output{
-		TriggerBytes:         4096,
-		TriggerLines:         80,
-		MinSavedBytes:        1024,
-		MinSavedRatio:        0.25,
-		HeadLines:            6,
-		TailLines:            6,
-		ContextLines:         2,
-		MaxLineBytes:         1024,
-		ExemptTools:          []string{},
-		DedupMinBytes:        1024,
-		DedupMaxArtifacts:    128,
-		OverflowTools:        []string{"codebase-retrieval"},
-		OverflowCeilingBytes: 25000,
-		Tier:                 "",
-		ContextMemory:        true,
-		PreviewHeadChars:     4000,
-		PreviewTailChars:     4000,
-		StripToolTraces:      true,
-		FinalOutputMaxChars:  120000,
-		HistoryStrategy:      "recent",
-		HeadMessages:         2,
-		TailMessages:         12,
-		MiddleMode:           "marker",
-		MaxCharsPerMessage:   10000,
-		MaxTotalChars:        60000,
-		Tiers:                Tiers{Cheap: 15000, Balanced: 25000, Frontier: 50000},
-	}
+// Family declares the settings of the output and history rules.
+var Family = rules.Settings{
+	Name:    "output",
+	Doc:     "Tool-output reduction, history deduplication and assembly, and the final-output sanitizer (SO3xx).",
+	Options: Defaults,
 }
 
-// Ceiling returns the overflow ceiling in bytes for the configured tier.
-func (c *Output) Ceiling() int {
-	v := 0
-	switch c.Tier {
-	case "cheap":
-		v = c.Tiers.Cheap
-	case "balanced":
-		v = c.Tiers.Balanced
-	case "frontier":
-		v = c.Tiers.Frontier
-	}
-	if v <= 0 {
-		return c.OverflowCeilingBytes
-	}
-	return v
-}
+// SettingsOf returns the settings a pass runs with.
+func SettingsOf(e *rules.Env) *Settings { return e.OptionsOf(Defaults).(*Settings) }
+
+// FromSet returns the configured settings of s (the defaults for a nil
+// set).
+func FromSet(s *rules.Set) *Settings { return rules.Get(s, Defaults) }
+
+// tierNames are the overflow tiers, cheapest first.
+var tierNames = []string{"cheap", "balanced", "frontier"}
 
 // CheckTier reports whether tier is "" or one of the tier names.
 func CheckTier(tier string) error {
-	switch tier {
-	case "", "cheap", "balanced", "frontier":
+	if tier == "" || isTier(tier) {
 		return nil
 	}
 	return fmt.Errorf("tier %q is not one of cheap, balanced, frontier", tier)
 }
 
-func (c *Output) check(add func(key, msg string)) {
-	nonNeg := []struct {
-		key string
-		v   int
-	}{
-		{"trigger_bytes", c.TriggerBytes}, {"trigger_lines", c.TriggerLines}, {"min_saved_bytes", c.MinSavedBytes},
-		{"head_lines", c.HeadLines}, {"tail_lines", c.TailLines}, {"context_lines", c.ContextLines},
-		{"max_line_bytes", c.MaxLineBytes}, {"dedup_min_bytes", c.DedupMinBytes}, {"preview_head_chars", c.PreviewHeadChars},
-		{"preview_tail_chars", c.PreviewTailChars}, {"final_output_max_chars", c.FinalOutputMaxChars},
-		{"head_messages", c.HeadMessages}, {"tail_messages", c.TailMessages},
-		{"max_chars_per_message", c.MaxCharsPerMessage}, {"max_total_chars", c.MaxTotalChars},
-		{"tiers.cheap", c.Tiers.Cheap}, {"tiers.balanced", c.Tiers.Balanced}, {"tiers.frontier", c.Tiers.Frontier},
-	}
-	for _, k := range nonNeg {
-		if k.v < 0 {
-			add("output."+k.key, fmt.Sprintf("output.%s %d must not be negative", k.key, k.v))
+func isTier(name string) bool {
+	for _, t := range tierNames {
+		if name == t {
+			return true
 		}
 	}
-	if c.MinSavedRatio < 0 || c.MinSavedRatio >= 1 || math.IsNaN(c.MinSavedRatio) {
-		add("output.min_saved_ratio", fmt.Sprintf("output.min_saved_ratio %g is outside 0..1 (exclusive of 1)", c.MinSavedRatio))
+	return false
+}
+
+// Check reports values out of range.
+func (s *Settings) Check() []rules.OptionError {
+	var errs []rules.OptionError
+	add := func(key, format string, args ...any) {
+		errs = append(errs, rules.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)})
 	}
-	if c.MaxLineBytes > 0 && c.MaxLineBytes < 64 {
-		add("output.max_line_bytes", fmt.Sprintf("output.max_line_bytes %d is below 64 (0 turns cutting off)", c.MaxLineBytes))
+	nonNegative(add, []keyValue{
+		{"trigger_bytes", s.TriggerBytes}, {"trigger_lines", s.TriggerLines}, {"min_saved_bytes", s.MinSavedBytes},
+		{"head_lines", s.HeadLines}, {"tail_lines", s.TailLines}, {"context_lines", s.ContextLines},
+		{"max_line_bytes", s.MaxLineBytes}, {"final_output_max_chars", s.FinalOutputMaxChars},
+	})
+	if s.MinSavedRatio < 0 || s.MinSavedRatio >= 1 || math.IsNaN(s.MinSavedRatio) {
+		add("min_saved_ratio", "%g is outside 0..1 (exclusive of 1)", s.MinSavedRatio)
 	}
-	if c.ContextLines > 50 {
-		add("output.context_lines", fmt.Sprintf("output.context_lines %d is outside 0..50", c.ContextLines))
+	if s.MaxLineBytes > 0 && s.MaxLineBytes < 64 {
+		add("max_line_bytes", "%d is below 64 (0 turns cutting off)", s.MaxLineBytes)
 	}
-	if c.DedupMaxArtifacts < 0 || c.DedupMaxArtifacts > 128 {
-		add("output.dedup_max_artifacts", fmt.Sprintf("output.dedup_max_artifacts %d is outside 0..128", c.DedupMaxArtifacts))
+	if s.ContextLines > 50 {
+		add("context_lines", "%d is outside 0..50", s.ContextLines)
 	}
-	if c.OverflowCeilingBytes < 1000 {
-		add("output.overflow_ceiling_bytes", fmt.Sprintf("output.overflow_ceiling_bytes %d is below 1000", c.OverflowCeilingBytes))
+	if CheckTier(s.Tier) != nil {
+		add("tier", "%q is not one of cheap, balanced, frontier", s.Tier)
 	}
-	if err := CheckTier(c.Tier); err != nil {
-		add("output.tier", fmt.Sprintf("output.%v", err))
-	}
-	if c.HistoryStrategy != "recent" && c.HistoryStrategy != "head-tail" {
-		add("output.history_strategy", fmt.Sprintf("output.history_strategy %q is not one of recent, head-tail", c.HistoryStrategy))
-	}
-	if c.MiddleMode != "marker" && c.MiddleMode != "omit" {
-		add("output.middle_mode", fmt.Sprintf("output.middle_mode %q is not one of marker, omit", c.MiddleMode))
-	}
-	if c.HeadMessages > 1000 {
-		add("output.head_messages", fmt.Sprintf("output.head_messages %d is above 1000", c.HeadMessages))
-	}
-	if c.TailMessages > 1000 {
-		add("output.tail_messages", fmt.Sprintf("output.tail_messages %d is above 1000", c.TailMessages))
-	}
-	for i, t := range c.ExemptTools {
+	for i, t := range s.ExemptTools {
 		if t == "" {
-			add(fmt.Sprintf("output.exempt_tools[%d]", i), "output.exempt_tools holds an empty tool name")
+			add(fmt.Sprintf("exempt_tools[%d]", i), "empty tool name")
+		}
+	}
+	return errs
+}
+
+type keyValue struct {
+	key string
+	v   int
+}
+
+func nonNegative(add func(key, format string, args ...any), kvs []keyValue) {
+	for _, k := range kvs {
+		if k.v < 0 {
+			add(k.key, "%d must not be negative", k.v)
 		}
 	}
 }
