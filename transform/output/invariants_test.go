@@ -131,6 +131,13 @@ func TestNoArchivePathCatchesLeak(t *testing.T) {
 	if msgs := verifyOne(t, noArchivePath, bad, env); len(msgs) == 0 {
 		t.Fatal("leak not caught")
 	}
+	// Commands that write nothing run with an in-memory archive over the
+	// configured store: its folder is still the one that must not leak.
+	mem := *env
+	mem.Archive = archive.NewMemory(archive.Open(cfg.archiveDir))
+	if msgs := verifyOne(t, noArchivePath, bad, &mem); len(msgs) == 0 {
+		t.Fatal("leak not caught with an in-memory archive")
+	}
 }
 
 func TestOutputSmallerCatchesGrowth(t *testing.T) {
