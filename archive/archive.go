@@ -585,6 +585,15 @@ func NewMemory(base *Store) *Memory {
 	return &Memory{base: base, objs: map[[32]byte][]byte{}}
 }
 
+// Dir returns the folder of the base store ("" without one): where the
+// originals would be written.
+func (m *Memory) Dir() string {
+	if m.base == nil {
+		return ""
+	}
+	return m.base.Dir()
+}
+
 // Put keeps a copy of data in memory.
 func (m *Memory) Put(data []byte) (string, error) {
 	if len(data) > MaxObject {

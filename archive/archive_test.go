@@ -333,6 +333,9 @@ func TestMemory(t *testing.T) {
 	if kept, written, err := m.Flush(base, nil); err != nil || kept != 2 || written != 1 {
 		t.Fatalf("second flush: %d %d %v", kept, written, err)
 	}
+	if m.Dir() != dir || NewMemory(nil).Dir() != "" {
+		t.Fatalf("dir %q, without a base %q", m.Dir(), NewMemory(nil).Dir())
+	}
 	var _ Keeper = m
 	var _ Keeper = base
 }

@@ -54,7 +54,6 @@ type CaptureReport struct {
 	After        After        `json:"after"`
 	Replay       Replay       `json:"replay"`
 	// Per-family detail, present when the family has something to say.
-	Output      *OutputReport      `json:"output,omitempty"`
 	Diagnostics []rules.Diagnostic `json:"diagnostics,omitempty"`
 	// Details are the sections rules add (rules.Rule.Detail), each a
 	// member of the JSON object under its key, after the capture's own
@@ -69,7 +68,7 @@ func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 		return json.Marshal((*plain)(r))
 	}
 	head := *r
-	head.Output, head.Diagnostics = nil, nil
+	head.Diagnostics = nil
 	out, err := json.Marshal((*plain)(&head))
 	if err != nil {
 		return nil, err
@@ -84,13 +83,6 @@ func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 	}
 	for _, d := range r.Details {
 		member(d.Key, d.JSON)
-	}
-	if r.Output != nil {
-		data, err := json.Marshal(r.Output)
-		if err != nil {
-			return nil, err
-		}
-		member("output", data)
 	}
 	if len(r.Diagnostics) > 0 {
 		data, err := json.Marshal(r.Diagnostics)
@@ -298,7 +290,6 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
 	r.Details = details(res, opts, counting)
 	r.Diagnostics = res.Diagnostics
-	r.Output = outputReport(res, opts)
 	return r
 }
 

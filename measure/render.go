@@ -118,7 +118,6 @@ func WriteText(w io.Writer, rep *Report) error {
 		for _, d := range c.Details {
 			fmt.Fprint(w, d.Text)
 		}
-		writeOutputText(w, c.Output)
 	}
 	if len(rep.Captures) > 1 {
 		t := rep.Totals
@@ -160,7 +159,6 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 				fmt.Fprint(w, d.Text)
 			}
 		}
-		writeOutputMarkdown(w, c.Output)
 		if len(c.Savings) > 0 {
 			fmt.Fprintf(w, "\n| rule | name | before | after | saved |\n| --- | --- | ---: | ---: | ---: |\n")
 			for _, s := range c.Savings {

@@ -127,15 +127,15 @@ func TestChars(t *testing.T) {
 }
 
 // Rules' sections sit where the family sections always were: after the
-// capture's own figures, before the output section and the diagnostics.
-func TestDetailsBeforeOutputAndDiagnostics(t *testing.T) {
+// capture's own figures, in pipeline order, before the diagnostics.
+func TestDetailsBeforeDiagnostics(t *testing.T) {
 	r := &measure.CaptureReport{
 		Name:        "c",
-		Output:      &measure.OutputReport{},
 		Diagnostics: []rules.Diagnostic{{Rule: "SO201", Message: "m"}},
 		Details: []rules.Detail{
 			{Key: "catalog", JSON: []byte(`{"skills":1}`)},
 			{Key: "tool_deferral", JSON: []byte(`{"tools":2}`)},
+			{Key: "output", JSON: []byte(`{}`)},
 		},
 	}
 	data, err := json.Marshal(r)

@@ -18,6 +18,7 @@ import (
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform/output"
 )
 
 // Exit codes.
@@ -489,10 +490,11 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 		e.cfg.Archive.Dir = c.String("archive")
 	}
 	if c.IsSet("tier") {
-		if err := config.CheckTier(c.String("tier")); err != nil {
+		if err := output.CheckTier(c.String("tier")); err != nil {
 			return nil, usageErr("--tier: %v", err)
 		}
-		e.cfg.Output.Tier = c.String("tier")
+		// The configured copy (setup always loads one), never the defaults.
+		output.FromSet(e.cfg.Options).Tier = c.String("tier")
 	}
 	refs := e.cfg.Rules.Pipeline
 	if c.IsSet("rules") {

@@ -15,6 +15,7 @@ import (
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
+	"github.com/skillopt/skillopt/transform/output"
 )
 
 func archiveCommand(e *env) *cli.Command {
@@ -321,7 +322,8 @@ func sanitizeCommand(e *env) *cli.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", name, err)}
 			}
-			opts := reduce.SanitizeOptions{StripTraces: e.cfg.Output.StripToolTraces && !c.Bool("keep-traces"), MaxChars: e.cfg.Output.FinalOutputMaxChars}
+			set := output.FromSet(e.cfg.Options)
+			opts := reduce.SanitizeOptions{StripTraces: set.StripToolTraces && !c.Bool("keep-traces"), MaxChars: set.FinalOutputMaxChars}
 			if c.IsSet("keep-traces") && !c.Bool("keep-traces") {
 				opts.StripTraces = true
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/bench/outputbench"
+	"github.com/skillopt/skillopt/transform/output"
 )
 
 func benchOutputCommand(e *env) *cli.Command {
@@ -55,7 +56,7 @@ func benchOutputCommand(e *env) *cli.Command {
 			store := archive.Open(archDir)
 			var rows []outputbench.Row
 			for _, f := range files {
-				row, err := outputbench.File(dir, f, store, e.cfg.Output)
+				row, err := outputbench.File(dir, f, store, output.FromSet(e.cfg.Options))
 				if err != nil {
 					e.warnInput(err)
 					continue

@@ -25,7 +25,6 @@ type Config struct {
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
 	Lint    Lint    `toml:"lint"`
-	Output  Output  `toml:"output"`
 
 	// Options are the configured settings of every rule and family that
 	// declares some (nil: the declared defaults; see rules.Options).
@@ -69,7 +68,6 @@ func Default() *Config {
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
 		Lint:    defaultLint(),
-		Output:  defaultOutput(),
 	}
 }
 
@@ -79,8 +77,6 @@ var template []byte
 //go:embed template_lint.toml
 var templateLint []byte
 
-//go:embed template_output.toml
-var templateOutput []byte
 
 // DefaultPipeline selects every catalog, tool and output rule that is not
 // opt-in, in registry order.
@@ -104,7 +100,7 @@ func TemplateWith(b *rules.Binding) []byte {
 	for _, l := range []struct {
 		section string
 		text    []byte
-	}{{"lint", templateLint}, {"output", templateOutput}} {
+	}{{"lint", templateLint}} {
 		if !declared[l.section] {
 			parts = append(parts, l.text)
 		}
@@ -268,7 +264,6 @@ func (c *Config) check(p *problems) {
 		p.at("archive.dir", "archive.dir must not be empty")
 	}
 	c.Lint.check(p.at)
-	c.Output.check(p.at)
 }
 
 // CheckRules reports every rule reference in the configuration that known

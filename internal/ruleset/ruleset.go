@@ -13,8 +13,8 @@ import (
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
-	"github.com/skillopt/skillopt/transform"
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/output"
 	"github.com/skillopt/skillopt/transform/tools"
 	"github.com/skillopt/skillopt/validity"
 )
@@ -25,7 +25,7 @@ func All() []*rules.Rule {
 	var all []*rules.Rule
 	all = append(all, catalogrules.Rules()...)
 	all = append(all, tools.Rules()...)
-	all = append(all, transform.OutputRules()...)
+	all = append(all, output.Rules()...)
 	all = append(all, rules.Invariants()...)
 	all = append(all, validity.Rules()...)
 	all = append(all, catalog.LintRules()...)
@@ -35,7 +35,7 @@ func All() []*rules.Rule {
 // Families returns the settings of every family of rules, in registry
 // order.
 func Families() []rules.Settings {
-	return []rules.Settings{catalogrules.Family, tools.Family}
+	return []rules.Settings{catalogrules.Family, tools.Family, output.Family}
 }
 
 // registry is built once, on first use; the registry test makes sure it

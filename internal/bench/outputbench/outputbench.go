@@ -17,9 +17,8 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/bench"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/untrusted"
-	"github.com/skillopt/skillopt/transform"
+	"github.com/skillopt/skillopt/transform/output"
 )
 
 // Row is one output of the folder.
@@ -107,9 +106,9 @@ func ParseEvidence(data []byte) []string {
 	return out
 }
 
-// File reduces dir/name as a tool result with cfg's triggers and
-// thresholds, archives the original in store and reads it back.
-func File(dir, name string, store *archive.Store, cfg config.Output) (Row, error) {
+// File reduces dir/name as a tool result with the triggers and
+// thresholds of s, archives the original in store and reads it back.
+func File(dir, name string, store *archive.Store, s *output.Settings) (Row, error) {
 	path := filepath.Join(dir, name)
 	data, err := untrusted.ReadFile(path, maxFile)
 	if err != nil {
@@ -125,7 +124,7 @@ func File(dir, name string, store *archive.Store, cfg config.Output) (Row, error
 	text := string(data)
 	row := Row{File: name, BytesBefore: len(data), BytesAfter: len(data), Reducer: "none", Recovery: "n/a", Evidence: len(evidence)}
 	start := time.Now()
-	red, ok := transform.ReduceOutput(text, cfg)
+	red, ok := output.Reduce(text, s)
 	reduced := time.Now()
 	out := text
 	if ok {

@@ -1,13 +1,15 @@
-package transform
+package output
 
 import (
+	"fmt"
+
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
 
-// HistoryDedup is SO303.
-var HistoryDedup = &rules.Rule{
+// dedup is SO303.
+var dedup = &rules.Rule{
 	ID:       "SO303",
 	Name:     "history.dedup",
 	Kind:     rules.Transform,
@@ -17,16 +19,35 @@ var HistoryDedup = &rules.Rule{
 		"Error results, results with images or other media, results below dedup_min_bytes, results with protected evidence (errors, frames, file:line, exit codes, summaries, expected/actual), " +
 		"results that already carry a handle, nested Pi results and exempt tools never change. At most dedup_max_artifacts (128) distinct originals are referenced per capture, " +
 		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.dedup_min_bytes", Default: "1024", Doc: "smaller results are never deduplicated"},
-		{Name: "output.dedup_max_artifacts", Default: "128", Doc: "distinct originals referenced per capture (at most 128)"},
-	},
-	Run: runDedup,
+	Options: &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
+	Reads:   []string{"output.exempt_tools"},
+	Detail:  detail,
+	Run:     runDedup,
+}
+
+// dedupOptions are SO303's keys of the [output] table.
+type dedupOptions struct {
+	MinBytes     int `toml:"dedup_min_bytes" doc:"results smaller than this many bytes are never deduplicated"`
+	MaxArtifacts int `toml:"dedup_max_artifacts" doc:"distinct originals referenced per capture, references already present included (0..128)"`
+}
+
+func (*dedupOptions) Section() string { return "output" }
+
+func (o *dedupOptions) Check() []rules.OptionError {
+	var errs []rules.OptionError
+	if o.MinBytes < 0 {
+		errs = append(errs, rules.OptionError{Key: "dedup_min_bytes", Msg: fmt.Sprintf("%d must not be negative", o.MinBytes)})
+	}
+	if o.MaxArtifacts < 0 || o.MaxArtifacts > 128 {
+		errs = append(errs, rules.OptionError{Key: "dedup_max_artifacts", Msg: fmt.Sprintf("%d is outside 0..128", o.MaxArtifacts)})
+	}
+	return errs
 }
 
 func runDedup(p *rules.Pass) error {
 	c := p.Capture
-	cfg := cfgOf(p).Output
+	opts := p.Options.(*dedupOptions)
+	exemptTools := SettingsOf(p.Env).ExemptTools
 	if !canDeclare(c) {
 		return nil
 	}
@@ -45,12 +66,12 @@ func runDedup(p *rules.Pass) error {
 	first := map[string]bool{}
 	var edits []rules.Edit
 	for _, r := range results {
-		if r.isErr || r.media || r.nested || len(r.texts) != 1 || exempt(r.name, cfg.ExemptTools) {
+		if r.isErr || r.media || r.nested || len(r.texts) != 1 || exempt(r.name, exemptTools) {
 			continue
 		}
 		t := r.texts[0]
 		text := c.Doc.Str(t)
-		if len(text) < cfg.DedupMinBytes || hasHandle(text) || reduce.HasEvidence(text) {
+		if len(text) < opts.MinBytes || hasHandle(text) || reduce.HasEvidence(text) {
 			continue
 		}
 		h := handleOf(text)
@@ -58,7 +79,7 @@ func runDedup(p *rules.Pass) error {
 			first[h] = true
 			continue
 		}
-		if !artifacts[h] && len(artifacts) >= cfg.DedupMaxArtifacts {
+		if !artifacts[h] && len(artifacts) >= opts.MaxArtifacts {
 			continue
 		}
 		ptr := c.Doc.Pointer(t)

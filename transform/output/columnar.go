@@ -1,16 +1,15 @@
-package transform
+package output
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
 
-// ColumnarOutput is SO302.
-var ColumnarOutput = &rules.Rule{
+// columnar is SO302.
+var columnar = &rules.Rule{
 	ID:       "SO302",
 	Name:     "output.columnar",
 	Kind:     rules.Transform,
@@ -22,16 +21,17 @@ var ColumnarOutput = &rules.Rule{
 		"fewer than half of its cells present, or a lone surrogate escape in any string is left unchanged. The conversion is accepted only after the form decodes back to exactly the original " +
 		"under JSON semantics, every protected evidence string (an error message in a value, say) is found verbatim in it, and it clears the same size triggers and saving thresholds as SO301; " +
 		"the exact original bytes are archived behind the handle. Exemptions are those of SO301.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.trigger_bytes / trigger_lines", Default: "4096 / 80", Doc: "convert results at least this large"},
-		{Name: "output.min_saved_bytes / min_saved_ratio", Default: "1024 / 0.25", Doc: "the columnar form must save this much"},
+	Reads: []string{
+		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
+		"output.exempt_tools", "output.overflow_tools",
 	},
-	Run: runColumnar,
+	Detail: detail,
+	Run:    runColumnar,
 }
 
 // columnarOf returns the columnar form of text carrying handle, when it
 // clears the size triggers and saving thresholds.
-func columnarOf(text, handle string, cfg config.Output) (string, bool) {
+func columnarOf(text, handle string, cfg *Settings) (string, bool) {
 	t := strings.TrimLeft(text, " \t\r\n")
 	if !strings.HasPrefix(t, "[") || !triggered(text, cfg) {
 		return "", false
@@ -45,7 +45,7 @@ func columnarOf(text, handle string, cfg config.Output) (string, bool) {
 
 func runColumnar(p *rules.Pass) error {
 	c := p.Capture
-	cfg := cfgOf(p).Output
+	cfg := SettingsOf(p.Env)
 	if !canDeclare(c) {
 		return nil
 	}

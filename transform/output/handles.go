@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"encoding/json"
@@ -7,19 +7,9 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
-
-// OutputRules returns the output and history rules (SO3xx) in registry
-// order, followed by their invariants (SO420–SO425).
-func OutputRules() []*rules.Rule {
-	return []*rules.Rule{
-		SmartOutput, ColumnarOutput, HistoryDedup, OverflowOutput, SanitizeOutput, HeadTailHistory,
-		EvidenceKept, HandlesResolve, NoArchivePath, OutputSmaller, OutputIdempotent, ColumnarRoundTrip,
-	}
-}
 
 // retrieveTool is the tool that resolves handles.
 const retrieveTool = "retrieve_output"
@@ -32,40 +22,13 @@ var retrieveSpec = capture.ToolSpec{
 	Parameters:  json.RawMessage(`{"type":"object","properties":{"handle":{"type":"string"},"lines":{"type":"string"}},"required":["handle"]}`),
 }
 
-// Dryer is what a rule finds in rules.Env.Settings to know whether side
-// effects (archive writes) are off, as under `skillopt measure`.
-type Dryer interface {
-	Dry() bool
-}
-
-// Archiver is what a rule finds in rules.Env.Settings to know where
-// originals go: a Store on disk, an archive.Memory for commands that write
-// nothing, or archive.Off. A nil Keeper means the default, the Store at
-// archive.dir of the configuration.
-type Archiver interface {
-	Archive() archive.Keeper
-}
-
-func dry(p *rules.Pass) bool {
-	if p.Env != nil {
-		if d, ok := p.Env.Settings.(Dryer); ok {
-			return d.Dry()
-		}
-	}
-	return false
-}
-
 // storeOf returns the archive a pass keeps originals in and reads them
-// from.
+// from: archive.Off when the environment has none.
 func storeOf(p *rules.Pass) archive.Keeper {
-	if p.Env != nil {
-		if a, ok := p.Env.Settings.(Archiver); ok {
-			if k := a.Archive(); k != nil {
-				return k
-			}
-		}
+	if p.Env == nil || p.Env.Archive == nil {
+		return archive.Off
 	}
-	return archive.Open(cfgOf(p).Archive.Dir)
+	return p.Env.Archive
 }
 
 // archiving reports whether originals can be kept at all; with archiving
@@ -75,7 +38,7 @@ func archiving(p *rules.Pass) bool { return storeOf(p) != archive.Off }
 // keep archives an original and returns its handle. Under a dry run
 // nothing is written: the handle is the digest, known without writing.
 func keep(p *rules.Pass, original string) (string, error) {
-	if dry(p) {
+	if p.Env != nil && p.Env.DryRun {
 		return archive.HandleOf([]byte(original)), nil
 	}
 	return storeOf(p).Put([]byte(original))
@@ -141,17 +104,17 @@ func canDeclare(c *capture.Capture) bool {
 	return ok
 }
 
-func reduceOptions(o config.Output) reduce.Options {
+func reduceOptions(o *Settings) reduce.Options {
 	return reduce.Options{HeadLines: o.HeadLines, TailLines: o.TailLines, ContextLines: o.ContextLines, MaxLineBytes: o.MaxLineBytes}
 }
 
-func thresholds(o config.Output) reduce.Thresholds {
+func thresholds(o *Settings) reduce.Thresholds {
 	return reduce.Thresholds{MinSavedBytes: o.MinSavedBytes, MinSavedRatio: o.MinSavedRatio}
 }
 
 // triggered reports whether text is large enough to reduce: at least
 // trigger_bytes UTF-8 bytes or trigger_lines lines.
-func triggered(text string, o config.Output) bool {
+func triggered(text string, o *Settings) bool {
 	if o.TriggerBytes > 0 && len(text) >= o.TriggerBytes {
 		return true
 	}
@@ -166,30 +129,3 @@ func hasHandle(text string) bool { return len(archive.FindHandles(text)) > 0 }
 func quote(s string) []byte { return capture.Quote(s) }
 
 func handleOf(s string) string { return archive.HandleOf([]byte(s)) }
-
-// Reduction is what ReduceOutput returns in place of an output.
-type Reduction struct {
-	Text    string // the complete returned text, recovery label included
-	Reducer string // "columnar" or the line reducer's name
-	Handle  string // the handle of the original
-}
-
-// ReduceOutput applies what SO302 and SO301 would do to one tool output
-// (the lossless columnar form first, then the format-aware and generic
-// reducers) with the triggers and thresholds of cfg. ok is false when the
-// output is to be returned unchanged. Nothing is archived; the caller
-// stores the original under Handle before returning Text.
-func ReduceOutput(text string, cfg config.Output) (Reduction, bool) {
-	if hasHandle(text) || !triggered(text, cfg) {
-		return Reduction{}, false
-	}
-	h := handleOf(text)
-	if out, ok := columnarOf(text, h, cfg); ok {
-		return Reduction{Text: out, Reducer: "columnar", Handle: h}, true
-	}
-	out, res, ok := reduce.Smart(text, reduceOptions(cfg), thresholds(cfg), h)
-	if !ok {
-		return Reduction{}, false
-	}
-	return Reduction{Text: out, Reducer: res.Reducer, Handle: h}, true
-}

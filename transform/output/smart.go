@@ -1,15 +1,14 @@
-package transform
+package output
 
 import (
 	"fmt"
 
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
 
-// SmartOutput is SO301.
-var SmartOutput = &rules.Rule{
+// smart is SO301.
+var smart = &rules.Rule{
 	ID:       "SO301",
 	Name:     "output.smart",
 	Kind:     rules.Transform,
@@ -23,22 +22,18 @@ var SmartOutput = &rules.Rule{
 		"Error results (is_error, isError, a non-zero exit code) are reduced too: their evidence is kept, their noise is not. " +
 		"Results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
 		"and JSON arrays that SO302 converts are left alone. The first reduction in a capture also declares retrieve_output, whose bytes count against the saving.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.trigger_bytes", Default: "4096", Doc: "reduce results of at least this many UTF-8 bytes"},
-		{Name: "output.trigger_lines", Default: "80", Doc: "… or at least this many lines"},
-		{Name: "output.min_saved_bytes", Default: "1024", Doc: "the returned text must save at least this many bytes"},
-		{Name: "output.min_saved_ratio", Default: "0.25", Doc: "… and at least this share of the original"},
-		{Name: "output.head_lines / tail_lines", Default: "6 / 6", Doc: "lines kept at the start and end of unrecognised output"},
-		{Name: "output.context_lines", Default: "2", Doc: "lines kept around each error line"},
-		{Name: "output.max_line_bytes", Default: "1024", Doc: "longer non-evidence lines are cut in the middle (0: never)"},
-		{Name: "output.exempt_tools", Default: "[]", Doc: "more tools whose results are never reduced"},
+	Reads: []string{
+		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
+		"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes",
+		"output.exempt_tools", "output.overflow_tools",
 	},
-	Run: runSmart,
+	Detail: detail,
+	Run:    runSmart,
 }
 
 func runSmart(p *rules.Pass) error {
 	c := p.Capture
-	cfg := cfgOf(p).Output
+	cfg := SettingsOf(p.Env)
 	if !canDeclare(c) {
 		return nil
 	}
@@ -72,7 +67,7 @@ func runSmart(p *rules.Pass) error {
 
 // columnarCandidate reports whether SO302 would convert text, so SO301
 // leaves it to that lossless form.
-func columnarCandidate(text string, cfg config.Output) bool {
+func columnarCandidate(text string, cfg *Settings) bool {
 	_, ok := columnarOf(text, handleOf(text), cfg)
 	return ok
 }

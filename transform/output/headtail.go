@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// HeadTailHistory is SO306.
-var HeadTailHistory = &rules.Rule{
+// headTail is SO306.
+var headTail = &rules.Rule{
 	ID:       "SO306",
 	Name:     "history.head-tail",
 	Kind:     rules.Transform,
@@ -24,14 +24,52 @@ var HeadTailHistory = &rules.Rule{
 		"of the archived original history when the capture can declare retrieve_output) or disappears (\"omit\"). Then each message is capped at max_chars_per_message characters by truncating its " +
 		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
 		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures are never cut. The result must still validate for its provider.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.history_strategy", Default: `"recent"`, Doc: `"recent" (off) or "head-tail"`},
-		{Name: "output.head_messages / tail_messages", Default: "2 / 12", Doc: "messages kept at the start and end"},
-		{Name: "output.middle_mode", Default: `"marker"`, Doc: `"marker" or "omit"`},
-		{Name: "output.max_chars_per_message", Default: "10000", Doc: "per-message character cap (0: none)"},
-		{Name: "output.max_total_chars", Default: "60000", Doc: "total character cap (0: none)"},
+	Options: &headTailOptions{
+		Strategy:           "recent",
+		HeadMessages:       2,
+		TailMessages:       12,
+		MiddleMode:         "marker",
+		MaxCharsPerMessage: 10000,
+		MaxTotalChars:      60000,
 	},
-	Run: runHeadTail,
+	Detail: detail,
+	Run:    runHeadTail,
+}
+
+// headTailOptions are SO306's keys of the [output] table.
+type headTailOptions struct {
+	Strategy           string `toml:"history_strategy" doc:"\"recent\" leaves the history alone; \"head-tail\" keeps its first and last messages and drops the middle"`
+	HeadMessages       int    `toml:"head_messages" doc:"messages kept at the start of the history (at most 1000)"`
+	TailMessages       int    `toml:"tail_messages" doc:"messages kept at the end of the history (at most 1000)"`
+	MiddleMode         string `toml:"middle_mode" doc:"\"marker\" replaces the middle with a marker message; \"omit\" drops it"`
+	MaxCharsPerMessage int    `toml:"max_chars_per_message" doc:"cap on each kept message in characters (0: none)"`
+	MaxTotalChars      int    `toml:"max_total_chars" doc:"cap on the whole history in characters (0: none)"`
+}
+
+func (*headTailOptions) Section() string { return "output" }
+
+func (o *headTailOptions) Check() []rules.OptionError {
+	var errs []rules.OptionError
+	add := func(key, format string, args ...any) {
+		errs = append(errs, rules.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	nonNegative(add, []keyValue{
+		{"head_messages", o.HeadMessages}, {"tail_messages", o.TailMessages},
+		{"max_chars_per_message", o.MaxCharsPerMessage}, {"max_total_chars", o.MaxTotalChars},
+	})
+	if o.Strategy != "recent" && o.Strategy != "head-tail" {
+		add("history_strategy", "%q is not one of recent, head-tail", o.Strategy)
+	}
+	if o.MiddleMode != "marker" && o.MiddleMode != "omit" {
+		add("middle_mode", "%q is not one of marker, omit", o.MiddleMode)
+	}
+	if o.HeadMessages > 1000 {
+		add("head_messages", "%d is above 1000", o.HeadMessages)
+	}
+	if o.TailMessages > 1000 {
+		add("tail_messages", "%d is above 1000", o.TailMessages)
+	}
+	return errs
 }
 
 const middlePrefix = "[history-omitted-middle: "
@@ -89,9 +127,24 @@ type item struct {
 	old    bool // a marker an earlier pass wrote
 }
 
+// assembly is the history SO306 is building: the items kept, what was
+// omitted, and the texts truncated.
+type assembly struct {
+	d            *capture.Doc
+	opts         *headTailOptions
+	msgs         []msgInfo
+	items        []item
+	omitted      int // messages left out
+	omittedChars int // their characters
+	// canHandle says the marker names the handle of the archived history.
+	canHandle bool
+	repl      map[int]string // truncated texts by string node
+	oldGone   bool           // a marker of an earlier pass was dropped
+}
+
 func runHeadTail(p *rules.Pass) error {
-	cfg := cfgOf(p).Output
-	if cfg.HistoryStrategy != "head-tail" {
+	opts := p.Options.(*headTailOptions)
+	if opts.Strategy != "head-tail" {
 		return nil
 	}
 	c := p.Capture
@@ -100,122 +153,25 @@ func runHeadTail(p *rules.Pass) error {
 	if arr < 0 {
 		return nil
 	}
-	var msgs []msgInfo
+	a := &assembly{d: d, opts: opts, repl: map[int]string{}}
 	for m := range d.Children(arr) {
-		msgs = append(msgs, describeMsg(d, m))
+		a.msgs = append(a.msgs, describeMsg(d, m))
 	}
-	if len(msgs) == 0 {
+	if len(a.msgs) == 0 {
 		return nil
 	}
-	units := groupUnits(c, msgs)
-
-	// Head and tail, widened to whole units.
-	headEnd, tailStart := 0, len(msgs)
-	for _, u := range units {
-		if headEnd >= cfg.HeadMessages {
-			break
-		}
-		headEnd = u[1]
-	}
-	for i := len(units) - 1; i >= 0 && units[i][0] >= headEnd; i-- {
-		if len(msgs)-tailStart >= cfg.TailMessages {
-			break
-		}
-		tailStart = units[i][0]
-	}
-	omitted, omittedChars := 0, 0
-	var items []item
-	placed := false
-	for _, u := range units {
-		if u[1] <= headEnd || u[0] >= tailStart {
-			if u[0] >= tailStart && !placed && cfg.MiddleMode == "marker" {
-				placed = true
-				items = append(items, item{marker: true})
-			}
-			items = append(items, item{u: u})
-			continue
-		}
-		for k := u[0]; k < u[1]; k++ {
-			if msgs[k].marker {
-				items = append(items, item{u: [2]int{k, k + 1}, old: true})
-			} else {
-				omitted++
-				omittedChars += msgs[k].chars
-			}
-		}
-	}
-	if omitted == 0 || cfg.MiddleMode != "marker" {
-		items = dropNewMarker(items)
-	} else if !placed {
-		items = append(items, item{marker: true})
-	}
+	a.layout(groupUnits(c, a.msgs))
 	// The marker names the archived history when retrieve_output can be
 	// declared.
 	decl, canHandle := retrieveEdit(c)
-	canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(items) && archiving(p)
-	markerChars := func() int {
-		h := ""
-		if canHandle {
-			h = strings.Repeat("x", len(handleOf("")))
-		}
-		return utf8.RuneCountInString(middleText(omitted, omittedChars, h))
-	}
-	// Per-message caps.
-	repl := map[int]string{}
-	if cfg.MaxCharsPerMessage > 0 {
-		for _, it := range items {
-			for k := it.u[0]; k < it.u[1] && !it.marker; k++ {
-				if !msgs[k].marker && msgs[k].chars > cfg.MaxCharsPerMessage {
-					cut(d, msgs[k], msgs[k].chars-cfg.MaxCharsPerMessage, repl)
-				}
-			}
-		}
-	}
-	// Total cap: the marker goes first, then interior groups from the
-	// middle outwards, then the last anchor is truncated.
-	oldGone := false
-	if cfg.MaxTotalChars > 0 {
-		total := 0
-		for _, it := range items {
-			if it.marker {
-				total += markerChars()
-			} else {
-				total += unitChars(d, msgs, it.u, repl)
-			}
-		}
-		if total > cfg.MaxTotalChars {
-			for i, it := range items {
-				if it.marker || it.old {
-					if it.marker {
-						total -= markerChars()
-					} else {
-						total -= unitChars(d, msgs, it.u, repl)
-						oldGone = true
-					}
-					items = append(items[:i], items[i+1:]...)
-					break
-				}
-			}
-		}
-		for total > cfg.MaxTotalChars && len(items) > 2 {
-			mid := len(items) / 2
-			total -= unitChars(d, msgs, items[mid].u, repl)
-			for k := items[mid].u[0]; k < items[mid].u[1]; k++ {
-				omitted++
-				omittedChars += msgs[k].chars
-			}
-			items = append(items[:mid], items[mid+1:]...)
-		}
-		if total > cfg.MaxTotalChars && len(items) > 0 {
-			last := items[len(items)-1].u
-			cut(d, msgs[last[1]-1], total-cfg.MaxTotalChars, repl)
-		}
-	}
-	if omitted == 0 && len(repl) == 0 && !oldGone {
+	a.canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(a.items) && archiving(p)
+	a.capMessages()
+	a.capTotal()
+	if a.omitted == 0 && len(a.repl) == 0 && !a.oldGone {
 		return nil
 	}
 	handle := ""
-	if canHandle && hasNewMarker(items) {
+	if a.canHandle && hasNewMarker(a.items) {
 		// The handle names the history as read, before any rule changed it.
 		orig := string(d.Raw(arr))
 		if p.Original != nil && p.Original.Provider == c.Provider {
@@ -234,18 +190,132 @@ func runHeadTail(p *rules.Pass) error {
 		}
 	}
 	var parts [][]byte
-	for _, it := range items {
+	for _, it := range a.items {
 		if it.marker {
-			parts = append(parts, markerMessage(c, omitted, omittedChars, handle))
+			parts = append(parts, markerMessage(c, a.omitted, a.omittedChars, handle))
 			continue
 		}
 		for k := it.u[0]; k < it.u[1]; k++ {
-			parts = append(parts, splice(d, msgs[k].node, repl))
+			parts = append(parts, splice(d, a.msgs[k].node, a.repl))
 		}
 	}
 	p.Edit(rules.Edit{Pointer: d.Pointer(arr), NewJSON: rebuildArray(d, arr, parts),
-		Message: fmt.Sprintf("history: %d message(s) omitted, %d text(s) truncated", omitted, len(repl))})
+		Message: fmt.Sprintf("history: %d message(s) omitted, %d text(s) truncated", a.omitted, len(a.repl))})
 	return nil
+}
+
+// layout keeps the head and the tail, widened to whole units, and the
+// markers of earlier passes; it places the new middle marker.
+func (a *assembly) layout(units [][2]int) {
+	msgs := a.msgs
+	headEnd, tailStart := 0, len(msgs)
+	for _, u := range units {
+		if headEnd >= a.opts.HeadMessages {
+			break
+		}
+		headEnd = u[1]
+	}
+	for i := len(units) - 1; i >= 0 && units[i][0] >= headEnd; i-- {
+		if len(msgs)-tailStart >= a.opts.TailMessages {
+			break
+		}
+		tailStart = units[i][0]
+	}
+	marker := a.opts.MiddleMode == "marker"
+	placed := false
+	for _, u := range units {
+		if u[1] <= headEnd || u[0] >= tailStart {
+			if u[0] >= tailStart && !placed && marker {
+				placed = true
+				a.items = append(a.items, item{marker: true})
+			}
+			a.items = append(a.items, item{u: u})
+			continue
+		}
+		for k := u[0]; k < u[1]; k++ {
+			if msgs[k].marker {
+				a.items = append(a.items, item{u: [2]int{k, k + 1}, old: true})
+			} else {
+				a.omitted++
+				a.omittedChars += msgs[k].chars
+			}
+		}
+	}
+	if a.omitted == 0 || !marker {
+		a.items = dropNewMarker(a.items)
+	} else if !placed {
+		a.items = append(a.items, item{marker: true})
+	}
+}
+
+// markerChars is the length of the new middle marker as it would be
+// written now.
+func (a *assembly) markerChars() int {
+	h := ""
+	if a.canHandle {
+		h = strings.Repeat("x", len(handleOf("")))
+	}
+	return utf8.RuneCountInString(middleText(a.omitted, a.omittedChars, h))
+}
+
+// capMessages truncates every kept message over max_chars_per_message.
+func (a *assembly) capMessages() {
+	limit := a.opts.MaxCharsPerMessage
+	if limit <= 0 {
+		return
+	}
+	for _, it := range a.items {
+		for k := it.u[0]; k < it.u[1] && !it.marker; k++ {
+			if m := a.msgs[k]; !m.marker && m.chars > limit {
+				cut(a.d, m, m.chars-limit, a.repl)
+			}
+		}
+	}
+}
+
+// capTotal enforces max_total_chars: the marker goes first, then interior
+// groups from the middle outwards, then the last anchor is truncated.
+func (a *assembly) capTotal() {
+	limit := a.opts.MaxTotalChars
+	if limit <= 0 {
+		return
+	}
+	d, msgs := a.d, a.msgs
+	total := 0
+	for _, it := range a.items {
+		if it.marker {
+			total += a.markerChars()
+		} else {
+			total += unitChars(d, msgs, it.u, a.repl)
+		}
+	}
+	if total > limit {
+		for i, it := range a.items {
+			if it.marker || it.old {
+				if it.marker {
+					total -= a.markerChars()
+				} else {
+					total -= unitChars(d, msgs, it.u, a.repl)
+					a.oldGone = true
+				}
+				a.items = append(a.items[:i], a.items[i+1:]...)
+				break
+			}
+		}
+	}
+	for total > limit && len(a.items) > 2 {
+		mid := len(a.items) / 2
+		total -= unitChars(d, msgs, a.items[mid].u, a.repl)
+		for k := a.items[mid].u[0]; k < a.items[mid].u[1]; k++ {
+			a.omitted++
+			a.omittedChars += msgs[k].chars
+		}
+		a.items = append(a.items[:mid], a.items[mid+1:]...)
+	}
+	if total > limit && len(a.items) > 0 {
+		last := a.items[len(a.items)-1].u
+		cut(d, msgs[last[1]-1], total-limit, a.repl)
+	}
 }
 
 func dropNewMarker(items []item) []item {
@@ -293,7 +363,7 @@ func markerMessage(c *capture.Capture, n, chars int, handle string) []byte {
 // describeMsg counts a message's characters and finds its cuttable texts.
 func describeMsg(d *capture.Doc, m int) msgInfo {
 	info := msgInfo{node: m}
-	for i := m + 1; i < int(d.Nodes[m].Skip); i++ {
+	for i := range d.Walk(m) {
 		if d.Kind(i) != capture.String {
 			continue
 		}

@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// SanitizeOutput is SO305.
-var SanitizeOutput = &rules.Rule{
+// sanitize is SO305.
+var sanitize = &rules.Rule{
 	ID:       "SO305",
 	Name:     "output.sanitize",
 	Kind:     rules.Transform,
@@ -19,23 +19,20 @@ var SanitizeOutput = &rules.Rule{
 		"(any case, - and _ interchangeable) are removed, as are bare lines that are a JSON-RPC message or a tool-call envelope ({\"jsonrpc\":…}, {\"tool_use_id\":…}, {\"tool_call_id\":…}). " +
 		"Ordinary code fences (go, json, sh, …) and bare {\"type\":…} lines stay. The text is then capped at final_output_max_chars characters with a truncation marker counted inside the budget. " +
 		"Removed traces are internal by design and are not archived. `skillopt sanitize` applies the same sanitizer to plain text.",
-	OptionDocs: []rules.OptionDoc{
-		{Name: "output.strip_tool_traces", Default: "true", Doc: "remove trace fences and envelope lines"},
-		{Name: "output.final_output_max_chars", Default: "120000", Doc: "cap on each assistant text in characters (0: none)"},
-	},
-	Run: runSanitize,
+	Reads:  []string{"output.strip_tool_traces", "output.final_output_max_chars"},
+	Detail: detail,
+	Run:    runSanitize,
 }
 
-// sanitizeOptions returns the sanitizer settings of the configuration.
-func sanitizeOptions(p *rules.Pass) reduce.SanitizeOptions {
-	o := cfgOf(p).Output
-	return reduce.SanitizeOptions{StripTraces: o.StripToolTraces, MaxChars: o.FinalOutputMaxChars}
+// sanitizeOptions returns the sanitizer options of s.
+func sanitizeOptions(s *Settings) reduce.SanitizeOptions {
+	return reduce.SanitizeOptions{StripTraces: s.StripToolTraces, MaxChars: s.FinalOutputMaxChars}
 }
 
 func runSanitize(p *rules.Pass) error {
 	c := p.Capture
 	d := c.Doc
-	opts := sanitizeOptions(p)
+	opts := sanitizeOptions(SettingsOf(p.Env))
 	for _, s := range c.Segments() {
 		if s.Kind != capture.SecAssistant || s.Prov != capture.ProvAssistant {
 			continue

@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func labels(c *capture.Capture) []labelled {
 	}
 	if arr := messagesNode(c); arr >= 0 {
 		for m := range d.Children(arr) {
-			for i := m; i < int(d.Nodes[m].Skip); i++ {
+			for i := range d.Walk(m) {
 				if d.Kind(i) == capture.String && strings.HasPrefix(d.Str(i), middlePrefix) {
 					if hs := archive.FindHandles(d.Str(i)); len(hs) > 0 {
 						out = append(out, labelled{pointer: d.Pointer(i), text: d.Str(i), kind: kindHistory, handle: hs[0]})
@@ -77,19 +77,20 @@ func labels(c *capture.Capture) []labelled {
 	return out
 }
 
-// EvidenceKept is SO420.
-var EvidenceKept = &rules.Rule{
+// evidenceKept is SO420.
+var evidenceKept = &rules.Rule{
 	ID:       "SO420",
 	Name:     "invariant.output-evidence",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
+	Reads:    []string{"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes"},
 	Doc: "Every reduced tool result still contains the protected evidence of its original. " +
 		"For each result SO301 reduced, the original is read back from the archive and the evidence of the reducer named in the label (error and failure lines, frames, file:line references, " +
 		"exit codes, failing tests, summaries, expected/actual) must appear verbatim in the reduced text; for each SO302 columnar form, every string token of the original that is evidence must " +
 		"appear verbatim in the form. Overflow previews (SO304) are bounded by design and are not checked.",
 	Run: func(p *rules.Pass) error {
 		store := storeOf(p)
-		opts := reduceOptions(cfgOf(p).Output)
+		opts := reduceOptions(SettingsOf(p.Env))
 		for _, l := range labels(p.Result.Final) {
 			if l.kind != kindSmart && l.kind != kindColumnar {
 				continue
@@ -112,8 +113,8 @@ var EvidenceKept = &rules.Rule{
 	},
 }
 
-// HandlesResolve is SO421.
-var HandlesResolve = &rules.Rule{
+// handlesResolve is SO421.
+var handlesResolve = &rules.Rule{
 	ID:       "SO421",
 	Name:     "invariant.handles-resolve",
 	Kind:     rules.Invariant,
@@ -152,8 +153,8 @@ var HandlesResolve = &rules.Rule{
 	},
 }
 
-// NoArchivePath is SO422.
-var NoArchivePath = &rules.Rule{
+// noArchivePath is SO422.
+var noArchivePath = &rules.Rule{
 	ID:       "SO422",
 	Name:     "invariant.no-archive-path",
 	Kind:     rules.Invariant,
@@ -162,13 +163,14 @@ var NoArchivePath = &rules.Rule{
 		"After transformation, the capture must not mention the archive directory (as configured or as an absolute path) or an object's file name more often than the original did: " +
 		"recovery texts carry only opaque handles.",
 	Run: func(p *rules.Pass) error {
-		dir := cfgOf(p).Archive.Dir
 		needles := []string{}
-		if len(dir) >= 3 && dir != "." {
-			needles = append(needles, dir, filepath.ToSlash(dir))
-		}
-		if abs, err := filepath.Abs(dir); err == nil {
-			needles = append(needles, abs)
+		if dir := archiveDir(storeOf(p)); dir != "" {
+			if len(dir) >= 3 && dir != "." {
+				needles = append(needles, dir, filepath.ToSlash(dir))
+			}
+			if abs, err := filepath.Abs(dir); err == nil {
+				needles = append(needles, abs)
+			}
 		}
 		for _, l := range labels(p.Result.Final) {
 			if sum, err := archive.ParseHandle(l.handle); err == nil {
@@ -189,8 +191,8 @@ var NoArchivePath = &rules.Rule{
 	},
 }
 
-// OutputSmaller is SO423.
-var OutputSmaller = &rules.Rule{
+// smaller is SO423.
+var smaller = &rules.Rule{
 	ID:       "SO423",
 	Name:     "invariant.output-smaller",
 	Kind:     rules.Invariant,
@@ -219,8 +221,8 @@ var OutputSmaller = &rules.Rule{
 	},
 }
 
-// OutputIdempotent is SO424.
-var OutputIdempotent = &rules.Rule{
+// idempotent is SO424.
+var idempotent = &rules.Rule{
 	ID:       "SO424",
 	Name:     "invariant.output-idempotent",
 	Kind:     rules.Invariant,
@@ -261,8 +263,8 @@ var OutputIdempotent = &rules.Rule{
 	},
 }
 
-// ColumnarRoundTrip is SO425.
-var ColumnarRoundTrip = &rules.Rule{
+// columnarRoundTrip is SO425.
+var columnarRoundTrip = &rules.Rule{
 	ID:       "SO425",
 	Name:     "invariant.columnar-round-trip",
 	Kind:     rules.Invariant,
@@ -291,6 +293,15 @@ var ColumnarRoundTrip = &rules.Rule{
 		}
 		return nil
 	},
+}
+
+// archiveDir returns the folder of an archive on disk, or of the store an
+// in-memory archive reads through; "" when there is none.
+func archiveDir(k archive.Keeper) string {
+	if d, ok := k.(interface{ Dir() string }); ok {
+		return d.Dir()
+	}
+	return ""
 }
 
 // outputChanges lists the replacements SO3xx rules made.
@@ -346,37 +357,4 @@ func clip(s string) string {
 		return s[:77] + "…"
 	}
 	return s
-}
-
-// RecoveryText is a provider-visible text an output or history rule left
-// in a capture.
-type RecoveryText struct {
-	Pointer string `json:"pointer"`
-	// Kind is "reduced", "columnar", "duplicate", "overflow" or "history".
-	Kind string `json:"kind"`
-	// Reducer names the line reducer of a reduced result.
-	Reducer string `json:"reducer,omitempty"`
-	Handle  string `json:"handle"`
-}
-
-// RecoveryTexts lists the recovery texts of c in body order.
-func RecoveryTexts(c *capture.Capture) []RecoveryText {
-	var out []RecoveryText
-	for _, l := range labels(c) {
-		rt := RecoveryText{Pointer: l.pointer, Handle: l.handle}
-		switch l.kind {
-		case kindSmart:
-			rt.Kind, rt.Reducer = "reduced", reduce.ReducerOf(l.text)
-		case kindColumnar:
-			rt.Kind = "columnar"
-		case kindDuplicate:
-			rt.Kind = "duplicate"
-		case kindOverflow:
-			rt.Kind = "overflow"
-		case kindHistory:
-			rt.Kind = "history"
-		}
-		out = append(out, rt)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"os"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/archive"
-	"github.com/skillopt/skillopt/internal/config"
 )
 
 // BenchmarkOutputWithArchive measures what returning one reduced tool
@@ -16,8 +15,7 @@ import (
 // committed corpus. Each iteration writes to a fresh archive so the write
 // is never skipped as already stored.
 func BenchmarkOutputWithArchive(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "outputs", "*"))
-	cfg := config.Default().Output
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "outputs", "*"))
 	ran := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".evidence") || strings.HasSuffix(f, ".md") {
@@ -28,7 +26,7 @@ func BenchmarkOutputWithArchive(b *testing.B) {
 			b.Fatal(err)
 		}
 		text := string(data)
-		if _, ok := ReduceOutput(text, cfg); !ok {
+		if _, ok := Reduce(text, Defaults); !ok {
 			continue
 		}
 		ran++
@@ -38,7 +36,7 @@ func BenchmarkOutputWithArchive(b *testing.B) {
 				b.StopTimer()
 				store := archive.Open(filepath.Join(b.TempDir(), "a"))
 				b.StartTimer()
-				red, ok := ReduceOutput(text, cfg)
+				red, ok := Reduce(text, Defaults)
 				if !ok {
 					b.Fatal("not reduced")
 				}

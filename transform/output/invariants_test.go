@@ -1,4 +1,4 @@
-package transform
+package output
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func tamper(t *testing.T, res *rules.Result, old, new string) *rules.Result {
 	return &cp
 }
 
-var outputInvariants = []*rules.Rule{EvidenceKept, HandlesResolve, NoArchivePath, OutputSmaller, OutputIdempotent, ColumnarRoundTrip}
+var outputInvariants = []*rules.Rule{evidenceKept, handlesResolve, noArchivePath, smaller, idempotent, columnarRoundTrip}
 
 func TestOutputInvariantsHoldOnRealResults(t *testing.T) {
 	cases := [][2]string{
@@ -51,7 +51,7 @@ func TestOutputInvariantsHoldOnRealResults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		env, _ := outEnv(t, nil)
-		res := outRun(t, outCase(t, tc[0], tc[1]), env, SmartOutput, ColumnarOutput, HistoryDedup, OverflowOutput, SanitizeOutput, HeadTailHistory)
+		res := outRun(t, outCase(t, tc[0], tc[1]), env, smart, columnar, dedup, overflow, sanitize, headTail)
 		if !res.Changed() {
 			t.Errorf("%s/%s: nothing changed", tc[0], tc[1])
 		}
@@ -65,22 +65,22 @@ func TestOutputInvariantsHoldOnRealResults(t *testing.T) {
 
 func TestEvidenceKeptCatchesLoss(t *testing.T) {
 	env, _ := outEnv(t, nil)
-	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, SmartOutput)
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)
 	bad := tamper(t, res, `--- FAIL: TestParseErrors (0.00s)\n`, "")
-	if msgs := verifyOne(t, EvidenceKept, bad, env); len(msgs) != 1 || !strings.Contains(msgs[0], "TestParseErrors") {
+	if msgs := verifyOne(t, evidenceKept, bad, env); len(msgs) != 1 || !strings.Contains(msgs[0], "TestParseErrors") {
 		t.Fatalf("got %v", msgs)
 	}
 	// Columnar: a changed evidence token is caught too.
-	res = outRun(t, outCase(t, "SO302", "evidence-in-values"), env, ColumnarOutput)
+	res = outRun(t, outCase(t, "SO302", "evidence-in-values"), env, columnar)
 	bad = tamper(t, res, "connection refused by db-0", "connection accepted by db-0")
-	if msgs := verifyOne(t, EvidenceKept, bad, env); len(msgs) != 1 {
+	if msgs := verifyOne(t, evidenceKept, bad, env); len(msgs) != 1 {
 		t.Fatalf("columnar: got %v", msgs)
 	}
 }
 
 func TestHandlesResolveCatchesMissingAndDifferent(t *testing.T) {
 	env, cfg := outEnv(t, nil)
-	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, SmartOutput)
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)
 	h := labels(res.Final)[0].handle
 	// The original was archived from something else than the result.
 	other := outCase(t, "SO301", "anthropic-go-test-error")
@@ -88,13 +88,13 @@ func TestHandlesResolveCatchesMissingAndDifferent(t *testing.T) {
 	orig, _ := other.WithBody(otherBody)
 	cp := *res
 	cp.Original = orig
-	if msgs := verifyOne(t, HandlesResolve, &cp, env); len(msgs) != 1 || !strings.Contains(msgs[0], "differ") {
+	if msgs := verifyOne(t, handlesResolve, &cp, env); len(msgs) != 1 || !strings.Contains(msgs[0], "differ") {
 		t.Fatalf("different original: %v", msgs)
 	}
 	// Damaged object.
 	sum, _ := archive.ParseHandle(h)
 	var path string
-	filepath.Walk(cfg.Archive.Dir, func(p string, info os.FileInfo, err error) error {
+	filepath.Walk(cfg.archiveDir, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && strings.HasSuffix(strings.ReplaceAll(p, string(filepath.Separator), ""), hexOf(sum)[2:]) {
 			path = p
 		}
@@ -102,12 +102,12 @@ func TestHandlesResolveCatchesMissingAndDifferent(t *testing.T) {
 	})
 	os.Chmod(path, 0o600)
 	os.WriteFile(path, []byte("damaged"), 0o600)
-	if msgs := verifyOne(t, HandlesResolve, res, env); len(msgs) != 1 || !strings.Contains(msgs[0], "damaged") {
+	if msgs := verifyOne(t, handlesResolve, res, env); len(msgs) != 1 || !strings.Contains(msgs[0], "damaged") {
 		t.Fatalf("damaged: %v", msgs)
 	}
 	// Missing object.
 	os.Remove(path)
-	if msgs := verifyOne(t, HandlesResolve, res, env); len(msgs) != 1 || !strings.Contains(msgs[0], "not in the archive") {
+	if msgs := verifyOne(t, handlesResolve, res, env); len(msgs) != 1 || !strings.Contains(msgs[0], "not in the archive") {
 		t.Fatalf("missing: %v", msgs)
 	}
 }
@@ -123,27 +123,34 @@ func hexOf(sum [32]byte) string {
 
 func TestNoArchivePathCatchesLeak(t *testing.T) {
 	env, cfg := outEnv(t, nil)
-	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, SmartOutput)
-	if msgs := verifyOne(t, NoArchivePath, res, env); len(msgs) != 0 {
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)
+	if msgs := verifyOne(t, noArchivePath, res, env); len(msgs) != 0 {
 		t.Fatalf("clean result flagged: %v", msgs)
 	}
-	bad := tamper(t, res, "returns it exactly", "is at "+filepath.ToSlash(cfg.Archive.Dir)+"/sha256")
-	if msgs := verifyOne(t, NoArchivePath, bad, env); len(msgs) == 0 {
+	bad := tamper(t, res, "returns it exactly", "is at "+filepath.ToSlash(cfg.archiveDir)+"/sha256")
+	if msgs := verifyOne(t, noArchivePath, bad, env); len(msgs) == 0 {
 		t.Fatal("leak not caught")
+	}
+	// Commands that write nothing run with an in-memory archive over the
+	// configured store: its folder is still the one that must not leak.
+	mem := *env
+	mem.Archive = archive.NewMemory(archive.Open(cfg.archiveDir))
+	if msgs := verifyOne(t, noArchivePath, bad, &mem); len(msgs) == 0 {
+		t.Fatal("leak not caught with an in-memory archive")
 	}
 }
 
 func TestOutputSmallerCatchesGrowth(t *testing.T) {
 	env, _ := outEnv(t, nil)
-	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, SmartOutput)
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)
 	cp := *res
 	cp.Steps = append([]rules.Step{}, res.Steps...)
 	cp.Steps[0].Changes = append([]rules.Change{{Rule: "SO301", Pointer: "/messages/0/content", BytesBefore: 10, BytesAfter: 12}}, cp.Steps[0].Changes...)
-	cp.Steps = append(cp.Steps, rules.Step{Rule: ColumnarOutput, Applied: true, BytesBefore: 100, BytesAfter: 100})
-	if msgs := verifyOne(t, OutputSmaller, &cp, env); len(msgs) != 2 {
+	cp.Steps = append(cp.Steps, rules.Step{Rule: columnar, Applied: true, BytesBefore: 100, BytesAfter: 100})
+	if msgs := verifyOne(t, smaller, &cp, env); len(msgs) != 2 {
 		t.Fatalf("got %v", msgs)
 	}
-	if msgs := verifyOne(t, OutputSmaller, res, env); len(msgs) != 0 {
+	if msgs := verifyOne(t, smaller, res, env); len(msgs) != 0 {
 		t.Fatalf("clean result flagged: %v", msgs)
 	}
 }
@@ -151,38 +158,38 @@ func TestOutputSmallerCatchesGrowth(t *testing.T) {
 func TestOutputIdempotentCatchesSecondPass(t *testing.T) {
 	env, cfg := outEnv(t, nil)
 	c := outCase(t, "SO301", "anthropic-go-test-error")
-	res := outRun(t, c, env, SmartOutput)
+	res := outRun(t, c, env, smart)
 	// A result claiming SO301 ran but left its work undone.
 	cp := *res
 	cp.Final = c
-	if msgs := verifyOne(t, OutputIdempotent, &cp, env); len(msgs) != 1 || !strings.Contains(msgs[0], "second pass") {
+	if msgs := verifyOne(t, idempotent, &cp, env); len(msgs) != 1 || !strings.Contains(msgs[0], "second pass") {
 		t.Fatalf("got %v", msgs)
 	}
 	// A handle naming a text that already carried one.
 	inner := res.Final.Doc.Str(toolResults(res.Final)[0].texts[0])
-	h2, err := archive.Open(cfg.Archive.Dir).Put([]byte(inner))
+	h2, err := archive.Open(cfg.archiveDir).Put([]byte(inner))
 	if err != nil {
 		t.Fatal(err)
 	}
 	h1 := labels(res.Final)[0].handle
 	bad := tamper(t, res, h1, h2)
-	if msgs := verifyOne(t, OutputIdempotent, bad, env); len(msgs) == 0 || !strings.Contains(strings.Join(msgs, " "), "already carries handle") {
+	if msgs := verifyOne(t, idempotent, bad, env); len(msgs) == 0 || !strings.Contains(strings.Join(msgs, " "), "already carries handle") {
 		t.Fatalf("handle of a handle: %v", msgs)
 	}
 }
 
 func TestColumnarRoundTripCatchesChange(t *testing.T) {
 	env, _ := outEnv(t, nil)
-	res := outRun(t, outCase(t, "SO302", "numbers-unicode-missing-keys"), env, ColumnarOutput)
-	if msgs := verifyOne(t, ColumnarRoundTrip, res, env); len(msgs) != 0 {
+	res := outRun(t, outCase(t, "SO302", "numbers-unicode-missing-keys"), env, columnar)
+	if msgs := verifyOne(t, columnarRoundTrip, res, env); len(msgs) != 0 {
 		t.Fatalf("clean result flagged: %v", msgs)
 	}
 	bad := tamper(t, res, "12345678901234567890123", "12345678901234567890124")
-	if msgs := verifyOne(t, ColumnarRoundTrip, bad, env); len(msgs) != 1 {
+	if msgs := verifyOne(t, columnarRoundTrip, bad, env); len(msgs) != 1 {
 		t.Fatalf("got %v", msgs)
 	}
 	bad = tamper(t, res, `\"rows\":[[`, `\"rows\":[[1,`)
-	if msgs := verifyOne(t, ColumnarRoundTrip, bad, env); len(msgs) != 1 || !strings.Contains(msgs[0], "does not decode") {
+	if msgs := verifyOne(t, columnarRoundTrip, bad, env); len(msgs) != 1 || !strings.Contains(msgs[0], "does not decode") {
 		t.Fatalf("got %v", msgs)
 	}
 }

@@ -1,0 +1,71 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// measureWith runs pipeline over a case under a dry run, as `skillopt
+// measure` does, and returns the capture's report.
+func measureWith(t *testing.T, pipeline ...*rules.Rule) *measure.CaptureReport {
+	t.Helper()
+	env, _ := outEnv(t, nil)
+	env.DryRun = true
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, pipeline...)
+	return measure.Measure(res, measure.Options{Env: env})
+}
+
+// TestDetailOncePerPipeline: the output section describes every SO3xx
+// step; it is added once, by the first of them, whichever that is.
+func TestDetailOncePerPipeline(t *testing.T) {
+	cr := measureWith(t, dedup, smart, sanitize)
+	if len(cr.Details) != 1 || cr.Details[0].Key != "output" {
+		t.Fatalf("details %+v", cr.Details)
+	}
+	d := cr.Details[0]
+	var r report
+	if err := json.Unmarshal(d.JSON, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.ToolResults != 1 || r.Replaced != 1 || r.Handles != 1 || r.Recovery["go-test"] != 1 || len(r.Rules) != 3 || r.RetrieveToolBytes == 0 {
+		t.Fatalf("report %+v", r)
+	}
+	if r.Rules[0].Rule != "SO303" || r.Rules[1].Rule != "SO301" || !r.Rules[1].Applied || r.Rules[1].SavedBytes <= 0 {
+		t.Fatalf("rules %+v", r.Rules)
+	}
+	lines := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "  output: 1 tool result(s), ") ||
+		!strings.Contains(lines[0], "1 value(s) replaced, 1 archived original(s) (go-test 1); retrieve_output declaration ") ||
+		!strings.HasPrefix(lines[1], "    SO303 history.dedup        0 replaced, 0 saved (0.0 %), nothing to do") ||
+		!strings.HasPrefix(lines[2], "    SO301 output.smart         1 replaced, ") || !strings.HasSuffix(lines[2], "applied") {
+		t.Fatalf("text:\n%s", d.Text)
+	}
+	if d.Markdown != "- "+strings.TrimPrefix(strings.SplitN(lines[0], "; retrieve_output", 2)[0], "  ")+"\n" {
+		t.Fatalf("markdown %q", d.Markdown)
+	}
+	// The section is a member "output" of the capture's JSON object.
+	var b bytes.Buffer
+	if err := measure.WriteJSON(&b, measure.Summarize([]*measure.CaptureReport{cr}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"output": {`) || !strings.Contains(b.String(), `"retrieve_tool_bytes": `) {
+		t.Fatalf("json:\n%s", b.String())
+	}
+}
+
+func TestDetailAnyOutputRule(t *testing.T) {
+	// A pipeline of one SO3xx rule that changes nothing still reports.
+	cr := measureWith(t, headTail)
+	if len(cr.Details) != 1 || !strings.HasSuffix(cr.Details[0].Text, "    SO306 history.head-tail    0 replaced, 0 saved (0.0 %), nothing to do\n") {
+		t.Fatalf("details %+v", cr.Details)
+	}
+	// No SO3xx rule, no section.
+	if cr := measureWith(t); len(cr.Details) != 0 {
+		t.Fatalf("details without output rules: %+v", cr.Details)
+	}
+}
