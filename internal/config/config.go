@@ -77,7 +77,6 @@ var template []byte
 //go:embed template_lint.toml
 var templateLint []byte
 
-
 // DefaultPipeline selects every catalog, tool and output rule that is not
 // opt-in, in registry order.
 func DefaultPipeline() []string { return []string{"SO1", "SO2", "SO3"} }
