@@ -3,12 +3,12 @@ module github.com/skillopt/skillopt
 go 1.26.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/dlclark/regexp2/v2 v2.5.1
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
-	github.com/sergi/go-diff v1.4.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/urfave/cli/v2 v2.27.7
 	go.yaml.in/yaml/v3 v3.0.6

@@ -8,10 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	udiff "github.com/aymanbagabas/go-udiff"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/udiff"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -91,7 +92,7 @@ func diffCommand(e *env) *cli.Command {
 				if c.NArg() == 1 {
 					nameA, nameB = p.a.Name+" (original)", p.a.Name+" (transformed)"
 				}
-				unified.WriteString(udiff.Unified(nameA, nameB, pretty(p.a.Body), pretty(p.b.Body), ctx))
+				unified.WriteString(unifiedDiff(nameA, nameB, pretty(p.a.Body), pretty(p.b.Body), ctx))
 				if p.rule != nil {
 					for _, ch := range p.rule {
 						changes = append(changes, diffChange{Capture: p.a.Name, Pointer: ch.Pointer, BytesBefore: ch.BytesBefore, BytesAfter: ch.BytesAfter, Rule: ch.Rule})
@@ -243,4 +244,19 @@ func compareDocs(a, b *capture.Doc) []diffChange {
 
 func escape(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// unifiedDiff returns the unified diff of a and b with ctx lines of
+// context, labelled with the two names ("" when the texts are equal); a
+// last line without a newline is marked as patch marks it.
+func unifiedDiff(nameA, nameB, a, b string, ctx int) string {
+	if a == b {
+		return ""
+	}
+	out, err := udiff.ToUnified(nameA, nameB, a, udiff.Lines(a, b), ctx)
+	if err != nil {
+		// The edits come from the same texts; this cannot happen.
+		panic(err)
+	}
+	return out
 }
