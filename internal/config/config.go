@@ -24,7 +24,6 @@ type Config struct {
 	Rules   Rules   `toml:"rules"`
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
-	Lint    Lint    `toml:"lint"`
 	Output  Output  `toml:"output"`
 
 	// Options are the configured settings of every rule and family that
@@ -68,16 +67,12 @@ func Default() *Config {
 		Rules:   Rules{Pipeline: DefaultPipeline()},
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
-		Lint:    defaultLint(),
 		Output:  defaultOutput(),
 	}
 }
 
 //go:embed template.toml
 var template []byte
-
-//go:embed template_lint.toml
-var templateLint []byte
 
 //go:embed template_output.toml
 var templateOutput []byte
@@ -104,7 +99,7 @@ func TemplateWith(b *rules.Binding) []byte {
 	for _, l := range []struct {
 		section string
 		text    []byte
-	}{{"lint", templateLint}, {"output", templateOutput}} {
+	}{{"output", templateOutput}} {
 		if !declared[l.section] {
 			parts = append(parts, l.text)
 		}
@@ -267,7 +262,6 @@ func (c *Config) check(p *problems) {
 	if c.Archive.Dir == "" {
 		p.at("archive.dir", "archive.dir must not be empty")
 	}
-	c.Lint.check(p.at)
 	c.Output.check(p.at)
 }
 
@@ -295,6 +289,31 @@ func (c *Config) CheckRules(match func(ref string) error) error {
 		check("rules.severity."+keyName(id), "rules.severity", id)
 	}
 	return p.err()
+}
+
+// Located turns problems found after decoding into Errors at the
+// positions of their keys (dotted, as "lint.disable[0]"), in file order.
+// Each Msg is a whole message.
+func (c *Config) Located(list []rules.OptionError) error {
+	p := c.problems()
+	for _, e := range list {
+		p.at(e.Key, e.Msg)
+	}
+	return p.err()
+}
+
+// Position returns the line and column of a key of the configuration file
+// (dotted, as "lint.suppress[0]"), of its nearest ancestor found there, or
+// 0, 0.
+func (c *Config) Position(key string) (line, col int) {
+	if c.src == nil {
+		return 0, 0
+	}
+	off := c.src.locate(key)
+	if off < 0 {
+		return 0, 0
+	}
+	return c.src.position(off)
 }
 
 // problems starts a list of problems located in the file the
