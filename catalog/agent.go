@@ -26,7 +26,7 @@ type AgentDef struct {
 	Skills []AgentValue
 	// SkillPaths are the private discovery paths as written.
 	SkillPaths []AgentValue
-	// Problems make the definition invalid (AG001–AG005).
+	// Problems make the definition invalid.
 	Problems []AgentProblem
 }
 
@@ -38,7 +38,7 @@ type AgentValue struct {
 
 // AgentProblem is why an agent definition is invalid.
 type AgentProblem struct {
-	Rule      string
+	Kind      FindingKind
 	Line, Col int
 	Message   string
 }
@@ -56,22 +56,22 @@ func IsAgentFrontmatter(d *SkillDoc) bool {
 func ParseAgent(path string, data []byte) *AgentDef {
 	d, err := ParseSkillDoc(path, data)
 	a := &AgentDef{Path: path, Doc: d, Inherit: true}
-	add := func(rule string, line, col int, format string, args ...any) {
-		a.Problems = append(a.Problems, AgentProblem{Rule: rule, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+	add := func(kind FindingKind, line, col int, format string, args ...any) {
+		a.Problems = append(a.Problems, AgentProblem{Kind: kind, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
 	}
 	var de *DocError
 	if errors.As(err, &de) && de.Kind != ErrDuplicateKey {
-		add("AG001", de.Line, de.Col, "agent definition is invalid: %s", de.Msg)
+		add(AgentFrontmatterInvalid, de.Line, de.Col, "agent definition is invalid: %s", de.Msg)
 		return a
 	}
 	for _, dup := range d.Duplicates {
-		add("AG002", dup.Line, dup.Col, "duplicate key %q (first at line %d) invalidates the agent definition", dup.Key, dup.FirstLine)
+		add(AgentDuplicateKey, dup.Line, dup.Col, "duplicate key %q (first at line %d) invalidates the agent definition", dup.Key, dup.FirstLine)
 	}
 	if f := d.Field(fieldInheritSkills); f != nil {
-		if isBool(f.Node) {
+		if IsBool(f.Node) {
 			a.Inherit = isTrue(f.Node)
 		} else {
-			add("AG003", f.ValueLine, f.ValueCol, "inheritSkills must be a YAML boolean (true or false), not %s%s", yamlKind(f.Node), quotedValue(f.Node))
+			add(InheritSkillsNotBoolean, f.ValueLine, f.ValueCol, "inheritSkills must be a YAML boolean (true or false), not %s%s", YAMLKind(f.Node), QuotedValue(f.Node))
 		}
 	}
 	a.Skills = agentList(d, fieldSkills, add)
@@ -89,51 +89,44 @@ func ParseAgent(path string, data []byte) *AgentDef {
 	return a
 }
 
-func quotedValue(n *yaml.Node) string {
-	if n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
-		return fmt.Sprintf(" %q", n.Value)
-	}
-	return ""
-}
-
 // agentList reads skills or skillPath: a comma-separated string or a YAML
 // list of non-empty strings. An empty list (or empty string, or null) is
 // valid and empty.
-func agentList(d *SkillDoc, key string, add func(rule string, line, col int, format string, args ...any)) []AgentValue {
+func agentList(d *SkillDoc, key string, add func(kind FindingKind, line, col int, format string, args ...any)) []AgentValue {
 	f := d.Field(key)
-	if f == nil || isNull(f.Node) {
+	if f == nil || IsNull(f.Node) {
 		return nil
 	}
 	n := f.Node
 	var out []AgentValue
 	switch {
-	case isStr(n):
+	case IsString(n):
 		if strings.TrimSpace(n.Value) == "" {
 			return nil
 		}
 		for i, part := range strings.Split(n.Value, ",") {
 			v := strings.TrimSpace(part)
 			if v == "" {
-				add("AG005", f.ValueLine, f.ValueCol, "%s %q has an empty element (element %d): remove the extra comma", key, n.Value, i+1)
+				add(SkillsElementInvalid, f.ValueLine, f.ValueCol, "%s %q has an empty element (element %d): remove the extra comma", key, n.Value, i+1)
 				continue
 			}
 			out = append(out, AgentValue{Value: v, Line: f.ValueLine, Col: f.ValueCol})
 		}
 	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
-			item = resolveAlias(item)
+			item = ResolveAlias(item)
 			line, col := item.Line+1, item.Column
 			switch {
-			case isStr(item) && strings.TrimSpace(item.Value) != "":
+			case IsString(item) && strings.TrimSpace(item.Value) != "":
 				out = append(out, AgentValue{Value: strings.TrimSpace(item.Value), Line: line, Col: col})
-			case isStr(item):
-				add("AG005", line, col, "%s element %d is an empty string", key, i+1)
+			case IsString(item):
+				add(SkillsElementInvalid, line, col, "%s element %d is an empty string", key, i+1)
 			default:
-				add("AG005", line, col, "%s element %d is %s, not a non-empty string", key, i+1, yamlKind(item))
+				add(SkillsElementInvalid, line, col, "%s element %d is %s, not a non-empty string", key, i+1, YAMLKind(item))
 			}
 		}
 	default:
-		add("AG004", f.ValueLine, f.ValueCol, "%s must be a comma-separated string or a list of strings, not %s", key, yamlKind(n))
+		add(SkillsFieldType, f.ValueLine, f.ValueCol, "%s must be a comma-separated string or a list of strings, not %s", key, YAMLKind(n))
 	}
 	return out
 }

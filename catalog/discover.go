@@ -30,9 +30,9 @@ type WalkOptions struct {
 	// .agents/skills roots).
 	NoRootFiles bool
 
-	// onSource, when set, sees each source as soon as it is found, so
+	// OnSource, when set, sees each source as soon as it is found, so
 	// that files can be checked while the walk goes on.
-	onSource func(Source)
+	OnSource func(Source)
 }
 
 func (o WalkOptions) maxDepth() int {
@@ -268,8 +268,8 @@ func (w *skillWalker) addFile(s Source) {
 	}
 	w.files[s.Canonical] = s.Path
 	w.d.Sources = append(w.d.Sources, s)
-	if w.opts.onSource != nil {
-		w.opts.onSource(s)
+	if w.opts.OnSource != nil {
+		w.opts.OnSource(s)
 	}
 }
 

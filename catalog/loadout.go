@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/skillopt/skillopt/rules"
 )
 
 // LoadoutOptions configure loadout resolution.
@@ -53,16 +51,6 @@ type LoadoutEntry struct {
 	Disabled bool   `json:"disabled,omitempty"`
 }
 
-// LoadoutDiag is one resolution diagnostic.
-type LoadoutDiag struct {
-	Rule     string         `json:"rule"`
-	Severity rules.Severity `json:"severity"`
-	File     string         `json:"file"`
-	Line     int            `json:"line"`
-	Column   int            `json:"column"`
-	Message  string         `json:"message"`
-}
-
 // Loadout is the result of resolving an agent definition's skills.
 type Loadout struct {
 	Agent *AgentDef
@@ -75,9 +63,11 @@ type Loadout struct {
 	Unchanged bool
 	Entries   []LoadoutEntry
 	// Pending names are left to the ambient catalogue at run time.
-	Pending     []string
-	Candidates  []*Candidate
-	Diagnostics []LoadoutDiag
+	Pending    []string
+	Candidates []*Candidate
+	// Findings are the problems of the definition and of its
+	// resolution, in the order they were found.
+	Findings []Finding
 }
 
 // ReadAgent reads and parses an agent definition.
@@ -94,18 +84,100 @@ func ReadAgent(path string) (*AgentDef, error) {
 // candidates, resolves each selected name (a unique valid private match
 // first, else one enabled ambient match) and builds the catalogue.
 func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
-	lo := &Loadout{Agent: a, Mode: "inherit"}
+	r := &resolver{a: a, opts: opts, lo: &Loadout{Agent: a, Mode: "inherit"}}
 	if !a.Inherit {
-		lo.Mode = "isolated"
-	}
-	diag := func(rule string, sev rules.Severity, file string, line, col int, format string, args ...any) {
-		lo.Diagnostics = append(lo.Diagnostics, LoadoutDiag{Rule: rule, Severity: sev, File: file, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
+		r.lo.Mode = "isolated"
 	}
 	for _, p := range a.Problems {
-		diag(p.Rule, rules.Error, a.Path, p.Line, p.Col, "%s", p.Message)
+		r.fatal(p.Kind, p.Line, p.Col, "%s", p.Message)
 	}
+	r.privateCandidates()
+	if !a.Valid() {
+		return r.lo
+	}
+	if opts.HasAmbient {
+		d := Discover(opts.Ambient, opts.Walk)
+		for _, src := range d.Sources {
+			if c := classify(src, -1); c != nil {
+				r.ambient = append(r.ambient, c)
+			}
+		}
+	}
+	r.byName = map[string][]*Candidate{}
+	for _, c := range r.lo.Candidates {
+		if !c.Classified {
+			r.unclassified = append(r.unclassified, c)
+			continue
+		}
+		r.byName[c.Name] = append(r.byName[c.Name], c)
+	}
+	// A candidate whose name cannot be read hides whether a selected name
+	// is private: with names selected that is fatal.
+	for _, c := range r.unclassified {
+		l, col := r.entryPos(c)
+		if len(a.Skills) > 0 {
+			r.fatal(UnclassifiableCandidate, l, col, "cannot read the name of private candidate %s (%s): the selected names cannot be resolved", c.Path, c.Problem)
+		} else {
+			r.note(UnclassifiableCandidate, l, col, "cannot read the name of private candidate %s (%s)", c.Path, c.Problem)
+		}
+	}
+	r.resolved = map[string]LoadoutEntry{}
+	for _, s := range a.Skills {
+		r.selectName(s)
+	}
+	r.unselected()
+	r.lo.Resolved = true
+	for _, f := range r.lo.Findings {
+		if f.Fatal {
+			r.lo.Resolved = false
+		}
+	}
+	if r.lo.Resolved {
+		r.catalogue()
+	}
+	return r.lo
+}
 
-	// Private candidates, entry by entry.
+// resolver holds the state of one loadout resolution.
+type resolver struct {
+	a    *AgentDef
+	opts LoadoutOptions
+	lo   *Loadout
+
+	ambient      []*Candidate
+	byName       map[string][]*Candidate // classified private candidates
+	unclassified []*Candidate
+	resolved     map[string]LoadoutEntry
+	order        []string // resolved names in selection order
+}
+
+func (r *resolver) add(kind FindingKind, fatal bool, line, col int, format string, args ...any) {
+	r.lo.Findings = append(r.lo.Findings, Finding{Kind: kind, Fatal: fatal, File: r.a.Path, Line: line, Col: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// fatal records a finding that makes the loadout unresolved.
+func (r *resolver) fatal(kind FindingKind, line, col int, format string, args ...any) {
+	r.add(kind, true, line, col, format, args...)
+}
+
+// note records a finding kept for inspection only.
+func (r *resolver) note(kind FindingKind, line, col int, format string, args ...any) {
+	r.add(kind, false, line, col, format, args...)
+}
+
+// entryPos is the position of the skillPath entry that found c.
+func (r *resolver) entryPos(c *Candidate) (int, int) {
+	if c.Entry >= 0 && c.Entry < len(r.a.SkillPaths) {
+		return r.a.SkillPaths[c.Entry].Line, r.a.SkillPaths[c.Entry].Col
+	}
+	return 1, 1
+}
+
+// privateCandidates checks every skillPath entry and, for a valid
+// definition, discovers and classifies the candidates on it, entry by
+// entry.
+func (r *resolver) privateCandidates() {
+	a := r.a
 	base := filepath.Dir(a.Path)
 	seen := map[string]*Candidate{}
 	for i, entry := range a.SkillPaths {
@@ -121,24 +193,24 @@ func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
 				if strings.HasPrefix(entry.Value, "~") || strings.Contains(entry.Value, "$") {
 					hint = " (no ~ or $VAR expansion is done)"
 				}
-				diag("AG006", rules.Error, a.Path, entry.Line, entry.Col, "skillPath %q does not exist: %s%s", entry.Value, p, hint)
+				r.fatal(SkillPathMissing, entry.Line, entry.Col, "skillPath %q does not exist: %s%s", entry.Value, p, hint)
 			} else {
-				diag("AG007", rules.Error, a.Path, entry.Line, entry.Col, "skillPath %q cannot be inspected: %v", entry.Value, unwrapPath(err))
+				r.fatal(SkillPathUnsupported, entry.Line, entry.Col, "skillPath %q cannot be inspected: %v", entry.Value, unwrapPath(err))
 			}
 			continue
 		}
 		if !st.IsDir() && !strings.EqualFold(filepath.Ext(p), ".md") {
-			diag("AG007", rules.Error, a.Path, entry.Line, entry.Col, "skillPath %q is a file but not a .md file", entry.Value)
+			r.fatal(SkillPathUnsupported, entry.Line, entry.Col, "skillPath %q is a file but not a .md file", entry.Value)
 			continue
 		}
 		if !a.Valid() {
 			continue // paths are still checked; candidates are moot
 		}
-		d := Discover([]string{p}, opts.Walk)
+		d := Discover([]string{p}, r.opts.Walk)
 		for _, ev := range d.Events {
 			switch ev.Kind {
 			case EventUnreadable, EventLimit:
-				diag("AG007", rules.Error, a.Path, entry.Line, entry.Col, "skillPath %q cannot be safely inspected: %s: %v", entry.Value, ev.Path, ev.Err)
+				r.fatal(SkillPathUnsupported, entry.Line, entry.Col, "skillPath %q cannot be safely inspected: %s: %v", entry.Value, ev.Path, ev.Err)
 			}
 		}
 		for _, src := range d.Sources {
@@ -150,113 +222,69 @@ func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
 				continue // the same canonical file counts once
 			}
 			seen[c.Canonical] = c
-			lo.Candidates = append(lo.Candidates, c)
+			r.lo.Candidates = append(r.lo.Candidates, c)
 		}
 	}
+}
 
-	if !a.Valid() {
-		return lo
-	}
-	var ambient []*Candidate
-	if opts.HasAmbient {
-		d := Discover(opts.Ambient, opts.Walk)
-		for _, src := range d.Sources {
-			if c := classify(src, -1); c != nil {
-				ambient = append(ambient, c)
-			}
+// selectName resolves one selected name: its one private candidate, else
+// (when the ambient skills are known) its one ambient match.
+func (r *resolver) selectName(s AgentValue) {
+	name := s.Value
+	cands := r.byName[name]
+	switch {
+	case len(cands) > 1:
+		r.fatal(SelectedNameAmbiguous, s.Line, s.Col, "selected skill %q has %d private candidates: %s", name, len(cands), candidatePaths(cands))
+	case len(cands) == 1:
+		c := cands[0]
+		switch {
+		case c.Problem != "":
+			r.fatal(SelectedCandidateUnusable, s.Line, s.Col, "selected skill %q: private candidate %s is invalid (%s); no ambient fallback", name, c.Path, c.Problem)
+		case c.Disabled:
+			r.fatal(SelectedCandidateUnusable, s.Line, s.Col, "selected skill %q: private candidate %s has disable-model-invocation: true", name, c.Path)
+		default:
+			r.use(s, c, "private")
+		}
+	case len(r.unclassified) > 0:
+		// Reported as an unclassifiable candidate.
+	case !r.opts.HasAmbient:
+		r.note(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is not on a private path: it is resolved from the ambient skills at run time", name)
+		r.lo.Pending = append(r.lo.Pending, name)
+	default:
+		matches := distinctMatches(r.ambient, name)
+		switch {
+		case len(matches) == 0:
+			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is neither on a private path nor among the ambient skills", name)
+		case len(matches) > 1:
+			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is ambiguous among the ambient skills: %s", name, candidatePaths(matches))
+		case matches[0].Problem != "":
+			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q: ambient skill %s is invalid (%s)", name, matches[0].Path, matches[0].Problem)
+		case matches[0].Disabled:
+			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q: ambient skill %s has disable-model-invocation: true", name, matches[0].Path)
+		default:
+			r.use(s, matches[0], "ambient")
 		}
 	}
+}
 
-	byName := map[string][]*Candidate{}
-	var unclassified []*Candidate
-	for _, c := range lo.Candidates {
-		if !c.Classified {
-			unclassified = append(unclassified, c)
-			continue
-		}
-		byName[c.Name] = append(byName[c.Name], c)
+// use resolves a selected name to a candidate.
+func (r *resolver) use(s AgentValue, c *Candidate, from string) {
+	if c.LongDescription {
+		r.note(SelectedSkillLong, s.Line, s.Col, "selected skill %q: description of %s is longer than 1,024 characters (Pi warns; the selection stays valid)", s.Value, c.Path)
 	}
+	r.resolved[s.Value] = LoadoutEntry{Name: s.Value, Path: c.Path, From: from}
+	r.order = append(r.order, s.Value)
+}
+
+// unselected keeps the problems among names the agent does not select, as
+// notes.
+func (r *resolver) unselected() {
 	selected := map[string]bool{}
-	for _, s := range a.Skills {
+	for _, s := range r.a.Skills {
 		selected[s.Value] = true
 	}
-	entryPos := func(c *Candidate) (int, int) {
-		if c.Entry >= 0 && c.Entry < len(a.SkillPaths) {
-			return a.SkillPaths[c.Entry].Line, a.SkillPaths[c.Entry].Col
-		}
-		return 1, 1
-	}
-
-	// A candidate whose name cannot be read hides whether a selected name
-	// is private: with names selected that is an error.
-	for _, c := range unclassified {
-		l, col := entryPos(c)
-		if len(a.Skills) > 0 {
-			diag("AG012", rules.Error, a.Path, l, col, "cannot read the name of private candidate %s (%s): the selected names cannot be resolved", c.Path, c.Problem)
-		} else {
-			diag("AG012", rules.Warning, a.Path, l, col, "cannot read the name of private candidate %s (%s)", c.Path, c.Problem)
-		}
-	}
-
-	resolved := map[string]LoadoutEntry{}
-	var order []string
-	for _, s := range a.Skills {
-		name := s.Value
-		cands := byName[name]
-		switch {
-		case len(cands) > 1:
-			var paths []string
-			for _, c := range cands {
-				paths = append(paths, c.Path)
-			}
-			diag("AG008", rules.Error, a.Path, s.Line, s.Col, "selected skill %q has %d private candidates: %s", name, len(cands), strings.Join(paths, ", "))
-		case len(cands) == 1:
-			c := cands[0]
-			switch {
-			case c.Problem != "":
-				diag("AG009", rules.Error, a.Path, s.Line, s.Col, "selected skill %q: private candidate %s is invalid (%s); no ambient fallback", name, c.Path, c.Problem)
-			case c.Disabled:
-				diag("AG009", rules.Error, a.Path, s.Line, s.Col, "selected skill %q: private candidate %s has disable-model-invocation: true", name, c.Path)
-			default:
-				if c.LongDescription {
-					diag("AG013", rules.Warning, a.Path, s.Line, s.Col, "selected skill %q: description of %s is longer than 1,024 characters (Pi warns; the selection stays valid)", name, c.Path)
-				}
-				resolved[name] = LoadoutEntry{Name: name, Path: c.Path, From: "private"}
-				order = append(order, name)
-			}
-		case len(unclassified) > 0:
-			// Reported above (AG012).
-		case !opts.HasAmbient:
-			diag("AG010", rules.Info, a.Path, s.Line, s.Col, "selected skill %q is not on a private path: it is resolved from the ambient skills at run time", name)
-			lo.Pending = append(lo.Pending, name)
-		default:
-			matches := distinctMatches(ambient, name)
-			switch {
-			case len(matches) == 0:
-				diag("AG010", rules.Error, a.Path, s.Line, s.Col, "selected skill %q is neither on a private path nor among the ambient skills", name)
-			case len(matches) > 1:
-				var paths []string
-				for _, c := range matches {
-					paths = append(paths, c.Path)
-				}
-				diag("AG010", rules.Error, a.Path, s.Line, s.Col, "selected skill %q is ambiguous among the ambient skills: %s", name, strings.Join(paths, ", "))
-			case matches[0].Problem != "":
-				diag("AG010", rules.Error, a.Path, s.Line, s.Col, "selected skill %q: ambient skill %s is invalid (%s)", name, matches[0].Path, matches[0].Problem)
-			case matches[0].Disabled:
-				diag("AG010", rules.Error, a.Path, s.Line, s.Col, "selected skill %q: ambient skill %s has disable-model-invocation: true", name, matches[0].Path)
-			default:
-				if matches[0].LongDescription {
-					diag("AG013", rules.Warning, a.Path, s.Line, s.Col, "selected skill %q: description of %s is longer than 1,024 characters (Pi warns; the selection stays valid)", name, matches[0].Path)
-				}
-				resolved[name] = LoadoutEntry{Name: name, Path: matches[0].Path, From: "ambient"}
-				order = append(order, name)
-			}
-		}
-	}
-
-	// Problems among names the agent does not select are kept as warnings.
-	names := make([]string, 0, len(byName))
-	for n := range byName {
+	names := make([]string, 0, len(r.byName))
+	for n := range r.byName {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -264,40 +292,31 @@ func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
 		if selected[n] {
 			continue
 		}
-		cands := byName[n]
+		cands := r.byName[n]
 		if len(cands) > 1 {
-			var paths []string
-			for _, c := range cands {
-				paths = append(paths, c.Path)
-			}
-			l, col := entryPos(cands[1])
-			diag("AG011", rules.Warning, a.Path, l, col, "unselected private skill %q has %d candidates: %s", n, len(cands), strings.Join(paths, ", "))
+			l, col := r.entryPos(cands[1])
+			r.note(UnselectedCandidateProblem, l, col, "unselected private skill %q has %d candidates: %s", n, len(cands), candidatePaths(cands))
 		}
 		for _, c := range cands {
 			if c.Problem != "" {
-				l, col := entryPos(c)
-				diag("AG011", rules.Warning, a.Path, l, col, "unselected private candidate %s is invalid (%s)", c.Path, c.Problem)
+				l, col := r.entryPos(c)
+				r.note(UnselectedCandidateProblem, l, col, "unselected private candidate %s is invalid (%s)", c.Path, c.Problem)
 			}
 		}
 	}
+}
 
-	lo.Resolved = true
-	for _, d := range lo.Diagnostics {
-		if d.Severity == rules.Error {
-			lo.Resolved = false
-		}
-	}
-	if !lo.Resolved {
-		return lo
-	}
+// catalogue builds the entries of a resolved loadout: inherited entries
+// first (the first per name), selected ones replacing an inherited entry
+// in place or appended.
+func (r *resolver) catalogue() {
+	a, lo := r.a, r.lo
 	if a.Inherit && len(a.Skills) == 0 && len(a.SkillPaths) == 0 {
 		lo.Unchanged = true
 	}
-	// The catalogue: inherited entries first (the first per name), selected
-	// ones replacing an inherited entry in place or appended.
 	index := map[string]int{}
-	if a.Inherit && opts.HasAmbient {
-		for _, c := range ambient {
+	if a.Inherit && r.opts.HasAmbient {
+		for _, c := range r.ambient {
 			if !c.Classified || c.Problem != "" {
 				continue // a loader does not load it
 			}
@@ -308,8 +327,8 @@ func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
 			lo.Entries = append(lo.Entries, LoadoutEntry{Name: c.Name, Path: c.Path, From: "inherited", Disabled: c.Disabled})
 		}
 	}
-	for _, n := range order {
-		e := resolved[n]
+	for _, n := range r.order {
+		e := r.resolved[n]
 		if i, ok := index[n]; ok {
 			lo.Entries[i] = e
 			continue
@@ -317,7 +336,14 @@ func ResolveLoadout(a *AgentDef, opts LoadoutOptions) *Loadout {
 		index[n] = len(lo.Entries)
 		lo.Entries = append(lo.Entries, e)
 	}
-	return lo
+}
+
+func candidatePaths(cs []*Candidate) string {
+	paths := make([]string, len(cs))
+	for i, c := range cs {
+		paths[i] = c.Path
+	}
+	return strings.Join(paths, ", ")
 }
 
 // distinctMatches returns the classified candidates named name, one per
@@ -354,7 +380,7 @@ func classify(src Source, entry int) *Candidate {
 			// A loader reads no frontmatter as empty: the name comes from
 			// the folder and the description is missing.
 			c.Classified = true
-			c.Name = folderName(src.Path)
+			c.Name = FolderName(src.Path)
 			c.Problem = "no frontmatter, so no description"
 			return c
 		default:
@@ -373,11 +399,11 @@ func classify(src Source, entry int) *Candidate {
 	switch {
 	case f == nil:
 		c.Problem = "description is missing"
-	case !isStr(f.Node) || strings.TrimSpace(f.Node.Value) == "":
+	case !IsString(f.Node) || strings.TrimSpace(f.Node.Value) == "":
 		c.Problem = "description is not a non-empty string"
 		c.Line, c.Col = f.ValueLine, f.ValueCol
 	default:
-		c.LongDescription = utf16Len(f.Node.Value) > MaxDescriptionChars
+		c.LongDescription = UTF16Len(f.Node.Value) > MaxDescriptionChars
 	}
 	return c
 }

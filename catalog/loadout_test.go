@@ -8,7 +8,7 @@ import (
 )
 
 // loadoutSummary renders a loadout as "mode resolved: name(from) …
-// pending: … diags: RULE …".
+// pending: … diags: KIND/LEVEL …".
 func loadoutSummary(lo *Loadout) string {
 	var es, ds []string
 	for _, e := range lo.Entries {
@@ -18,8 +18,12 @@ func loadoutSummary(lo *Loadout) string {
 		}
 		es = append(es, s+")")
 	}
-	for _, d := range lo.Diagnostics {
-		ds = append(ds, d.Rule+"/"+d.Severity.String())
+	for _, f := range lo.Findings {
+		level := "note"
+		if f.Fatal {
+			level = "fatal"
+		}
+		ds = append(ds, f.Kind.String()+"/"+level)
 	}
 	return fmt.Sprintf("%s %v unchanged=%v: %s pending: %s diags: %s", lo.Mode, lo.Resolved, lo.Unchanged,
 		strings.Join(es, " "), strings.Join(lo.Pending, " "), strings.Join(ds, " "))
@@ -72,13 +76,13 @@ description: A second beta, later in walk order.
 			"inherit true unchanged=false: alpha(private) beta(inherited) gamma(inherited,disabled) pending:  diags: "},
 		// Isolated: only the selected names, in declared order.
 		{"isolated", "inheritSkills: false\nskills: [alpha, missing-later, alpha]\nskillPath: private\n", false,
-			"isolated true unchanged=false: alpha(private) pending: missing-later diags: AG010/info"},
+			"isolated true unchanged=false: alpha(private) pending: missing-later diags: selected-name-unresolved/note"},
 		{"isolated ambient order", "inheritSkills: false\nskills: zeta, alpha\n", true,
-			"isolated false unchanged=false:  pending:  diags: AG010/error"},
+			"isolated false unchanged=false:  pending:  diags: selected-name-unresolved/fatal"},
 		{"ambient ambiguous", "inheritSkills: false\nskills: beta\n", true,
-			"isolated false unchanged=false:  pending:  diags: AG010/error"},
+			"isolated false unchanged=false:  pending:  diags: selected-name-unresolved/fatal"},
 		{"ambient disabled", "inheritSkills: false\nskills: gamma\n", true,
-			"isolated false unchanged=false:  pending:  diags: AG010/error"},
+			"isolated false unchanged=false:  pending:  diags: selected-name-unresolved/fatal"},
 		{"ambient resolved", "inheritSkills: false\nskills: alpha\n", true,
 			"isolated true unchanged=false: alpha(ambient) pending:  diags: "},
 		// An empty isolated selection is an empty catalogue.
@@ -86,7 +90,7 @@ description: A second beta, later in walk order.
 			"isolated true unchanged=false:  pending:  diags: "},
 		// Invalid definitions are unresolved and list no skills.
 		{"invalid", "inheritSkills: yes\nskills: alpha\nskillPath: nowhere\n", true,
-			"inherit false unchanged=false:  pending:  diags: AG003/error AG006/error"},
+			"inherit false unchanged=false:  pending:  diags: inherit-skills-not-boolean/fatal skill-path-missing/fatal"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -84,10 +84,10 @@ func (d *SkillDoc) HasSkillFrontmatter() bool {
 // SkillName is the name a loader gives the skill: the frontmatter name when
 // it is a non-empty string, else the name of the folder holding the file.
 func (d *SkillDoc) SkillName() string {
-	if f := d.Field("name"); f != nil && isStr(f.Node) && f.Node.Value != "" {
+	if f := d.Field("name"); f != nil && IsString(f.Node) && f.Node.Value != "" {
 		return f.Node.Value
 	}
-	return folderName(d.Path)
+	return FolderName(d.Path)
 }
 
 // Pos returns the line and column (code points) of a byte offset of Raw.
@@ -201,7 +201,7 @@ func ParseSkillDoc(path string, data []byte) (*SkillDoc, error) {
 	}
 	d.Frontmatter = m
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], resolveAlias(m.Content[i+1])
+		k, v := m.Content[i], ResolveAlias(m.Content[i+1])
 		d.Fields = append(d.Fields, Field{Key: k.Value, Line: k.Line + 1, Col: k.Column, ValueLine: v.Line + 1, ValueCol: v.Column, Node: v, KeyNode: k})
 	}
 	findDuplicates(m, &d.Duplicates, 0)
@@ -298,29 +298,8 @@ func findDuplicates(n *yaml.Node, out *[]DuplicateKey, depth int) {
 	}
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for i := 0; i < 8 && n != nil && n.Kind == yaml.AliasNode && n.Alias != nil; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-// isStr reports whether a node is a string scalar by its YAML tag.
-func isStr(n *yaml.Node) bool { return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" }
-
-// isBool reports whether a node is a YAML 1.2 boolean by its tag: true,
-// True, TRUE, false … but not "true", yes, on or 1.
-func isBool(n *yaml.Node) bool { return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!bool" }
-
-func isNull(n *yaml.Node) bool {
-	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
-}
-
-// isTrue reports whether a node is the YAML boolean true.
-func isTrue(n *yaml.Node) bool { return isBool(n) && strings.EqualFold(n.Value, "true") }
-
-// folderName is the name of the folder holding a file.
-func folderName(path string) string {
+// FolderName is the name of the folder holding a file.
+func FolderName(path string) string {
 	dir := filepath.Dir(path)
 	if base := filepath.Base(dir); base != "." && base != ".." && base != string(filepath.Separator) {
 		return base
@@ -334,11 +313,12 @@ func folderName(path string) string {
 
 // readSkillFile reads a skill or agent file: a regular file of at most
 // MaxSkillFileBytes, checked before it is opened.
-func readSkillFile(path string) ([]byte, error) { return readSkillFileBuf(path, nil) }
+func readSkillFile(path string) ([]byte, error) { return ReadSkillFile(path, nil) }
 
-// readSkillFileBuf is readSkillFile reading into buf when it is large
-// enough, so that a worker reuses one buffer for many files.
-func readSkillFileBuf(path string, buf []byte) ([]byte, error) {
+// ReadSkillFile reads a skill or agent file as readSkillFile does, into
+// buf when it is large enough, so that a worker reuses one buffer for many
+// files.
+func ReadSkillFile(path string, buf []byte) ([]byte, error) {
 	return untrusted.ReadFileBuf(path, MaxSkillFileBytes, buf)
 }
 

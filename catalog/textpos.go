@@ -121,7 +121,7 @@ func UTF16Column(line []byte, col int) int {
 
 // utf16Len is the length of s in UTF-16 code units (JavaScript's
 // String.length).
-func utf16Len(s string) int {
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
@@ -119,25 +118,6 @@ func TestCaptureLocationMustBeTheSkill(t *testing.T) {
 	}
 }
 
-// A reference file linked from SKILL.md that is a symlink out of the skill
-// folder is not read: the lint reports nothing found inside it.
-func TestLintDoesNotFollowReferencesOut(t *testing.T) {
-	dir := t.TempDir()
-	root := filepath.Join(dir, "skills")
-	writeFile(t, filepath.Join(root, "ok", "SKILL.md"), okSkill+"See [notes](notes.md).\n")
-	writeFile(t, filepath.Join(dir, "private", "notes.md"), "[gone](missing-file.md)\n")
-	symlink(t, filepath.Join("..", "..", "private", "notes.md"), filepath.Join(root, "ok", "notes.md"))
-	rep, err := Lint(LintOptions{Paths: []string{root}, Config: config.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range rep.Diagnostics {
-		if strings.Contains(d.Message, "missing-file.md") {
-			t.Errorf("read a reference outside the skill: %s %s", d.Rule, d.Message)
-		}
-	}
-}
-
 // A state whose group id walks out of the work folder (../../../victim)
 // is refused before any file is read, written or moved.
 func TestInitStateTraversal(t *testing.T) {
@@ -195,26 +175,5 @@ func TestInitRejectedAnswerKept(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "init", "responses", "g0001.rejected-2.json")); err != nil || string(data) != "not an answer" {
 		t.Errorf("rejected answer not kept: %q %v", data, err)
-	}
-}
-
-// Configured skill and agent folders that climb out of the linted folder
-// (which the configuration check lets through when ".." is not leading)
-// are not walked.
-func TestLintConfiguredFoldersStayBelow(t *testing.T) {
-	dir := t.TempDir()
-	repo := filepath.Join(dir, "repo")
-	writeFile(t, filepath.Join(repo, "ok", "SKILL.md"), okSkill)
-	writeFile(t, filepath.Join(dir, "home", "skills", "private", "SKILL.md"), "---\nname: private\ndescription: Not in the repo.\n---\nBody.\n")
-	writeFile(t, filepath.Join(dir, "home", "agents", "a.md"), "---\nskills: [x]\n---\n")
-	cfg := config.Default()
-	cfg.Lint.SkillFolders = []string{"ok/../../home/skills"}
-	cfg.Lint.AgentFolders = []string{"ok/../../home/agents"}
-	rep, err := Lint(LintOptions{Paths: []string{repo}, Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Skills != 1 || rep.Agents != 0 {
-		t.Fatalf("linted %d skills and %d agents, want only the repository's skill", rep.Skills, rep.Agents)
 	}
 }

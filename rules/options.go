@@ -15,8 +15,9 @@ import (
 // configuration file, `skillopt init`'s template, `skillopt rules ID` and
 // docs/rules are all generated from these declarations.
 //
-// Field types are bool, int, float64, string, []string, map[string]int and
-// map[string]string.
+// Field types are bool, int, float64, string, []string, map[string]int,
+// map[string]string, and slices of structs whose fields are strings
+// (arrays of tables, [[section.key]]).
 type Options interface {
 	// Section names the table of skillopt.toml the keys live in, such as
 	// "catalog"; several owners may share a table, each with its own keys.
@@ -117,11 +118,26 @@ func supportedKind(t reflect.Type) bool {
 	case reflect.Bool, reflect.Int, reflect.Float64, reflect.String:
 		return true
 	case reflect.Slice:
-		return t.Elem().Kind() == reflect.String
+		return t.Elem().Kind() == reflect.String || tableOfStrings(t.Elem())
 	case reflect.Map:
 		return t.Key().Kind() == reflect.String && (t.Elem().Kind() == reflect.Int || t.Elem().Kind() == reflect.String)
 	}
 	return false
+}
+
+// tableOfStrings reports whether t is a struct whose keys hold strings:
+// the element of an array of tables.
+func tableOfStrings(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := optionKey(f); ok && f.Type.Kind() != reflect.String {
+			return false
+		}
+	}
+	return true
 }
 
 func typeWords(t reflect.Type) string {
@@ -135,6 +151,9 @@ func typeWords(t reflect.Type) string {
 	case reflect.String:
 		return "string"
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			return "list of tables"
+		}
 		return "list of strings"
 	case reflect.Map:
 		if t.Elem().Kind() == reflect.Int {
@@ -171,6 +190,14 @@ func TOMLValue(v reflect.Value) string {
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + " = " + TOMLValue(v.MapIndex(reflect.ValueOf(k)))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case reflect.Struct:
+		var parts []string
+		for i := range v.NumField() {
+			if key, ok := optionKey(v.Type().Field(i)); ok {
+				parts = append(parts, key+" = "+TOMLValue(v.Field(i)))
+			}
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
@@ -351,6 +378,11 @@ func (b *Binding) Template() []byte {
 			}
 			for _, line := range wrapComment(o.Doc + " (" + o.Owner + ")") {
 				sb.WriteString("# " + line + "\n")
+			}
+			if o.Default == "{}" || o.Default == "[]" && o.Type == "list of tables" {
+				// Left commented, so that the file can gain a
+				// [section.key] or [[section.key]] table.
+				sb.WriteString("# ")
 			}
 			fmt.Fprintf(&sb, "%s = %s\n", o.Key, o.Default)
 		}

@@ -122,3 +122,53 @@ func TestTemplateAndDescribe(t *testing.T) {
 		t.Errorf("describe %+v", ds)
 	}
 }
+
+type entry struct {
+	Rule   string `toml:"rule"`
+	Reason string `toml:"reason"`
+}
+
+type tableOptions struct {
+	Entries []entry           `toml:"entries" doc:"entries as [[demo.entries]]"`
+	Levels  map[string]string `toml:"levels" doc:"levels by rule"`
+}
+
+func (*tableOptions) Section() string { return "demo" }
+
+type badTable struct {
+	Entries []struct {
+		N int `toml:"n"`
+	} `toml:"entries" doc:"entries"`
+}
+
+func (*badTable) Section() string { return "demo" }
+
+// Arrays of tables of strings bind; empty tables are left commented in the
+// template, so that a file can add [demo.levels] or [[demo.entries]].
+func TestArrayOfTables(t *testing.T) {
+	if _, err := Bind([]Owner{{Name: "A", Options: &badTable{}}}); err == nil {
+		t.Error("array of tables with an integer key bound")
+	}
+	def := &tableOptions{}
+	b, err := Bind([]Owner{{Name: "A", Options: def}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := string(b.Template())
+	if !strings.Contains(tpl, "\n# entries = []\n") || !strings.Contains(tpl, "\n# levels = {}\n") {
+		t.Errorf("template:\n%s", tpl)
+	}
+	if ds := Describe(def); ds[0].Type != "list of tables" || ds[0].Default != "[]" {
+		t.Errorf("describe %+v", ds)
+	}
+	full := &tableOptions{Entries: []entry{{Rule: "SK017", Reason: "old links"}}}
+	if got := Describe(full)[0].Default; got != `[{rule = "SK017", reason = "old links"}]` {
+		t.Errorf("default %s", got)
+	}
+	targets := b.Targets()
+	reflect.ValueOf(targets["demo"]).Elem().Field(0).Set(reflect.ValueOf([]entry{{Rule: "x", Reason: "y"}}))
+	set, _ := b.Set(targets)
+	if got := Get(set, def); len(got.Entries) != 1 || got.Entries[0].Rule != "x" || len(def.Entries) != 0 {
+		t.Errorf("configured %+v, defaults %+v", got, def)
+	}
+}

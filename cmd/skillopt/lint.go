@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -44,27 +44,11 @@ func lintCommand(e *env) *cli.Command {
 			if err := e.setup(c, report.Formats...); err != nil {
 				return err
 			}
-			if err := e.cfg.CheckLintRules(ruleset.Known); err != nil {
-				return e.configErr(err)
+			opts, err := e.lintOptions(c)
+			if err != nil {
+				return err
 			}
-			if c.IsSet("profile") {
-				switch p := c.String("profile"); p {
-				case "default", "skills-ref":
-					e.cfg.Lint.Profile = p
-				default:
-					return usageErr("lint: --profile %q is not one of default, skills-ref", p)
-				}
-			}
-			opts := catalog.LintOptions{Paths: c.Args().Slice(), Config: e.cfg}
-			if c.IsSet("ambient") {
-				opts.Ambient = c.StringSlice("ambient")
-			}
-			if e.cfg.Lint.Cache && !c.Bool("no-cache") {
-				if dir, err := os.UserCacheDir(); err == nil {
-					opts.CacheDir = filepath.Join(dir, "skillopt")
-				}
-			}
-			rep, err := catalog.Lint(opts)
+			rep, err := lint.Run(opts)
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -84,9 +68,42 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
+// lintOptions configures a lint run: settings and rule options from the
+// configuration, severities and disabled rules resolved by the registry,
+// and the flags.
+func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
+	reg := ruleset.Registry()
+	ls := lint.FromSet(e.cfg.Options)
+	if err := e.cfg.Located(ls.CheckRefs(reg.Match)); err != nil {
+		return lint.Options{}, e.configErr(err)
+	}
+	if c.IsSet("profile") {
+		switch p := c.String("profile"); p {
+		case "default", "skills-ref":
+			ls.Profile = p
+		default:
+			return lint.Options{}, usageErr("lint: --profile %q is not one of default, skills-ref", p)
+		}
+	}
+	levels, err := lint.Levels(reg, ls, e.cfg.Rules.Severity, e.cfg.Rules.Disable)
+	if err != nil {
+		return lint.Options{}, e.configErr(err)
+	}
+	opts := lint.Options{Paths: c.Args().Slice(), Config: e.cfg.Options, Levels: levels, ConfigFile: e.cfg.Path, Locate: e.cfg.Position}
+	if c.IsSet("ambient") {
+		opts.Ambient = c.StringSlice("ambient")
+	}
+	if ls.Cache && !c.Bool("no-cache") {
+		if dir, err := os.UserCacheDir(); err == nil {
+			opts.CacheDir = filepath.Join(dir, "skillopt")
+		}
+	}
+	return opts, nil
+}
+
 // writeLint renders the lint's findings, with UTF-16 columns (for SARIF)
 // read from the linted files.
-func (e *env) writeLint(lrep *catalog.LintReport) error {
+func (e *env) writeLint(lrep *lint.Report) error {
 	rep := e.newReport("lint")
 	for _, d := range lrep.Diagnostics {
 		rep.Diagnostics = append(rep.Diagnostics, report.FromRule(d))
@@ -95,7 +112,16 @@ func (e *env) writeLint(lrep *catalog.LintReport) error {
 	rep.Summary.Skills = report.Count(lrep.Skills)
 	rep.Summary.Agents = report.Count(lrep.Agents)
 	rep.Summary.Suppressed = report.Count(lrep.Suppressed)
-	return e.writeReport(rep, catalog.LintRules())
+	return e.writeReport(rep, lintRules())
+}
+
+// lintRules are the registry values of the lint rules.
+func lintRules() []*rules.Rule {
+	var out []*rules.Rule
+	for _, r := range lint.Rules() {
+		out = append(out, r.Rule)
+	}
+	return out
 }
 
 func plural(n int, word string) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -43,14 +44,16 @@ func loadoutCommand(e *env) *cli.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			ambient := e.cfg.Lint.Ambient
+			ls := lint.FromSet(e.cfg.Options)
+			ambient := ls.Ambient
 			if c.IsSet("ambient") {
 				ambient = c.StringSlice("ambient")
 			}
 			lo := catalog.ResolveLoadout(a, catalog.LoadoutOptions{
 				Ambient: ambient, HasAmbient: len(ambient) > 0,
-				Walk: catalog.WalkOptions{MaxDepth: e.cfg.Lint.MaxDepth, MaxFiles: e.cfg.Lint.MaxFiles},
+				Walk: catalog.WalkOptions{MaxDepth: ls.MaxDepth, MaxFiles: ls.MaxFiles},
 			})
+			diags := lint.LoadoutDiagnostics(lo)
 			if e.format == "json" {
 				out := struct {
 					Agent       string                 `json:"agent"`
@@ -59,22 +62,22 @@ func loadoutCommand(e *env) *cli.Command {
 					Unchanged   bool                   `json:"unchanged"`
 					Skills      []catalog.LoadoutEntry `json:"skills"`
 					Pending     []string               `json:"pending"`
-					Diagnostics []catalog.LoadoutDiag  `json:"diagnostics"`
-				}{a.Path, lo.Mode, lo.Resolved, lo.Unchanged, lo.Entries, lo.Pending, lo.Diagnostics}
+					Diagnostics []loadoutDiag          `json:"diagnostics"`
+				}{a.Path, lo.Mode, lo.Resolved, lo.Unchanged, lo.Entries, lo.Pending, []loadoutDiag{}}
 				if out.Skills == nil {
 					out.Skills = []catalog.LoadoutEntry{}
 				}
 				if out.Pending == nil {
 					out.Pending = []string{}
 				}
-				if out.Diagnostics == nil {
-					out.Diagnostics = []catalog.LoadoutDiag{}
+				for _, d := range diags {
+					out.Diagnostics = append(out.Diagnostics, loadoutDiag{d.Rule, d.Severity.String(), d.File, d.Line, d.Column, d.Message})
 				}
 				if err := writeJSON(e, out); err != nil {
 					return err
 				}
 			} else {
-				writeLoadoutText(e.stdout, lo, e)
+				writeLoadoutText(e.stdout, lo, diags, e)
 			}
 			if !lo.Resolved {
 				return e.finish(findings)
@@ -84,8 +87,19 @@ func loadoutCommand(e *env) *cli.Command {
 	}
 }
 
+// loadoutDiag is one diagnostic in the JSON output, fields in the
+// documented order.
+type loadoutDiag struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+}
+
 // writeLoadoutText prints a resolved loadout like an /agent-skills report.
-func writeLoadoutText(w io.Writer, lo *catalog.Loadout, e *env) {
+func writeLoadoutText(w io.Writer, lo *catalog.Loadout, diags []rules.Diagnostic, e *env) {
 	fmt.Fprintf(w, "agent: %s\n", lo.Agent.Path)
 	mode := lo.Mode
 	if lo.Agent.Valid() {
@@ -93,7 +107,7 @@ func writeLoadoutText(w io.Writer, lo *catalog.Loadout, e *env) {
 	}
 	fmt.Fprintf(w, "mode: %s\n", mode)
 	errs := 0
-	for _, d := range lo.Diagnostics {
+	for _, d := range diags {
 		if d.Severity == rules.Error {
 			errs++
 		}
@@ -130,9 +144,9 @@ func writeLoadoutText(w io.Writer, lo *catalog.Loadout, e *env) {
 			}
 		}
 	}
-	if len(lo.Diagnostics) > 0 {
+	if len(diags) > 0 {
 		fmt.Fprintln(w, "diagnostics:")
-		for _, d := range lo.Diagnostics {
+		for _, d := range diags {
 			fmt.Fprintf(w, "  %s:%d:%d: %s %s: %s\n", d.File, d.Line, d.Column, d.Rule, d.Severity, d.Message)
 		}
 	}

@@ -105,7 +105,7 @@ func TestReportFormats(t *testing.T) {
 		}
 		for _, format := range report.Formats {
 			var b bytes.Buffer
-			if err := report.Write(&b, rep, format, report.Options{Root: wd, Rules: ruleset.All()}); err != nil {
+			if err := report.Write(&b, rep, format, report.Options{Root: wd, Rules: ruleset.All(), OptionsOf: ruleset.Registry().OptionsOf}); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != out[format] {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/trace"
 )
@@ -58,7 +59,7 @@ func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
 	if err != nil {
 		return trace.Options{}, usageErr("%s: --disable-signal: %v", c.Command.FullName(), err)
 	}
-	o := trace.Options{Disabled: disabled, AllowedProviders: e.cfg.Lint.AllowedProviderPrefixes}
+	o := trace.Options{Disabled: disabled, AllowedProviders: lint.FromSet(e.cfg.Options).AllowedProviderPrefixes}
 	if c.IsSet("allow-provider") {
 		o.AllowedProviders = nil
 		for _, v := range c.StringSlice("allow-provider") {

@@ -138,7 +138,7 @@ func (e *env) newReport(command string) *report.Report {
 func (e *env) writeReport(rep *report.Report, rs []*rules.Rule) error {
 	rep.Incomplete = e.errored
 	rep.Finish()
-	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs}
+	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs, OptionsOf: ruleset.Registry().OptionsOf}
 	if e.format == "sarif" {
 		if wd, err := os.Getwd(); err == nil {
 			opts.Root = wd

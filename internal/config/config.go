@@ -4,7 +4,6 @@
 package config
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"os"
@@ -24,7 +23,6 @@ type Config struct {
 	Rules   Rules   `toml:"rules"`
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
-	Lint    Lint    `toml:"lint"`
 
 	// Options are the configured settings of every rule and family that
 	// declares some (nil: the declared defaults; see rules.Options).
@@ -67,15 +65,11 @@ func Default() *Config {
 		Rules:   Rules{Pipeline: DefaultPipeline()},
 		Measure: Measure{Encoding: "o200k_base", Replay: 8},
 		Archive: Archive{Dir: ".skillopt/archive"},
-		Lint:    defaultLint(),
 	}
 }
 
 //go:embed template.toml
 var template []byte
-
-//go:embed template_lint.toml
-var templateLint []byte
 
 // DefaultPipeline selects every catalog, tool and output rule that is not
 // opt-in, in registry order.
@@ -89,25 +83,10 @@ func Template() []byte { return TemplateWith(nil) }
 // tables, then the tables the rules and families of b declare, generated
 // from their declarations.
 func TemplateWith(b *rules.Binding) []byte {
-	parts := [][]byte{template}
-	declared := map[string]bool{}
-	if b != nil {
-		for _, s := range b.Sections() {
-			declared[s] = true
-		}
+	if b == nil {
+		return template
 	}
-	for _, l := range []struct {
-		section string
-		text    []byte
-	}{{"lint", templateLint}} {
-		if !declared[l.section] {
-			parts = append(parts, l.text)
-		}
-	}
-	if b != nil {
-		parts = append(parts, b.Template())
-	}
-	return bytes.Join(parts, nil)
+	return append(append([]byte{}, template...), b.Template()...)
 }
 
 // Error is a configuration error at a position of a file.
@@ -262,7 +241,6 @@ func (c *Config) check(p *problems) {
 	if c.Archive.Dir == "" {
 		p.at("archive.dir", "archive.dir must not be empty")
 	}
-	c.Lint.check(p.at)
 }
 
 // CheckRules reports every rule reference in the configuration that known
@@ -289,6 +267,31 @@ func (c *Config) CheckRules(match func(ref string) error) error {
 		check("rules.severity."+keyName(id), "rules.severity", id)
 	}
 	return p.err()
+}
+
+// Located turns problems found after decoding into Errors at the
+// positions of their keys (dotted, as "lint.disable[0]"), in file order.
+// Each Msg is a whole message.
+func (c *Config) Located(list []rules.OptionError) error {
+	p := c.problems()
+	for _, e := range list {
+		p.at(e.Key, e.Msg)
+	}
+	return p.err()
+}
+
+// Position returns the line and column of a key of the configuration file
+// (dotted, as "lint.suppress[0]"), of its nearest ancestor found there, or
+// 0, 0.
+func (c *Config) Position(key string) (line, col int) {
+	if c.src == nil {
+		return 0, 0
+	}
+	off := c.src.locate(key)
+	if off < 0 {
+		return 0, 0
+	}
+	return c.src.position(off)
 }
 
 // problems starts a list of problems located in the file the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -63,8 +65,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad replay", "[measure]\nreplay = -1\n", `s.toml:2:10: measure.replay -1 is outside 0..1000`},
 		{"bad severity", "[rules.severity]\nSO401 = \"loud\"\n", `s.toml:2:9: rules.severity.SO401: "loud" is not one of error, warning, info, off`},
 		{"empty archive", "[archive]\ndir = \"\"\n", `s.toml:2:7: archive.dir must not be empty`},
-		{"suppression", "[[lint.suppress]]\nrule = \"SK017\"\n", `s.toml:2:8: lint.suppress[0] (SK017): reason is required`},
-		{"suppression without rule", "[[lint.suppress]]\nreason = \"x\"\n", `s.toml:1:1: lint.suppress[0]: rule is required`},
+		{"suppression", "[[lint.suppress]]\nrule = \"SK017\"\n", `s.toml:1:1: lint.suppress[0].reason: a reason is required to suppress SK017`},
+		{"blank reason", "[[lint.suppress]]\nrule = \"SK017\"\nreason = \" \"\n", `s.toml:3:10: lint.suppress[0].reason: a reason is required to suppress SK017`},
+		{"suppression without rule", "[[lint.suppress]]\nreason = \"x\"\n", `s.toml:1:1: lint.suppress[0].rule: a rule is required`},
 		{"mistyped rule is reported once", "[[lint.suppress]]\nrule = 1\nreason = \"x\"\n", `s.toml:2:8: lint.suppress[0].rule: want a string, got integer 1`},
 	}
 	b := familyTables(t)
@@ -86,12 +89,14 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 // familyTables binds stand-ins for tables that rule families declare
-// ([catalog], [tools]), so that cases about the decoder can use them.
-func familyTables(t *testing.T) *rules.Binding {
+// ([catalog], [tools], [lint] with a map and an array of tables), so that
+// cases about the decoder can use them.
+func familyTables(t testing.TB) *rules.Binding {
 	t.Helper()
 	b, err := rules.Bind([]rules.Owner{
 		{Name: "catalog", Options: &catalogTable{}},
 		{Name: "tools", Options: &toolsTable{MinScore: 2.5}},
+		{Name: "lint", Options: &lintTable{Cache: true}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +116,41 @@ type toolsTable struct {
 }
 
 func (*toolsTable) Section() string { return "tools" }
+
+type lintTable struct {
+	Disable  []string          `toml:"disable" doc:"rules"`
+	Severity map[string]string `toml:"severity" doc:"severities"`
+	Suppress []suppression     `toml:"suppress" doc:"suppressions"`
+	Cache    bool              `toml:"cache" doc:"cache"`
+}
+
+type suppression struct {
+	Rule   string `toml:"rule"`
+	Path   string `toml:"path"`
+	Reason string `toml:"reason"`
+}
+
+func (*lintTable) Section() string { return "lint" }
+
+func (l *lintTable) Check() []rules.OptionError {
+	var errs []rules.OptionError
+	for id, sev := range l.Severity {
+		switch strings.ToLower(sev) {
+		case "error", "warning", "info", "off":
+		default:
+			errs = append(errs, rules.OptionError{Key: "severity." + keyName(id), Msg: fmt.Sprintf("%q is not one of error, warning, info, off", sev)})
+		}
+	}
+	for i, s := range l.Suppress {
+		switch {
+		case strings.TrimSpace(s.Rule) == "":
+			errs = append(errs, rules.OptionError{Key: fmt.Sprintf("suppress[%d].rule", i), Msg: "a rule is required"})
+		case strings.TrimSpace(s.Reason) == "":
+			errs = append(errs, rules.OptionError{Key: fmt.Sprintf("suppress[%d].reason", i), Msg: "a reason is required to suppress " + s.Rule})
+		}
+	}
+	return errs
+}
 
 // TestDecodeAccepts: TOML's ways of writing the same table all decode.
 func TestDecodeAccepts(t *testing.T) {
@@ -151,8 +191,9 @@ func TestDecodeReportsEveryProblem(t *testing.T) {
 		`s.toml:11:9: lint.severity.SK001: "a" is not one of error, warning, info, off`,
 		`s.toml:12:9: lint.severity.SK002: "b" is not one of error, warning, info, off`,
 	}
+	b := familyTables(t)
 	for range 20 {
-		err := Decode("s.toml", []byte(doc), Default())
+		err := DecodeWith("s.toml", []byte(doc), Default(), b)
 		if err == nil || err.Error() != strings.Join(want, "\n") {
 			t.Fatalf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
 		}
@@ -221,22 +262,48 @@ func TestCheckRules(t *testing.T) {
 	}
 }
 
-func TestSuppressionPos(t *testing.T) {
+// TestPosition: keys of declared tables are located, also inside inline
+// arrays of tables and after indented headers.
+func TestPosition(t *testing.T) {
 	cfg := Default()
 	doc := "[lint]\nsuppress = [\n  {rule = \"SK017\", reason = \"r\"},\n]\n"
-	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+	if err := DecodeWith("s.toml", []byte(doc), cfg, familyTables(t)); err != nil {
 		t.Fatal(err)
 	}
-	if l, c := cfg.SuppressionPos(0); l != 3 || c != 3 {
+	if l, c := cfg.Position("lint.suppress[0]"); l != 3 || c != 3 {
 		t.Errorf("inline suppression at %d:%d, want 3:3", l, c)
 	}
 	cfg = Default()
 	doc = "# x\n  [[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n"
-	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+	if err := DecodeWith("s.toml", []byte(doc), cfg, familyTables(t)); err != nil {
 		t.Fatal(err)
 	}
-	if l, c := cfg.SuppressionPos(0); l != 2 || c != 3 {
+	if l, c := cfg.Position("lint.suppress[0]"); l != 2 || c != 3 {
 		t.Errorf("suppression at %d:%d, want 2:3", l, c)
+	}
+	if l, c := cfg.Position("lint.suppress[0].rule"); l != 3 || c != 8 {
+		t.Errorf("suppressed rule at %d:%d, want 3:8", l, c)
+	}
+	if l, c := Default().Position("lint"); l != 0 || c != 0 {
+		t.Errorf("position without a file: %d:%d", l, c)
+	}
+}
+
+// TestLocated: problems found after decoding are located and sorted with
+// each other.
+func TestLocated(t *testing.T) {
+	cfg := Default()
+	doc := "[lint]\ndisable = [\"a\", \"b\"]\n"
+	if err := DecodeWith("s.toml", []byte(doc), cfg, familyTables(t)); err != nil {
+		t.Fatal(err)
+	}
+	err := cfg.Located([]rules.OptionError{{Key: "lint.disable[1]", Msg: "second"}, {Key: "lint.disable[0]", Msg: "first"}, {Key: "lint.nowhere", Msg: "table"}})
+	want := "s.toml:1:1: table\ns.toml:2:12: first\ns.toml:2:17: second"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+	if err := cfg.Located(nil); err != nil {
+		t.Errorf("no problems: %v", err)
 	}
 }
 
@@ -313,13 +380,16 @@ func TestFind(t *testing.T) {
 
 // sameAsGoTOML compares the decoder with go-toml's strict decoder on data:
 // both accept it (and decode the same values) or both reject it. Range
-// checks are left out: go-toml does not know them.
+// checks are left out: go-toml does not know them. Declared tables are
+// decoded by go-toml as fields of one struct with the configuration's.
 func sameAsGoTOML(t *testing.T, data []byte) {
 	t.Helper()
+	b := familyTables(t)
 	mine := Default()
-	_, probs := decode("f.toml", data, mine, nil)
-	theirs := Default()
-	terr := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(theirs)
+	targets := b.Targets()
+	_, probs := decode("f.toml", data, mine, targets)
+	theirs := goTOMLTarget(Default(), b.Targets())
+	terr := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(theirs.Addr().Interface())
 	if (len(probs.list) == 0) != (terr == nil) {
 		if terr != nil && intoFloat(terr) {
 			return // integers for numbers: accepted on purpose
@@ -329,14 +399,49 @@ func sameAsGoTOML(t *testing.T, data []byte) {
 	if terr != nil {
 		return
 	}
-	for _, pair := range [][2]any{
-		{mine.Rules, theirs.Rules}, {mine.Measure, theirs.Measure}, {mine.Archive, theirs.Archive},
-		{mine.Lint, theirs.Lint},
-	} {
-		if a, b := fmt.Sprintf("%+v", pair[0]), fmt.Sprintf("%+v", pair[1]); a != b {
-			t.Fatalf("%q: decoded\n%s\ngo-toml\n%s", data, a, b)
+	mv := reflect.ValueOf(mine).Elem()
+	for i := range theirs.NumField() {
+		name := theirs.Type().Field(i).Name
+		var a any
+		if sec, ok := strings.CutPrefix(name, "Declared_"); ok {
+			a = reflect.ValueOf(targets[sec]).Elem().Interface()
+		} else {
+			a = mv.FieldByName(name).Interface()
+		}
+		if a, b := fmt.Sprintf("%+v", a), fmt.Sprintf("%+v", theirs.Field(i).Interface()); a != b {
+			t.Fatalf("%q: %s decoded\n%s\ngo-toml\n%s", data, name, a, b)
 		}
 	}
+}
+
+// goTOMLTarget is a struct holding cfg's tables and the declared ones
+// (field Declared_<section>), with their values.
+func goTOMLTarget(cfg *Config, targets map[string]any) reflect.Value {
+	cv := reflect.ValueOf(cfg).Elem()
+	var fields []reflect.StructField
+	var values []reflect.Value
+	for i := range cv.NumField() {
+		f := cv.Type().Field(i)
+		if tag := f.Tag.Get("toml"); f.IsExported() && tag != "" && tag != "-" {
+			fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag})
+			values = append(values, cv.Field(i))
+		}
+	}
+	names := make([]string, 0, len(targets))
+	for sec := range targets {
+		names = append(names, sec)
+	}
+	sort.Strings(names)
+	for _, sec := range names {
+		v := reflect.ValueOf(targets[sec]).Elem()
+		fields = append(fields, reflect.StructField{Name: "Declared_" + sec, Type: v.Type(), Tag: reflect.StructTag(fmt.Sprintf(`toml:%q`, sec))})
+		values = append(values, v)
+	}
+	out := reflect.New(reflect.StructOf(fields)).Elem()
+	for i, v := range values {
+		out.Field(i).Set(v)
+	}
+	return out
 }
 
 func intoFloat(err error) bool {
@@ -378,14 +483,15 @@ func TestSameAsGoTOML(t *testing.T) {
 // FuzzDecode: any input either decodes or yields located Errors, never a
 // panic; and small inputs are accepted exactly when go-toml accepts them.
 func FuzzDecode(f *testing.F) {
-	f.Add(Template())
+	f.Add(TemplateWith(familyTables(f)))
 	f.Add([]byte("[measure]\nreplay = 3\n"))
 	f.Add([]byte("[rules]\npipeline = [\"SO1\", 2]\n"))
 	f.Add([]byte("[[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n[lint.suppress.x]\n"))
 	f.Add([]byte("rules.severity.SO101 = \"error\"\n[rules.severity]\n"))
 	f.Add([]byte("measure = {replay = 1, replay = 2}\n"))
+	b := familyTables(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := Decode("f.toml", data, Default())
+		err := DecodeWith("f.toml", data, Default(), b)
 		var list Errors
 		if err != nil && !errors.As(err, &list) {
 			t.Fatalf("unexpected error %T: %v", err, err)

@@ -117,6 +117,9 @@ type Options struct {
 	// Rules describe the rules for SARIF's rule table; SchemaRule is always
 	// known.
 	Rules []*rules.Rule
+	// OptionsOf lists the options a rule reads, for its SARIF help (the
+	// registry's OptionsOf; nil: the rule's own options).
+	OptionsOf func(*rules.Rule) []rules.Option
 }
 
 // SchemaRule names the findings of `skillopt validate`: a request body

@@ -150,7 +150,7 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 	index := map[string]int{}
 	for i, id := range ids {
 		index[id] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(id, known[id]))
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(id, known[id], opts.OptionsOf))
 	}
 	for _, d := range r.Diagnostics {
 		res := sarifResult{RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
@@ -182,14 +182,18 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 }
 
 // descriptor describes a rule for the rule table, with its documentation
-// as help text; a rule not described only has its ID.
-func descriptor(id string, r *rules.Rule) sarifDescriptor {
+// and the options optionsOf lists (nil: its own) as help text; a rule not
+// described only has its ID.
+func descriptor(id string, r *rules.Rule, optionsOf func(*rules.Rule) []rules.Option) sarifDescriptor {
 	if r == nil {
 		return sarifDescriptor{ID: id}
 	}
+	if optionsOf == nil {
+		optionsOf = rules.OptionsOf
+	}
 	var md strings.Builder
 	fmt.Fprintf(&md, "**%s** `%s` (default severity: %s)\n\n%s\n", r.ID, r.Name, r.Severity, r.Doc)
-	if opts := rules.OptionsOf(r); len(opts) > 0 {
+	if opts := optionsOf(r); len(opts) > 0 {
 		md.WriteString("\n| option | default | meaning |\n| --- | --- | --- |\n")
 		for _, o := range opts {
 			fmt.Fprintf(&md, "| `%s` | `%s` | %s |\n", o.Name(), o.Default, o.Doc)

@@ -134,3 +134,24 @@ func TestArtifact(t *testing.T) {
 		}
 	}
 }
+
+type demoOptions struct {
+	Budget int `toml:"budget" doc:"how much"`
+}
+
+func (*demoOptions) Section() string { return "demo" }
+
+// TestDescriptorOptions: a rule's help lists its own options, or what
+// OptionsOf says the rule reads.
+func TestDescriptorOptions(t *testing.T) {
+	r := &rules.Rule{ID: "SK999", Name: "demo-rule", Doc: "Demo.", Options: &demoOptions{Budget: 7}}
+	if md := descriptor(r.ID, r, nil).Help.Markdown; !strings.Contains(md, "| `demo.budget` | `7` | how much |") {
+		t.Errorf("own options missing:\n%s", md)
+	}
+	reads := func(*rules.Rule) []rules.Option {
+		return []rules.Option{{Section: "lint", Key: "profile", Default: `"default"`, Doc: "the profile"}}
+	}
+	if md := descriptor(r.ID, r, reads).Help.Markdown; !strings.Contains(md, "| `lint.profile` | `\"default\"` | the profile |") || strings.Contains(md, "demo.budget") {
+		t.Errorf("options from OptionsOf missing:\n%s", md)
+	}
+}

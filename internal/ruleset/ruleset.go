@@ -9,7 +9,7 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
@@ -28,14 +28,16 @@ func All() []*rules.Rule {
 	all = append(all, output.Rules()...)
 	all = append(all, rules.Invariants()...)
 	all = append(all, validity.Rules()...)
-	all = append(all, catalog.LintRules()...)
+	for _, r := range lint.Rules() {
+		all = append(all, r.Rule)
+	}
 	return all
 }
 
 // Families returns the settings of every family of rules, in registry
 // order.
 func Families() []rules.Settings {
-	return []rules.Settings{catalogrules.Family, tools.Family, output.Family}
+	return []rules.Settings{catalogrules.Family, tools.Family, output.Family, lint.Family}
 }
 
 // registry is built once, on first use; the registry test makes sure it

@@ -1,4 +1,4 @@
-package catalog
+package lint_test
 
 import (
 	"fmt"
@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/bench/synth"
-	"github.com/skillopt/skillopt/internal/config"
 )
 
 // corpusSkills is the shared corpus of real SKILL.md files, when present.
-var corpusSkills = filepath.Join("..", "..", "shared", "corpus", "skills")
+var corpusSkills = filepath.Join("..", "..", "..", "shared", "corpus", "skills")
 
 // writeBenchTree writes n skills under dir: every SKILL.md of the shared
 // corpus (when present, at its original path) and synthetic skills for the
@@ -28,9 +29,9 @@ func writeBenchTree(tb testing.TB, dir string, n int, heavy bool) int {
 	var bodies []string
 	copied := 0
 	if _, err := os.Stat(corpusSkills); err == nil {
-		srcs, _ := Walk([]string{corpusSkills}, WalkOptions{})
+		srcs, _ := catalog.Walk([]string{corpusSkills}, catalog.WalkOptions{})
 		for _, s := range srcs {
-			if s.Kind != SkillFile || copied >= n {
+			if s.Kind != catalog.SkillFile || copied >= n {
 				continue
 			}
 			data, err := os.ReadFile(s.Path)
@@ -45,7 +46,7 @@ func writeBenchTree(tb testing.TB, dir string, n int, heavy bool) int {
 				tb.Fatal(err)
 			}
 			copied++
-			d, _ := ParseSkillDoc(s.Path, data)
+			d, _ := catalog.ParseSkillDoc(s.Path, data)
 			bodies = append(bodies, string(d.Body))
 		}
 	}
@@ -78,10 +79,10 @@ func benchLint(b *testing.B, heavy bool) {
 	dir := b.TempDir()
 	copied := writeBenchTree(b, dir, 1000, heavy)
 	b.Logf("%d corpus skills + %d synthetic", copied, 1000-copied)
-	cfg := config.Default()
+	cfg := load(b, "")
 	b.ResetTimer()
 	for b.Loop() {
-		rep, err := Lint(LintOptions{Paths: []string{dir}, Config: cfg})
+		rep, err := run(b, cfg, lint.Options{Paths: []string{dir}})
 		if err != nil || rep.Skills < 990 {
 			b.Fatalf("%v (%d skills)", err, rep.Skills)
 		}

@@ -1,4 +1,4 @@
-package catalog
+package lint_test
 
 import (
 	"flag"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -25,12 +25,13 @@ var update = flag.Bool("update", false, "rewrite the want.txt files of lint rule
 //
 // A tree may hold a skillopt.toml, which is used as the configuration.
 // Cases named valid* must not report the rule; the others must. go test
-// ./catalog -update rewrites want.txt.
-var lintCaseRoot = filepath.Join("..", "testdata", "rules")
+// ./catalog/lint -update rewrites want.txt.
+var lintCaseRoot = filepath.Join("..", "..", "testdata", "rules")
 
 func TestLintRuleCases(t *testing.T) {
 	ids := map[string]bool{}
-	for _, r := range LintRules() {
+	for _, lr := range lint.Rules() {
+		r := lr.Rule
 		ids[r.ID] = true
 		cases, _ := filepath.Glob(filepath.Join(lintCaseRoot, r.ID, "*"))
 		if len(cases) == 0 {
@@ -81,13 +82,11 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 			t.Fatalf("unknown directive %q", d)
 		}
 	}
-	cfg := config.Default()
+	cfgPath := ""
 	if _, err := os.Stat(filepath.Join(root, "skillopt.toml")); err == nil {
-		if cfg, err = config.Load(filepath.Join(root, "skillopt.toml")); err != nil {
-			t.Fatal(err)
-		}
+		cfgPath = filepath.Join(root, "skillopt.toml")
 	}
-	rep, err := Lint(LintOptions{Paths: args, Config: cfg, Ambient: ambient})
+	rep, err := run(t, load(t, cfgPath), lint.Options{Paths: args, Ambient: ambient})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +110,7 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 	}
 	data, err := os.ReadFile(want)
 	if err != nil {
-		t.Fatalf("%v (go test ./catalog -update writes it)", err)
+		t.Fatalf("%v (go test ./catalog/lint -update writes it)", err)
 	}
 	if string(data) != got {
 		t.Errorf("report differs from want.txt:\n%s", got)
@@ -119,7 +118,7 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 }
 
 // renderReport prints a report with the temporary root stripped from paths.
-func renderReport(rep *LintReport, root string) string {
+func renderReport(rep *lint.Report, root string) string {
 	var b strings.Builder
 	for _, d := range rep.Diagnostics {
 		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", d.File, d.Line, d.Column, d.Rule, d.Severity, d.Message)
@@ -130,40 +129,4 @@ func renderReport(rep *LintReport, root string) string {
 	fmt.Fprintf(&b, "skills %d, agents %d, suppressed %d\n", rep.Skills, rep.Agents, rep.Suppressed)
 	s := strings.ReplaceAll(b.String(), root+string(filepath.Separator), "")
 	return strings.ReplaceAll(s, root, ".")
-}
-
-// TestLintTemplateDefaults: the [lint] part of `skillopt init`'s template
-// decodes to exactly the built-in defaults, so every key is documented
-// with its real default.
-func TestLintTemplateDefaults(t *testing.T) {
-	cfg := config.Default()
-	// Start from zero values so that a key missing from the template shows.
-	cfg.Lint = config.Lint{}
-	if err := config.Decode("skillopt.toml", config.Template(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	// %+v prints nil and empty lists alike, as TOML cannot tell them apart.
-	if want := config.Default().Lint; fmt.Sprintf("%+v", cfg.Lint) != fmt.Sprintf("%+v", want) {
-		t.Errorf("template [lint] decodes to\n%+v\nwant the defaults\n%+v", cfg.Lint, want)
-	}
-}
-
-// TestLintConfigErrors: suppressions need a reason; severities and
-// profiles are checked.
-func TestLintConfigErrors(t *testing.T) {
-	for _, tc := range []struct{ toml, want string }{
-		{"[[lint.suppress]]\nrule = \"SK017\"\n", "reason is required"},
-		{"[[lint.suppress]]\nreason = \"x\"\n", "rule is required"},
-		{"[lint]\nprofile = \"strict\"\n", `lint.profile "strict" is not one of default, skills-ref`},
-		{"[lint.severity]\nSO101 = \"error\"\n", "is not a lint rule ID"},
-		{"[lint]\nmax_depth = 0\n", "outside 1..256"},
-		{"[lint]\nagent_folders = [\"/abs\"]\n", "must be a relative path"},
-		{"[lint]\nallowed_provider_prefixes = [\"a/b\"]\n", "is not a provider prefix"},
-		{"[lint]\nencoding = \"gpt2\"\n", `lint.encoding "gpt2"`},
-	} {
-		err := config.Decode("s.toml", []byte(tc.toml), config.Default())
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "s.toml:") {
-			t.Errorf("%q: got %v, want an error containing %q", tc.toml, err, tc.want)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package catalog
+package lint
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
 // tokenCacheVersion names the file format and the counting it stores; a
@@ -145,4 +147,14 @@ func (c *tokenCache) save() error {
 		return err
 	}
 	return atomicfile.WriteFile(c.path, b.Bytes(), 0o644)
+}
+
+// readCapped reads at most limit bytes of a regular file.
+func readCapped(name string, limit int64) ([]byte, error) {
+	f, _, err := untrusted.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }

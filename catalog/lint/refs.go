@@ -1,4 +1,4 @@
-package catalog
+package lint
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
@@ -186,9 +187,20 @@ func localTarget(t string) (string, bool) {
 	return t, true
 }
 
-// refFinding is one finding of the reference rules (SK043–SK046).
+// refKind classifies a finding of the reference check; each reference
+// rule reports one kind.
+type refKind int
+
+const (
+	refBroken    refKind = iota + 1 // the target does not exist
+	refOutside                      // the target is outside the skill folder
+	refBackslash                    // the link uses backslashes
+	refDeep                         // a file reachable only through another reference file
+)
+
+// refFinding is one finding of the reference check.
 type refFinding struct {
-	rule      string
+	kind      refKind
 	file      string
 	line, col int
 	msg       string
@@ -200,7 +212,7 @@ const maxRefFiles = 100
 // references checks the local links of a skill: broken targets, targets
 // outside the skill folder, backslashes, and files reachable only through
 // another reference file.
-func (u *skillUnit) references() []refFinding {
+func (u *Skill) references() []refFinding {
 	u.refsOnce.Do(func() {
 		d := u.doc
 		if d == nil || u.notSkill {
@@ -231,7 +243,9 @@ func (u *skillUnit) references() []refFinding {
 			rf := queue[0]
 			queue = queue[1:]
 			var data []byte
-			var idx *lineIndex
+			// The file positions are computed in: the skill's own
+			// document, or a reference file's text.
+			pos := d
 			start := 0
 			if rf.depth == 0 {
 				data = d.Raw
@@ -241,35 +255,29 @@ func (u *skillUnit) references() []refFinding {
 					break
 				}
 				read++
-				b, err := readSkillFile(rf.path)
+				b, err := catalog.ReadSkillFile(rf.path, nil)
 				if err != nil {
 					continue
 				}
 				data = b
+				pos = &catalog.SkillDoc{Path: rf.path, Raw: data}
 			}
 			var next []refFile
 			for _, l := range scanLinks(data, start) {
-				add := func(rule, format string, args ...any) {
+				add := func(kind refKind, format string, args ...any) {
 					// Positions are computed only for findings.
-					if idx == nil {
-						if rf.depth == 0 {
-							idx = d.index()
-						} else {
-							idx = newLineIndex(data)
-						}
-					}
-					line, col := idx.pos(l.off)
-					u.refs = append(u.refs, refFinding{rule: rule, file: rf.path, line: line, col: col, msg: fmt.Sprintf(format, args...)})
+					line, col := pos.Pos(l.off)
+					u.refs = append(u.refs, refFinding{kind: kind, file: rf.path, line: line, col: col, msg: fmt.Sprintf(format, args...)})
 				}
 				t, ok := localTarget(l.target)
 				if !ok {
 					if len(l.target) > 2 && l.target[1] == ':' && strings.Contains(l.target, `\`) {
-						add("SK045", "link \"%s\" uses backslashes: use forward slashes", l.target)
+						add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
 					}
 					continue
 				}
 				if strings.Contains(t, `\`) {
-					add("SK045", "link \"%s\" uses backslashes: use forward slashes", l.target)
+					add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
 					t = strings.ReplaceAll(t, `\`, "/")
 				}
 				abs := filepath.Join(filepath.Dir(rf.abs), filepath.FromSlash(t))
@@ -277,11 +285,11 @@ func (u *skillUnit) references() []refFinding {
 				if u.dirSkill {
 					if rel, err := filepath.Rel(skillDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 						outside = true
-						add("SK044", "link %q points outside the skill folder", l.target)
+						add(refOutside, "link %q points outside the skill folder", l.target)
 					}
 				}
 				if !stat(abs) {
-					add("SK043", "link %q points to a file that does not exist", l.target)
+					add(refBroken, "link %q points to a file that does not exist", l.target)
 					continue
 				}
 				if outside || !u.dirSkill {
@@ -296,7 +304,7 @@ func (u *skillUnit) references() []refFinding {
 					if rel, err := filepath.Rel(skillDir, abs); err == nil {
 						shown = filepath.ToSlash(rel)
 					}
-					add("SK046", "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
+					add(refDeep, "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
 				}
 				if strings.EqualFold(filepath.Ext(abs), ".md") {
 					// A reference file is read only when it is a regular
@@ -314,4 +322,21 @@ func (u *skillUnit) references() []refFinding {
 		}
 	})
 	return u.refs
+}
+
+// cutLine returns the line starting at pos (without its break) and the
+// offset of the next line.
+func cutLine(b []byte, pos int) ([]byte, int) {
+	for i := pos; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			return b[pos:i], i + 1
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				return b[pos:i], i + 2
+			}
+			return b[pos:i], i + 1
+		}
+	}
+	return b[pos:], len(b)
 }

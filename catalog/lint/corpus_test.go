@@ -1,4 +1,4 @@
-package catalog
+package lint_test
 
 import (
 	"fmt"
@@ -9,19 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/catalog/lint"
 )
 
 // TestLintCorpus lints the real skill repositories of the shared corpus:
 // no rule fails, two runs give the same diagnostics, and the number of
 // findings per rule and severity matches testdata/corpus-counts.txt
-// (go test ./catalog -run TestLintCorpus -update rewrites it).
+// (go test ./catalog/lint -run TestLintCorpus -update rewrites it).
 func TestLintCorpus(t *testing.T) {
 	if _, err := os.Stat(corpusSkills); err != nil {
 		t.Skipf("shared corpus not found at %s", corpusSkills)
 	}
-	run := func() *LintReport {
-		rep, err := Lint(LintOptions{Paths: []string{corpusSkills}, Config: config.Default()})
+	cfg := load(t, "")
+	lintCorpus := func() *lint.Report {
+		rep, err := run(t, cfg, lint.Options{Paths: []string{corpusSkills}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +31,7 @@ func TestLintCorpus(t *testing.T) {
 		}
 		return rep
 	}
-	first, second := run(), run()
+	first, second := lintCorpus(), lintCorpus()
 	if !reflect.DeepEqual(first.Diagnostics, second.Diagnostics) {
 		t.Fatal("two runs over the corpus differ")
 	}
@@ -64,7 +65,7 @@ func TestLintCorpus(t *testing.T) {
 	}
 	data, err := os.ReadFile(want)
 	if err != nil {
-		t.Fatalf("%v (go test ./catalog -run TestLintCorpus -update writes it)", err)
+		t.Fatalf("%v (go test ./catalog/lint -run TestLintCorpus -update writes it)", err)
 	}
 	if string(data) != got {
 		t.Errorf("per-rule counts changed:\n%s\nwant:\n%s", got, data)

@@ -1,0 +1,91 @@
+package lint
+
+import (
+	"sync"
+
+	"github.com/skillopt/skillopt/rules"
+)
+
+// Rules returns the skill (SKnnn) and agent-definition (AGnnn) rules in
+// registry order.
+func Rules() []*Rule { return append([]*Rule(nil), all()...) }
+
+var all = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		skillMDMissing,
+		skillMDFilenameCase,
+		frontmatterMissing,
+		frontmatterUnclosed,
+		frontmatterBOM,
+		yamlInvalid,
+		yamlDuplicateKey,
+		frontmatterNotMapping,
+		frontmatterDashesInValue,
+		nameMissing,
+		nameNotString,
+		nameTooLong,
+		nameNotLowercase,
+		nameInvalidChars,
+		nameEdgeHyphen,
+		nameConsecutiveHyphens,
+		nameDirMismatch,
+		nameNonASCII,
+		nameNormalization,
+		descriptionMissing,
+		descriptionInvalid,
+		descriptionTooLong,
+		descriptionAngleBrackets,
+		nameReservedWord,
+		unknownField,
+		disableModelInvocationType,
+		compatibilityTooLong,
+		compatibilityInvalid,
+		metadataNotMapping,
+		metadataValueNotString,
+		allowedToolsNotString,
+		licenseNotString,
+		skillMDTooLong,
+		bodyTokenBudget,
+		bodyEmpty,
+		brokenLocalReference,
+		referenceOutsideSkill,
+		windowsPathSeparator,
+		deepReferenceChain,
+		duplicateSkillName,
+		symlinkAlias,
+		symlinkCycle,
+		brokenSymlink,
+		nestedSkillIgnored,
+		ignoredPath,
+		rootMarkdownNotSkill,
+		singleFileSkill,
+		indexBudget,
+		unusedSuppression,
+		modelProviderNotAllowed,
+		modelInvalid,
+		nameNotInvocable,
+		agentFrontmatterInvalid,
+		agentDuplicateKey,
+		inheritSkillsNotBoolean,
+		skillsFieldType,
+		skillsElementInvalid,
+		skillPathMissing,
+		skillPathUnsupported,
+		selectedNameAmbiguous,
+		selectedCandidateUnusable,
+		selectedNamePending,
+		unselectedCandidateProblem,
+		unclassifiableCandidate,
+		selectedSkillWarning,
+	}
+})
+
+// registry resolves the rule references of suppressions with the same
+// resolver every command uses, over the lint rules alone.
+var registry = sync.OnceValues(func() (*rules.Registry, error) {
+	rs := make([]*rules.Rule, 0, len(all()))
+	for _, r := range all() {
+		rs = append(rs, r.Rule)
+	}
+	return rules.NewRegistry(rs, []rules.Settings{Family})
+})
