@@ -38,10 +38,6 @@ type Env struct {
 	// BaseDir is the folder relative paths in options are resolved from:
 	// the configuration file's, or the working directory's ("").
 	BaseDir string
-
-	// Settings is what rules of families not yet given typed options
-	// read; it goes away as they move to Options.
-	Settings any
 }
 
 func (e *Env) severity(r *Rule) Severity {

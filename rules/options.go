@@ -72,10 +72,6 @@ func OptionsOf(r *Rule) []Option {
 	for i := range out {
 		out[i].Owner = r.ID
 	}
-	for _, d := range r.OptionDocs {
-		sec, key, _ := strings.Cut(d.Name, ".")
-		out = append(out, Option{Section: sec, Key: key, Doc: d.Doc, Default: d.Default})
-	}
 	return out
 }
 

@@ -52,15 +52,12 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 	}
 	reg.binding = b
 	known := map[string]bool{}
-	sections := map[string]bool{}
 	for _, o := range b.Options() {
 		known[o.Name()] = true
-		sections[o.Section] = true
 	}
 	for _, r := range rs {
 		for _, k := range r.Reads {
-			sec, _, _ := strings.Cut(k, ".")
-			if sections[sec] && !known[k] {
+			if !known[k] {
 				return nil, fmt.Errorf("rule %s reads %s, which no rule or family declares", r.ID, k)
 			}
 		}

@@ -75,13 +75,6 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText renders the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// OptionDoc documents a configuration key a rule reads from a family's
-// settings (rules that declare their own Options need none).
-type OptionDoc struct {
-	Name    string // key in skillopt.toml
-	Default string
-	Doc     string
-}
 
 // Rule is a value: an identity, documentation, and a Run function. IDs are
 // stable and never reused: SO1xx catalog, SO2xx tools, SO3xx output and
@@ -101,8 +94,6 @@ type Rule struct {
 	// ("catalog.budget_chars"), for its documentation; the registry checks
 	// that they exist.
 	Reads []string
-	// OptionDocs document keys of settings not yet declared as Options.
-	OptionDocs []OptionDoc
 	Requires   []string
 	// Cross marks invariants that compare several captures; their Pass
 	// carries the whole batch.

@@ -13,11 +13,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the printer golden files in testdata")
 
+type allowOptions struct {
+	Allow []string `toml:"allow" doc:"fields to accept"`
+}
+
+func (*allowOptions) Section() string { return "lint" }
+
 // testRules describe the rules of the sample report for SARIF's table.
 var testRules = []*rules.Rule{
 	{ID: "SK017", Name: "name-matches-folder", Severity: rules.Error, Doc: "The name must match the folder. Loaders key skills by folder."},
 	{ID: "SK030", Name: "unknown-field", Severity: rules.Warning, Doc: "Unknown frontmatter field.",
-		OptionDocs: []rules.OptionDoc{{Name: "lint.allow", Default: "[]", Doc: "fields to accept"}}},
+		Options: &allowOptions{Allow: []string{}}},
 	{ID: "SO401", Name: "shape-preserved", Kind: rules.Invariant, Severity: rules.Error, Doc: "The envelope and provider shape are preserved."},
 }
 

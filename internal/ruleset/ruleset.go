@@ -55,23 +55,6 @@ func Registry() *rules.Registry {
 	return r
 }
 
-// Settings is what rules of families not yet given typed options find in
-// rules.Env.Settings: the configuration and the archive.
-type Settings struct {
-	Cfg    *config.Config
-	DryRun bool
-	Keeper archive.Keeper
-}
-
-// Dry reports whether side effects are off.
-func (s *Settings) Dry() bool { return s.DryRun }
-
-// Archive returns where originals go (nil: the configured Store).
-func (s *Settings) Archive() archive.Keeper { return s.Keeper }
-
-// Config returns the configuration.
-func (s *Settings) Config() *config.Config { return s.Cfg }
-
 // Env builds the engine environment for a pipeline: options and severities
 // from cfg, schema validation of transformed bodies, and a re-run of the
 // pipeline for the idempotence invariant.
@@ -85,20 +68,15 @@ func Env(cfg *config.Config, pipeline []*rules.Rule) *rules.Env {
 	if cfg.Path != "" {
 		env.BaseDir = filepath.Dir(cfg.Path)
 	}
-	env.Settings = &Settings{Cfg: cfg}
 	env.Again = func(c *capture.Capture) (*rules.Result, error) {
 		return rules.Run(c, pipeline, env)
 	}
 	return env
 }
 
-// SetArchive sets where rules keep originals, for both typed and legacy
-// readers.
+// SetArchive sets where rules keep originals and whether they may write.
 func SetArchive(env *rules.Env, k archive.Keeper, dry bool) {
 	env.Archive, env.DryRun = k, dry
-	if s, ok := env.Settings.(*Settings); ok {
-		s.Keeper, s.DryRun = k, dry
-	}
 }
 
 // Validate is what a provider would reject in c: its schema errors and the
