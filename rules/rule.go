@@ -75,7 +75,6 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText renders the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-
 // Rule is a value: an identity, documentation, and a Run function. IDs are
 // stable and never reused: SO1xx catalog, SO2xx tools, SO3xx output and
 // history, SO4xx invariants, SK skill lint, AG agent definitions.
@@ -93,8 +92,8 @@ type Rule struct {
 	// Reads names the keys of family settings the rule reads
 	// ("catalog.budget_chars"), for its documentation; the registry checks
 	// that they exist.
-	Reads []string
-	Requires   []string
+	Reads    []string
+	Requires []string
 	// Cross marks invariants that compare several captures; their Pass
 	// carries the whole batch.
 	Cross bool
