@@ -43,108 +43,7 @@ func catalogInitCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "exec-timeout", Value: 10 * time.Minute, Usage: "stop an --exec run after this long (0: no limit)"},
 			&cli.StringFlag{Name: "model", Usage: "model named in the requests"},
 		),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
-				return err
-			}
-			dir := c.String("dir")
-			if r := c.String("responses"); r != "" {
-				dir = r
-			}
-			if c.Duration("exec-timeout") < 0 {
-				return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
-			}
-			profPath := c.String("profile")
-			if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
-				p, err := configuredProfile(e.cfg.Path, prof)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				profPath = p
-			}
-			if profPath == "" {
-				profPath = filepath.Join(filepath.Dir(dir), "cards.json")
-			}
-			prof := catalog.NewProfile()
-			if _, err := os.Stat(profPath); err == nil {
-				p, err := catalog.LoadProfile(profPath)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				prof = p
-			}
-			// Every eligible skill is considered; Plan skips current cards.
-			snap, _, _, err := e.snapshotNoProfile(c)
-			if err != nil {
-				return err
-			}
-			prov := lookup(c, "provider")
-			in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap}
-			st, err := in.Plan(prof)
-			if err != nil {
-				return &exitError{code: exitUsage, err: err}
-			}
-			report := func() {
-				p := catalog.ProgressOf(st)
-				fmt.Fprintf(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
-			}
-			switch {
-			case c.String("exec") != "":
-				start := time.Now()
-				for round := 0; ; round++ {
-					ids := catalog.PendingIDs(st)
-					if len(ids) == 0 {
-						break
-					}
-					for _, id := range ids {
-						req, err := in.ReadRequest(id)
-						if err != nil {
-							return &exitError{code: exitUsage, err: err}
-						}
-						out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
-						if err != nil {
-							return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
-						}
-						respPath, err := in.ResponsePath(id)
-						if err != nil {
-							return &exitError{code: exitUsage, err: err}
-						}
-						os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
-						if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
-							return &exitError{code: exitUsage, err: err}
-						}
-						if _, _, err := in.Absorb(st, prof); err != nil {
-							return &exitError{code: exitUsage, err: err}
-						}
-						if isTTY(e.stderr) {
-							p := catalog.ProgressOf(st)
-							fmt.Fprintf(e.stderr, "\rcards: %d/%d groups, %s elapsed ", p.Accepted, p.Groups, time.Since(start).Round(time.Second))
-						}
-					}
-					if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
-						break
-					}
-				}
-				if isTTY(e.stderr) {
-					fmt.Fprintln(e.stderr)
-				}
-				report()
-			case c.String("responses") != "":
-				acc, rej, err := in.Absorb(st, prof)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				fmt.Fprintf(e.stdout, "%d group(s) accepted, %d rejected (retry requests written to %s)\n", acc, rej, filepath.Join(dir, "requests"))
-				report()
-			default:
-				fmt.Fprintf(e.stdout, "%d request(s) in %s; answer each in %s/ID.json, then run skillopt catalog init --responses %s\n", len(catalog.PendingIDs(st)), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), dir)
-				report()
-			}
-			if p := catalog.ProgressOf(st); p.Failed > 0 {
-				return e.finish(findings)
-			}
-			return nil
-		},
+		Action: func(c *cli.Context) error { return e.runCatalogInit(c) },
 	}
 }
 
@@ -184,4 +83,109 @@ func configuredProfile(cfgPath, p string) (string, error) {
 		}
 	}
 	return path, nil
+}
+
+// runCatalogInit prepares, absorbs or executes card generation (see
+// catalogInitCommand).
+func (e *env) runCatalogInit(c *cli.Context) error {
+	if err := e.setup(c, "text"); err != nil {
+		return err
+	}
+	dir := c.String("dir")
+	if r := c.String("responses"); r != "" {
+		dir = r
+	}
+	if c.Duration("exec-timeout") < 0 {
+		return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
+	}
+	profPath := c.String("profile")
+	if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
+		p, err := configuredProfile(e.cfg.Path, prof)
+		if err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		profPath = p
+	}
+	if profPath == "" {
+		profPath = filepath.Join(filepath.Dir(dir), "cards.json")
+	}
+	prof := catalog.NewProfile()
+	if _, err := os.Stat(profPath); err == nil {
+		p, err := catalog.LoadProfile(profPath)
+		if err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		prof = p
+	}
+	// Every eligible skill is considered; Plan skips current cards.
+	snap, _, _, err := e.snapshotNoProfile(c)
+	if err != nil {
+		return err
+	}
+	prov := lookup(c, "provider")
+	in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap}
+	st, err := in.Plan(prof)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	report := func() {
+		p := catalog.ProgressOf(st)
+		fmt.Fprintf(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
+	}
+	switch {
+	case c.String("exec") != "":
+		start := time.Now()
+		for round := 0; ; round++ {
+			ids := catalog.PendingIDs(st)
+			if len(ids) == 0 {
+				break
+			}
+			for _, id := range ids {
+				req, err := in.ReadRequest(id)
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
+				if err != nil {
+					return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
+				}
+				respPath, err := in.ResponsePath(id)
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
+				if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				if _, _, err := in.Absorb(st, prof); err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				if isTTY(e.stderr) {
+					p := catalog.ProgressOf(st)
+					fmt.Fprintf(e.stderr, "\rcards: %d/%d groups, %s elapsed ", p.Accepted, p.Groups, time.Since(start).Round(time.Second))
+				}
+			}
+			if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
+				break
+			}
+		}
+		if isTTY(e.stderr) {
+			fmt.Fprintln(e.stderr)
+		}
+		report()
+	case c.String("responses") != "":
+		acc, rej, err := in.Absorb(st, prof)
+		if err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		fmt.Fprintf(e.stdout, "%d group(s) accepted, %d rejected (retry requests written to %s)\n", acc, rej, filepath.Join(dir, "requests"))
+		report()
+	default:
+		fmt.Fprintf(e.stdout, "%d request(s) in %s; answer each in %s/ID.json, then run skillopt catalog init --responses %s\n", len(catalog.PendingIDs(st)), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), dir)
+		report()
+	}
+	if p := catalog.ProgressOf(st); p.Failed > 0 {
+		return e.finish(findings)
+	}
+	return nil
 }

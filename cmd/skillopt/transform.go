@@ -53,97 +53,7 @@ func transformCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` atomically instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a read-only OUT"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
-				return err
-			}
-			if c.NArg() != 1 {
-				return usageErr("transform: want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
-			}
-			if c.IsSet("archive") && c.Bool("no-archive") {
-				return usageErr("transform: --archive and --no-archive exclude each other")
-			}
-			in := c.Args().First()
-			if in != "-" {
-				if st, err := os.Stat(in); err == nil && st.IsDir() {
-					return usageErr("%s: is a directory; transform takes one capture file", in)
-				}
-			}
-			out := c.String("output")
-			toFile := out != "" && out != "-"
-			if toFile {
-				if in != "-" && atomicfile.SameFile(in, out) {
-					return usageErr("transform: refusing to overwrite the input %s; choose another -o", in)
-				}
-				if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
-					return usageErr("%s: %v", out, err)
-				}
-			}
-			pipeline, err := e.pipeline(c)
-			if err != nil {
-				return err
-			}
-			files, err := e.readCaptures(c)
-			if err != nil {
-				return err
-			}
-			if len(files) == 0 || e.errored {
-				// Part of the input was unreadable: write nothing rather
-				// than a capture with entries missing.
-				return e.finish(nil)
-			}
-			f := files[0]
-			store := archive.Open(e.cfg.Archive.Dir)
-			// Originals are kept in memory while the rules run, so a rule
-			// that fails or a step the engine drops leaves nothing behind;
-			// only what the output names is written to the archive.
-			var keeper archive.Keeper = archive.NewMemory(store)
-			if c.Bool("no-archive") {
-				keeper = archive.Off
-			}
-			results, err := runFile(f, pipeline, e.keeperEnv(pipeline, keeper))
-			if err != nil {
-				return err
-			}
-			archived := 0
-			if mem, ok := keeper.(*archive.Memory); ok {
-				named := map[string]bool{}
-				for _, res := range results {
-					for _, h := range archive.FindHandles(string(res.Final.Body)) {
-						named[h] = true
-					}
-				}
-				archived, _, err = mem.Flush(store, func(h string) bool { return named[h] })
-				if err != nil {
-					// Run again against the archive itself: each rule
-					// whose original cannot be written keeps it, with a
-					// warning, and the output names only what is stored.
-					if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
-						return err
-					}
-					archived = countNamed(store, results)
-				}
-			}
-			e.printDiagnostics(results)
-			bodies := map[*capture.Capture][]byte{}
-			for _, res := range results {
-				bodies[res.Original] = res.Final.Body
-			}
-			data := f.Rebuild(bodies)
-			if archived > 0 && !e.quiet {
-				fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, store.Dir())
-			}
-			if !toFile {
-				if _, err := e.stdout.Write(data); err != nil {
-					return err
-				}
-				return e.finish(nil)
-			}
-			if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
-			}
-			return e.finish(nil)
-		},
+		Action: func(c *cli.Context) error { return e.runTransform(c) },
 	}
 }
 
@@ -211,4 +121,98 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", d.Capture, d.Rule, d.Severity, d.Message)
 		}
 	}
+}
+
+// runTransform runs the pipeline over the one CAPTURE argument and writes
+// the result (see transformCommand).
+func (e *env) runTransform(c *cli.Context) error {
+	if err := e.setup(c, "text"); err != nil {
+		return err
+	}
+	if c.NArg() != 1 {
+		return usageErr("transform: want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
+	}
+	if c.IsSet("archive") && c.Bool("no-archive") {
+		return usageErr("transform: --archive and --no-archive exclude each other")
+	}
+	in := c.Args().First()
+	if in != "-" {
+		if st, err := os.Stat(in); err == nil && st.IsDir() {
+			return usageErr("%s: is a directory; transform takes one capture file", in)
+		}
+	}
+	out := c.String("output")
+	toFile := out != "" && out != "-"
+	if toFile {
+		if in != "-" && atomicfile.SameFile(in, out) {
+			return usageErr("transform: refusing to overwrite the input %s; choose another -o", in)
+		}
+		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
+			return usageErr("%s: %v", out, err)
+		}
+	}
+	pipeline, err := e.pipeline(c)
+	if err != nil {
+		return err
+	}
+	files, err := e.readCaptures(c)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 || e.errored {
+		// Part of the input was unreadable: write nothing rather
+		// than a capture with entries missing.
+		return e.finish(nil)
+	}
+	f := files[0]
+	store := archive.Open(e.cfg.Archive.Dir)
+	// Originals are kept in memory while the rules run, so a rule
+	// that fails or a step the engine drops leaves nothing behind;
+	// only what the output names is written to the archive.
+	var keeper archive.Keeper = archive.NewMemory(store)
+	if c.Bool("no-archive") {
+		keeper = archive.Off
+	}
+	results, err := runFile(f, pipeline, e.keeperEnv(pipeline, keeper))
+	if err != nil {
+		return err
+	}
+	archived := 0
+	if mem, ok := keeper.(*archive.Memory); ok {
+		named := map[string]bool{}
+		for _, res := range results {
+			for _, h := range archive.FindHandles(string(res.Final.Body)) {
+				named[h] = true
+			}
+		}
+		archived, _, err = mem.Flush(store, func(h string) bool { return named[h] })
+		if err != nil {
+			// Run again against the archive itself: each rule
+			// whose original cannot be written keeps it, with a
+			// warning, and the output names only what is stored.
+			if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
+				return err
+			}
+			archived = countNamed(store, results)
+		}
+	}
+	e.printDiagnostics(results)
+	bodies := map[*capture.Capture][]byte{}
+	for _, res := range results {
+		bodies[res.Original] = res.Final.Body
+	}
+	data := f.Rebuild(bodies)
+	if archived > 0 && !e.quiet {
+		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, store.Dir())
+	}
+	if !toFile {
+		if _, err := e.stdout.Write(data); err != nil {
+			return err
+		}
+		return e.finish(nil)
+	}
+	if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
+	}
+	return e.finish(nil)
 }
