@@ -168,10 +168,6 @@ func RedactText(s string) string {
 	return out
 }
 
-// RedactURL returns the URL with the values of secret query, fragment and
-// path parameters and any user-info password replaced by REDACTED.
-func RedactURL(raw string) string { return RedactText(raw) }
-
 // maxTextDepth bounds how deep JSON text nested in strings is redacted
 // structurally; deeper text is scanned as plain text.
 const maxTextDepth = 4

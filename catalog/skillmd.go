@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -320,33 +319,4 @@ func readSkillFile(path string) ([]byte, error) { return ReadSkillFile(path, nil
 // files.
 func ReadSkillFile(path string, buf []byte) ([]byte, error) {
 	return untrusted.ReadFileBuf(path, MaxSkillFileBytes, buf)
-}
-
-// LoadSkills walks roots and parses every skill file; unparsable files come
-// back as errors (with file:line:col), the rest as docs in walk order.
-// Root-level markdown files without skill frontmatter (a README) are not
-// skills and are left out silently; a file named as a root is always parsed.
-func LoadSkills(roots []string, opts WalkOptions) ([]*SkillDoc, []error) {
-	srcs, errs := Walk(roots, opts)
-	var docs []*SkillDoc
-	for _, s := range srcs {
-		data, err := readSkillFile(s.Path)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", s.Path, err))
-			continue
-		}
-		d, err := ParseSkillDoc(s.Path, data)
-		if s.Kind == RootFile && !d.HasSkillFrontmatter() {
-			var de *DocError
-			if err == nil || (errors.As(err, &de) && de.Kind == ErrNoFrontmatter) {
-				continue
-			}
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		docs = append(docs, d)
-	}
-	return docs, errs
 }

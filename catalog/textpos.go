@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"sort"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -101,22 +100,6 @@ func (li *lineIndex) text(line int) []byte {
 		s = s[3:]
 	}
 	return s
-}
-
-// UTF16Column converts a 1-based code-point column of line to a 1-based
-// column in UTF-16 code units, as SARIF counts by default.
-func UTF16Column(line []byte, col int) int {
-	units := 0
-	for i := 0; i < col-1 && len(line) > 0; i++ {
-		r, size := utf8.DecodeRune(line)
-		line = line[size:]
-		if n := utf16.RuneLen(r); n > 0 {
-			units += n
-		} else {
-			units++
-		}
-	}
-	return units + 1
 }
 
 // utf16Len is the length of s in UTF-16 code units (JavaScript's

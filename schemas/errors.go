@@ -288,17 +288,6 @@ func unescapeTokens(tokens []string) []string {
 	return tokens
 }
 
-// formatPointer builds an RFC 6901 pointer from reference tokens.
-func formatPointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		t = strings.ReplaceAll(t, "~", "~0")
-		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
-	}
-	return b.String()
-}
-
 func isIndex(t string) bool {
 	if t == "" {
 		return false
@@ -327,22 +316,6 @@ func subject(tokens []string) string {
 		return t
 	}
 	return strconv.Quote(t)
-}
-
-func schemaTypes(arg any) []string {
-	switch t := arg.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		out := make([]string, 0, len(t))
-		for _, x := range t {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 func joinTypes(types []string) string {

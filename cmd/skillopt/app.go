@@ -184,6 +184,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e),
 			benchCommand(e),
 			traceCommand(e),
+			renderCommand(e),
 		},
 	}
 	var prepare func(cmds []*cli.Command)

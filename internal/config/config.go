@@ -75,10 +75,6 @@ var template []byte
 // opt-in, in registry order.
 func DefaultPipeline() []string { return []string{"SO1", "SO2", "SO3"} }
 
-// Template returns the commented default configuration `skillopt init`
-// writes, without the tables rules declare (see TemplateWith).
-func Template() []byte { return TemplateWith(nil) }
-
 // TemplateWith returns the commented default configuration: the core
 // tables, then the tables the rules and families of b declare, generated
 // from their declarations.
@@ -169,11 +165,6 @@ const MaxFileBytes = 1 << 20
 // repository: a bounded read of a regular file.
 func readFile(path string) ([]byte, error) { return untrusted.ReadFile(path, MaxFileBytes) }
 
-// Load reads and strictly decodes the file at path over the defaults. An
-// empty path returns the defaults. Problems come back as Errors, every one
-// of the file, in file order.
-func Load(path string) (*Config, error) { return LoadWith(path, nil) }
-
 // LoadWith is Load that also decodes the tables the rules and families of
 // a binding declare into their configured options (cfg.Options).
 func LoadWith(path string, b *rules.Binding) (*Config, error) {
@@ -195,12 +186,6 @@ func LoadWith(path string, b *rules.Binding) (*Config, error) {
 	cfg.Path = path
 	return cfg, nil
 }
-
-// Decode decodes data (named path in errors) strictly into cfg and checks
-// value ranges. Every problem is reported (as Errors, in file order):
-// unknown keys, keys defined twice, values of the wrong type (naming the
-// type wanted) and values out of range.
-func Decode(path string, data []byte, cfg *Config) error { return DecodeWith(path, data, cfg, nil) }
 
 // DecodeWith is Decode with the tables of a binding (see LoadWith).
 func DecodeWith(path string, data []byte, cfg *Config, b *rules.Binding) error {

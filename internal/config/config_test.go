@@ -18,7 +18,7 @@ import (
 
 func TestTemplateDecodesToDefaults(t *testing.T) {
 	cfg := Default()
-	if err := Decode("skillopt.toml", Template(), cfg); err != nil {
+	if err := DecodeWith("skillopt.toml", TemplateWith(nil), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	def := Default()
@@ -204,7 +204,7 @@ func TestDecodeReportsEveryProblem(t *testing.T) {
 // is linear; BenchmarkDecodeUnknownKeys measures it) and the report stops
 // at 50 lines and a count.
 func TestManyUnknownKeys(t *testing.T) {
-	err := Decode("big.toml", unknownKeys(100000), Default())
+	err := DecodeWith("big.toml", unknownKeys(100000), Default(), nil)
 	var list Errors
 	if !errors.As(err, &list) || len(list) != 100000 {
 		t.Fatalf("want 100000 errors, got %T", err)
@@ -230,7 +230,7 @@ func BenchmarkDecodeUnknownKeys(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				Decode("big.toml", data, Default())
+				DecodeWith("big.toml", data, Default(), nil)
 			}
 		})
 	}
@@ -239,7 +239,7 @@ func BenchmarkDecodeUnknownKeys(b *testing.B) {
 func TestCheckRules(t *testing.T) {
 	cfg := Default()
 	doc := "[rules]\npipeline = [\"SO9\", \"SO401\", \"SO8\"]\ndisable = [\"nope\"]\n[rules.severity]\nSO7 = \"off\"\nSO6 = \"off\"\n"
-	if err := Decode("s.toml", []byte(doc), cfg); err != nil {
+	if err := DecodeWith("s.toml", []byte(doc), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Join([]string{

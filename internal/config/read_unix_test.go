@@ -34,7 +34,7 @@ func TestLoadRefusesSpecialAndHugeFiles(t *testing.T) {
 		big:  "exceeds the 1048576-byte limit",
 		zero: "is a character device",
 	} {
-		_, err := Load(path)
+		_, err := LoadWith(path, nil)
 		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", filepath.Base(path), err, want)
 		}

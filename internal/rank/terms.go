@@ -2,20 +2,6 @@ package rank
 
 import "math"
 
-// AddTerms appends a document whose fields are given as already normalised
-// terms (callers that stem, expand aliases or walk structured data tokenize
-// once themselves instead of building text for Add to split again). It
-// returns the document number.
-func (b *Builder) AddTerms(fields ...[]string) int {
-	return b.addDoc(func(add func(f int, tok []byte)) {
-		for f, terms := range fields {
-			for _, t := range terms {
-				add(f, []byte(t))
-			}
-		}
-	})
-}
-
 // TermsQuery builds a query from already normalised terms, keeping the
 // first occurrence of each (stop words are the caller's business).
 func TermsQuery(terms []string) Query {

@@ -27,11 +27,6 @@ type Options struct {
 	MaxLineBytes int
 }
 
-// DefaultOptions returns the options used when nothing is configured.
-func DefaultOptions() Options {
-	return Options{HeadLines: 6, TailLines: 6, ContextLines: 2, MaxLineBytes: 1024}
-}
-
 // Result is a reduction.
 type Result struct {
 	Text    string // the reduced text (no recovery label)
@@ -62,15 +57,6 @@ var formats = []reducer{
 
 var generic = reducer{"generic", func(*doc) bool { return true }, planGeneric}
 
-// Names lists every reducer name, format-aware ones first.
-func Names() []string {
-	out := make([]string, 0, len(formats)+1)
-	for _, r := range formats {
-		out = append(out, r.name)
-	}
-	return append(out, generic.name)
-}
-
 func byName(name string) (reducer, bool) {
 	for _, r := range formats {
 		if r.name == name {
@@ -81,17 +67,6 @@ func byName(name string) (reducer, bool) {
 		return generic, true
 	}
 	return reducer{}, false
-}
-
-// Detect names the format-aware reducer that recognises text, or "generic".
-func Detect(text string) string {
-	d := newDoc(text)
-	for _, r := range formats {
-		if r.detect(d) {
-			return r.name
-		}
-	}
-	return generic.name
 }
 
 // Reduce reduces text with the first format-aware reducer that recognises
@@ -110,16 +85,6 @@ func Reduce(text string, o Options) (Result, bool) {
 		break
 	}
 	return run(generic, d, o)
-}
-
-// With reduces text with the named reducer only (no detection, no
-// fallback).
-func With(name, text string, o Options) (Result, bool) {
-	r, ok := byName(name)
-	if !ok {
-		return Result{}, false
-	}
-	return run(r, newDoc(text), o)
 }
 
 func run(r reducer, d *doc, o Options) (Result, bool) {

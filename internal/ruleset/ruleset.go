@@ -103,21 +103,12 @@ func Validate(c *capture.Capture, env *rules.Env) ([]string, error) {
 // name), or nil.
 func ByID(ref string) *rules.Rule { return Registry().Lookup(ref) }
 
-// Known reports whether ref names a rule or a family of rules.
-func Known(ref string) bool {
-	_, err := Registry().Match(ref)
-	return err == nil
-}
-
 // MatchErr returns nil when ref names a rule or a family of rules, else why
 // not (with a suggested spelling when one is close).
 func MatchErr(ref string) error {
 	_, err := Registry().Match(ref)
 	return err
 }
-
-// Resolve turns references into rules (see rules.Registry.Resolve).
-func Resolve(refs []string) ([]*rules.Rule, error) { return Registry().Resolve(refs) }
 
 // Pipeline resolves references to the transform and check rules they name,
 // minus the rules disable or [rules.severity] turn off. "none" selects no

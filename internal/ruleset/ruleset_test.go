@@ -66,7 +66,7 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	rs, err := Resolve([]string{"SO4"})
+	rs, err := Registry().Resolve([]string{"SO4"})
 	want := 0
 	for _, r := range All() {
 		if strings.HasPrefix(r.ID, "SO4") {
@@ -76,10 +76,10 @@ func TestResolve(t *testing.T) {
 	if err != nil || len(rs) != want || want < len(rules.Invariants()) {
 		t.Fatalf("prefix SO4: %d rules, want %d (%v)", len(rs), want, err)
 	}
-	if rs, err := Resolve([]string{"invariant.no-growth", "SO402"}); err != nil || len(rs) != 1 || rs[0].ID != "SO402" {
+	if rs, err := Registry().Resolve([]string{"invariant.no-growth", "SO402"}); err != nil || len(rs) != 1 || rs[0].ID != "SO402" {
 		t.Fatalf("name and duplicate: %v %v", rs, err)
 	}
-	if _, err := Resolve([]string{"SO999"}); err == nil {
+	if _, err := Registry().Resolve([]string{"SO999"}); err == nil {
 		t.Fatal("unknown rule resolved")
 	}
 	if p, err := Pipeline([]string{"none"}, nil, nil); err != nil || len(p) != 0 {
