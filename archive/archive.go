@@ -516,11 +516,11 @@ func check(e Entry) string {
 }
 
 // Stale returns the temporary files of writers that died (killed before
-// they renamed their object into place): files named like
-// atomicfile.TempPrefix in the archive directory, its object folder and
+// they renamed their object into place): files with skillopt's temporary
+// prefix (see TempFile) in the archive directory, its object folder and
 // the fan-out folders, last modified before cutoff. A live writer's file
-// is younger than atomicfile.StaleAfter; the caller picks the cutoff.
-func (s *Store) Stale(cutoff time.Time) ([]atomicfile.Stale, error) {
+// is younger than an hour; the caller picks the cutoff.
+func (s *Store) Stale(cutoff time.Time) ([]TempFile, error) {
 	root := filepath.Join(s.dir, objects)
 	dirs := []string{s.dir, root}
 	fans, err := os.ReadDir(root)
@@ -532,9 +532,9 @@ func (s *Store) Stale(cutoff time.Time) ([]atomicfile.Stale, error) {
 			dirs = append(dirs, filepath.Join(root, fan.Name()))
 		}
 	}
-	var out []atomicfile.Stale
+	var out []TempFile
 	for _, d := range dirs {
-		st, err := atomicfile.FindStale(d, cutoff)
+		st, err := StaleIn(d, cutoff)
 		if err != nil {
 			return nil, fmt.Errorf("archive: %w", err)
 		}
@@ -662,4 +662,27 @@ func (m *Memory) Flush(dst *Store, want func(handle string) bool) (kept, written
 		}
 	}
 	return kept, written, nil
+}
+
+// TempFile is a temporary file that a writer left behind: skillopt names
+// every temporary file with one prefix (".skillopt-tmp-"), so that files
+// of writers that died can be found and removed.
+type TempFile struct {
+	Path     string    `json:"path"`
+	Bytes    int64     `json:"bytes"`
+	Modified time.Time `json:"modified"`
+}
+
+// StaleIn returns skillopt's temporary files directly in dir (not below
+// it) last modified before cutoff; a missing directory has none.
+func StaleIn(dir string, cutoff time.Time) ([]TempFile, error) {
+	st, err := atomicfile.FindStale(dir, cutoff)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TempFile, len(st))
+	for i, f := range st {
+		out[i] = TempFile{Path: f.Path, Bytes: f.Bytes, Modified: f.Modified}
+	}
+	return out, nil
 }

@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -186,8 +185,6 @@ type Options struct {
 	Counter  Counter
 	// Replay is the number of follow-up requests in the cumulative replay.
 	Replay int
-	// Config supplies catalog settings (budget, exclusions, profile).
-	Config *config.Config
 	// Env is the environment the pipeline ran in, handed to the rules'
 	// Detail functions.
 	Env *rules.Env

@@ -173,13 +173,13 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			if stale == nil {
-				stale = []atomicfile.Stale{}
+				stale = []archive.TempFile{}
 			}
 			if e.format == "json" {
 				if err := writeJSON(e, struct {
 					Objects int                `json:"objects"`
 					Damaged []archive.Damage   `json:"damaged"`
-					Stale   []atomicfile.Stale `json:"stale"`
+					Stale   []archive.TempFile `json:"stale"`
 				}{len(entries), damaged, stale}); err != nil {
 					return err
 				}
@@ -245,13 +245,13 @@ func archiveGcCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			for _, d := range c.Args().Slice() {
-				more, err := atomicfile.FindStale(d, cutoff)
+				more, err := archive.StaleIn(d, cutoff)
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}
 				stale = append(stale, more...)
 			}
-			removed := []atomicfile.Stale{}
+			removed := []archive.TempFile{}
 			var total int64
 			for _, st := range stale {
 				if err := os.Remove(st.Path); err != nil {
@@ -265,7 +265,7 @@ func archiveGcCommand(e *env) *cli.Command {
 			}
 			if e.format == "json" {
 				if err := writeJSON(e, struct {
-					Removed []atomicfile.Stale `json:"removed"`
+					Removed []archive.TempFile `json:"removed"`
 				}{removed}); err != nil {
 					return err
 				}

@@ -41,7 +41,7 @@ func measureCommand(e *env) *cli.Command {
 			if c.IsSet("encoding") {
 				enc = c.String("encoding")
 			}
-			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay, Config: e.cfg}
+			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
 			if c.Int("replay") >= 0 {
 				opts.Replay = c.Int("replay")
 			}
