@@ -21,7 +21,10 @@ func Check(c *capture.Capture, env *rules.Env) []rules.Diagnostic {
 				continue
 			}
 		}
-		p := &rules.Pass{Rule: r, Capture: c, Original: c, Env: env}
+		p := &rules.Pass{Rule: r, Capture: c, Original: c, Env: env, Options: r.Options}
+		if env != nil && r.Options != nil {
+			p.Options = env.OptionsOf(r.Options)
+		}
 		_ = r.Run(p) // the family's rules do not fail
 		out = append(out, p.Diagnostics()...)
 	}
