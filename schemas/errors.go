@@ -49,6 +49,11 @@ const (
 // Otherwise the alternatives are merged into one failure listing the
 // allowed values or types.
 func (e *evaluator) pickBranch(branches [][]leaf, base loc) []leaf {
+	// Alternatives whose "type" or "role" the value does not have are not
+	// what the value meant when others are.
+	if kept := e.keepMatching(branches, base); len(kept) > 0 {
+		branches = kept
+	}
 	var (
 		best      []leaf
 		bestDepth = -1
@@ -90,6 +95,40 @@ func (e *evaluator) pickBranch(branches [][]leaf, base loc) []leaf {
 	default:
 		return []leaf{{at: base, kind: kindTypes, types: types}}
 	}
+}
+
+// keepMatching returns the branches without a failing const or enum at a
+// "type" or "role" member of the value at base (or one that does not allow
+// the member at all), when some have one (nil otherwise).
+func (e *evaluator) keepMatching(branches [][]leaf, base loc) [][]leaf {
+	if base.elem {
+		return nil
+	}
+	var kept [][]leaf
+	for _, ls := range branches {
+		if !e.mismatch(ls, base) {
+			kept = append(kept, ls)
+		}
+	}
+	if len(kept) == len(branches) {
+		return nil
+	}
+	return kept
+}
+
+func (e *evaluator) mismatch(ls []leaf, base loc) bool {
+	d := e.d
+	for _, l := range ls {
+		if l.at.elem || l.at.node == base.node || d.ParentOf(l.at.node) != base.node {
+			continue
+		}
+		if l.kind == kindValues || l.keyword == "const" || l.keyword == "enum" || l.keyword == "additionalProperties" {
+			if k := d.Key(l.at.node); k == "type" || k == "role" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func classify(ls []leaf, base loc) branchClass {
@@ -173,7 +212,16 @@ func (e *evaluator) render(l leaf) []Error {
 	case "maxProperties":
 		return one("%s must have at most %v properties", subj, l.arg)
 	case "pattern":
+		if l.arg == `\S` {
+			return one("%s must contain non-whitespace text", subj)
+		}
 		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
+	case "keyMinLength":
+		return one("property name %s must be at least %v characters long", formatValue(e.d.Key(l.at.node)), l.arg)
+	case "keyMaxLength":
+		return one("property name %s must be at most %v characters long", formatValue(e.d.Key(l.at.node)), l.arg)
+	case "keyPattern":
+		return one("property name %s does not match pattern %v", formatValue(e.d.Key(l.at.node)), l.arg)
 	case "additionalProperties":
 		errs := one("unknown property %q", l.arg)
 		errs[0].Unknown = true
@@ -357,6 +405,9 @@ func joinTypes(types []string) string {
 	return strings.Join(uniq, " or ")
 }
 
+// maxListed is how many allowed values a message lists.
+const maxListed = 12
+
 func joinValues(values []any) string {
 	seen := make(map[string]bool, len(values))
 	var parts []string
@@ -371,6 +422,9 @@ func joinValues(values []any) string {
 			seen[s] = true
 			parts = append(parts, s)
 		}
+	}
+	if len(parts) > maxListed {
+		return strings.Join(parts[:maxListed-1], ", ") + fmt.Sprintf(" … (%d more)", len(parts)-maxListed+1)
 	}
 	return strings.Join(parts, ", ")
 }

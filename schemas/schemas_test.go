@@ -161,6 +161,16 @@ func captureProvider(name string) string {
 	return ""
 }
 
+// compatibleCapture reports whether a capture went to an OpenAI-compatible
+// endpoint rather than OpenAI: the pi-openai-completions captures (their
+// meta files: a DeepSeek model on /chat/completions, a vLLM custom provider
+// on /v1/chat/completions, neither on api.openai.com). Keys OpenAI's spec
+// lacks (DeepSeek's top-level thinking) are extensions those endpoints
+// accept: there unknown-key findings are expected, and nothing else is.
+func compatibleCapture(name string) bool {
+	return strings.HasPrefix(name, "pi-openai-completions-")
+}
+
 func TestPiCaptures(t *testing.T) {
 	dir := filepath.Join(corpusDir(t), "captures", "pi-0.73.1")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -183,9 +193,13 @@ func TestPiCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range errs {
+				if e.Unknown && compatibleCapture(name) {
+					t.Logf("extension of a compatible endpoint: %s", e)
+					continue
+				}
 				t.Errorf("%s", e)
 			}
-			if len(errs) == 0 {
+			if !t.Failed() {
 				counts[provider]++
 			}
 		})
@@ -219,6 +233,7 @@ var invalidCases = map[string][]pm{
 		{"/tools/0", `missing required property "input_schema"`},
 		{"/tools/1/name", `name "get weather" does not match pattern ^[a-zA-Z0-9_-]{1,128}$`},
 		{"/tools/2", `missing required property "name"`},
+		{"/tools/3/type", `type "some_future_tool" is not one of custom, bash_20241022, bash_20250124, code_execution_20250522, code_execution_20250825, code_execution_20260120, computer_20241022, memory_20250818, computer_20250124, text_editor_20241022, computer_20251124 … (17 more)`},
 	},
 	"openai-chat/message-without-role.json": {
 		{"/messages/1", `missing required property "role"`},
@@ -251,6 +266,7 @@ var invalidCases = map[string][]pm{
 		{"/tools/0", `missing required property "name"`},
 		{"/tools/1", `missing required property "type"`},
 		{"/tools/2/tools/0", `missing required property "name"`},
+		{"/tools/3/type", `type "some_future_tool" is not one of function, file_search, computer, computer_use_preview, web_search, web_search_2025_08_26, mcp, code_interpreter, programmatic_tool_calling, image_generation, local_shell … (7 more)`},
 	},
 	"gemini/part-text-number.json": {
 		{"/contents/0/parts/0/text", `text must be string, got number 3`},
@@ -259,7 +275,6 @@ var invalidCases = map[string][]pm{
 		{"/contents/parts/text", `text must be string, got number 3`},
 	},
 	"gemini/snake-case-problems.json": {
-		{"/contents/0/parts/0/inline_data", `missing required property "data"`},
 		{"/system_instruction/parts/function_call/name", `name must be string, got boolean true`},
 		{"/tools/function_declarations/1", `missing required property "name"`},
 	},
@@ -284,11 +299,10 @@ var invalidCases = map[string][]pm{
 	},
 	"mistral/tool-call-problems.json": {
 		{"/messages/1/tool_calls/0/function", `missing required property "name"`},
-		{"/messages/1/tool_calls/1/function/arguments", `arguments must be string or object, got number 1`},
+		{"/messages/1/tool_calls/1/function/arguments", `arguments must be object or string, got number 1`},
 		{"/tool_choice", `tool_choice "maybe" is not one of auto, none, any, required`},
 	},
 	"mistral/chunk-problems.json": {
-		{"/messages/0/content/0", `missing required property "type"`},
 		{"/messages/0/content/1/image_url", `missing required property "url"`},
 		{"/tools/0/function", `missing required property "parameters"`},
 	},
@@ -551,6 +565,7 @@ func TestGeminiNormalise(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []pm{
+		{"/request/_private_key", `unknown property "_private_key"`},
 		{"/request/contents/parts/function_call/name", "name must be string, got number 7"},
 		{"/request/labels/cost_center", "cost_center must be string, got number 1"},
 		{"/request/system_instruction/parts/text", "text must be string, got number 5"},
