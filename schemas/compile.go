@@ -19,8 +19,6 @@ import (
 // checks it against the draft 2020-12 metaschema, and compares the two
 // validators' verdicts on real bodies.
 type schema struct {
-	loc string // JSON Pointer of the schema in its document, for errors
-
 	always *bool // a boolean schema
 
 	ref *schema
@@ -75,9 +73,10 @@ var annotations = map[string]bool{
 
 // compiler turns one schema document into schemas.
 type compiler struct {
-	d    *capture.Doc
-	name string
-	done map[int]*schema
+	d       *capture.Doc
+	name    string
+	done    map[int]*schema
+	regexps map[string]*regexp.Regexp // patterns repeat: compile each once
 }
 
 // compileDoc compiles the schema document data (name is used in errors)
@@ -88,7 +87,7 @@ func compileDoc(name string, data []byte, entries ...string) ([]*schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	c := &compiler{d: d, name: name, done: map[int]*schema{}}
+	c := &compiler{d: d, name: name, done: map[int]*schema{}, regexps: map[string]*regexp.Regexp{}}
 	out := make([]*schema, len(entries))
 	for k, ptr := range entries {
 		i, err := d.Lookup(ptr)
@@ -115,7 +114,7 @@ func (c *compiler) compile(i int) (*schema, error) {
 		return s, nil
 	}
 	d := c.d
-	s := &schema{loc: d.Pointer(i), minProps: -1, maxProps: -1, minItems: -1, maxItems: -1,
+	s := &schema{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1,
 		minLength: -1, maxLength: -1, maxContains: -1, minContains: 1, additionalPropertiesOK: true}
 	c.done[i] = s
 	switch d.Kind(i) {
@@ -187,9 +186,9 @@ func (c *compiler) compile(i int) (*schema, error) {
 			}
 		case "patternProperties":
 			for p := range d.Children(k) {
-				re, rerr := regexp.Compile(d.Key(p))
+				re, rerr := c.regexp(p, d.Key(p))
 				if rerr != nil {
-					err = c.errorf(p, "%v", rerr)
+					err = rerr
 					break
 				}
 				ps, perr := c.compile(p)
@@ -233,10 +232,7 @@ func (c *compiler) compile(i int) (*schema, error) {
 		case "maxLength":
 			s.maxLength, err = c.count(k)
 		case "pattern":
-			s.pattern, err = regexp.Compile(d.Str(k))
-			if err != nil {
-				err = c.errorf(k, "%v", err)
-			}
+			s.pattern, err = c.regexp(k, d.Str(k))
 			s.nonSpace = d.Str(k) == `\S`
 		case "minimum":
 			s.minimum, err = c.number(k)
@@ -265,6 +261,18 @@ func (c *compiler) compile(i int) (*schema, error) {
 	s.hasObjectMemberChecks = len(s.properties) > 0 || s.additional != nil || len(s.patternProperties) > 0 ||
 		s.propertyNames != nil || s.minProps >= 0 || s.maxProps >= 0
 	return s, nil
+}
+
+func (c *compiler) regexp(i int, expr string) (*regexp.Regexp, error) {
+	if re, ok := c.regexps[expr]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, c.errorf(i, "%v", err)
+	}
+	c.regexps[expr] = re
+	return re, nil
 }
 
 func (c *compiler) list(i int) ([]*schema, error) {

@@ -106,7 +106,7 @@ func (e *evaluator) keepMatching(branches [][]leaf, base loc) [][]leaf {
 	}
 	var kept [][]leaf
 	for _, ls := range branches {
-		if !e.mismatch(ls, base) {
+		if !e.mismatch(ls, base) && classify(ls, base) != branchType {
 			kept = append(kept, ls)
 		}
 	}
@@ -200,9 +200,9 @@ func (e *evaluator) render(l leaf) []Error {
 	case "multipleOf":
 		return one("%s must be a multiple of %v, got %s", subj, l.arg, e.format(node))
 	case "minLength":
-		return one("%s must be at least %v characters long", subj, l.arg)
+		return one("%s must be at least %s long", subj, characters(l.arg))
 	case "maxLength":
-		return one("%s must be at most %v characters long", subj, l.arg)
+		return one("%s must be at most %s long", subj, characters(l.arg))
 	case "minItems":
 		return one("%s must have at least %v items", subj, l.arg)
 	case "maxItems":
@@ -217,13 +217,14 @@ func (e *evaluator) render(l leaf) []Error {
 		}
 		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
 	case "keyMinLength":
-		return one("property name %s must be at least %v characters long", formatValue(e.d.Key(l.at.node)), l.arg)
+		return one("property name %s must be at least %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
 	case "keyMaxLength":
-		return one("property name %s must be at most %v characters long", formatValue(e.d.Key(l.at.node)), l.arg)
+		return one("property name %s must be at most %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
 	case "keyPattern":
 		return one("property name %s does not match pattern %v", formatValue(e.d.Key(l.at.node)), l.arg)
 	case "additionalProperties":
-		errs := one("unknown property %q", l.arg)
+		// The key as given (a Gemini key is looked up in lowerCamelCase).
+		errs := one("unknown property %q", e.d.Key(l.at.node))
 		errs[0].Unknown = true
 		return errs
 	case "uniqueItems":
@@ -236,6 +237,13 @@ func (e *evaluator) render(l leaf) []Error {
 		return one("%s is not allowed here", subj)
 	}
 	return one("%s is not allowed", subj) // "false"
+}
+
+func characters(n any) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return fmt.Sprintf("%v characters", n)
 }
 
 // describe names a value's type, with the value itself for scalars.
@@ -405,8 +413,9 @@ func joinTypes(types []string) string {
 	return strings.Join(uniq, " or ")
 }
 
-// maxListed is how many allowed values a message lists.
-const maxListed = 12
+// listBudget is about how many characters of allowed values a message
+// lists before it says how many more there are.
+const listBudget = 110
 
 func joinValues(values []any) string {
 	seen := make(map[string]bool, len(values))
@@ -423,8 +432,13 @@ func joinValues(values []any) string {
 			parts = append(parts, s)
 		}
 	}
-	if len(parts) > maxListed {
-		return strings.Join(parts[:maxListed-1], ", ") + fmt.Sprintf(" … (%d more)", len(parts)-maxListed+1)
+	n, size := 0, 0
+	for n < len(parts) && (n < 2 || size+len(parts[n]) <= listBudget) {
+		size += len(parts[n]) + 2
+		n++
+	}
+	if n < len(parts) {
+		return strings.Join(parts[:n], ", ") + fmt.Sprintf(" … (%d more)", len(parts)-n)
 	}
 	return strings.Join(parts, ", ")
 }

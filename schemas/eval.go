@@ -392,6 +392,7 @@ func (e *evaluator) str(s *schema, v vnode, out []leaf) []leaf {
 		return out
 	}
 	d := e.d
+	before := len(out)
 	raw := d.Raw(v.i)
 	body := raw[1 : len(raw)-1] // the token without its quotes
 	var full *string
@@ -419,6 +420,11 @@ func (e *evaluator) str(s *schema, v vnode, out []leaf) []leaf {
 	// Every character takes at least one byte of the token.
 	if s.maxLength >= 0 && len(body) > s.maxLength && utf8.RuneCountInString(decoded()) > s.maxLength {
 		out = append(out, leaf{at: v.loc(), keyword: "maxLength", arg: s.maxLength})
+	}
+	if len(out) > before {
+		// A length failure says what a pattern of the same value would
+		// (names are {1,128} patterns with the same bounds).
+		return out
 	}
 	switch {
 	case s.nonSpace:

@@ -125,7 +125,7 @@ func toolChangeBlock(typ string) obj {
 // openAIName is the function name rule of OpenAI's FunctionObject.name
 // description: "Must be a-z, A-Z, 0-9, or contain underscores and dashes,
 // with a maximum length of 64."
-var openAIName = obj{"pattern": "^[a-zA-Z0-9_-]{1,64}$"}
+var openAIName = obj{"pattern": "^[a-zA-Z0-9_-]{1,64}$", "minLength": 1, "maxLength": 64}
 
 // objectSchema is a function's parameters: "a JSON Schema object"; OpenAI
 // answers another type with 400 "Invalid schema for function …: schema
@@ -237,7 +237,7 @@ var geminiPatches = []patch{
 	{
 		what:  "function names: pattern ^[a-zA-Z0-9_:.-]{1,128}$",
 		why:   "the rule FunctionDeclaration.name states in its description",
-		apply: setKeys("FunctionDeclaration/properties/name", obj{"pattern": "^[a-zA-Z0-9_:.-]{1,128}$"}),
+		apply: setKeys("FunctionDeclaration/properties/name", obj{"pattern": "^[a-zA-Z0-9_:.-]{1,128}$", "minLength": 1, "maxLength": 128}),
 	},
 	{
 		what: "CodeAssistGenerateContentRequest: the request object of the Code Assist wrapper, " +
