@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -98,10 +99,58 @@ func compileDoc(name string, data []byte, entries ...string) ([]*schema, error) 
 			return nil, err
 		}
 	}
+	if err := c.checkCycles(); err != nil {
+		return nil, err
+	}
 	for _, s := range c.done {
 		s.index()
 	}
 	return out, nil
+}
+
+// checkCycles rejects a document in which a schema applies itself to the
+// same value again ({"$ref": "#"}, or through allOf, anyOf, not, if …):
+// evaluating it would never end. Cycles through properties or items are
+// fine, as each step goes one level into the value.
+func (c *compiler) checkCycles() error {
+	const (
+		unseen = iota
+		active
+		done
+	)
+	state := make(map[*schema]int, len(c.done))
+	var visit func(s *schema) bool
+	visit = func(s *schema) bool {
+		switch state[s] {
+		case active:
+			return false
+		case done:
+			return true
+		}
+		state[s] = active
+		next := []*schema{s.ref, s.not, s.ifS, s.thenS, s.elseS}
+		next = append(next, s.allOf...)
+		next = append(next, s.anyOf...)
+		next = append(next, s.oneOf...)
+		for _, n := range next {
+			if n != nil && !visit(n) {
+				return false
+			}
+		}
+		state[s] = done
+		return true
+	}
+	nodes := make([]int, 0, len(c.done))
+	for i := range c.done {
+		nodes = append(nodes, i)
+	}
+	sort.Ints(nodes)
+	for _, i := range nodes {
+		if !visit(c.done[i]) {
+			return c.errorf(i, "the schema applies itself to the same value again (a reference cycle)")
+		}
+	}
+	return nil
 }
 
 func (c *compiler) errorf(i int, format string, a ...any) error {
