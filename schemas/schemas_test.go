@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/synth"
 )
 
 // corpusDir returns the shared corpus next to the repository (../shared/corpus
@@ -645,5 +646,58 @@ func TestErrorOffsets(t *testing.T) {
 		if e.Offset != int(d.Nodes[i].Start) {
 			t.Errorf("%s: offset %d, value at %d", e.Pointer, e.Offset, d.Nodes[i].Start)
 		}
+	}
+}
+
+// BenchmarkValidateSynthetic validates the 10,000-skill synthetic capture of
+// each provider shape (a body that is mostly one long system text), next to
+// a plain json.Unmarshal of the same bytes: the target is validation at
+// most 1.3 times the Unmarshal.
+func BenchmarkValidateSynthetic(b *testing.B) {
+	skills := synth.Skills(10000, 1)
+	for _, p := range []string{"anthropic", "openai-chat", "openai-responses", "gemini", "mistral"} {
+		body, err := synth.Capture(p, skills, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if errs, err := Validate(p, body); err != nil || len(errs) > 0 {
+			b.Fatalf("%s: %v %v", p, err, errs)
+		}
+		b.Run(p+"/validate", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				if _, err := Validate(p, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(p+"/unmarshal", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				var v any
+				if err := json.Unmarshal(body, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile compiles each embedded schema: the cost a command pays
+// once, on its first validation of that shape.
+func BenchmarkCompile(b *testing.B) {
+	for _, p := range append(append([]string{}, Providers...), Files...) {
+		data, err := schemaFiles.ReadFile(p + ".schema.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				if _, err := compileDoc(p, data, "", codeAssistEntry); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

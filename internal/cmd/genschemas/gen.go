@@ -446,18 +446,12 @@ func closeObjects(defs obj) {
 		walkSchemas(d, func(o obj) {
 			if ps, _ := o["properties"].(obj); len(ps) > 0 {
 				if _, set := o["additionalProperties"]; !set {
-					if _, open := o[openMark]; !open {
-						o["additionalProperties"] = false
-					}
+					o["additionalProperties"] = false
 				}
 			}
-			delete(o, openMark)
 		})
 	}
 }
-
-// openMark marks, until closeObjects runs, an object a patch keeps open.
-const openMark = "\x00open"
 
 // render writes the schema document: the root definition referenced from
 // the top, one definition per line, keys sorted.

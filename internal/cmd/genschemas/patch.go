@@ -65,23 +65,6 @@ func setKeys(path string, kv obj) func(*gen) error {
 	}
 }
 
-// deleteKeys removes keywords (which must exist) from the schema at path.
-func deleteKeys(path string, keys ...string) func(*gen) error {
-	return func(g *gen) error {
-		s, err := g.at(path)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if _, ok := s[k]; !ok {
-				return fmt.Errorf("%s: no %q to delete", path, k)
-			}
-			delete(s, k)
-		}
-		return nil
-	}
-}
-
 // addProperties adds properties (which must be new) to the object schema
 // at path.
 func addProperties(path string, props obj) func(*gen) error {
@@ -230,19 +213,6 @@ func copyDef(from, to string, set map[string]obj) func(*gen) error {
 	}
 }
 
-// keepOpen marks the object schema at path as accepting unknown members
-// when closeObjects runs.
-func keepOpen(path string) func(*gen) error {
-	return func(g *gen) error {
-		s, err := g.at(path)
-		if err != nil {
-			return err
-		}
-		s[openMark] = true
-		return nil
-	}
-}
-
 // mergeAllOf replaces the allOf of the definition at path by one object
 // schema holding the properties and required names of every part (parts
 // given by $ref are looked up), so that the object can be closed.
@@ -303,18 +273,6 @@ func (g *gen) mergeInto(dst, s obj) error {
 		}
 	}
 	return nil
-}
-
-// include pulls a spec schema (and its closure) into the definitions.
-func include(names ...string) func(*gen) error {
-	return func(g *gen) error {
-		for _, n := range names {
-			if _, err := g.include(n); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 }
 
 // all runs several operations as one patch.
