@@ -188,7 +188,7 @@ func setChild(root any, toks []string, a []any) error {
 func TestMutations(t *testing.T) {
 	ms := loadMutations(t)
 	if len(ms) == 0 {
-		t.Skip("no mutations could be applied (shared corpus absent)")
+		t.Fatal("no mutations")
 	}
 	perProvider := map[string]int{}
 	for _, m := range ms {
@@ -226,7 +226,7 @@ func TestMutations(t *testing.T) {
 	for _, p := range Providers {
 		total += perProvider[p]
 	}
-	if total < 60 {
+	if isDir(filepath.Join("..", "..", "shared", "corpus")) && total < 60 {
 		t.Errorf("%d mutations applied, want at least 60", total)
 	}
 	t.Logf("mutations per provider: %v", perProvider)
