@@ -419,9 +419,6 @@ func (sh *shape) build(ref string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: patch %q: %w", sh.name, p.what, err)
 		}
 	}
-	if sh.closeObjects {
-		closeObjects(g.defs)
-	}
 	keep := reachable(g.defs, root)
 	for _, r := range sh.extraRoots {
 		if _, ok := g.defs[r]; !ok {

@@ -287,3 +287,24 @@ func testGen(t *testing.T, schemas string, requiredFromDescriptions bool) *gen {
 	sh := &shape{name: "test", rename: same, requiredFromDescriptions: requiredFromDescriptions}
 	return &gen{shape: sh, spec: &spec{path: "test.json", schemas: m}, defs: obj{}, names: map[string]bool{}}
 }
+
+// Every patch says what it changes and why.
+func TestPatchTable(t *testing.T) {
+	var b bytes.Buffer
+	printPatches(&b)
+	for _, sh := range shapes {
+		for _, p := range sh.patches {
+			if len(p.what) < 10 || len(p.why) < 20 || p.apply == nil {
+				t.Errorf("%s: patch %q lacks a description, a reason or an operation", sh.name, p.what)
+			}
+		}
+		if !strings.Contains(b.String(), sh.name+" (") {
+			t.Errorf("%s missing from the printed table", sh.name)
+		}
+	}
+	for _, c := range conversions {
+		if !strings.Contains(b.String(), c.what) || len(c.why) < 20 {
+			t.Errorf("conversion %q missing or without a reason", c.what)
+		}
+	}
+}

@@ -13,17 +13,20 @@
 // Usage (go generate runs it from the schemas folder):
 //
 //	genschemas [-ref DIR] [-out DIR] [-check]
+//	genschemas -patches
 //
 // -ref is the folder of the official descriptions
 // (../shared/reference/providers from the repository root), -out the folder
 // the schemas are written to. With -check nothing is written: the command
 // fails when a written schema differs from what it would generate.
+// -patches prints the patch table.
 package main
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,10 +38,30 @@ func main() {
 	ref := flag.String("ref", filepath.Join("..", "shared", "reference", "providers"), "folder of the providers' official API descriptions")
 	out := flag.String("out", "schemas", "folder the schemas are written to")
 	check := flag.Bool("check", false, "only report schemas that differ from what would be generated")
+	list := flag.Bool("patches", false, "print the patch table and exit")
 	flag.Parse()
+	if *list {
+		printPatches(os.Stdout)
+		return
+	}
 	if err := run(*ref, *out, *check); err != nil {
 		fmt.Fprintln(os.Stderr, "genschemas:", err)
 		os.Exit(1)
+	}
+}
+
+// printPatches writes every deviation from the official descriptions with
+// its reason, shape by shape.
+func printPatches(w io.Writer) {
+	fmt.Fprintf(w, "every shape: %d conversions\n", len(conversions))
+	for _, c := range conversions {
+		fmt.Fprintf(w, "  - %s\n    reason: %s\n", c.what, c.why)
+	}
+	for _, sh := range shapes {
+		fmt.Fprintf(w, "%s (%s, %s): %d patches\n", sh.name, sh.spec, sh.root, len(sh.patches))
+		for _, p := range sh.patches {
+			fmt.Fprintf(w, "  - %s\n    reason: %s\n", p.what, p.why)
+		}
 	}
 }
 

@@ -6,6 +6,35 @@ package main
 // the official SDKs named in its SOURCES.md, and the providers' own error
 // messages (quoted).
 
+// conversions are the deviations every generated schema gets from its
+// description (gen.go applies them while converting).
+var conversions = []struct{ what, why string }{
+	{"oneOf becomes anyOf (a discriminator, if any, is dropped)",
+		"the providers pick the alternative by its discriminator, or try them in order; none rejects a value " +
+			"for matching two alternatives, which is all oneOf adds, and OpenAI's EasyInputMessage and " +
+			"InputMessage both match a message without type (REQUEST-SHAPES.md §9)"},
+	{"OpenAPI 3.0 nullable: true becomes a type list (or an anyOf) with null",
+		"draft 2020-12 has no nullable keyword; the OpenAI and Gemini descriptions use it"},
+	{`$recursiveRef "#" becomes a $ref to the schema that holds it; $recursiveAnchor is dropped`,
+		"draft 2019-09 keywords in OpenAI's CompoundFilter, which the 2020-12 metaschema rejects (REQUEST-SHAPES.md §9)"},
+	{"OpenAPI 3.0 boolean exclusiveMinimum/exclusiveMaximum become the 2020-12 numbers",
+		"draft 2020-12 spells them as the bound itself"},
+	{"descriptions, titles, examples, defaults, formats, deprecation marks, discriminators and x-* extensions are dropped",
+		"they do not validate (format is an annotation in 2020-12); the facts stay, the specs' sentences do not"},
+	{`an anyOf of "any string" and listed strings becomes "any string"`,
+		"Anthropic's Model is any string or one of its known names: the list allows nothing more"},
+	{`Gemini: a property whose description starts with "Required." is required`,
+		"Google's discovery format has no required list and says it there (then converted to OpenAPI)"},
+}
+
+// closeAll closes every object schema of the definitions that lists its
+// properties and does not say whether others are allowed. It runs as the
+// last patch of a shape.
+func closeAll(g *gen) error {
+	closeObjects(g.defs)
+	return nil
+}
+
 // cacheControl is Anthropic's cache_control value as the spec writes it.
 var cacheControl = obj{"anyOf": []any{obj{"$ref": "#/$defs/CacheControlEphemeral"}, obj{"type": "null"}}}
 
@@ -140,7 +169,7 @@ var openaiChatPatches = []patch{
 	},
 	{
 		what:  "function names: pattern ^[a-zA-Z0-9_-]{1,64}$",
-		why:   "the rule FunctionObject.name states in its description",
+		why:   "FunctionObject.name's description states the rule",
 		apply: setKeys("FunctionObject/properties/name", openAIName),
 	},
 	{
@@ -152,10 +181,8 @@ var openaiChatPatches = []patch{
 
 var openaiResponsesPatches = []patch{
 	{
-		what: "the request's allOf of shared property sets becomes one object",
-		why: "so that it can be closed like every object of this API: Responses answers unknown " +
-			`members at any depth with 400 "Unknown parameter: 'input[1].metadata'" ` +
-			"(microsoft/agent-framework#2203, BerriAI/litellm#37474)",
+		what:  "the request's allOf of shared property sets becomes one object",
+		why:   "an object split over allOf cannot be closed, and this API's objects are (see the last patch)",
 		apply: mergeAllOf("CreateResponse"),
 	},
 	{
@@ -170,7 +197,7 @@ var openaiResponsesPatches = []patch{
 	},
 	{
 		what:  "FunctionTool: strict and parameters are optional",
-		why:   `required-but-nullable in the spec; OpenAI's own "Functions" example omits strict (REQUEST-SHAPES.md §9)`,
+		why:   `the spec requires them (nullable), but OpenAI's own "Functions" example omits strict (REQUEST-SHAPES.md §9)`,
 		apply: unrequire("FunctionTool", "strict", "parameters"),
 	},
 	{
@@ -195,13 +222,20 @@ var openaiResponsesPatches = []patch{
 	},
 	{
 		what:  "function names: pattern ^[a-zA-Z0-9_-]{1,64}$",
-		why:   "the rule the spec states for function names (FunctionObject.name); the same server checks both APIs",
+		why:   "the spec states the rule for function names at FunctionObject.name; one server checks both APIs",
 		apply: setKeys("FunctionTool/properties/name", openAIName),
 	},
 	{
 		what:  `function parameters, when they give a type, are of type "object"`,
 		why:   "parameters is a JSON Schema object; the API rejects other root types",
 		apply: setKeys("FunctionTool/properties/parameters/anyOf/0", objectSchema),
+	},
+	{
+		what: "every object that lists its properties is closed (additionalProperties: false)",
+		why: "the API answers unknown members at any depth with 400 \"Unknown parameter: 'input[1].metadata'\" " +
+			"(microsoft/agent-framework#2203; BerriAI/litellm#37474 quotes one for input[0].content[0].cache_control), " +
+			"while the spec closes almost nothing",
+		apply: closeAll,
 	},
 }
 
@@ -226,7 +260,7 @@ var geminiPatches = []patch{
 	},
 	{
 		what:  `a content's role is "user" or "model"`,
-		why:   `what Content.role's description requires; the API answers others with 400 "Please use a valid role: user, model."`,
+		why:   `Content.role's description says so; the API answers others with 400 "Please use a valid role: user, model."`,
 		apply: setKeys("Content/properties/role", obj{"enum": []any{"user", "model"}}),
 	},
 	{
@@ -236,7 +270,7 @@ var geminiPatches = []patch{
 	},
 	{
 		what:  "function names: pattern ^[a-zA-Z0-9_:.-]{1,128}$",
-		why:   "the rule FunctionDeclaration.name states in its description",
+		why:   "FunctionDeclaration.name's description states the rule",
 		apply: setKeys("FunctionDeclaration/properties/name", obj{"pattern": "^[a-zA-Z0-9_:.-]{1,128}$", "minLength": 1, "maxLength": 128}),
 	},
 	{
@@ -248,5 +282,11 @@ var geminiPatches = []patch{
 			copyDef("GenerateContentRequest", "CodeAssistGenerateContentRequest", nil),
 			addProperties("CodeAssistGenerateContentRequest", obj{"sessionId": obj{"type": "string"}}),
 		),
+	},
+	{
+		what: "every object that lists its properties is closed (additionalProperties: false)",
+		why: `the API answers unknown fields at any depth with 400 "Invalid JSON payload received. Unknown name …" ` +
+			"(REQUEST-SHAPES.md §4, §9), while the converted description closes nothing",
+		apply: closeAll,
 	},
 }

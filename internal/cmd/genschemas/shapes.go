@@ -12,10 +12,6 @@ type shape struct {
 	extraRoots []string
 	// rename gives a spec schema its definition name.
 	rename func(string) string
-	// closeObjects closes every object schema that lists its properties
-	// and does not say whether others are allowed (after the patches, which
-	// may keep some open).
-	closeObjects bool
 	// requiredFromDescriptions requires the properties whose description
 	// starts with "Required." (Google's discovery documents say it only
 	// there).
@@ -75,12 +71,11 @@ var shapes = []*shape{
 		patches: openaiChatPatches,
 	},
 	{
-		name:         "openai-responses",
-		spec:         "openai/openapi.json",
-		root:         "CreateResponse",
-		rename:       same,
-		closeObjects: true,
-		patches:      openaiResponsesPatches,
+		name:    "openai-responses",
+		spec:    "openai/openapi.json",
+		root:    "CreateResponse",
+		rename:  same,
+		patches: openaiResponsesPatches,
 	},
 	{
 		name:    "mistral",
@@ -94,7 +89,6 @@ var shapes = []*shape{
 		spec:                     "gemini/generativelanguage-v1beta.openapi.json",
 		root:                     "GenerateContentRequest",
 		rename:                   same,
-		closeObjects:             true,
 		requiredFromDescriptions: true,
 		extraRoots:               []string{"CodeAssistGenerateContentRequest"},
 		patches:                  geminiPatches,
