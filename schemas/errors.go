@@ -49,6 +49,11 @@ const (
 // Otherwise the alternatives are merged into one failure listing the
 // allowed values or types.
 func (e *evaluator) pickBranch(branches [][]leaf, base loc) []leaf {
+	// Alternatives whose "type" or "role" the value does not have are not
+	// what the value meant when others are.
+	if kept := e.keepMatching(branches, base); len(kept) > 0 {
+		branches = kept
+	}
 	var (
 		best      []leaf
 		bestDepth = -1
@@ -90,6 +95,40 @@ func (e *evaluator) pickBranch(branches [][]leaf, base loc) []leaf {
 	default:
 		return []leaf{{at: base, kind: kindTypes, types: types}}
 	}
+}
+
+// keepMatching returns the branches without a failing const or enum at a
+// "type" or "role" member of the value at base (or one that does not allow
+// the member at all), when some have one (nil otherwise).
+func (e *evaluator) keepMatching(branches [][]leaf, base loc) [][]leaf {
+	if base.elem {
+		return nil
+	}
+	var kept [][]leaf
+	for _, ls := range branches {
+		if !e.mismatch(ls, base) && classify(ls, base) != branchType {
+			kept = append(kept, ls)
+		}
+	}
+	if len(kept) == len(branches) {
+		return nil
+	}
+	return kept
+}
+
+func (e *evaluator) mismatch(ls []leaf, base loc) bool {
+	d := e.d
+	for _, l := range ls {
+		if l.at.elem || l.at.node == base.node || d.ParentOf(l.at.node) != base.node {
+			continue
+		}
+		if l.kind == kindValues || l.keyword == "const" || l.keyword == "enum" || l.keyword == "additionalProperties" {
+			if k := d.Key(l.at.node); k == "type" || k == "role" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func classify(ls []leaf, base loc) branchClass {
@@ -161,9 +200,9 @@ func (e *evaluator) render(l leaf) []Error {
 	case "multipleOf":
 		return one("%s must be a multiple of %v, got %s", subj, l.arg, e.format(node))
 	case "minLength":
-		return one("%s must be at least %v characters long", subj, l.arg)
+		return one("%s must be at least %s long", subj, characters(l.arg))
 	case "maxLength":
-		return one("%s must be at most %v characters long", subj, l.arg)
+		return one("%s must be at most %s long", subj, characters(l.arg))
 	case "minItems":
 		return one("%s must have at least %v items", subj, l.arg)
 	case "maxItems":
@@ -173,9 +212,19 @@ func (e *evaluator) render(l leaf) []Error {
 	case "maxProperties":
 		return one("%s must have at most %v properties", subj, l.arg)
 	case "pattern":
+		if l.arg == `\S` {
+			return one("%s must contain non-whitespace text", subj)
+		}
 		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
+	case "keyMinLength":
+		return one("property name %s must be at least %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
+	case "keyMaxLength":
+		return one("property name %s must be at most %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
+	case "keyPattern":
+		return one("property name %s does not match pattern %v", formatValue(e.d.Key(l.at.node)), l.arg)
 	case "additionalProperties":
-		errs := one("unknown property %q", l.arg)
+		// The key as given (a Gemini key is looked up in lowerCamelCase).
+		errs := one("unknown property %q", e.d.Key(l.at.node))
 		errs[0].Unknown = true
 		return errs
 	case "uniqueItems":
@@ -188,6 +237,13 @@ func (e *evaluator) render(l leaf) []Error {
 		return one("%s is not allowed here", subj)
 	}
 	return one("%s is not allowed", subj) // "false"
+}
+
+func characters(n any) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return fmt.Sprintf("%v characters", n)
 }
 
 // describe names a value's type, with the value itself for scalars.
@@ -330,6 +386,10 @@ func joinTypes(types []string) string {
 	return strings.Join(uniq, " or ")
 }
 
+// listBudget is about how many characters of allowed values a message
+// lists before it says how many more there are.
+const listBudget = 110
+
 func joinValues(values []any) string {
 	seen := make(map[string]bool, len(values))
 	var parts []string
@@ -344,6 +404,14 @@ func joinValues(values []any) string {
 			seen[s] = true
 			parts = append(parts, s)
 		}
+	}
+	n, size := 0, 0
+	for n < len(parts) && (n < 2 || size+len(parts[n]) <= listBudget) {
+		size += len(parts[n]) + 2
+		n++
+	}
+	if n < len(parts) {
+		return strings.Join(parts[:n], ", ") + fmt.Sprintf(" … (%d more)", len(parts)-n)
 	}
 	return strings.Join(parts, ", ")
 }

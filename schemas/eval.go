@@ -4,21 +4,18 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/skillopt/skillopt/capture"
 )
 
-// The validator evaluates compiled schemas directly over capture's span
-// index: there is one JSON reader in the program, no second tree of the
-// document is built, strings are decoded only where a keyword needs their
-// value, and numbers are compared as decimals in time linear in their
-// spelling. santhosh-tekuri/jsonschema parses, resolves and meta-validates
-// the schemas; this file applies the keywords the embedded schemas use
-// (supported reports any other).
+// The validator evaluates compiled schemas (compile.go) directly over
+// capture's span index: there is one JSON reader in the program, no second
+// tree of the document is built, strings are decoded only where a keyword
+// needs their value, and numbers are compared as decimals in time linear in
+// their spelling.
 
 // loc is a location in the validated view of a document: a node of the
 // index, or the single element of an object that a Gemini repeated field
@@ -42,6 +39,11 @@ func (v vnode) loc() loc { return loc{v.i, v.elem} }
 type evaluator struct {
 	d      *capture.Doc
 	gemini bool // Gemini key spellings and repeated fields are normalised
+	// budget, when positive, bounds the schema applications; once spent,
+	// the rest of the value is not checked. Only tests of arbitrary
+	// schemas set it (alternatives that all descend into the same value
+	// cost time exponential in its depth; the embedded schemas have none).
+	budget int
 }
 
 func (e *evaluator) kind(v vnode) capture.Kind {
@@ -118,60 +120,70 @@ func (e *evaluator) length(v vnode) int {
 }
 
 // eval returns the failures of v against s, nil when v is valid.
-func (e *evaluator) eval(s *jsonschema.Schema, v vnode) []leaf {
-	if s.Always != nil {
-		if *s.Always {
+func (e *evaluator) eval(s *schema, v vnode) []leaf {
+	if e.budget > 0 {
+		if e.budget == 1 {
+			return nil
+		}
+		e.budget--
+	}
+	if s.always != nil {
+		if *s.always {
 			return nil
 		}
 		return []leaf{{at: v.loc(), keyword: "false"}}
 	}
 	var out []leaf
-	if s.Ref != nil {
-		out = e.eval(s.Ref, v)
+	if s.ref != nil {
+		out = e.eval(s.ref, v)
 	}
 	kind := e.kind(v)
-	if len(s.Types) > 0 && !e.typeOK(s.Types, v, kind) {
-		return append(out, leaf{at: v.loc(), keyword: "type", arg: s.Types})
+	if len(s.types) > 0 && !e.typeOK(s.types, v, kind) {
+		return append(out, leaf{at: v.loc(), keyword: "type", arg: s.types})
 	}
-	if len(s.Constant) > 0 && !e.equal(v, s.Constant[0]) {
-		out = append(out, leaf{at: v.loc(), keyword: "const", arg: s.Constant[0]})
+	if s.constant != nil && !e.equal(v, s.constant[0]) {
+		out = append(out, leaf{at: v.loc(), keyword: "const", arg: s.constant[0]})
 	}
-	if s.Enum != nil {
+	if s.enum != nil {
 		ok := false
-		for _, x := range s.Enum {
+		for _, x := range s.enum {
 			if e.equal(v, x) {
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			out = append(out, leaf{at: v.loc(), keyword: "enum", arg: s.Enum})
+			out = append(out, leaf{at: v.loc(), keyword: "enum", arg: s.enum})
 		}
 	}
-	if s.Not != nil && e.eval(s.Not, v) == nil {
+	if s.not != nil && e.eval(s.not, v) == nil {
 		out = append(out, leaf{at: v.loc(), keyword: "not"})
 	}
-	for _, sub := range s.AllOf {
+	for _, sub := range s.allOf {
 		out = append(out, e.eval(sub, v)...)
 	}
-	if len(s.AnyOf) > 0 {
-		var branches [][]leaf
-		for _, sub := range s.AnyOf {
-			ls := e.eval(sub, v)
-			if ls == nil {
-				branches = nil
-				break
+	if len(s.anyOf) > 0 {
+		if s.disc != nil && kind == capture.Object && !e.gemini {
+			out = append(out, e.discriminated(s, v)...)
+		} else {
+			var branches [][]leaf
+			for _, sub := range s.anyOf {
+				ls := e.eval(sub, v)
+				if ls == nil {
+					branches = nil
+					break
+				}
+				branches = append(branches, ls)
 			}
-			branches = append(branches, ls)
-		}
-		if branches != nil {
-			out = append(out, e.pickBranch(branches, v.loc())...)
+			if branches != nil {
+				out = append(out, e.pickBranch(branches, v.loc())...)
+			}
 		}
 	}
-	if len(s.OneOf) > 0 {
+	if len(s.oneOf) > 0 {
 		var branches [][]leaf
 		matched := 0
-		for _, sub := range s.OneOf {
+		for _, sub := range s.oneOf {
 			ls := e.eval(sub, v)
 			if ls == nil {
 				matched++
@@ -186,13 +198,13 @@ func (e *evaluator) eval(s *jsonschema.Schema, v vnode) []leaf {
 			out = append(out, leaf{at: v.loc(), keyword: "oneOf"})
 		}
 	}
-	if s.If != nil {
-		if e.eval(s.If, v) == nil {
-			if s.Then != nil {
-				out = append(out, e.eval(s.Then, v)...)
+	if s.ifS != nil {
+		if e.eval(s.ifS, v) == nil {
+			if s.thenS != nil {
+				out = append(out, e.eval(s.thenS, v)...)
 			}
-		} else if s.Else != nil {
-			out = append(out, e.eval(s.Else, v)...)
+		} else if s.elseS != nil {
+			out = append(out, e.eval(s.elseS, v)...)
 		}
 	}
 	switch kind {
@@ -208,81 +220,175 @@ func (e *evaluator) eval(s *jsonschema.Schema, v vnode) []leaf {
 	return out
 }
 
-func (e *evaluator) object(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
-	needMembers := len(s.Properties) > 0 || s.AdditionalProperties != nil || len(s.PatternProperties) > 0 || s.MinProperties >= 0 || s.MaxProperties >= 0
-	for _, r := range s.Required {
-		if !e.has(v, r) {
-			out = append(out, leaf{at: v.loc(), keyword: "required", arg: r})
+// discriminated evaluates an anyOf whose alternatives are told apart by one
+// member of object v: only the alternatives accepting the member's value
+// are tried, so that a failure is reported inside the alternative the value
+// meant, and a value no alternative accepts is reported at the member.
+func (e *evaluator) discriminated(s *schema, v vnode) []leaf {
+	dc := s.disc
+	m := e.d.Get(v.i, dc.key)
+	var cands []int
+	switch {
+	case m < 0:
+		cands = dc.absent
+		if len(cands) == 0 {
+			return []leaf{{at: v.loc(), keyword: "required", arg: dc.key}}
 		}
-	}
-	if !needMembers {
-		return out
-	}
-	var buf [16]member
-	ms := e.members(v, buf[:0])
-	if s.MinProperties >= 0 && len(ms) < s.MinProperties {
-		out = append(out, leaf{at: v.loc(), keyword: "minProperties", arg: s.MinProperties})
-	}
-	if s.MaxProperties >= 0 && len(ms) > s.MaxProperties {
-		out = append(out, leaf{at: v.loc(), keyword: "maxProperties", arg: s.MaxProperties})
-	}
-	for _, m := range ms {
-		matched := false
-		if ps, ok := s.Properties[m.key]; ok {
-			matched = true
-			out = append(out, e.eval(ps, m.value)...)
+	case e.d.Kind(m) == capture.String:
+		cands = union(dc.byVal[e.d.Str(m)], dc.free)
+		if len(cands) == 0 {
+			return []leaf{{at: loc{node: m}, keyword: "enum", arg: dc.values}}
 		}
-		for re, ps := range s.PatternProperties {
-			if re.MatchString(m.key) {
-				matched = true
-				out = append(out, e.eval(ps, m.value)...)
-			}
+	case e.d.Kind(m) == capture.Null:
+		cands = union(dc.null, dc.free)
+		if len(cands) == 0 {
+			return []leaf{{at: loc{node: m}, keyword: "type", arg: []string{"string"}}}
 		}
-		if matched {
-			continue
+	case len(dc.free) == 0:
+		// Every alternative wants a listed string (or null).
+		types := []string{"string"}
+		if len(dc.null) > 0 {
+			types = append(types, "null")
 		}
-		switch ap := s.AdditionalProperties.(type) {
-		case bool:
-			if !ap {
-				out = append(out, leaf{at: m.value.loc(), keyword: "additionalProperties", arg: m.key})
-			}
-		case *jsonschema.Schema:
-			out = append(out, e.eval(ap, m.value)...)
+		return []leaf{{at: loc{node: m}, keyword: "type", arg: types}}
+	default:
+		cands = dc.all
+	}
+	branches := make([][]leaf, 0, len(cands))
+	for _, n := range cands {
+		ls := e.eval(s.anyOf[n], v)
+		if ls == nil {
+			return nil
+		}
+		branches = append(branches, ls)
+	}
+	return e.pickBranch(branches, v.loc())
+}
+
+// union merges two ascending lists of alternative numbers.
+func union(a, b []int) []int {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
 		}
 	}
 	return out
 }
 
-func (e *evaluator) array(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
+func (e *evaluator) object(s *schema, v vnode, out []leaf) []leaf {
+	for _, r := range s.required {
+		if !e.has(v, r) {
+			out = append(out, leaf{at: v.loc(), keyword: "required", arg: r})
+		}
+	}
+	if !s.hasObjectMemberChecks {
+		return out
+	}
+	var buf [16]member
+	ms := e.members(v, buf[:0])
+	if s.minProps >= 0 && len(ms) < s.minProps {
+		out = append(out, leaf{at: v.loc(), keyword: "minProperties", arg: s.minProps})
+	}
+	if s.maxProps >= 0 && len(ms) > s.maxProps {
+		out = append(out, leaf{at: v.loc(), keyword: "maxProperties", arg: s.maxProps})
+	}
+	for _, m := range ms {
+		if s.propertyNames != nil {
+			for _, l := range e.keyLeaves(s.propertyNames, m.key) {
+				l.at = m.value.loc()
+				out = append(out, l)
+			}
+		}
+		matched := false
+		if ps, ok := s.properties[m.key]; ok {
+			matched = true
+			out = append(out, e.eval(ps, m.value)...)
+		}
+		for _, pp := range s.patternProperties {
+			if pp.re.MatchString(m.key) {
+				matched = true
+				out = append(out, e.eval(pp.s, m.value)...)
+			}
+		}
+		if matched || s.additional == nil {
+			continue
+		}
+		if s.additional.always != nil && !*s.additional.always {
+			out = append(out, leaf{at: m.value.loc(), keyword: "additionalProperties", arg: m.key})
+			continue
+		}
+		out = append(out, e.eval(s.additional, m.value)...)
+	}
+	return out
+}
+
+// keyLeaves applies a propertyNames schema to a member name; only the string
+// keywords apply (a name is a string).
+func (e *evaluator) keyLeaves(s *schema, key string) []leaf {
+	var out []leaf
+	for s != nil {
+		n := utf8.RuneCountInString(key)
+		if s.minLength >= 0 && n < s.minLength {
+			out = append(out, leaf{keyword: "keyMinLength", arg: s.minLength})
+		}
+		if s.maxLength >= 0 && n > s.maxLength {
+			out = append(out, leaf{keyword: "keyMaxLength", arg: s.maxLength})
+		}
+		if s.pattern != nil && !s.pattern.MatchString(key) {
+			out = append(out, leaf{keyword: "keyPattern", arg: s.pattern.String()})
+		}
+		s = s.ref
+	}
+	return out
+}
+
+func (e *evaluator) array(s *schema, v vnode, out []leaf) []leaf {
 	n := e.length(v)
-	if s.MinItems >= 0 && n < s.MinItems {
-		out = append(out, leaf{at: v.loc(), keyword: "minItems", arg: s.MinItems})
+	if s.minItems >= 0 && n < s.minItems {
+		out = append(out, leaf{at: v.loc(), keyword: "minItems", arg: s.minItems})
 	}
-	if s.MaxItems >= 0 && n > s.MaxItems {
-		out = append(out, leaf{at: v.loc(), keyword: "maxItems", arg: s.MaxItems})
+	if s.maxItems >= 0 && n > s.maxItems {
+		out = append(out, leaf{at: v.loc(), keyword: "maxItems", arg: s.maxItems})
 	}
-	if len(s.PrefixItems) > 0 || s.Items2020 != nil {
+	if len(s.prefixItems) > 0 || s.items != nil {
 		e.elements(v, func(k int, el vnode) {
 			switch {
-			case k < len(s.PrefixItems):
-				out = append(out, e.eval(s.PrefixItems[k], el)...)
-			case s.Items2020 != nil:
-				out = append(out, e.eval(s.Items2020, el)...)
+			case k < len(s.prefixItems):
+				out = append(out, e.eval(s.prefixItems[k], el)...)
+			case s.items != nil:
+				out = append(out, e.eval(s.items, el)...)
 			}
 		})
 	}
-	if s.Contains != nil {
+	if s.contains != nil {
 		found := 0
 		e.elements(v, func(_ int, el vnode) {
-			if e.eval(s.Contains, el) == nil {
+			if e.eval(s.contains, el) == nil {
 				found++
 			}
 		})
-		if found < s.MinContains || (s.MaxContains >= 0 && found > s.MaxContains) {
+		if found < s.minContains || (s.maxContains >= 0 && found > s.maxContains) {
 			out = append(out, leaf{at: v.loc(), keyword: "contains"})
 		}
 	}
-	if s.UniqueItems {
+	if s.uniqueItems {
 		seen := make(map[string]int, n)
 		e.elements(v, func(k int, el vnode) {
 			key := e.canonical(el)
@@ -296,28 +402,100 @@ func (e *evaluator) array(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
 	return out
 }
 
-func (e *evaluator) str(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
-	if s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil {
+// str applies the string keywords. Strings are decoded only as far as a
+// keyword needs: a long prompt meets a minimum length, a maximum it cannot
+// exceed, or "has a non-whitespace character" within its first bytes.
+func (e *evaluator) str(s *schema, v vnode, out []leaf) []leaf {
+	if !s.hasStringBounds {
 		return out
 	}
-	str := e.d.Str(v.i)
-	if s.MinLength >= 0 || s.MaxLength >= 0 {
-		n := utf8.RuneCountInString(str)
-		if s.MinLength >= 0 && n < s.MinLength {
-			out = append(out, leaf{at: v.loc(), keyword: "minLength", arg: s.MinLength})
+	d := e.d
+	before := len(out)
+	raw := d.Raw(v.i)
+	body := raw[1 : len(raw)-1] // the token without its quotes
+	var full *string
+	decoded := func() string {
+		if full == nil {
+			str := d.Str(v.i)
+			full = &str
 		}
-		if s.MaxLength >= 0 && n > s.MaxLength {
-			out = append(out, leaf{at: v.loc(), keyword: "maxLength", arg: s.MaxLength})
+		return *full
+	}
+	if s.minLength > 0 {
+		// A character takes at most 12 bytes of a JSON token (a
+		// surrogate pair of \u escapes).
+		limit := 12 * (s.minLength + 1)
+		var n int
+		if len(body) <= limit {
+			n = utf8.RuneCountInString(decoded())
+		} else {
+			n = utf8.RuneCountInString(d.StrPrefix(v.i, limit))
+		}
+		if n < s.minLength {
+			out = append(out, leaf{at: v.loc(), keyword: "minLength", arg: s.minLength})
 		}
 	}
-	if s.Pattern != nil && !s.Pattern.MatchString(str) {
-		out = append(out, leaf{at: v.loc(), keyword: "pattern", arg: s.Pattern.String()})
+	// Every character takes at least one byte of the token.
+	if s.maxLength >= 0 && len(body) > s.maxLength && utf8.RuneCountInString(decoded()) > s.maxLength {
+		out = append(out, leaf{at: v.loc(), keyword: "maxLength", arg: s.maxLength})
+	}
+	if len(out) > before {
+		// A length failure says what a pattern of the same value would
+		// (names are {1,128} patterns with the same bounds).
+		return out
+	}
+	switch {
+	case s.nonSpace:
+		if !hasNonSpace(body) {
+			out = append(out, leaf{at: v.loc(), keyword: "pattern", arg: s.pattern.String()})
+		}
+	case s.pattern != nil:
+		if !s.pattern.MatchString(decoded()) {
+			out = append(out, leaf{at: v.loc(), keyword: "pattern", arg: s.pattern.String()})
+		}
 	}
 	return out
 }
 
-func (e *evaluator) number(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
-	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil {
+// hasNonSpace reports whether the JSON string token body (without quotes)
+// decodes to a string with a character outside [\t\n\f\r ], as the
+// pattern \S asks.
+func hasNonSpace(body []byte) bool {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f':
+			continue
+		case '\\':
+		default:
+			return true
+		}
+		if i+1 >= len(body) {
+			return true
+		}
+		i++
+		switch body[i] {
+		case 't', 'n', 'r', 'f':
+			continue
+		case 'u':
+			if i+4 >= len(body) {
+				return true
+			}
+			r, err := strconv.ParseUint(string(body[i+1:i+5]), 16, 32)
+			i += 4
+			if err == nil && (r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f') {
+				continue
+			}
+			return true
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+func (e *evaluator) number(s *schema, v vnode, out []leaf) []leaf {
+	if !s.hasNumberBounds {
 		return out
 	}
 	x := parseDecimal(e.d.Raw(v.i))
@@ -326,22 +504,22 @@ func (e *evaluator) number(s *jsonschema.Schema, v vnode, out []leaf) []leaf {
 			out = append(out, leaf{at: v.loc(), keyword: kw, arg: r.RatString()})
 		}
 	}
-	if s.Minimum != nil {
-		bound("minimum", s.Minimum, func(c int) bool { return c < 0 })
+	if s.minimum != nil {
+		bound("minimum", s.minimum, func(c int) bool { return c < 0 })
 	}
-	if s.Maximum != nil {
-		bound("maximum", s.Maximum, func(c int) bool { return c > 0 })
+	if s.maximum != nil {
+		bound("maximum", s.maximum, func(c int) bool { return c > 0 })
 	}
-	if s.ExclusiveMinimum != nil {
-		bound("exclusiveMinimum", s.ExclusiveMinimum, func(c int) bool { return c <= 0 })
+	if s.exclusiveMin != nil {
+		bound("exclusiveMinimum", s.exclusiveMin, func(c int) bool { return c <= 0 })
 	}
-	if s.ExclusiveMaximum != nil {
-		bound("exclusiveMaximum", s.ExclusiveMaximum, func(c int) bool { return c >= 0 })
+	if s.exclMax != nil {
+		bound("exclusiveMaximum", s.exclMax, func(c int) bool { return c >= 0 })
 	}
-	if s.MultipleOf != nil {
+	if s.multipleOf != nil {
 		r, ok := x.rat()
-		if !ok || !new(big.Rat).Quo(r, s.MultipleOf).IsInt() {
-			out = append(out, leaf{at: v.loc(), keyword: "multipleOf", arg: s.MultipleOf.RatString()})
+		if !ok || !new(big.Rat).Quo(r, s.multipleOf).IsInt() {
+			out = append(out, leaf{at: v.loc(), keyword: "multipleOf", arg: s.multipleOf.RatString()})
 		}
 	}
 	return out
@@ -399,6 +577,11 @@ func (e *evaluator) equal(v vnode, x any) bool {
 		return ok && b == (kind == capture.True)
 	case capture.String:
 		s, ok := x.(string)
+		if ok && e.gemini {
+			// Google's parser reads enum names in any case; its own REST
+			// samples send "mode": "auto".
+			return strings.EqualFold(d.Str(v.i), s)
+		}
 		return ok && d.StrIs(v.i, s)
 	case capture.Number:
 		num, ok := numberText(x)
@@ -486,58 +669,4 @@ func (e *evaluator) writeCanonical(b *strings.Builder, v vnode) {
 		}
 		b.WriteByte('}')
 	}
-}
-
-// supported reports a keyword of a compiled schema that eval does not
-// apply, so that a schema edit cannot silently weaken validation.
-func supported(root *jsonschema.Schema) error {
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema) error
-	walk = func(s *jsonschema.Schema) error {
-		if s == nil || seen[s] {
-			return nil
-		}
-		seen[s] = true
-		bad := ""
-		switch {
-		case s.RecursiveRef != nil || s.DynamicRef != nil:
-			bad = "$dynamicRef"
-		case s.PropertyNames != nil:
-			bad = "propertyNames"
-		case len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0:
-			bad = "dependentRequired/dependentSchemas"
-		case s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil:
-			bad = "unevaluatedProperties/unevaluatedItems"
-		case s.Items != nil || s.AdditionalItems != nil:
-			bad = "items (array form)"
-		case s.ContentSchema != nil || s.ContentEncoding != "" || s.ContentMediaType != "":
-			bad = "contentSchema/contentEncoding/contentMediaType"
-		case len(s.Extensions) > 0:
-			bad = "extension keywords"
-		}
-		if bad != "" {
-			return fmt.Errorf("%s: keyword %s is not supported", s.Location, bad)
-		}
-		subs := []*jsonschema.Schema{s.Ref, s.Not, s.If, s.Then, s.Else, s.Items2020, s.Contains}
-		subs = append(subs, s.AllOf...)
-		subs = append(subs, s.AnyOf...)
-		subs = append(subs, s.OneOf...)
-		subs = append(subs, s.PrefixItems...)
-		for _, p := range s.Properties {
-			subs = append(subs, p)
-		}
-		for _, p := range s.PatternProperties {
-			subs = append(subs, p)
-		}
-		if ap, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			subs = append(subs, ap)
-		}
-		for _, sub := range subs {
-			if err := walk(sub); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return walk(root)
 }

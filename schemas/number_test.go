@@ -87,7 +87,7 @@ func TestHugeNumbers(t *testing.T) {
 		{"-1e1000000000", "max_tokens must be integer, got number -1e1000000000"},
 		{"1e-1000000000", "max_tokens must be integer, got number 1e-1000000000"},
 		{"0.5", "max_tokens must be integer, got number 0.5"},
-		{"0", "max_tokens must be >= 1, got 0"},
+		{"-1", "max_tokens must be >= 0, got -1"},
 		{"1" + strings.Repeat("0", 2_000_000), "max_tokens must be integer, got number 100000000000000000000000… (2000001 characters)"},
 	}
 	for _, c := range cases {

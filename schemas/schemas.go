@@ -1,11 +1,16 @@
 // Package schemas validates LLM provider request bodies against JSON Schemas
-// (draft 2020-12) written for the shapes real clients send.
+// (draft 2020-12) of what each provider's API accepts.
 //
-// One schema exists per provider shape (see Providers). The schemas check
-// structure where the provider's API is strict (types, message roles, the
-// fields a server needs, content blocks carrying a string type) and stay open
-// where providers add things often: unknown keys, block types and tool types
-// pass through.
+// One schema exists per provider shape (see Providers). The Anthropic,
+// OpenAI (Chat Completions and Responses), Mistral and Gemini schemas are
+// generated from the providers' official API descriptions by
+// internal/cmd/genschemas, with a patch table of deliberate deviations where
+// the real API or real traffic differs from the description; the Pi message
+// schema is written by hand from Pi's own types. Objects are closed where
+// the provider rejects unknown members: such a finding is marked Unknown,
+// since compatible endpoints commonly accept extensions. Block, item and tool
+// types the provider does not list are errors, as the official endpoints
+// answer them with HTTP 400.
 //
 // Gemini bodies are normalised before validation, as Google's own parser
 // accepts them: snake_case keys become lowerCamelCase, single objects given
@@ -15,13 +20,9 @@
 package schemas
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
-	"io"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -56,18 +57,20 @@ func (e Error) String() string {
 	return p + ": " + e.Message
 }
 
+//go:generate go run ../internal/cmd/genschemas -ref ../../shared/reference/providers -out .
+
 //go:embed *.schema.json
 var schemaFiles embed.FS
-
-// schemaBaseURL is the prefix of every schema's $id.
-const schemaBaseURL = "https://github.com/skillopt/skillopt/schemas/"
 
 // compiled holds one provider's schema, compiled on first use.
 type compiled struct {
 	once   sync.Once
 	name   string
-	schema *jsonschema.Schema
-	err    error
+	schema *schema
+	// codeAssist is the schema of the request of a Code Assist wrapper
+	// (Gemini only).
+	codeAssist *schema
+	err        error
 }
 
 // Files lists the schemas of skillopt's own files.
@@ -103,27 +106,17 @@ func (c *compiled) compile() {
 		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
 		return
 	}
-	url := schemaBaseURL + c.name + ".json"
-	jc := jsonschema.NewCompiler()
-	jc.Draft = jsonschema.Draft2020
-	jc.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("schemas: no external schema may be loaded (%s)", s)
-	}
-	if err := jc.AddResource(url, bytes.NewReader(data)); err != nil {
-		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
-		return
-	}
-	s, err := jc.Compile(url)
+	s, err := compileDoc(c.name, data, "", codeAssistEntry)
 	if err != nil {
-		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
+		c.err = fmt.Errorf("schemas: %w", err)
 		return
 	}
-	if err := supported(s); err != nil {
-		c.err = fmt.Errorf("schemas: %s: %w", c.name, err)
-		return
-	}
-	c.schema = s
+	c.schema, c.codeAssist = s[0], s[1]
 }
+
+// codeAssistEntry is the definition of the request object inside the Code
+// Assist wrapper, in the Gemini schema.
+const codeAssistEntry = "/$defs/CodeAssistGenerateContentRequest"
 
 // Validate checks body (raw JSON bytes of a request body, envelope already
 // removed) against the provider's schema. It returns the validation errors
@@ -162,15 +155,19 @@ func (c *compiled) validate(d *capture.Doc) []Error {
 	e := &evaluator{d: d, gemini: c.name == "gemini"}
 	root := vnode{}
 	out := []Error{}
+	s := c.schema
 	if e.gemini {
 		// The Code Assist wrapper {model, project, request} carries the
 		// request; pointers keep the /request prefix.
 		if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") < 0 {
 			root.i = req
+			if c.codeAssist != nil {
+				s = c.codeAssist
+			}
 		}
 		out = e.geminiDuplicates(root, out)
 	}
-	for _, l := range e.eval(c.schema, root) {
+	for _, l := range e.eval(s, root) {
 		out = append(out, e.render(l)...)
 	}
 	return finish(out)

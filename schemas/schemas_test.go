@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/synth"
 )
 
 // corpusDir returns the shared corpus next to the repository (../shared/corpus
@@ -161,6 +162,16 @@ func captureProvider(name string) string {
 	return ""
 }
 
+// compatibleCapture reports whether a capture went to an OpenAI-compatible
+// endpoint rather than OpenAI: the pi-openai-completions captures (their
+// meta files: a DeepSeek model on /chat/completions, a vLLM custom provider
+// on /v1/chat/completions, neither on api.openai.com). Keys OpenAI's spec
+// lacks (DeepSeek's top-level thinking) are extensions those endpoints
+// accept: there unknown-key findings are expected, and nothing else is.
+func compatibleCapture(name string) bool {
+	return strings.HasPrefix(name, "pi-openai-completions-")
+}
+
 func TestPiCaptures(t *testing.T) {
 	dir := filepath.Join(corpusDir(t), "captures", "pi-0.73.1")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -183,9 +194,13 @@ func TestPiCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range errs {
+				if e.Unknown && compatibleCapture(name) {
+					t.Logf("extension of a compatible endpoint: %s", e)
+					continue
+				}
 				t.Errorf("%s", e)
 			}
-			if len(errs) == 0 {
+			if !t.Failed() {
 				counts[provider]++
 			}
 		})
@@ -219,6 +234,7 @@ var invalidCases = map[string][]pm{
 		{"/tools/0", `missing required property "input_schema"`},
 		{"/tools/1/name", `name "get weather" does not match pattern ^[a-zA-Z0-9_-]{1,128}$`},
 		{"/tools/2", `missing required property "name"`},
+		{"/tools/3/type", `type "some_future_tool" is not one of custom, bash_20241022, bash_20250124, code_execution_20250522, code_execution_20250825 … (23 more)`},
 	},
 	"openai-chat/message-without-role.json": {
 		{"/messages/1", `missing required property "role"`},
@@ -251,6 +267,7 @@ var invalidCases = map[string][]pm{
 		{"/tools/0", `missing required property "name"`},
 		{"/tools/1", `missing required property "type"`},
 		{"/tools/2/tools/0", `missing required property "name"`},
+		{"/tools/3/type", `type "some_future_tool" is not one of function, file_search, computer, computer_use_preview, web_search, web_search_2025_08_26, mcp … (11 more)`},
 	},
 	"gemini/part-text-number.json": {
 		{"/contents/0/parts/0/text", `text must be string, got number 3`},
@@ -259,7 +276,6 @@ var invalidCases = map[string][]pm{
 		{"/contents/parts/text", `text must be string, got number 3`},
 	},
 	"gemini/snake-case-problems.json": {
-		{"/contents/0/parts/0/inline_data", `missing required property "data"`},
 		{"/system_instruction/parts/function_call/name", `name must be string, got boolean true`},
 		{"/tools/function_declarations/1", `missing required property "name"`},
 	},
@@ -284,11 +300,10 @@ var invalidCases = map[string][]pm{
 	},
 	"mistral/tool-call-problems.json": {
 		{"/messages/1/tool_calls/0/function", `missing required property "name"`},
-		{"/messages/1/tool_calls/1/function/arguments", `arguments must be string or object, got number 1`},
+		{"/messages/1/tool_calls/1/function/arguments", `arguments must be object or string, got number 1`},
 		{"/tool_choice", `tool_choice "maybe" is not one of auto, none, any, required`},
 	},
 	"mistral/chunk-problems.json": {
-		{"/messages/0/content/0", `missing required property "type"`},
 		{"/messages/0/content/1/image_url", `missing required property "url"`},
 		{"/tools/0/function", `missing required property "parameters"`},
 	},
@@ -379,6 +394,36 @@ func TestValidTricky(t *testing.T) {
 			}
 			for _, e := range errs {
 				t.Errorf("%s", e)
+			}
+		})
+	}
+}
+
+// Bodies under testdata/compatible/<provider>/ carry extensions that
+// OpenAI-compatible endpoints accept: every finding is an unknown key, and
+// there is at least one.
+func TestCompatibleExtensions(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "compatible", "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no compatible cases")
+	}
+	for _, f := range files {
+		provider := filepath.Base(filepath.Dir(f))
+		t.Run(provider+"/"+filepath.Base(f), func(t *testing.T) {
+			errs, err := Validate(provider, readFile(t, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(errs) == 0 {
+				t.Error("no extension found")
+			}
+			for _, e := range errs {
+				if !e.Unknown {
+					t.Errorf("not an unknown key: %s", e)
+				}
 			}
 		})
 	}
@@ -551,6 +596,7 @@ func TestGeminiNormalise(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []pm{
+		{"/request/_private_key", `unknown property "_private_key"`},
 		{"/request/contents/parts/function_call/name", "name must be string, got number 7"},
 		{"/request/labels/cost_center", "cost_center must be string, got number 1"},
 		{"/request/system_instruction/parts/text", "text must be string, got number 5"},
@@ -600,5 +646,58 @@ func TestErrorOffsets(t *testing.T) {
 		if e.Offset != int(d.Nodes[i].Start) {
 			t.Errorf("%s: offset %d, value at %d", e.Pointer, e.Offset, d.Nodes[i].Start)
 		}
+	}
+}
+
+// BenchmarkValidateSynthetic validates the 10,000-skill synthetic capture of
+// each provider shape (a body that is mostly one long system text), next to
+// a plain json.Unmarshal of the same bytes: the target is validation at
+// most 1.3 times the Unmarshal.
+func BenchmarkValidateSynthetic(b *testing.B) {
+	skills := synth.Skills(10000, 1)
+	for _, p := range []string{"anthropic", "openai-chat", "openai-responses", "gemini", "mistral"} {
+		body, err := synth.Capture(p, skills, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if errs, err := Validate(p, body); err != nil || len(errs) > 0 {
+			b.Fatalf("%s: %v %v", p, err, errs)
+		}
+		b.Run(p+"/validate", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				if _, err := Validate(p, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(p+"/unmarshal", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				var v any
+				if err := json.Unmarshal(body, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile compiles each embedded schema: the cost a command pays
+// once, on its first validation of that shape.
+func BenchmarkCompile(b *testing.B) {
+	for _, p := range append(append([]string{}, Providers...), Files...) {
+		data, err := schemaFiles.ReadFile(p + ".schema.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				if _, err := compileDoc(p, data, "", codeAssistEntry); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
