@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/synth"
+	"github.com/skillopt/skillopt/internal/bench/synth"
 )
 
 // corpusDir returns the shared corpus next to the repository (../shared/corpus

@@ -1,6 +1,7 @@
 package validity
 
 import (
+	"net"
 	"net/url"
 	"strings"
 
@@ -21,17 +22,29 @@ var officialHosts = []string{
 }
 
 // Strict reports whether unknown keys in c are errors: true for the
-// providers' own endpoints and for captures without a URL (judged against
-// the official API), false for other hosts. The reason says which.
+// providers' own endpoints and for captures without an endpoint (judged
+// against the official API), false for other hosts. The host is the URL's,
+// or the Host header's when the capture has only a path. The reason says
+// which.
 func Strict(c *capture.Capture) (bool, string) {
-	if c.URL == "" {
-		return true, "no URL: judged against the official API"
+	host := ""
+	if u, err := url.Parse(c.URL); err == nil {
+		host = u.Hostname()
 	}
-	u, err := url.Parse(c.URL)
-	if err != nil || u.Hostname() == "" {
-		return true, "URL without a host: judged against the official API"
+	if host == "" {
+		for _, h := range c.Headers {
+			if strings.EqualFold(h.Name, "host") {
+				host = h.Value
+				if hp, _, err := net.SplitHostPort(host); err == nil {
+					host = hp
+				}
+			}
+		}
 	}
-	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return true, "no endpoint: judged against the official API"
+	}
+	host = strings.ToLower(host)
 	for _, h := range officialHosts {
 		if host == h || strings.HasSuffix(host, "."+h) || (h == "aiplatform.googleapis.com" && strings.HasSuffix(host, "-"+h)) || bedrockRegion(host, h) {
 			return true, "official endpoint " + host

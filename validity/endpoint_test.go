@@ -27,3 +27,15 @@ func TestStrict(t *testing.T) {
 		}
 	}
 }
+
+// A capture with only a path takes its host from the Host header.
+func TestStrictFromHostHeader(t *testing.T) {
+	local := &capture.Capture{URL: "/deepseek/chat/completions", Headers: []capture.Header{{Name: "host", Value: "127.0.0.1:18080"}}}
+	if strict, why := Strict(local); strict {
+		t.Errorf("local proxy judged strictly (%s)", why)
+	}
+	official := &capture.Capture{URL: "/v1/messages", Headers: []capture.Header{{Name: "Host", Value: "api.anthropic.com"}}}
+	if strict, _ := Strict(official); !strict {
+		t.Error("official host from the header judged leniently")
+	}
+}

@@ -138,8 +138,13 @@ func TestCorpusCatalogRules(t *testing.T) {
 		if len(got) >= len(orig) || !bytes.Contains(got, []byte("skill-optimizer:auto:v2")) || bytes.Contains(got, []byte("<available_skills>")) {
 			t.Errorf("%s: not compacted (%d → %d bytes)", f, len(orig), len(got))
 		}
-		// The sidecar metadata lives beside the inputs, so validate with the
-		// provider the original was detected as.
+		// The sidecar metadata (endpoint and headers) goes with the output,
+		// and the provider is the one the original was detected as.
+		base := strings.TrimSuffix(filepath.Base(f), ".json") + ".meta.json"
+		if meta, err := os.ReadFile(filepath.Join(dir, "meta", base)); err == nil {
+			os.MkdirAll(filepath.Join(out, "meta"), 0o755)
+			os.WriteFile(filepath.Join(out, "meta", base), meta, 0o644)
+		}
 		stdout.Reset()
 		run([]string{"skillopt", "measure", "--format", "json", "--encoding", "none", f}, nil, &stdout, &stderr)
 		var rep struct{ Captures []struct{ Provider string } }
