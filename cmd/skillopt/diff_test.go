@@ -360,3 +360,33 @@ func TestDiffGolden(t *testing.T) {
 	}
 	runGolden(t, filepath.Dir(p), "diff-stat-pi-anthropic-messages-small-3.txt", 1, "diff", "--stat", "--exit-code", filepath.Base(p))
 }
+
+// TestMeasureGolden: measure on a real capture answers what it costs and
+// what to do: savings in bytes and tokens per rule with a reason for each
+// rule that saves nothing, share bars; on the folder of real captures one
+// row per capture and the total.
+func TestMeasureGolden(t *testing.T) {
+	p := corpusCapture(t, "pi-anthropic-messages-small-3.json")
+	out := runGolden(t, filepath.Dir(p), "measure-pi-anthropic-messages-small-3.txt", 0, "measure", filepath.Base(p))
+	for _, want := range []string{
+		"  SO101 catalog.compact-index  53,025  →  47,171   5,854 (11.0 %)",
+		"  SO201 tools.defer ",
+		"  no deferrable tools\n",
+		"  after: 18,481 bytes, 3,776 tokens\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("measure lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"counted as 0", "over 9 requests: ", "%dropped"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("measure still says %q", bad)
+		}
+	}
+	dir := filepath.Dir(filepath.Dir(p))
+	table := runGolden(t, dir, "measure-pi-0.73.1.txt", 0, "measure", "pi-0.73.1")
+	if n := strings.Count(table, "\n"); n > 25 {
+		t.Errorf("%d lines for 18 captures", n)
+	}
+	runGolden(t, dir, "measure-quiet-pi-0.73.1.txt", 0, "measure", "-q", "pi-0.73.1")
+}

@@ -32,6 +32,7 @@ func measureCommand(e *env) *cli.Command {
 			tierFlag(),
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
+			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
@@ -93,9 +94,9 @@ func measureCommand(e *env) *cli.Command {
 					_, err = e.stdout.Write(e.withConfig(b.Bytes()))
 				}
 			case "markdown":
-				err = measure.WriteMarkdown(e.stdout, rep)
+				err = measure.WriteMarkdown(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			default:
-				err = measure.WriteText(e.stdout, rep)
+				err = measure.WriteText(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			}
 			if err != nil {
 				return err
