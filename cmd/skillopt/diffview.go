@@ -352,6 +352,11 @@ func (w *differ) members(i, j int, pa, pb, indent string) {
 			w.value(ka, kb, pa+"/"+escape(a.Key(ka)), pb+"/"+escape(b.Key(kb)), indent, memberHead(a, ka), memberHead(b, kb), x == len(ma)-1, y == len(mb)-1)
 			x++
 			y++
+		case x >= len(ma):
+			// Only with repeated keys, which the reader rejects.
+			k := mb[y]
+			w.replace(-1, k, "", pb+"/"+escape(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
+			y++
 		default:
 			// The keys come in another order: this one moves.
 			k := ma[x]
