@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/skillopt/skillopt/archive"
@@ -91,7 +92,9 @@ func (e *RuleError) Error() string {
 
 func (e *RuleError) Unwrap() error { return e.Err }
 
-// Change is the byte effect of one applied edit.
+// Change is the byte effect of one applied edit. Pointer locates the value
+// in the step's result: an appended array element by the index it got
+// ("/tools/4"), an inserted member by its key.
 type Change struct {
 	Rule        string `json:"rule"`
 	Pointer     string `json:"pointer"`
@@ -108,7 +111,13 @@ type Step struct {
 	// Dropped says why edits were rejected ("" when applied or when the
 	// rule had nothing to do).
 	Dropped string
+	// Idle says why the rule proposed no edit, in the rule's words ("" when
+	// it did, or when it gave no reason); see Pass.Idle.
+	Idle    string
 	Changes []Change
+	// After is the capture after the step: the one before it when the step
+	// was not applied.
+	After *capture.Capture
 }
 
 // Result is a capture after the pipeline.
@@ -154,8 +163,9 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
-			step := Step{Rule: r, BytesBefore: len(cur.Body), BytesAfter: len(cur.Body)}
+			step := Step{Rule: r, BytesBefore: len(cur.Body), BytesAfter: len(cur.Body), After: cur}
 			if len(p.edits) == 0 {
+				step.Idle = p.idle
 				res.Steps = append(res.Steps, step)
 				continue
 			}
@@ -170,6 +180,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 			switch {
 			case bytes.Equal(next.Body, cur.Body):
 				// Edits that rewrite a value to itself are no change.
+				step.Idle = p.idle
 			case r.Additive && len(next.Body) >= len(c.Body):
 				drop(fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body)), Info)
 			case r.Size != nil && r.Size(next) >= r.Size(cur):
@@ -201,6 +212,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Applied = true
 				step.BytesAfter = len(next.Body)
 				step.Changes = changes
+				step.After = next
 				res.Final = next
 			}
 			res.Steps = append(res.Steps, step)
@@ -271,8 +283,10 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		start, end int
 		text       []byte
 		e          *Edit
+		ptr        string // where the change is reported
 	}
 	spans := make([]span, 0, len(edits))
+	appended := map[int]int{} // elements appended so far, by array node
 	for i := range edits {
 		e := &edits[i]
 		n, err := d.Lookup(e.Pointer)
@@ -305,9 +319,16 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			}
 			text = append(text, e.NewJSON...)
 			at := int(node.End) - 1
-			spans = append(spans, span{at, at, text, e})
+			// An appended element is reported at the index it gets, so
+			// two appends to one array have pointers of their own.
+			ptr := e.Pointer + "/" + pointerEscaper.Replace(e.Insert)
+			if e.Append {
+				ptr = e.Pointer + "/" + strconv.Itoa(d.Len(n)+appended[n])
+				appended[n]++
+			}
+			spans = append(spans, span{at, at, text, e, ptr})
 		default:
-			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e})
+			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer})
 		}
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
@@ -341,13 +362,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		out = append(out, c.Body[prev:s.start]...)
 		out = append(out, s.text...)
 		prev = s.end
-		ptr := s.e.Pointer
-		if s.e.Insert != "" {
-			ptr += "/" + pointerEscaper.Replace(s.e.Insert)
-		} else if s.e.Append {
-			ptr += "/-"
-		}
-		changes = append(changes, Change{Rule: s.e.Rule, Pointer: ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
+		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
 	}
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)

@@ -174,6 +174,7 @@ type Pass struct {
 
 	diags []Diagnostic
 	edits []Edit
+	idle  string
 }
 
 // Report records a diagnostic. Rule, severity and capture default to the
@@ -202,6 +203,14 @@ func (p *Pass) Edit(e Edit) {
 		e.Rule = p.Rule.ID
 	}
 	p.edits = append(p.edits, e)
+}
+
+// Idle records why the rule leaves this capture as it is, in a few words
+// that read after "no saving:" ("no card profile: set catalog.profile",
+// "no deferrable tools"). It is kept only when the rule proposes no edit;
+// measure shows it beside the rule's zero saving. The last call wins.
+func (p *Pass) Idle(format string, args ...any) {
+	p.idle = fmt.Sprintf(format, args...)
 }
 
 // Diagnostics returns what the pass has reported so far (for drivers that

@@ -18,12 +18,19 @@ func measureCommand(e *env) *cli.Command {
 		ArgsUsage: "CAPTURE...",
 		Description: "Reads each capture and reports bytes, characters and exact tokens per section\n" +
 			"(system, skill-catalog, tools, human, assistant, thinking, tool-calls, tool-results,\n" +
-			"media, other), the skill catalog, tools and tool results, the stable-prefix hash, and\n" +
-			"the saving of each configured transform rule. Section bytes add up to the body size.\n\n" +
+			"media, other) with a share bar, the skill catalog, tools and tool results, the\n" +
+			"stable-prefix hash, and what each configured transform rule saves in bytes and tokens\n" +
+			"(and input cost when the model's price is known), with the rule's reason when it saves\n" +
+			"nothing. Warnings and next steps follow: what the result lost (intents the compact\n" +
+			"index dropped) and the actions with the largest saving measured on the capture.\n" +
+			"Section bytes add up to the body size.\n\n" +
+			"Several captures print one row each (provider, bytes, tokens, catalog share, after,\n" +
+			"saved) and the total; --details adds each capture's report; -q prints only the total.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
 			"Examples:\n" +
 			"  skillopt measure testdata/examples/anthropic-catalog.json\n" +
 			"  skillopt measure --format json --encoding none captures/\n" +
+			"  skillopt measure --details captures/\n" +
 			"  skillopt measure --rules SO1 --format markdown capture.json",
 		Flags: []cli.Flag{
 			rulesFlag(),
@@ -32,6 +39,7 @@ func measureCommand(e *env) *cli.Command {
 			tierFlag(),
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
+			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
@@ -93,9 +101,9 @@ func measureCommand(e *env) *cli.Command {
 					_, err = e.stdout.Write(e.withConfig(b.Bytes()))
 				}
 			case "markdown":
-				err = measure.WriteMarkdown(e.stdout, rep)
+				err = measure.WriteMarkdown(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			default:
-				err = measure.WriteText(e.stdout, rep)
+				err = measure.WriteText(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			}
 			if err != nil {
 				return err

@@ -29,6 +29,7 @@ var CompactIndex = &rules.Rule{
 		set := SettingsOf(p.Env)
 		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ","))
 		if !ok {
+			p.Idle("no native skill catalog")
 			return nil
 		}
 		var cats []catalog.Embedded
@@ -48,7 +49,9 @@ var CompactIndex = &rules.Rule{
 			if prof, err := currentProfile(p, all); err != nil {
 				return err
 			} else if prof != nil {
-				return nil // current cards: the tag directory (SO102) applies
+				// Current cards: the tag directory (SO102) applies.
+				p.Idle("a current card profile: the tag directory (SO102) replaces the catalog")
+				return nil
 			}
 		}
 		return replaceCatalogs(p, cats, blocks)
@@ -112,12 +115,14 @@ func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) er
 		edits = append(edits, rules.Edit{Pointer: d.Pointer(n), NewJSON: out, Message: fmt.Sprintf("%d skills in a compact index", len(cats[byNode[n][0]].Skills))})
 	}
 	if len(edits) == 0 {
+		p.Idle("the catalog is already in that form")
 		return nil
 	}
 	if !slices.Contains(c.ToolNames(), catalog.SearchToolName) {
 		ins, err := c.ToolInsertion(catalog.SearchTool())
 		if err != nil {
 			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
+			p.Idle("cannot declare %s: %v", catalog.SearchToolName, err)
 			return nil
 		}
 		edits = append(edits, rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + catalog.SearchToolName})

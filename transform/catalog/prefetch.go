@@ -55,7 +55,12 @@ var prefetch = &rules.Rule{
 		limit := p.Options.(*prefetchOptions).Limit
 		// The catalog as captured: an earlier rule may have compacted it.
 		cats := catalog.FromCapture(p.Original)
-		if len(cats) == 0 || limit == 0 {
+		if len(cats) == 0 {
+			p.Idle("no native skill catalog")
+			return nil
+		}
+		if limit == 0 {
+			p.Idle("catalog.prefetch_limit is 0")
 			return nil
 		}
 		groups := eligibleGroups(cats, set.Exclude)
@@ -64,15 +69,22 @@ var prefetch = &rules.Rule{
 			all = append(all, g...)
 		}
 		if prof, err := currentProfile(p, all); err != nil || prof != nil {
-			return err // tag-directory mode never prefetches
+			p.Idle("the tag directory (SO102) never prefetches")
+			return err
 		}
 		node, text := latestHumanText(p.Capture)
-		if node < 0 || strings.TrimSpace(text) == "" || strings.Contains(text, prefetchTag) {
+		if node < 0 || strings.TrimSpace(text) == "" {
+			p.Idle("no human text to match")
+			return nil
+		}
+		if strings.Contains(text, prefetchTag) {
+			p.Idle("the request is already prefetched")
 			return nil
 		}
 		snap := catalog.NewSnapshot(all, catalog.Options{})
 		overlay := prefetchOverlay(snap, text, limit)
 		if overlay == "" {
+			p.Idle("no skill matches the latest human text")
 			return nil
 		}
 		p.Edit(rules.Edit{Pointer: p.Capture.Doc.Pointer(node), NewJSON: capture.Quote(text + overlay), Message: "skill prefetch"})

@@ -58,10 +58,19 @@ var tagDirectory = &rules.Rule{
 	Detail:  detail,
 	Run: func(p *rules.Pass) error {
 		cats := catalog.FromCapture(p.Capture)
+		set := SettingsOf(p.Env)
 		if len(cats) == 0 {
+			switch _, had := catalogKey(p.Original); {
+			case !had:
+				p.Idle("no native skill catalog")
+			case set.Profile == "":
+				// SO101 compacted it: cards would have kept it for SO102.
+				p.Idle("needs a card profile: run `skillopt catalog init`, then set catalog.profile")
+			default:
+				p.Idle("catalog.profile has no current card for these skills: run `skillopt catalog init` again")
+			}
 			return nil
 		}
-		set := SettingsOf(p.Env)
 		groups := eligibleGroups(cats, set.Exclude)
 		var all []catalog.Skill
 		for _, g := range groups {
@@ -72,7 +81,13 @@ var tagDirectory = &rules.Rule{
 			return err
 		}
 		if prof == nil {
-			return nil // no current cards: SO101's business
+			// No current cards: SO101's business.
+			if set.Profile == "" {
+				p.Idle("needs a card profile: run `skillopt catalog init`, then set catalog.profile")
+			} else {
+				p.Idle("catalog.profile has no current card for these skills: run `skillopt catalog init` again")
+			}
+			return nil
 		}
 		snap := catalog.NewSnapshot(all, catalog.Options{Profile: prof})
 		dir := catalog.Directory(snap, set.Critical, set.Always)
@@ -89,6 +104,7 @@ var tagDirectory = &rules.Rule{
 		}
 		if p.Options.(*tagOptions).Fallback == "native" {
 			p.Reportf("", "tag directory of %d characters does not fit or save; native catalog kept", len([]rune(dir)))
+			p.Idle("the tag directory does not fit or save, and catalog.fallback keeps the native catalog")
 			return nil
 		}
 		p.Reportf("", "tag directory of %d characters does not fit or save; compact index used", len([]rune(dir)))

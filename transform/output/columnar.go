@@ -47,6 +47,7 @@ func runColumnar(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
 	if !canDeclare(c) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	var edits []rules.Edit
@@ -71,6 +72,7 @@ func runColumnar(p *rules.Pass) error {
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))})
 		}
 	}
+	p.Idle("no tool result is a JSON array of records that a table shortens enough")
 	emit(p, edits)
 	return nil
 }

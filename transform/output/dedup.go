@@ -49,6 +49,7 @@ func runDedup(p *rules.Pass) error {
 	opts := p.Options.(*dedupOptions)
 	exemptTools := SettingsOf(p.Env).ExemptTools
 	if !canDeclare(c) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	results := toolResults(c)
@@ -90,6 +91,7 @@ func runDedup(p *rules.Pass) error {
 		artifacts[h] = true
 		edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(reduce.DuplicateLabel(len(text), h)), Message: "duplicate of an earlier result"})
 	}
+	p.Idle("no tool result of output.dedup_min_bytes (%d) repeats an earlier one", opts.MinBytes)
 	emit(p, edits)
 	return nil
 }

@@ -183,7 +183,8 @@ func (o *report) text() string {
 		case s.Dropped != "":
 			state = "dropped: " + s.Dropped
 		case !s.Applied:
-			state = "nothing to do"
+			// The savings table gives the rule's reason.
+			continue
 		}
 		fmt.Fprintf(&b, "    %s %-18s %3d replaced, %s saved (%.1f %%), %s\n", s.Rule, s.Name, s.Replaced, measure.Thousands(s.SavedBytes), s.SavedPct, state)
 	}

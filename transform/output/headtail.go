@@ -145,12 +145,14 @@ type assembly struct {
 func runHeadTail(p *rules.Pass) error {
 	opts := p.Options.(*headTailOptions)
 	if opts.Strategy != "head-tail" {
+		p.Idle("output.history_strategy is %q", opts.Strategy)
 		return nil
 	}
 	c := p.Capture
 	d := c.Doc
 	arr := messagesNode(c)
 	if arr < 0 {
+		p.Idle("no message history")
 		return nil
 	}
 	a := &assembly{d: d, opts: opts, repl: map[int]string{}}
@@ -168,6 +170,7 @@ func runHeadTail(p *rules.Pass) error {
 	a.capMessages()
 	a.capTotal()
 	if a.omitted == 0 && len(a.repl) == 0 && !a.oldGone {
+		p.Idle("the history fits its head and tail")
 		return nil
 	}
 	handle := ""

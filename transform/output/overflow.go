@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
@@ -81,9 +82,11 @@ func runOverflow(p *rules.Pass) error {
 	opts := p.Options.(*overflowOptions)
 	cfg := SettingsOf(p.Env)
 	if opts.ContextMemory && !canDeclare(c) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	ceiling := opts.ceiling(cfg.Tier)
+	p.Idle("no result of output.overflow_tools (%s) over the %d-byte ceiling", strings.Join(cfg.OverflowTools, ", "), ceiling)
 	var edits []rules.Edit
 	for _, r := range toolResults(c) {
 		if r.nested || !toolIn(r.name, cfg.OverflowTools) || exempt(r.name, cfg.ExemptTools) {

@@ -35,6 +35,7 @@ func runSmart(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
 	if !canDeclare(c) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	opts, th := reduceOptions(cfg), thresholds(cfg)
@@ -61,6 +62,7 @@ func runSmart(p *rules.Pass) error {
 				Message: fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))})
 		}
 	}
+	p.Idle("no tool result of output.trigger_bytes (%d) or trigger_lines (%d) that a reducer shortens enough", cfg.TriggerBytes, cfg.TriggerLines)
 	emit(p, edits)
 	return nil
 }

@@ -90,9 +90,18 @@ func nativeProvider(p capture.Provider) bool {
 }
 
 func runDefer(p *rules.Pass, native bool) error {
-	_, edits, msg := deferral(p.Capture, SettingsOf(p.Env), native)
+	plan, edits, msg := deferral(p.Capture, SettingsOf(p.Env), native)
 	if msg != "" {
 		p.Reportf("/tools", "%s", msg)
+	}
+	switch {
+	case len(edits) > 0:
+	case plan.FailOpen != "":
+		p.Idle("fail open: %s", plan.FailOpen)
+	case plan.Skip != "":
+		p.Idle("%s", plan.Skip)
+	case msg != "":
+		p.Idle("%s", msg)
 	}
 	for _, e := range edits {
 		p.Edit(e)
