@@ -3,6 +3,7 @@ package catalog
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,7 +33,37 @@ var intentPrefixes = []string{
 // Intent derives a short routing phrase from a skill description: its first
 // sentence without boilerplate openings, cut at the first clause break and
 // at a word boundary within 64 characters.
+//
+// A catalog's descriptions are the same from request to request and every
+// catalog rule derives the same phrases, so results are remembered (a
+// bounded table, emptied when full).
 func Intent(desc string) string {
+	intentMemo.RLock()
+	in, ok := intentMemo.m[desc]
+	intentMemo.RUnlock()
+	if ok {
+		return in
+	}
+	in = intent(desc)
+	intentMemo.Lock()
+	if len(intentMemo.m) >= maxIntentMemo {
+		clear(intentMemo.m)
+	}
+	intentMemo.m[desc] = in
+	intentMemo.Unlock()
+	return in
+}
+
+// maxIntentMemo bounds the remembered phrases: the descriptions of a
+// 100,000-skill catalog, about 20 MB at the most.
+const maxIntentMemo = 1 << 17
+
+var intentMemo = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+func intent(desc string) string {
 	s := strings.Join(strings.Fields(desc), " ")
 	if i := sentenceEnd(s); i > 0 {
 		s = s[:i]

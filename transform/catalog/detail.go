@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
@@ -66,8 +68,11 @@ type Report struct {
 	SearchToolBytes int `json:"search_tool_bytes"`
 	// LoadBytes is the SKILL.md a session loads (the best match for the
 	// latest human text), 0 when the file is not readable here.
-	LoadBytes   int          `json:"load_bytes"`
-	LoadSkill   string       `json:"load_skill,omitempty"`
+	LoadBytes int    `json:"load_bytes"`
+	LoadSkill string `json:"load_skill,omitempty"`
+	// FilesHere says whether the catalog's skill files are on this machine
+	// (its first skills' files were found); loads count only then.
+	FilesHere   bool         `json:"files_here"`
 	BrowseBytes int          `json:"browse_bytes,omitempty"`
 	Requests    int          `json:"requests"`
 	Replay      []ReplayPath `json:"replay"`
@@ -108,11 +113,20 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	if !catalogRule {
 		return nil
 	}
-	cats := catalog.FromCapture(c)
+	set := SettingsOf(env)
+	// SO101 parsed the catalogs already when it ran (its cache holds them).
+	var cats []catalog.Embedded
+	if key, ok := catalogKey(c, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ",")); ok {
+		if e := cacheGet(key); e != nil {
+			cats = withSpans(c, e.cats)
+		}
+	}
+	if cats == nil {
+		cats = catalog.FromCapture(c)
+	}
 	if len(cats) == 0 {
 		return nil
 	}
-	set := SettingsOf(env)
 	r := &Report{Format: capture.CatalogFormatPi, Requests: max(replay, 0) + 1, BudgetChars: set.BudgetChars}
 	// The skills SO101 and SO102 index, counted the way they count them.
 	groups := eligibleGroups(cats, set.Exclude)
@@ -143,7 +157,17 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	r.Skills = len(all)
 	tool := capture.RenderTool(c.Provider, catalog.SearchTool())
 	r.SearchToolBytes = len(tool) + 1 // and its separating comma
-	blocks := catalog.CompactBlocks(groups, set.BudgetChars)
+	// The blocks SO101 rendered (its cache holds them under the same
+	// key), or rendered here when it did not run.
+	var blocks []string
+	if key, ok := catalogKey(c, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ",")); ok {
+		if e := cacheGet(key); e != nil {
+			blocks = e.blocks
+		}
+	}
+	if blocks == nil {
+		blocks = catalog.CompactBlocks(groups, set.BudgetChars)
+	}
 	compactText := strings.Join(blocks, "")
 	if compactStep != nil {
 		// SO101 replaced the catalogs and declared skill_search: its step
@@ -169,11 +193,17 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	}
 	snap := catalog.NewSnapshot(all, catalog.Options{Profile: prof})
 	_, query := latestHuman(c)
-	// The skill a session would load: the best match for its request.
-	if res := snap.Search(query, 1); len(res) > 0 {
-		r.LoadSkill = res[0].Name
-		if data, err := snap.Load(res[0].Name); err == nil {
-			r.LoadBytes = len(data)
+	// The skill a session would load: the best match for its request. When
+	// the catalog's skill files are not on this machine (a capture made
+	// elsewhere) its size cannot be counted, and without cards nothing else
+	// depends on which skill it is, so the search is skipped.
+	r.FilesHere = prof != nil || anySkillFileHere(all)
+	if r.FilesHere {
+		if res := snap.Search(query, 1); len(res) > 0 {
+			r.LoadSkill = res[0].Name
+			if data, err := snap.Load(res[0].Name); err == nil {
+				r.LoadBytes = len(data)
+			}
 		}
 	}
 	native := len(c.Body)
@@ -328,6 +358,8 @@ func skillsText(r *Report) string {
 // loadText says what one skill load adds to each follow-up request.
 func loadText(r *Report) string {
 	switch {
+	case !r.FilesHere:
+		return "the catalog's SKILL.md files are not on this machine, so skill loads are not counted"
 	case r.LoadSkill == "":
 		return "no skill matches the request, so no load is counted"
 	case r.LoadBytes == 0:
@@ -356,4 +388,18 @@ func percent(part, whole int) float64 {
 		return 0
 	}
 	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
+}
+
+// anySkillFileHere reports whether one of the catalog's first skills has its
+// SKILL.md at the location the catalog names.
+func anySkillFileHere(all []catalog.Skill) bool {
+	for _, sk := range all[:min(len(all), 3)] {
+		if sk.Location == "" {
+			continue
+		}
+		if st, err := os.Stat(sk.Location); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }

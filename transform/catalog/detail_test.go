@@ -109,9 +109,10 @@ func TestLoadText(t *testing.T) {
 		r    Report
 		want string
 	}{
-		{Report{}, "no skill matches the request, so no load is counted"},
-		{Report{LoadSkill: "pdf"}, "the SKILL.md of pdf is not on this machine, so its load is not counted"},
-		{Report{LoadSkill: "pdf", LoadBytes: 1234}, "loading pdf adds 1,234 bytes"},
+		{Report{}, "the catalog's SKILL.md files are not on this machine, so skill loads are not counted"},
+		{Report{FilesHere: true}, "no skill matches the request, so no load is counted"},
+		{Report{FilesHere: true, LoadSkill: "pdf"}, "the SKILL.md of pdf is not on this machine, so its load is not counted"},
+		{Report{FilesHere: true, LoadSkill: "pdf", LoadBytes: 1234}, "loading pdf adds 1,234 bytes"},
 	} {
 		if got := loadText(&tc.r); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
