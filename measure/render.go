@@ -64,7 +64,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		tok := "tokens not counted"
 		if c.Tokens.Encoding != "none" {
-			tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
+			tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 		}
 		fmt.Fprintf(w, "%s  %s  %s bytes  %s chars  %s\n", c.Name, c.Provider, Thousands(c.Bytes), Thousands(c.Chars), tok)
 		fmt.Fprintf(w, "  %-14s %6s %12s %10s %7s %10s\n", "section", "count", "bytes", "size", "share", "tokens")
@@ -113,6 +113,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
 		if c.Tokens.Encoding != "none" {
 			after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+			if !c.Tokens.Exact {
+				after += " (estimated)"
+			}
 		}
 		fmt.Fprintf(w, "  after: %s; over %d requests: %s → %s bytes\n", after, c.Replay.Requests, Thousands(c.Replay.BytesBefore), Thousands(c.Replay.BytesAfter))
 		for _, d := range c.Details {
@@ -129,6 +132,15 @@ func WriteText(w io.Writer, rep *Report) error {
 	return nil
 }
 
+// tokenLabel names the encoding of a count and says when the count is an
+// estimate (the model is not an OpenAI model of that encoding).
+func tokenLabel(t Tokens) string {
+	if t.Exact {
+		return t.Encoding
+	}
+	return t.Encoding + ", estimated"
+}
+
 func tokensCell(c *CaptureReport, n int) string {
 	if c.Tokens.Encoding == "none" {
 		return "-"
@@ -142,7 +154,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, "### `%s` (%s)\n\n", mdEscape(c.Name), c.Provider)
 		fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
 		if c.Tokens.Encoding != "none" {
-			fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
+			fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 		}
 		fmt.Fprintf(w, "\n\n| section | count | bytes | share | tokens |\n| --- | ---: | ---: | ---: | ---: |\n")
 		for _, s := range c.Sections {
