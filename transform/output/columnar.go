@@ -25,8 +25,9 @@ var columnar = &rules.Rule{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Detail: detail,
-	Run:    runColumnar,
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runColumnar,
 }
 
 // columnarOf returns the columnar form of text carrying handle, when it
@@ -46,12 +47,13 @@ func columnarOf(text, handle string, cfg *Settings) (string, bool) {
 func runColumnar(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
-	if !canDeclare(c) {
+	decl := declaration(p, archiving(p))
+	if !decl.usable(p) {
 		return nil
 	}
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || exempt(r.name, cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
+	for _, r := range passResults(p) {
+		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -71,6 +73,6 @@ func runColumnar(p *rules.Pass) error {
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))})
 		}
 	}
-	emit(p, edits)
+	emit(p, decl, edits)
 	return nil
 }

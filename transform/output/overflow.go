@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -26,9 +27,10 @@ var overflow = &rules.Rule{
 		PreviewTailChars: 4000,
 		Tiers:            map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000},
 	},
-	Reads:  []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
-	Detail: detail,
-	Run:    runOverflow,
+	Reads:    []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runOverflow,
 }
 
 // overflowOptions are SO304's keys of the [output] table.
@@ -80,13 +82,17 @@ func runOverflow(p *rules.Pass) error {
 	c := p.Capture
 	opts := p.Options.(*overflowOptions)
 	cfg := SettingsOf(p.Env)
-	if opts.ContextMemory && !canDeclare(c) {
-		return nil
+	var decl retrieveDecl
+	if opts.ContextMemory {
+		decl = declaration(p, archiving(p) && declaresOverflowTool(c, cfg.OverflowTools))
+		if !decl.usable(p) {
+			return nil
+		}
 	}
 	ceiling := opts.ceiling(cfg.Tier)
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || !toolIn(r.name, cfg.OverflowTools) || exempt(r.name, cfg.ExemptTools) {
+	for _, r := range passResults(p) {
+		if !toolIn(r.name, cfg.OverflowTools) || r.protected(cfg.ExemptTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -116,11 +122,23 @@ func runOverflow(p *rules.Pass) error {
 		}
 	}
 	if opts.ContextMemory {
-		emit(p, edits)
+		emit(p, decl, edits)
 		return nil
 	}
 	for _, e := range edits {
 		p.Edit(e)
 	}
 	return nil
+}
+
+// declaresOverflowTool reports whether c declares a tool whose results
+// SO304 may replace: only then does the rule need retrieve_output from the
+// first turn on.
+func declaresOverflowTool(c *capture.Capture, tools []string) bool {
+	for _, n := range c.ToolNames() {
+		if toolIn(n, tools) {
+			return true
+		}
+	}
+	return false
 }

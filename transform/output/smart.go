@@ -27,20 +27,22 @@ var smart = &rules.Rule{
 		"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Detail: detail,
-	Run:    runSmart,
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runSmart,
 }
 
 func runSmart(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
-	if !canDeclare(c) {
+	decl := declaration(p, archiving(p))
+	if !decl.usable(p) {
 		return nil
 	}
 	opts, th := reduceOptions(cfg), thresholds(cfg)
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || exempt(r.name, cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
+	for _, r := range passResults(p) {
+		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -61,7 +63,7 @@ func runSmart(p *rules.Pass) error {
 				Message: fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))})
 		}
 	}
-	emit(p, edits)
+	emit(p, decl, edits)
 	return nil
 }
 
