@@ -29,7 +29,7 @@ func currentProfile(p *rules.Pass, skills []catalog.Skill) (*catalog.Profile, er
 
 // tagOptions are SO102's own keys.
 type tagOptions struct {
-	Fallback string `toml:"fallback" doc:"When the tag directory cannot be used: \"compact\" (SO101's index) or \"native\" (leave the catalog)."`
+	Fallback string `toml:"fallback" doc:"When the tag directory does not fit or saves nothing: \"native\" leaves Pi's catalog as it is (as the seed extension does), \"compact\" uses SO101's index instead."`
 }
 
 func (*tagOptions) Section() string { return "catalog" }
@@ -52,16 +52,21 @@ var tagDirectory = &rules.Rule{
 		"The directory lists the fixed, versioned tag vocabulary with one-line descriptions and skill counts, an unclassified bucket for skills " +
 		"whose card is missing or stale, and the configured critical and always names as hints; it names no other skill, prefetches nothing and " +
 		"selects nothing. The model picks tags and browses cards through skill_search. The whole directory must fit min(4,000, catalog.budget_chars) " +
-		"characters; when it does not, or saves nothing, the rule falls back to the compact index (catalog.fallback = \"compact\") or leaves the native catalog (\"native\").",
-	Options: &tagOptions{Fallback: "compact"},
-	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always"},
-	Detail:  detail,
+		"characters; when it does not, or saves nothing, the native catalog stays (catalog.fallback = \"native\", the default, as in the seed extension) or the compact index is used (\"compact\"). " +
+		"With catalog.resolver = false (a host policy withholds skill_search) the native catalog stays too.",
+	Options:  &tagOptions{Fallback: "native"},
+	Reads:    []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always", "catalog.resolver"},
+	Declares: []string{catalog.SearchToolName},
+	Detail:   detail,
 	Run: func(p *rules.Pass) error {
 		cats := catalog.FromCapture(p.Capture)
 		if len(cats) == 0 {
 			return nil
 		}
 		set := SettingsOf(p.Env)
+		if !set.Resolver {
+			return nil
+		}
 		groups := eligibleGroups(cats, set.Exclude)
 		var all []catalog.Skill
 		for _, g := range groups {
