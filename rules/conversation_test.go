@@ -155,3 +155,36 @@ func TestConversationPrefix(t *testing.T) {
 		t.Fatalf("outside the cached prefix: %+v", diags)
 	}
 }
+
+// FuzzStripCacheControl: for any JSON value, the bytes without their
+// cache_control members still parse, hold no cache_control member, and are
+// unchanged by a second strip.
+func FuzzStripCacheControl(f *testing.F) {
+	f.Add([]byte(`{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}`))
+	f.Add([]byte(`{"cache_control":{"type":"ephemeral","ttl":"1h"} , "name":"x"}`))
+	f.Add([]byte(`[{"cache_control":{}},{"a":{"cache_control":{"cache_control":1}}}]`))
+	f.Add([]byte(`{"cache_control":1}`))
+	f.Add([]byte(`"cache_control"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		d, err := capture.Parse(data)
+		if err != nil {
+			return
+		}
+		out := stripCacheControl(d, 0)
+		d2, err := capture.Parse(out)
+		if err != nil {
+			t.Fatalf("%s → %s: %v", data, out, err)
+		}
+		for i, parent := range d2.Walk(0) {
+			if d2.IsMember(i) && d2.Key(i) == "cache_control" && d2.Kind(parent) == capture.Object {
+				t.Fatalf("%s → %s keeps a cache_control member", data, out)
+			}
+		}
+		if again := stripCacheControl(d2, 0); string(again) != string(out) {
+			t.Fatalf("second strip changed %s to %s", out, again)
+		}
+	})
+}

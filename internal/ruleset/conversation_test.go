@@ -249,3 +249,58 @@ func toolsRaw(c *capture.Capture) []byte {
 	}
 	return b
 }
+
+// TestHostToolNamesNotTakenOver: when a real Pi request already declares a
+// tool of the host named skill_search or retrieve_output, the default
+// pipeline adds no second one and never points the model at the host's
+// tool: the native catalog stays, and no recovery label names a handle.
+func TestHostToolNamesNotTakenOver(t *testing.T) {
+	convs := piConversations(t)
+	pipeline, err := Pipeline(config.DefaultPipeline(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := map[string]capture.ToolSpec{
+		"skill_search":    {Name: "skill_search", Description: "Search the staff directory by skill.", Parameters: []byte(`{"type":"object","properties":{"skill":{"type":"string"}}}`)},
+		"retrieve_output": {Name: "retrieve_output", Description: "Fetch the stored log of a CI job by id.", Parameters: []byte(`{"type":"object","properties":{"job":{"type":"string"}}}`)},
+	}
+	for _, name := range []string{"pi-anthropic-messages-small", "pi-openai-completions-small", "pi-google-generative-ai-small"} {
+		files := convs[name]
+		f, err := capture.ReadFile(files[len(files)-1], nil, capture.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tool, spec := range host {
+			c := f.Captures[0]
+			ins, err := c.ToolInsertion(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, _, err := rules.Apply(c, []rules.Edit{{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := config.Default()
+			cfg.Archive.Dir = t.TempDir()
+			res, err := rules.Run(next, pipeline, Env(cfg, pipeline))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, tn := range res.Final.ToolNames() {
+				if tn == tool {
+					n++
+				}
+			}
+			body := string(res.Final.Body)
+			switch {
+			case n != 1:
+				t.Errorf("%s with a host %s: %d tools of that name", name, tool, n)
+			case tool == "skill_search" && strings.Contains(body, "Use skill_search"):
+				t.Errorf("%s: the catalog points the model at the host's skill_search", name)
+			case tool == "retrieve_output" && strings.Contains(body, "sko:"):
+				t.Errorf("%s: a recovery label points the model at the host's retrieve_output", name)
+			}
+		}
+	}
+}
