@@ -25,7 +25,9 @@ var CompactIndex = &rules.Rule{
 		"Pi's <available_skills> block and its preamble list every skill with its full description and file location on every request. " +
 		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
 		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
-		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
+		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request, and skill_search is the same declaration on every request, " +
+		"in front of the last tool that carries an Anthropic cache_control breakpoint, so the provider's cached prefix keeps covering every tool. " +
+		"With catalog.resolver = false (a host policy withholds skill_search), or when the request already has a tool named skill_search that skillopt did not declare, the native catalog stays.",
 	Reads:    []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.resolver"},
 	Declares: []string{catalog.SearchToolName},
 	Detail:   detail,

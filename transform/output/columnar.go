@@ -20,7 +20,7 @@ var columnar = &rules.Rule{
 		"nulls, Unicode and nested values survive; only whitespace is dropped. Reordered and missing keys are allowed; an array with a non-object element, fewer than two objects, " +
 		"fewer than half of its cells present, or a lone surrogate escape in any string is left unchanged. The conversion is accepted only after the form decodes back to exactly the original " +
 		"under JSON semantics, every protected evidence string (an error message in a value, say) is found verbatim in it, and it clears the same size triggers and saving thresholds as SO301; " +
-		"the exact original bytes are archived behind the handle. Exemptions are those of SO301.",
+		"the exact original bytes are archived behind the handle. Exemptions, and the retrieve_output declaration, are those of SO301.",
 	Reads: []string{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.exempt_tools", "output.overflow_tools",

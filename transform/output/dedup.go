@@ -18,7 +18,7 @@ var dedup = &rules.Rule{
 		"The first copy in body order stays intact; every later result with exactly the same text is replaced by a reference that names the handle of the archived original. " +
 		"Error results, results with images or other media, results below dedup_min_bytes, results with protected evidence (errors, frames, file:line, exit codes, summaries, expected/actual), " +
 		"results that already carry a handle, nested Pi results and exempt tools never change. At most dedup_max_artifacts (128) distinct originals are referenced per capture, " +
-		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references.",
+		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references. Loaded skill files are never replaced; retrieve_output is declared as by SO301.",
 	Options:  &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
 	Reads:    []string{"output.exempt_tools"},
 	Declares: []string{retrieveTool},

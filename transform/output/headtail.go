@@ -23,7 +23,9 @@ var headTail = &rules.Rule{
 		"moves outwards to the edge of such a group. The middle becomes one marker message \"[history-omitted-middle: N message(s), ~M chars]\" (middle_mode = \"marker\"; the marker also names the handle " +
 		"of the archived original history when the capture can declare retrieve_output) or disappears (\"omit\"). Then each message is capped at max_chars_per_message characters by truncating its " +
 		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
-		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures are never cut. The result must still validate for its provider.",
+		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures, loaded skill files and server-produced content are never cut. " +
+		"The output items of one OpenAI Responses turn (reasoning, calls, assistant messages) stay together, a Gemini function-call turn stays with the turn before it, and the system and developer messages " +
+		"at the start of a chat-shaped body are kept and are not head messages. The result must still validate for its provider. With middle_mode = \"marker\" and the archive on, retrieve_output is declared from the first turn on, as by SO301.",
 	Options: &headTailOptions{
 		Strategy:           "recent",
 		HeadMessages:       2,

@@ -19,7 +19,8 @@ var overflow = &rules.Rule{
 		"For a tool listed in overflow_tools (\"*\" for every tool; names match without case and after an MCP server prefix), a result of more than the ceiling in UTF-8 bytes " +
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +
 		"With context_memory on, the original is archived and the result becomes a note with its byte size and handle followed by its first preview_head_chars and last preview_tail_chars characters. " +
-		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, nested Pi results and results that already carry a handle are left alone.",
+		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, loaded skill files, nested Pi results and results that already carry a handle are left alone. " +
+		"With context_memory on, a request that declares one of overflow_tools gets retrieve_output from the first turn on, as by SO301.",
 	Options: &overflowOptions{
 		CeilingBytes:     25000,
 		ContextMemory:    true,
