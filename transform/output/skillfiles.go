@@ -1,8 +1,10 @@
 package output
 
 import (
+	"crypto/sha256"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
@@ -13,7 +15,9 @@ import (
 // folder of a skill the request's catalog lists. (Results of skill_search,
 // which loads skills by name, are exempt by the tool's name.)
 type skillFiles struct {
+	cat  *capture.Capture  // where the catalog is read from, when first needed
 	dirs []string          // folders of the catalogued skills, each ending in "/"
+	read bool              // dirs has been read
 	args map[string]string // call ID → the text of its arguments
 	// gemini maps a functionResponse part to the arguments of the
 	// functionCall it answers (Gemini calls carry no IDs).
@@ -21,13 +25,7 @@ type skillFiles struct {
 }
 
 func newSkillFiles(c, cat *capture.Capture) *skillFiles {
-	s := &skillFiles{args: callArgs(c)}
-	for _, sk := range catalog.AllSkills(catalog.FromCapture(cat)) {
-		loc := strings.ReplaceAll(sk.Location, "\\", "/")
-		if dir := path.Dir(loc); strings.HasSuffix(strings.ToLower(loc), "/skill.md") && dir != "/" && dir != "." {
-			s.dirs = append(s.dirs, dir+"/")
-		}
-	}
+	s := &skillFiles{cat: cat, args: callArgs(c)}
 	if c.Provider == capture.Gemini {
 		s.gemini = geminiCallArgs(c)
 	}
@@ -68,7 +66,7 @@ func (s *skillFiles) names(args string) bool {
 		if j := i + len("skill.md"); j < len(lower) {
 			after = lower[j]
 		}
-		if (before == '/' || before == '"' || before == ' ' || before == '\'' || i == 0) && !isNameByte(after) {
+		if (before == '/' || before == '\\' || before == '"' || before == ' ' || before == '\'' || i == 0) && !isNameByte(after) {
 			return true
 		}
 		k := strings.Index(lower[i+1:], "skill.md")
@@ -77,6 +75,12 @@ func (s *skillFiles) names(args string) bool {
 		}
 		i += 1 + k
 	}
+	if !strings.Contains(a, "/") {
+		return false
+	}
+	if !s.read {
+		s.dirs, s.read = skillDirs(s.cat), true
+	}
 	for _, dir := range s.dirs {
 		if strings.Contains(a, dir) {
 			return true
@@ -84,6 +88,44 @@ func (s *skillFiles) names(args string) bool {
 	}
 	return false
 }
+
+// skillDirs returns the folders of the skills a capture's catalogs list.
+// A conversation carries the same catalog on every request, and several
+// rules ask on each, so the answer is kept by the catalog's bytes.
+func skillDirs(c *capture.Capture) []string {
+	h := sha256.New()
+	n := 0
+	c.WriteCatalog(func(b []byte) { h.Write(b); n += len(b) })
+	if n == 0 {
+		return nil
+	}
+	var key [32]byte
+	copy(key[:], h.Sum(nil))
+	dirCache.Lock()
+	dirs, ok := dirCache.m[key]
+	dirCache.Unlock()
+	if ok {
+		return dirs
+	}
+	for _, sk := range catalog.AllSkills(catalog.FromCapture(c)) {
+		loc := strings.ReplaceAll(sk.Location, "\\", "/")
+		if dir := path.Dir(loc); strings.HasSuffix(strings.ToLower(loc), "/skill.md") && dir != "/" && dir != "." {
+			dirs = append(dirs, dir+"/")
+		}
+	}
+	dirCache.Lock()
+	defer dirCache.Unlock()
+	if len(dirCache.m) >= 16 {
+		clear(dirCache.m)
+	}
+	dirCache.m[key] = dirs
+	return dirs
+}
+
+var dirCache = struct {
+	sync.Mutex
+	m map[[32]byte][]string
+}{m: map[[32]byte][]string{}}
 
 func isNameByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.'
