@@ -1,8 +1,9 @@
 // Package measure accounts for where the bytes, characters and tokens of a
 // captured request go, section by section, and what the configured rules
 // save. Bytes are UTF-8 bytes of the body as captured; characters are
-// Unicode code points; tokens are exact counts of an OpenAI encoding over
-// each segment's text.
+// Unicode code points; tokens are counts of an OpenAI encoding over each
+// segment's text: exact for an OpenAI model whose encoding it is, an
+// estimate for every other model (Tokens.Exact says which).
 package measure
 
 import (
@@ -103,11 +104,49 @@ func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// Tokens is a token count with the encoding that produced it.
+// Tokens is a token count with the encoding that produced it. Exact is true
+// only when the capture asks an OpenAI model that uses that encoding; for
+// any other model the count is an estimate of what its own tokenizer makes
+// of the text, and the provider's reported usage, where a capture has it,
+// is authoritative.
 type Tokens struct {
 	Encoding string `json:"encoding"`
 	Count    int    `json:"count"`
 	Exact    bool   `json:"exact"`
+}
+
+// ExactFor reports whether counts of encoding are the token counts the
+// model a capture asks for sees: an OpenAI model (Chat Completions or
+// Responses) whose tokenizer is that encoding.
+func ExactFor(c *capture.Capture, encoding string) bool {
+	if c.Provider != capture.OpenAIChat && c.Provider != capture.OpenAIResponses {
+		return false
+	}
+	model := strings.ToLower(c.Doc.GetStr(0, "model"))
+	if i := strings.LastIndexByte(model, '/'); i >= 0 {
+		model = model[i+1:] // "openai/gpt-4o" on a router
+	}
+	return model != "" && openAIEncoding(model) == encoding
+}
+
+// openAIEncoding names the encoding of an OpenAI model ("" when the model
+// is not one of OpenAI's).
+func openAIEncoding(model string) string {
+	has := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(model, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "chatgpt-4o", "o1", "o3", "o4", "codex-", "gpt-oss", "computer-use"):
+		return "o200k_base"
+	case has("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada-002"):
+		return "cl100k_base"
+	}
+	return ""
 }
 
 // SectionRow is one section's share of a capture.
@@ -170,6 +209,13 @@ type Saving struct {
 	Dropped string `json:"dropped,omitempty"`
 	// Idle says why the rule proposed no edit, in its own words.
 	Idle string `json:"idle,omitempty"`
+	// FixedBytes are the bytes of the tools the rule declares on every
+	// request of a conversation (rules.Rule.Declares), counted in the
+	// figures above: on a request with nothing to reduce they are all the
+	// step adds, so that later turns keep the same cached tools.
+	FixedBytes int `json:"fixed_bytes,omitempty"`
+	// Declared names those tools.
+	Declared []string `json:"declared,omitempty"`
 }
 
 // Why says why a step saved nothing: the engine's reason for dropping
@@ -178,6 +224,8 @@ func (s Saving) Why() string {
 	switch {
 	case s.Dropped != "":
 		return "dropped: " + s.Dropped
+	case s.FixedBytes > 0 && s.SavedBytes+s.FixedBytes <= 0:
+		return fmt.Sprintf("declares %s (%s B) on every turn, so that later turns keep the same cached tools", strings.Join(s.Declared, ", "), Thousands(s.FixedBytes))
 	case s.SavedBytes != 0:
 		return ""
 	case s.Idle != "":
@@ -301,7 +349,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 			row(kinds[i]).Tokens += n
 			total += n
 		}
-		r.Tokens = Tokens{Encoding: opts.Encoding, Count: total, Exact: true}
+		r.Tokens = Tokens{Encoding: opts.Encoding, Count: total, Exact: ExactFor(c, opts.Encoding)}
 	} else {
 		r.Tokens = Tokens{Encoding: "none"}
 	}
@@ -335,7 +383,10 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	// Tokens after each step: only an applied step changes them.
 	tokens := r.Tokens.Count
 	for _, st := range res.Steps {
-		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped, Idle: st.Idle}
+		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped, Idle: st.Idle, FixedBytes: st.Fixed}
+		if st.Fixed > 0 {
+			sv.Declared = st.Rule.Declares
+		}
 		sv.SavedBytes = st.BytesBefore - st.BytesAfter
 		sv.SavedPct = pct(sv.SavedBytes, st.BytesBefore)
 		if counting && st.Applied && st.After != nil {

@@ -250,7 +250,7 @@ func (r *CaptureReport) priced() bool { return r.After.SavedUSD != nil }
 func writeCapture(w io.Writer, c *CaptureReport) {
 	tok := "tokens not counted"
 	if c.counting() {
-		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
+		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
 	head := c.Name + "  " + c.Provider
 	if c.Model != "" {
@@ -372,6 +372,9 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
 	if c.counting() {
 		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+		if !c.Tokens.Exact {
+			after += " (estimated)"
+		}
 	}
 	fmt.Fprintf(w, "  after: %s\n", after)
 }
@@ -415,7 +418,7 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	}
 	fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
 	if c.counting() {
-		fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
+		fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
 	fmt.Fprintf(w, "\n\n| section | count | bytes | share | tokens |\n| --- | ---: | ---: | ---: | ---: |\n")
 	for _, s := range c.Sections {
@@ -466,6 +469,9 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
 	if c.counting() {
 		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+		if !c.Tokens.Exact {
+			after += " (estimated)"
+		}
 	}
 	fmt.Fprintf(w, "- after: %s\n", after)
 	for _, x := range c.Warnings {
@@ -490,4 +496,13 @@ var mdCellEscaper = strings.NewReplacer("|", `\|`, "`", "'")
 // mdText keeps prose, code spans included, inside a table cell or list.
 func mdText(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// tokenLabel names the encoding of a count and says when the count is an
+// estimate (the model is not an OpenAI model of that encoding).
+func tokenLabel(t Tokens) string {
+	if t.Exact {
+		return t.Encoding
+	}
+	return t.Encoding + ", estimated"
 }
