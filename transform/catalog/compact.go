@@ -28,8 +28,8 @@ var CompactIndex = &rules.Rule{
 		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request, and skill_search is the same declaration on every request, " +
 		"in front of the last tool that carries an Anthropic cache_control breakpoint, so the provider's cached prefix keeps covering every tool. " +
 		"With catalog.resolver = false (a host policy withholds skill_search), or when the request already has a tool named skill_search that skillopt did not declare, the native catalog stays.",
-	Reads:    []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.resolver"},
-	Detail:   detail,
+	Reads:  []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.resolver"},
+	Detail: detail,
 	Run: func(p *rules.Pass) error {
 		set := SettingsOf(p.Env)
 		if !set.Resolver {

@@ -54,9 +54,9 @@ var tagDirectory = &rules.Rule{
 		"selects nothing. The model picks tags and browses cards through skill_search. The whole directory must fit min(4,000, catalog.budget_chars) " +
 		"characters; when it does not, or saves nothing, the native catalog stays (catalog.fallback = \"native\", the default, as in the seed extension) or the compact index is used (\"compact\"). " +
 		"With catalog.resolver = false (a host policy withholds skill_search) the native catalog stays too.",
-	Options:  &tagOptions{Fallback: "native"},
-	Reads:    []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always", "catalog.resolver"},
-	Detail:   detail,
+	Options: &tagOptions{Fallback: "native"},
+	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always", "catalog.resolver"},
+	Detail:  detail,
 	Run: func(p *rules.Pass) error {
 		cats := catalog.FromCapture(p.Capture)
 		set := SettingsOf(p.Env)
