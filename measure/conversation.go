@@ -126,8 +126,10 @@ type ConvTotal struct {
 	// RuleBreaks counts the prefix breaks after the rules that a rule
 	// caused.
 	RuleBreaks int `json:"rule_breaks"`
-	// Usage sums the provider's own counts over the turns that have them.
-	Usage *Usage `json:"provider_usage,omitempty"`
+	// Usage sums the provider's own counts over the turns that have them;
+	// Error compares the prediction over the same turns with it.
+	Usage *Usage           `json:"provider_usage,omitempty"`
+	Error *PredictionError `json:"prediction_error,omitempty"`
 }
 
 // SideSum sums the turns of one side.
@@ -398,6 +400,7 @@ func (cv *Conversation) total() {
 	bc, ac := 0.0, 0.0
 	priced := len(cv.Turns) > 0
 	var u *Usage
+	var predicted Side
 	for _, turn := range cv.Turns {
 		add := func(s *SideSum, x Side) {
 			s.Bytes += x.Bytes
@@ -421,6 +424,8 @@ func (cv *Conversation) total() {
 			ac += *turn.After.Cost
 		}
 		if x := turn.Usage; x != nil {
+			predicted.Input += turn.Before.Input
+			predicted.Cached += turn.Before.Cached
 			if u == nil {
 				u = &Usage{Source: x.Source, Cost: new(float64)}
 			}
@@ -437,6 +442,9 @@ func (cv *Conversation) total() {
 		}
 	}
 	t.Usage = u
+	if u != nil {
+		t.Error = predictionError(predicted, u)
+	}
 	if priced {
 		t.Before.Cost, t.After.Cost = &bc, &ac
 		saved := bc - ac

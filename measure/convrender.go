@@ -200,7 +200,7 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		fmt.Fprintln(w, "saved: n/a (a model has no price; see [prices] in skillopt.toml)")
 	}
 	if tot.Usage != nil {
-		fmt.Fprintf(w, "%s\n", usageLine(tot.Usage, nil))
+		fmt.Fprintf(w, "%s\n", usageLine(tot.Usage, tot.Error))
 	}
 	for _, n := range cv.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
