@@ -445,3 +445,47 @@ func goldenConversation(t *testing.T) *Conversation {
 	}
 	return converse(t, reqs, ConversationOptions{Pipeline: pipeline, Rerun: rerun})
 }
+
+// FuzzLayout feeds request bodies of every shape to the layout: it never
+// panics, compared bytes map back into their block, and a request never
+// breaks the prefix of itself.
+func FuzzLayout(f *testing.F) {
+	f.Add(`{"model":"m","max_tokens":1,"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral","ttl":"1h"}}],"tools":[{"name":"t","input_schema":{},"cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":[{ "cache_control" : {"type":"ephemeral"} , "type":"text","text":"\u00e9"}]}],"cache_control":{"type":"ephemeral"}}`)
+	f.Add(`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}],"tools":[{"type":"function","function":{"name":"f"}}],"prompt_cache_key":"k"}`)
+	f.Add(`{"model":"m","instructions":"i","input":[{"type":"reasoning","summary":[]},{"role":"user","content":"u"}],"tools":[]}`)
+	f.Add(`{"contents":[{"role":"model","parts":[{"text":"x"}]}],"systemInstruction":{"parts":[{"text":"s"}]},"tools":[{"functionDeclarations":[{"name":"a"}]},{"googleSearch":{}}]}`)
+	f.Add(`[{"type":"message","id":"a","message":{"role":"assistant","content":[{"type":"text","text":"x"}]}},{"role":"user","content":"y"}]`)
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, p := range capture.Providers {
+			file, err := capture.Read("f.json", []byte(body), capture.Options{Provider: p})
+			if err != nil {
+				return
+			}
+			c := file.Captures[0]
+			l := newLayout(c)
+			tc := &tokenCache{counter: quarters{}, counts: map[[32]byte]int{}}
+			tc.count(l)
+			for i, b := range l.blocks {
+				n := l.norm(i)
+				prev := b.start
+				for off := 0; off <= len(n); off++ {
+					at := l.bodyOffset(i, off)
+					if at < b.start || at > b.end || at < prev {
+						t.Fatalf("%s block %d: offset %d maps to %d outside [%d,%d] or backwards", p, i, off, at, b.start, b.end)
+					}
+					prev = at
+				}
+				_ = l.text(i, b.end)
+				if b.tokens < 0 {
+					t.Fatalf("negative tokens")
+				}
+			}
+			if _, _, broke := divergence(l, l); broke {
+				t.Fatalf("%s: a request breaks its own prefix", p)
+			}
+			if s := tc.shared(l, l, true); s.Blocks != len(l.blocks) || s.Tokens != l.tokens() {
+				t.Fatalf("%s: shares %+v with itself, want all %d blocks", p, s, len(l.blocks))
+			}
+		}
+	})
+}

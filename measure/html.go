@@ -121,8 +121,16 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 	for _, t := range cv.Turns {
 		top = max(top, t.Before.Input, t.After.Input)
 	}
-	fmt.Fprintf(w, `<svg id="turns" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="input tokens per turn, before and after the rules">`+"\n",
-		ChartWidth, ChartHeight, ChartWidth, ChartHeight)
+	n := len(cv.Turns)
+	// Two bars of at least 2 px and the gaps around them take 6 px a
+	// turn: a long conversation widens the chart (the page scrolls).
+	right, width := chartRight, ChartWidth
+	if n*6 > chartRight-chartLeft {
+		right = chartLeft + n*6
+		width = right + ChartWidth - chartRight
+	}
+	fmt.Fprintf(w, `<div style="overflow-x: auto"><svg id="turns" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="input tokens per turn, before and after the rules">`+"\n",
+		width, ChartHeight, width, ChartHeight)
 	// Legend, above the plot.
 	x := chartLeft
 	for _, l := range []struct{ color, label string }{{ColorCached, "cached"}, {ColorWritten, "written"}, {ColorUncached, "uncached"}} {
@@ -131,19 +139,18 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 	}
 	fmt.Fprintf(w, `<text x="%d" y="19" font-size="12" fill="%s">left bar: before, right bar: after; <tspan fill="%s">✕</tspan> prefix break</text>`+"\n", x+10, colorInk, colorBreak)
 	// Axis and scale.
-	fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1"/>`+"\n", chartLeft, chartBottom, chartRight, chartBottom, colorAxis)
+	fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1"/>`+"\n", chartLeft, chartBottom, right, chartBottom, colorAxis)
 	if top > 0 {
 		for _, f := range []float64{0.5, 1} {
 			y := chartBottom - int(math.Round(f*ChartPlotHeight))
 			fmt.Fprintf(w, `<text x="%d" y="%d" font-size="11" text-anchor="end" fill="%s">%s</text>`+"\n", chartLeft-6, y+4, colorInk, Thousands(int(math.Round(f*float64(top)))))
 		}
 	}
-	n := len(cv.Turns)
 	if n == 0 || top == 0 {
-		w.WriteString("</svg>\n")
+		w.WriteString("</svg></div>\n")
 		return
 	}
-	group := float64(chartRight-chartLeft) / float64(n)
+	group := float64(right-chartLeft) / float64(n)
 	bar := int(math.Min(36, math.Max(2, group*0.35)))
 	gap := max(bar/4, 1)
 	scale := float64(ChartPlotHeight) / float64(top)
@@ -173,12 +180,12 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 					bx+bar/2, chartBottom-all-4, colorBreak, html.EscapeString(pointerText(s.Break.Pointer)))
 			}
 		}
-		if n <= 40 || i%((n+39)/40) == 0 {
+		if every := max(1, int(math.Ceil(40/group))); i%every == 0 || n <= 40 {
 			fmt.Fprintf(w, `<text x="%d" y="%d" font-size="11" text-anchor="middle" fill="%s">%d</text>`+"\n", center, chartBottom+16, colorInk, t.Turn)
 		}
 	}
 	fmt.Fprintf(w, `<text x="%d" y="%d" font-size="11" text-anchor="middle" fill="%s">turn</text>`+"\n", (chartLeft+chartRight)/2, chartBottom+34, colorInk)
-	w.WriteString("</svg>\n")
+	w.WriteString("</svg></div>\n")
 }
 
 // writeSectionChart draws one pair of horizontal bars per section of the
