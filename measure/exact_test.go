@@ -41,14 +41,14 @@ func TestExactOnlyForOpenAIModels(t *testing.T) {
 		}
 	}
 	for model, enc := range map[string]string{"gpt-4o-mini": "o200k_base", "openai/gpt-4.1": "o200k_base", "gpt-4-turbo": "cl100k_base", "gpt-3.5-turbo": "cl100k_base", "o3-mini": "o200k_base", "claude-sonnet-4-6": "", "deepseek-chat": ""} {
-		c := readBody(t, `{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`)
+		c := readJSON(t, `{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`)
 		if got := ExactFor(c, "o200k_base"); got != (enc == "o200k_base") {
 			t.Errorf("%s: exact for o200k_base %v", model, got)
 		}
 	}
 }
 
-func readBody(t *testing.T, body string) *capture.Capture {
+func readJSON(t *testing.T, body string) *capture.Capture {
 	t.Helper()
 	f, err := capture.Read("b.json", []byte(body), capture.Options{})
 	if err != nil {

@@ -27,11 +27,20 @@ func measureCommand(e *env) *cli.Command {
 			"Several captures print one row each (provider, bytes, tokens, catalog share, after,\n" +
 			"saved) and the total; --details adds each capture's report; -q prints only the total.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
+			"With --conversation the captures are successive requests of one conversation (files\n" +
+			"in the order given, directories in natural name order, JSONL lines, HAR entries, and\n" +
+			"every assistant turn of a Pi session): per turn and in total, the input tokens a\n" +
+			"provider's prompt cache reads, writes and bills in full, the cost from the price\n" +
+			"table (skillopt.toml [prices] overrides it), where each request stops extending the\n" +
+			"previous one and the rule that caused it, and the provider's own usage when the\n" +
+			"capture has it. Formats: text, json, markdown, html. See docs/measure.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt measure testdata/examples/anthropic-catalog.json\n" +
 			"  skillopt measure --format json --encoding none captures/\n" +
 			"  skillopt measure --details captures/\n" +
-			"  skillopt measure --rules SO1 --format markdown capture.json",
+			"  skillopt measure --rules SO1 --format markdown capture.json\n" +
+			"  skillopt measure --conversation turn-1.json turn-2.json turn-3.json\n" +
+			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
 			rulesFlag(),
 			providerFlag(),
@@ -40,8 +49,12 @@ func measureCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
 			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},
+			&cli.BoolFlag{Name: "conversation", Usage: "treat the captures as successive requests of one conversation and account for prompt caching and cost"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("conversation") {
+				return measureConversation(e, c)
+			}
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
 				return err
 			}
