@@ -1,9 +1,8 @@
 package catalog
 
 import (
-	"sort"
+	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -33,35 +32,7 @@ var intentPrefixes = []string{
 // Intent derives a short routing phrase from a skill description: its first
 // sentence without boilerplate openings, cut at the first clause break and
 // at a word boundary within 64 characters.
-//
-// A catalog's descriptions are the same from request to request and every
-// catalog rule derives the same phrases, so results are remembered (a
-// bounded table, emptied when full).
-func Intent(desc string) string {
-	intentMemo.RLock()
-	in, ok := intentMemo.m[desc]
-	intentMemo.RUnlock()
-	if ok {
-		return in
-	}
-	in = intent(desc)
-	intentMemo.Lock()
-	if len(intentMemo.m) >= maxIntentMemo {
-		clear(intentMemo.m)
-	}
-	intentMemo.m[desc] = in
-	intentMemo.Unlock()
-	return in
-}
-
-// maxIntentMemo bounds the remembered phrases: the descriptions of a
-// 100,000-skill catalog, about 20 MB at the most.
-const maxIntentMemo = 1 << 17
-
-var intentMemo = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}}
+func Intent(desc string) string { return intent(desc) }
 
 func intent(desc string) string {
 	s := firstSentence(desc)
@@ -222,39 +193,64 @@ func cell(s string) string {
 	return xmlEscape(s)
 }
 
-// CompactBlocks renders the compact index of each catalog (groups[i] are
+// CompactBlocks is Compact without its figures.
+func CompactBlocks(groups [][]Skill, budget int) []string {
+	blocks, _ := Compact(groups, budget)
+	return blocks
+}
+
+// CompactStats counts the intents of a compact index: the skills whose
+// description gives one, and those the budget let in. NamesOnly says the
+// names alone (Floor characters with the index's frame) leave no room for
+// any intent, which are then not derived (Intents is 0).
+type CompactStats struct {
+	Intents, Kept int
+	NamesOnly     bool
+	Floor         int
+}
+
+// Compact renders the compact index of each catalog (groups[i] are
 // the eligible skills of catalog i in source order). All catalogs share one
 // soft character budget: every name is always listed; intents are admitted
 // cheapest first (ties in source order) while the total stays within
 // budget. The first block carries the marker and the resolver line.
-func CompactBlocks(groups [][]Skill, budget int) []string {
+func Compact(groups [][]Skill, budget int) ([]string, CompactStats) {
+	var stats CompactStats
 	type cand struct {
-		g, i, cost int
-		text       string
+		g, i, cost, order int
+		text              string
 	}
 	names := make([][]string, len(groups))
 	floor := utf8.RuneCountInString(Marker) + 1 + utf8.RuneCountInString(Resolver)
 	var cands []cand
 	order := 0
-	orderOf := map[[2]int]int{}
 	for g, skills := range groups {
 		floor += utf8.RuneCountInString(indexOpen) + 1 + utf8.RuneCountInString(indexClose) + 1
 		names[g] = make([]string, len(skills))
 		for i, sk := range skills {
 			names[g][i] = cell(sk.Name)
 			floor += utf8.RuneCountInString(names[g][i]) + 1
-			if in := cell(Intent(sk.Description)); in != "" {
-				cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), text: in})
-			}
-			orderOf[[2]int{g, i}] = order
-			order++
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].cost != cands[b].cost {
-			return cands[a].cost < cands[b].cost
+	// An intent costs at least two characters (a tab and one more): when
+	// the names leave less, none is derived.
+	stats.Floor = floor
+	if stats.NamesOnly = budget-floor < 2; !stats.NamesOnly {
+		for g, skills := range groups {
+			for i, sk := range skills {
+				if in := cell(Intent(sk.Description)); in != "" {
+					cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), order: order, text: in})
+				}
+				order++
+			}
 		}
-		return orderOf[[2]int{cands[a].g, cands[a].i}] < orderOf[[2]int{cands[b].g, cands[b].i}]
+	}
+	// Cheapest first, in catalog order among equals (orders are unique).
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.cost != b.cost {
+			return a.cost - b.cost
+		}
+		return a.order - b.order
 	})
 	intents := make([][]string, len(groups))
 	for g := range groups {
@@ -267,7 +263,9 @@ func CompactBlocks(groups [][]Skill, budget int) []string {
 		}
 		intents[c.g][c.i] = c.text
 		left -= c.cost
+		stats.Kept++
 	}
+	stats.Intents = len(cands)
 	out := make([]string, len(groups))
 	for g := range groups {
 		var b strings.Builder
@@ -292,5 +290,5 @@ func CompactBlocks(groups [][]Skill, budget int) []string {
 		}
 		out[g] = b.String()
 	}
-	return out
+	return out, stats
 }

@@ -105,3 +105,28 @@ func BenchmarkIntent(b *testing.B) {
 		}
 	}
 }
+
+// When the names fill the budget no intent is derived, and the index is
+// the one the full computation gives: names only.
+func TestCompactNamesOnly(t *testing.T) {
+	skills := synth.Skills(400, 3)
+	groups := [][]Skill{make([]Skill, len(skills))}
+	for i, sk := range skills {
+		groups[0][i] = Skill{Name: sk.Name, Description: sk.Description}
+	}
+	full, fs := Compact(groups, 1<<30)
+	if fs.NamesOnly || fs.Intents == 0 || fs.Kept != fs.Intents {
+		t.Fatalf("large budget: %+v", fs)
+	}
+	tight, ts := Compact(groups, fs.Floor+1)
+	if !ts.NamesOnly || ts.Intents != 0 || ts.Kept != 0 {
+		t.Fatalf("tight budget: %+v", ts)
+	}
+	if strings.Contains(tight[0], "\t") || len(tight[0]) >= len(full[0]) {
+		t.Errorf("names-only index carries intents")
+	}
+	some, ss := Compact(groups, fs.Floor+200)
+	if ss.NamesOnly || ss.Kept == 0 || ss.Kept >= ss.Intents || strings.Count(some[0], "\t") != ss.Kept {
+		t.Errorf("some intents: %+v", ss)
+	}
+}

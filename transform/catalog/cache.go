@@ -20,6 +20,7 @@ const cacheEntries = 16
 type cacheEntry struct {
 	cats   []catalog.Embedded
 	blocks []string // rendered replacement blocks, one per catalog
+	stats  catalog.CompactStats
 }
 
 var catalogCache = struct {

@@ -46,8 +46,9 @@ var CompactIndex = &rules.Rule{
 			cats, blocks = withSpans(p.Capture, e.cats), e.blocks
 		} else {
 			cats = catalog.FromCapture(p.Capture)
-			blocks = catalog.CompactBlocks(eligibleGroups(cats, set.Exclude), set.BudgetChars)
-			cachePut(key, &cacheEntry{cats: cats, blocks: blocks})
+			var stats catalog.CompactStats
+			blocks, stats = catalog.Compact(eligibleGroups(cats, set.Exclude), set.BudgetChars)
+			cachePut(key, &cacheEntry{cats: cats, blocks: blocks, stats: stats})
 		}
 		if set.Profile != "" {
 			var all []catalog.Skill

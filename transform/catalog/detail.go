@@ -37,6 +37,10 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	writeText(&text, r)
 	writeMarkdown(&md, r)
 	d := &rules.Detail{Key: "catalog", JSON: data, Text: text.String(), Markdown: md.String()}
+	if r.NamesOnly {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("the skill names alone take %s characters of catalog.budget_chars = %s: the compact index shows no intents, only names",
+			measure.Thousands(r.NamesChars), measure.Thousands(r.BudgetChars)))
+	}
 	if r.DroppedIntents > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the compact index dropped the intents of %s of %s skills to fit catalog.budget_chars = %s: the model sees their names only",
 			measure.Thousands(r.DroppedIntents), measure.Thousands(r.Intents), measure.Thousands(r.BudgetChars)))
@@ -81,6 +85,11 @@ type Report struct {
 	// BudgetChars (catalog.budget_chars).
 	Intents        int `json:"intents"`
 	DroppedIntents int `json:"dropped_intents"`
+	// NamesOnly says the names alone fill catalog.budget_chars (NamesChars
+	// characters with the index's frame): no intent is shown, and none is
+	// derived or counted.
+	NamesOnly  bool `json:"names_only,omitempty"`
+	NamesChars int  `json:"names_chars,omitempty"`
 	BudgetChars    int `json:"budget_chars"`
 
 	next *rules.Suggestion
@@ -114,14 +123,16 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 		return nil
 	}
 	set := SettingsOf(env)
-	// SO101 parsed the catalogs already when it ran (its cache holds them).
-	var cats []catalog.Embedded
+	// SO101 parsed the catalogs and rendered the compact index when it ran:
+	// its cache holds both, with the intents it kept.
+	var cached *cacheEntry
 	if key, ok := catalogKey(c, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ",")); ok {
-		if e := cacheGet(key); e != nil {
-			cats = withSpans(c, e.cats)
-		}
+		cached = cacheGet(key)
 	}
-	if cats == nil {
+	var cats []catalog.Embedded
+	if cached != nil {
+		cats = withSpans(c, cached.cats)
+	} else {
 		cats = catalog.FromCapture(c)
 	}
 	if len(cats) == 0 {
@@ -157,16 +168,12 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	r.Skills = len(all)
 	tool := capture.RenderTool(c.Provider, catalog.SearchTool())
 	r.SearchToolBytes = len(tool) + 1 // and its separating comma
-	// The blocks SO101 rendered (its cache holds them under the same
-	// key), or rendered here when it did not run.
 	var blocks []string
-	if key, ok := catalogKey(c, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ",")); ok {
-		if e := cacheGet(key); e != nil {
-			blocks = e.blocks
-		}
-	}
-	if blocks == nil {
-		blocks = catalog.CompactBlocks(groups, set.BudgetChars)
+	var stats catalog.CompactStats
+	if cached != nil {
+		blocks, stats = cached.blocks, cached.stats
+	} else {
+		blocks, stats = catalog.Compact(groups, set.BudgetChars)
 	}
 	compactText := strings.Join(blocks, "")
 	if compactStep != nil {
@@ -179,7 +186,10 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 		}
 		r.CompactBytes += r.SearchToolBytes
 	}
-	r.Intents, r.DroppedIntents = intentsKept(all, blocks)
+	r.Intents, r.DroppedIntents = stats.Intents, stats.Intents-stats.Kept
+	if compactStep != nil && stats.NamesOnly {
+		r.NamesOnly, r.NamesChars = true, stats.Floor
+	}
 	if compactStep == nil {
 		// Without the compact index in the result, nothing was dropped.
 		r.DroppedIntents = 0
@@ -191,13 +201,18 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 			prof = p
 		}
 	}
-	snap := catalog.NewSnapshot(all, catalog.Options{Profile: prof})
 	_, query := latestHuman(c)
+	// A snapshot (cards, search) is needed only with cards or with the
+	// skill files at hand.
+	r.FilesHere = prof != nil || anySkillFileHere(all)
+	var snap *catalog.Snapshot
+	if r.FilesHere {
+		snap = catalog.NewSnapshot(all, catalog.Options{Profile: prof})
+	}
 	// The skill a session would load: the best match for its request. When
 	// the catalog's skill files are not on this machine (a capture made
 	// elsewhere) its size cannot be counted, and without cards nothing else
 	// depends on which skill it is, so the search is skipped.
-	r.FilesHere = prof != nil || anySkillFileHere(all)
 	if r.FilesHere {
 		if res := snap.Search(query, 1); len(res) > 0 {
 			r.LoadSkill = res[0].Name
@@ -215,7 +230,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	}
 	add("native", r.NativeBytes, 0)
 	add("compact", r.CompactBytes, 0)
-	if snap.HasCards() && len(snap.Bucket(catalog.Unclassified)) < snap.Len() {
+	if snap != nil && snap.HasCards() && len(snap.Bucket(catalog.Unclassified)) < snap.Len() {
 		dir := catalog.Directory(snap, set.Critical, set.Always)
 		if catalog.DirectoryFits(dir, set.BudgetChars) {
 			r.TagBytes = jsonLen(dir) + r.SearchToolBytes
@@ -234,31 +249,12 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	for i := range r.Replay {
 		r.Replay[i].SavedPct = percent(base-r.Replay[i].Cumulative, base)
 	}
-	if !snap.HasCards() || len(snap.Bucket(catalog.Unclassified)) == snap.Len() {
+	if snap == nil || !snap.HasCards() || len(snap.Bucket(catalog.Unclassified)) == snap.Len() {
 		r.next = tagStep(res, set, all, r, compactStep != nil, compactText, count)
 	}
 	return r
 }
 
-// intentsKept counts the skills with an intent to show and, of those, the
-// ones whose intent the compact blocks leave out (a line of the index has
-// a tab exactly when it carries an intent).
-func intentsKept(all []catalog.Skill, blocks []string) (intents, dropped int) {
-	for _, sk := range all {
-		if catalog.Intent(sk.Description) != "" {
-			intents++
-		}
-	}
-	kept := 0
-	for _, b := range blocks {
-		for _, l := range strings.Split(b, "\n") {
-			if strings.Contains(l, "\t") {
-				kept++
-			}
-		}
-	}
-	return intents, max(intents-kept, 0)
-}
 
 // tagStep measures what the tag directory (SO102) would save on this
 // capture, for a catalog without current cards: it renders the directory
@@ -271,13 +267,29 @@ func tagStep(res *rules.Result, set *Settings, all []catalog.Skill, r *Report, c
 	if len(all) == 0 {
 		return nil
 	}
-	prof := catalog.NewProfile()
+	// Every skill carries three tags spread over the vocabulary: the
+	// counts follow without building the cards.
 	n := len(catalog.Vocabulary)
-	for i, sk := range all {
-		tags := []string{catalog.Vocabulary[(3*i)%n].Name, catalog.Vocabulary[(3*i+1)%n].Name, catalog.Vocabulary[(3*i+2)%n].Name}
-		prof.Cards[sk.Name] = catalog.ProfileCard{Card: sk.Name, Tags: tags, SourceSHA256: catalog.SourceHash(sk.Description)}
+	counts := make([]catalog.TagCount, n)
+	for t := range counts {
+		counts[t].Tag = catalog.Vocabulary[t].Name
 	}
-	dir := catalog.Directory(catalog.NewSnapshot(all, catalog.Options{Profile: prof}), set.Critical, set.Always)
+	for i := range all {
+		for k := range 3 {
+			counts[(3*i+k)%n].Count++
+		}
+	}
+	used := counts[:0]
+	for _, tc := range counts {
+		if tc.Count > 0 {
+			used = append(used, tc)
+		}
+	}
+	names := make(map[string]bool, len(all))
+	for _, sk := range all {
+		names[sk.Name] = true
+	}
+	dir := catalog.DirectoryOf(len(all), used, func(name string) bool { return names[name] }, set.Critical, set.Always)
 	if !catalog.DirectoryFits(dir, set.BudgetChars) {
 		return nil
 	}
