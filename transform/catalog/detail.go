@@ -88,9 +88,9 @@ type Report struct {
 	// NamesOnly says the names alone fill catalog.budget_chars (NamesChars
 	// characters with the index's frame): no intent is shown, and none is
 	// derived or counted.
-	NamesOnly  bool `json:"names_only,omitempty"`
-	NamesChars int  `json:"names_chars,omitempty"`
-	BudgetChars    int `json:"budget_chars"`
+	NamesOnly   bool `json:"names_only,omitempty"`
+	NamesChars  int  `json:"names_chars,omitempty"`
+	BudgetChars int  `json:"budget_chars"`
 
 	next *rules.Suggestion
 }
@@ -254,7 +254,6 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	}
 	return r
 }
-
 
 // tagStep measures what the tag directory (SO102) would save on this
 // capture, for a catalog without current cards: it renders the directory
