@@ -63,7 +63,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 			}
 		}
 		if len(roots) == 0 {
-			return nil, "", 0, usageErr("%s: no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills", c.Command.FullName())
+			return nil, "", 0, usageErr("no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills")
 		}
 		var errs []error
 		skills, errs = catalog.FromDisk(roots)
@@ -191,7 +191,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() == 0 {
-				return usageErr("catalog search: no QUERY given")
+				return argErr(c, "no QUERY given")
 			}
 			e.wholeCatalog = true
 			snap, _, _, err := e.snapshot(c)
@@ -252,7 +252,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			}
 			_, data, err := snap.Browse(catalog.BrowseRequest{Tags: tags, Match: c.String("match"), Query: c.String("query"), Cursor: c.String("cursor"), PageSize: c.Int("page-size")})
 			if err != nil {
-				return usageErr("catalog browse: %v", err)
+				return usageErr("%v", err)
 			}
 			_, err = fmt.Fprintf(e.stdout, "%s\n", data)
 			return err
@@ -272,7 +272,7 @@ func catalogLoadCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("catalog load: want one skill NAME")
+				return argErr(c, "want one skill NAME")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
@@ -300,7 +300,7 @@ func catalogResourceCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 2 {
-				return usageErr("catalog resource: want NAME PATH")
+				return argErr(c, "want NAME PATH")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
@@ -328,7 +328,7 @@ func catalogLocationCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("catalog location: want one skill NAME")
+				return argErr(c, "want one skill NAME")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {

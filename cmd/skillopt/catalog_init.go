@@ -96,7 +96,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		dir = r
 	}
 	if c.Duration("exec-timeout") < 0 {
-		return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
+		return usageErr("--exec-timeout %v must not be negative", c.Duration("exec-timeout"))
 	}
 	profPath := c.String("profile")
 	if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
