@@ -325,6 +325,31 @@ type Initializer struct {
 	Provider string
 	Model    string
 	Snap     *Snapshot
+	// OnAnswer, when set, is told what became of every answer Absorb
+	// reads.
+	OnAnswer func(AnswerOutcome)
+}
+
+// AnswerOutcome is what became of one answer.
+type AnswerOutcome struct {
+	Group    string // the group's ID
+	Skills   int    // how many skills the group holds
+	Accepted bool
+	// Problems say why a rejected answer was rejected.
+	Problems []string
+	// SetAside is where a rejected answer was moved ("" when there was
+	// no file to move).
+	SetAside string
+	// Next is what follows a rejection: "retry" (a request with the
+	// feedback), "split" (two smaller requests) or "failed" (no more
+	// calls for this group).
+	Next string
+}
+
+func (in *Initializer) tell(o AnswerOutcome) {
+	if in.OnAnswer != nil {
+		in.OnAnswer(o)
+	}
 }
 
 // Plan writes requests for every eligible skill without a current card and
@@ -543,12 +568,14 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			if err := in.save(st); err != nil {
 				return accepted, rejected, err
 			}
+			in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Accepted: true})
 			continue
 		}
 		rejected++
 		// The answer is moved aside, not deleted: it may be someone's
 		// only copy, and the next answer goes in its place.
-		if err := in.setAside(g); err != nil {
+		aside, err := in.setAside(g)
+		if err != nil {
 			return accepted, rejected, err
 		}
 		g.Feedback = feedback(problems)
@@ -578,25 +605,28 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 		if err := in.save(st); err != nil {
 			return accepted, rejected, err
 		}
+		next := map[string]string{"pending": "retry", "split": "split", "failed": "failed"}[g.Status]
+		in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: problems, SetAside: aside, Next: next})
 	}
 	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
 	return accepted, rejected, in.save(st)
 }
 
 // setAside renames the rejected answer of g to ID.rejected-N.json (N the
-// attempt, or the next free number), never replacing an existing file.
-func (in *Initializer) setAside(g *InitGroup) error {
+// attempt, or the next free number), never replacing an existing file,
+// and returns where it went ("" when there was nothing to move).
+func (in *Initializer) setAside(g *InitGroup) (string, error) {
 	from, err := in.ResponsePath(g.ID)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return "", nil
 	}
 	for n := max(g.Attempt, 1); n < max(g.Attempt, 1)+1000; n++ {
 		to, err := groupFile(in.Dir, "responses", g.ID, fmt.Sprintf(".rejected-%d", n))
 		if err != nil {
-			return err
+			return "", err
 		}
 		if _, err := os.Lstat(to); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -604,13 +634,13 @@ func (in *Initializer) setAside(g *InitGroup) error {
 		// A hard link fails rather than replace a file that appeared
 		// meanwhile; without hard links, rename (checked just above).
 		if err := os.Link(from, to); err == nil {
-			return os.Remove(from)
+			return to, os.Remove(from)
 		} else if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return os.Rename(from, to)
+		return to, os.Rename(from, to)
 	}
-	return fmt.Errorf("%s: no free name to set the rejected answer aside", from)
+	return "", fmt.Errorf("%s: no free name to set the rejected answer aside", from)
 }
 
 // PendingIDs lists the groups that still need an answer.
