@@ -418,7 +418,9 @@ func permute(app *cli.App, args []string) []string {
 		}
 		sub := cmd.Command(args[j])
 		if sub == nil {
-			break
+			// An unknown subcommand (catalog frob --skills x): left as
+			// typed, so that it is reported as such, not its flags.
+			return args
 		}
 		i, cmd = j, sub
 		mark(cmd.Flags)

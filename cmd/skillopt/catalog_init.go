@@ -30,9 +30,15 @@ func catalogInitCommand(e *env) *cli.Command {
 			"with feedback, then are split, within 8 extra calls per group. --exec CMD runs CMD once\n" +
 			"per request (request on stdin, answer on stdout) until nothing is pending; a run that\n" +
 			"takes longer than --exec-timeout or prints more than 8 MiB is stopped (with every\n" +
-			"process it started) and ends the command with exit code 2. Rejected answers are\n" +
-			"moved aside to DIR/responses/ID.rejected-N.json, never deleted. A profile path taken\n" +
-			"from catalog.profile must stay inside the configuration file's folder.\n\n" +
+			"process it started) and ends the command with exit code 2; each answer gets a line\n" +
+			"`group 3/7 ID (N skills): accepted` (or rejected, with the reasons) on standard error.\n" +
+			"Rejected answers are moved aside to DIR/responses/ID.rejected-N.json, never deleted,\n" +
+			"and their reasons printed. Every run ends with the command to run next.\n\n" +
+			"The profile is --profile, else catalog.profile, else cards.json beside DIR. Once it\n" +
+			"holds cards, catalog.profile is set in the skillopt.toml in use when it is unset there\n" +
+			"(or the line to add is printed), so that SO102 and catalog browse find the cards. A\n" +
+			"profile path taken from catalog.profile must stay inside the configuration file's\n" +
+			"folder.\n\n" +
 			"Examples:\n" +
 			"  skillopt catalog init --skills skills/ --dir .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --responses .skillopt/init\n" +
