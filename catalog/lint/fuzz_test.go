@@ -137,7 +137,10 @@ func FuzzFix(f *testing.F) {
 		}
 		if fm == 0 {
 			for id, n := range a {
-				if n > b[id] {
+				// A fix may take away what a suppression comment silenced
+				// (a blank line it covered): the comment is then unused,
+				// as it would be after a hand edit.
+				if n > b[id] && id != "SK059" {
 					t.Fatalf("%s: %d findings before the fix, %d after\n%q\n%q", id, b[id], n, data, fixes[0].After)
 				}
 			}
