@@ -158,6 +158,19 @@ func TestInitOutcomes(t *testing.T) {
 	if acc.Group != "g0002" || !acc.Accepted || acc.Skills != 5 || len(acc.Problems) != 0 {
 		t.Fatalf("acceptance: %+v", acc)
 	}
+	// A provider's error: kept aside, the request to be sent again.
+	got = nil
+	path, _ := in.ResponsePath("g0001")
+	if err := os.WriteFile(path, []byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := in.Absorb(st, prof); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Next != "resend" || got[0].Accepted || !strings.Contains(got[0].Problems[0], "overloaded_error") ||
+		got[0].SetAside != filepath.Join(in.Dir, "responses", "g0001.error-1.json") {
+		t.Fatalf("provider error: %+v", got)
+	}
 	// The second rejection splits the group.
 	got = nil
 	answer(t, in, "g0001", "", map[string]bool{missing: true})

@@ -3,6 +3,7 @@ package catalog
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,14 +33,42 @@ var intentPrefixes = []string{
 // Intent derives a short routing phrase from a skill description: its first
 // sentence without boilerplate openings, cut at the first clause break and
 // at a word boundary within 64 characters.
+//
+// A catalog's descriptions are the same from request to request and every
+// catalog rule derives the same phrases, so results are remembered (a
+// bounded table, emptied when full).
 func Intent(desc string) string {
-	s := strings.Join(strings.Fields(desc), " ")
-	if i := sentenceEnd(s); i > 0 {
-		s = s[:i]
+	intentMemo.RLock()
+	in, ok := intentMemo.m[desc]
+	intentMemo.RUnlock()
+	if ok {
+		return in
 	}
+	in = intent(desc)
+	intentMemo.Lock()
+	if len(intentMemo.m) >= maxIntentMemo {
+		clear(intentMemo.m)
+	}
+	intentMemo.m[desc] = in
+	intentMemo.Unlock()
+	return in
+}
+
+// maxIntentMemo bounds the remembered phrases: the descriptions of a
+// 100,000-skill catalog, about 20 MB at the most.
+const maxIntentMemo = 1 << 17
+
+var intentMemo = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+func intent(desc string) string {
+	s := firstSentence(desc)
 	for changed := true; changed; {
 		changed = false
-		low := strings.ToLower(s)
+		// Only the start of s can match a prefix: lower that much.
+		low := strings.ToLower(s[:runeBoundary(s, 3*maxPrefixLen)])
 		for _, p := range intentPrefixes {
 			if strings.HasPrefix(low, p) && len(s) > len(p)+8 {
 				s = s[len(p):]
@@ -118,6 +147,68 @@ func sentenceEnd(s string) int {
 		}
 	}
 	return -1
+}
+
+// firstSentence returns desc with white space runs as single spaces, cut
+// before the end of its first sentence: strings.Fields joined by spaces,
+// then cut at sentenceEnd, in one pass that stops at that end.
+func firstSentence(desc string) string {
+	b := make([]byte, 0, min(len(desc), 256))
+	space, cut := false, true
+	for i := 0; i < len(desc); {
+		var (
+			r    rune
+			size int
+		)
+		if c := desc[i]; c < utf8.RuneSelf {
+			r, size = rune(c), 1
+		} else {
+			r, size = utf8.DecodeRuneInString(desc[i:])
+		}
+		if unicode.IsSpace(r) {
+			space = len(b) > 0
+			i += size
+			continue
+		}
+		if space {
+			// A sentence ends at . ! or ? followed by a space, unless it
+			// is an abbreviation such as "e.g."; one that ends at the very
+			// start leaves the text whole.
+			if n := len(b); cut {
+				if c := b[n-1]; (c == '.' || c == '!' || c == '?') && !(n-1 >= 3 && b[n-3] == '.') {
+					if n-1 > 0 {
+						return string(b[:n-1])
+					}
+					cut = false
+				}
+			}
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, desc[i:i+size]...)
+		i += size
+	}
+	return string(b)
+}
+
+// maxPrefixLen is the length of the longest intent prefix.
+var maxPrefixLen = func() int {
+	n := 0
+	for _, p := range intentPrefixes {
+		n = max(n, len(p))
+	}
+	return n
+}()
+
+// runeBoundary returns the largest rune boundary of s at or below n.
+func runeBoundary(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
 
 // cell makes a value safe for one TSV cell inside an XML-like block.

@@ -133,9 +133,10 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	prov := lookup(c, "provider")
 	// What the progress lines of --exec count, and the outcome of every
 	// answer read.
-	var step, steps int
+	var step, steps, answers int
 	in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap,
 		OnAnswer: func(o catalog.AnswerOutcome) {
+			answers++
 			if steps > 0 {
 				fmt.Fprintf(e.stderr, "group %d/%d %s (%s): %s\n", step, steps, o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
 				return
@@ -195,7 +196,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		pending := len(catalog.PendingIDs(st))
 		fmt.Fprintf(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
 		switch {
-		case acc+rej == 0 && pending > 0:
+		case answers == 0 && pending > 0:
 			fmt.Fprintf(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
 				filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
 		case pending > 0:
@@ -243,6 +244,9 @@ func outcomeText(o catalog.AnswerOutcome, dir string) string {
 		reason = string([]rune(reason)[:397]) + "..."
 	}
 	msg := "rejected: " + reason
+	if o.Next == "resend" {
+		msg = "not answered: " + reason
+	}
 	if o.SetAside != "" {
 		msg += "; answer kept as " + o.SetAside
 	}
@@ -253,6 +257,8 @@ func outcomeText(o catalog.AnswerOutcome, dir string) string {
 		msg += "; split into two smaller requests in " + filepath.Join(dir, "requests")
 	case "failed":
 		msg += "; no more attempts for this group"
+	case "resend":
+		msg += "; the request is unchanged, to be sent again"
 	}
 	return msg
 }

@@ -384,6 +384,10 @@ func (d *decoder) newTable(e *entry, k keyPart, kind defKind) *entry {
 		if f.IsNil() {
 			f.Set(reflect.MakeMap(f.Type()))
 		}
+		if e.v.Kind() == reflect.Map {
+			// A table that is an entry of a map: the map shares it.
+			e.v.SetMapIndex(reflect.ValueOf(k.name).Convert(e.v.Type().Key()), f)
+		}
 	default:
 		got := "a table"
 		if kind == defArray {

@@ -255,8 +255,14 @@ func summaryLine(r *Report) string {
 		}
 		return line
 	case s.Invariants != nil:
-		return fmt.Sprintf("%d capture(s) checked with %d invariant(s) and %d pipeline rule(s): %d finding(s)",
-			val(s.Captures), val(s.Invariants), val(s.Pipeline), s.Errors+s.Warnings+s.Info)
+		// Info notes (a rule that fails open, a dropped transform) are
+		// not findings: they are counted apart.
+		line := fmt.Sprintf("%d capture(s) checked with %d invariant(s) and %d pipeline rule(s): %s",
+			val(s.Captures), val(s.Invariants), val(s.Pipeline), plural(s.Errors+s.Warnings, "finding"))
+		if s.Errors+s.Warnings > 0 {
+			line += fmt.Sprintf(" (%s, %s)", plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+		}
+		return line + ", " + plural(s.Info, "info note")
 	case s.Invalid != nil:
 		return fmt.Sprintf("%d capture(s) validated: %d valid, %d invalid", val(s.Captures), val(s.Captures)-val(s.Invalid), val(s.Invalid))
 	}
