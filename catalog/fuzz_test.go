@@ -32,6 +32,9 @@ func FuzzParseAgent(f *testing.F) {
 			if s.Value == "" || strings.TrimSpace(s.Value) != s.Value || seen[s.Value] {
 				t.Fatalf("selected name %q", s.Value)
 			}
+			if s.Line < 1 || s.Col < 1 || s.Line > lines+1 {
+				t.Fatalf("selected name %q at %d:%d outside the file", s.Value, s.Line, s.Col)
+			}
 			seen[s.Value] = true
 		}
 	})

@@ -329,6 +329,32 @@ type Initializer struct {
 	Provider string
 	Model    string
 	Snap     *Snapshot
+	// OnAnswer, when set, is told what became of every answer Absorb
+	// reads.
+	OnAnswer func(AnswerOutcome)
+}
+
+// AnswerOutcome is what became of one answer.
+type AnswerOutcome struct {
+	Group    string // the group's ID
+	Skills   int    // how many skills the group holds
+	Accepted bool
+	// Problems say why a rejected answer was rejected.
+	Problems []string
+	// SetAside is where a rejected answer was moved ("" when there was
+	// no file to move).
+	SetAside string
+	// Next is what follows a rejection: "retry" (a request with the
+	// feedback), "split" (two smaller requests), "failed" (no more
+	// calls for this group) or "resend" (the answer was the provider's
+	// error: the same request is to be sent again).
+	Next string
+}
+
+func (in *Initializer) tell(o AnswerOutcome) {
+	if in.OnAnswer != nil {
+		in.OnAnswer(o)
+	}
 }
 
 // Plan writes requests for every eligible skill without a current card and
@@ -562,12 +588,14 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			if err := in.save(st); err != nil {
 				return accepted, rejected, err
 			}
+			in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Accepted: true})
 			continue
 		}
 		rejected++
 		// The answer is moved aside, not deleted: it may be someone's
 		// only copy, and the next answer goes in its place.
-		if err := in.setAside(g); err != nil {
+		aside, err := in.setAside(g)
+		if err != nil {
 			return accepted, rejected, err
 		}
 		g.Feedback = feedback(problems)
@@ -597,6 +625,8 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 		if err := in.save(st); err != nil {
 			return accepted, rejected, err
 		}
+		next := map[string]string{"pending": "retry", "split": "split", "failed": "failed"}[g.Status]
+		in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: problems, SetAside: aside, Next: next})
 	}
 	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
 	return accepted, rejected, in.save(st)
@@ -638,14 +668,15 @@ func (in *Initializer) providerFailed(st *InitState, g *InitGroup, path string, 
 	if !pe.Retry || g.ProviderErrors > MaxProviderRetries {
 		return &StopError{File: aside, Group: g.ID, Err: pe, Retries: g.ProviderErrors - 1}
 	}
+	in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: []string{fmt.Sprintf("provider error: %v", pe)}, SetAside: aside, Next: "resend"})
 	return nil
 }
 
 // setAside renames the rejected answer of g to ID.rejected-N.json (N the
-// attempt, or the next free number), never replacing an existing file.
-func (in *Initializer) setAside(g *InitGroup) error {
-	_, err := in.setAsideAs(g, "rejected", max(g.Attempt, 1))
-	return err
+// attempt, or the next free number), never replacing an existing file,
+// and returns where it went ("" when there was nothing to move).
+func (in *Initializer) setAside(g *InitGroup) (string, error) {
+	return in.setAsideAs(g, "rejected", max(g.Attempt, 1))
 }
 
 // setAsideAs renames the answer of g to ID.KIND-N.json, N from first or the

@@ -78,7 +78,11 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if place != "" {
 			place += ": "
 		}
-		fmt.Fprintf(bw, "%s%s%s %s: %s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message))
+		mark := ""
+		if d.Fix == "safe" {
+			mark = " [*]"
+		}
+		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message), mark)
 	}
 	byCapture := map[string][]Diagnostic{}
 	for _, d := range r.Diagnostics {
