@@ -242,6 +242,9 @@ type After struct {
 	// cost, absent when the model's price is unknown.
 	SavedTokens int      `json:"saved_tokens"`
 	SavedUSD    *float64 `json:"saved_usd,omitempty"`
+	// InputUSDPerMTok is the model's input price the costs are computed
+	// at, in US dollars per million tokens (absent: no price).
+	InputUSDPerMTok *float64 `json:"input_usd_per_mtok,omitempty"`
 }
 
 // Replay is the cumulative byte count when the request is sent again
@@ -408,6 +411,9 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	}
 	r.After.SavedTokens = r.Tokens.Count - r.After.Tokens
 	r.After.SavedUSD = cost(r.After.SavedTokens)
+	if r.After.SavedUSD != nil {
+		r.After.InputUSDPerMTok = &price
+	}
 	n := max(opts.Replay, 0) + 1
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
 	r.Details = details(res, opts, counting)

@@ -52,18 +52,50 @@ func Thousands(n int) string {
 }
 
 // USD renders an amount of US dollars: cents from a dollar up, four
-// decimals below ("$0.0216"), and "<$0.0001" for less.
+// decimals below ("$0.0216"), and "<$0.0001" for less; a negative amount
+// (a rule that costs) carries its sign before the dollar sign.
 func USD(v float64) string {
-	switch {
-	case v >= 1 || v <= -1:
-		return fmt.Sprintf("$%.2f", v)
-	case v != 0 && v > -0.0001 && v < 0.0001:
-		if v < 0 {
+	if v < 0 {
+		if v > -0.0001 {
 			return ">-$0.0001"
 		}
+		return "-" + USD(-v)
+	}
+	switch {
+	case v >= 1:
+		return fmt.Sprintf("$%.2f", v)
+	case v != 0 && v < 0.0001:
 		return "<$0.0001"
 	}
 	return fmt.Sprintf("$%.4f", v)
+}
+
+// afterLine is the size after the pipeline and, with a price, what the
+// cost column is computed at.
+func (c *CaptureReport) afterLine() string {
+	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
+	if c.counting() {
+		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+		if !c.Tokens.Exact {
+			after += " (estimated)"
+		}
+	}
+	if p := c.After.InputUSDPerMTok; p != nil {
+		after += fmt.Sprintf("; cost saved per request at %s's input price, %s per million tokens", c.Model, USD(*p))
+	}
+	return after
+}
+
+// costCell is an amount saved in a savings table: "-" when it is not
+// known, "0" when nothing was saved.
+func costCell(usd *float64) string {
+	switch {
+	case usd == nil:
+		return "-"
+	case *usd == 0:
+		return "0"
+	}
+	return USD(*usd)
 }
 
 // exactPct is part of whole in percent, unrounded (shown to one decimal).
@@ -356,11 +388,7 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 		}
 		cells := []string{name, Thousands(before), "→", Thousands(after), bytesSaved, tokensCell(c.counting(), tokens)}
 		if c.priced() {
-			cost := "-"
-			if usd != nil {
-				cost = USD(*usd)
-			}
-			cells = append(cells, cost)
+			cells = append(cells, costCell(usd))
 		}
 		t.add(append(cells, note)...)
 	}
@@ -369,14 +397,7 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 	}
 	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
 	t.write(w, "  ")
-	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
-	if c.counting() {
-		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
-		if !c.Tokens.Exact {
-			after += " (estimated)"
-		}
-	}
-	fmt.Fprintf(w, "  after: %s\n", after)
+	fmt.Fprintf(w, "  after: %s\n", c.afterLine())
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown: one
@@ -452,11 +473,7 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", rule, name, Thousands(before), Thousands(after), bytesSaved, tokensCell(c.counting(), tokens))
 			if c.priced() {
-				cost := "-"
-				if usd != nil {
-					cost = USD(*usd)
-				}
-				fmt.Fprintf(w, " %s |", cost)
+				fmt.Fprintf(w, " %s |", costCell(usd))
 			}
 			fmt.Fprintf(w, " %s |\n", mdText(note))
 		}
@@ -466,14 +483,7 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
 		fmt.Fprintln(w)
 	}
-	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
-	if c.counting() {
-		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
-		if !c.Tokens.Exact {
-			after += " (estimated)"
-		}
-	}
-	fmt.Fprintf(w, "- after: %s\n", after)
+	fmt.Fprintf(w, "- after: %s\n", c.afterLine())
 	for _, x := range c.Warnings {
 		fmt.Fprintf(w, "- **warning:** %s\n", mdText(x))
 	}

@@ -71,7 +71,7 @@ func TestTokensPerRule(t *testing.T) {
 }
 
 func TestUSD(t *testing.T) {
-	for v, want := range map[float64]string{0: "$0.0000", 0.02164: "$0.0216", 0.00002: "<$0.0001", 12.345: "$12.35", -0.5: "$-0.5000"} {
+	for v, want := range map[float64]string{0: "$0.0000", 0.02164: "$0.0216", 0.00002: "<$0.0001", 12.345: "$12.35", -0.5: "-$0.5000", -0.0002: "-$0.0002", -0.00001: ">-$0.0001", -3: "-$3.00"} {
 		if got := measure.USD(v); got != want {
 			t.Errorf("USD(%v) = %q, want %q", v, got, want)
 		}

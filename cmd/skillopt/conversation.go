@@ -63,18 +63,10 @@ func measureConversation(e *env, c *cli.Context) error {
 		}
 		reqs = append(reqs, measure.Request{Name: in.Name, Result: res, Vendor: in.Vendor, Model: in.Model, Usage: in.Usage})
 	}
-	var overrides []price.Override
-	source := "skillopt.toml"
-	if e.cfg.Path != "" {
-		source = e.cfg.Path
-	}
-	for model, values := range e.cfg.Prices {
-		overrides = append(overrides, price.Override{Model: model, Values: values, Source: source})
-	}
 	opts := measure.ConversationOptions{
 		Encoding: enc,
 		Counter:  counter,
-		Prices:   price.Builtin().With(overrides),
+		Prices:   e.prices(),
 		Pipeline: pipeline,
 		Rerun: func(c *capture.Capture, part []*rules.Rule) (*capture.Capture, error) {
 			res, err := rules.Run(c, part, renv)
@@ -173,4 +165,18 @@ func digits(s string) int {
 		n++
 	}
 	return n
+}
+
+// prices is the built-in price table with the configuration's [prices]
+// overrides.
+func (e *env) prices() *price.Table {
+	var overrides []price.Override
+	source := "skillopt.toml"
+	if e.cfg.Path != "" {
+		source = e.cfg.Path
+	}
+	for model, values := range e.cfg.Prices {
+		overrides = append(overrides, price.Override{Model: model, Values: values, Source: source})
+	}
+	return price.Builtin().With(overrides)
 }

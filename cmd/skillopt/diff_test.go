@@ -372,7 +372,8 @@ func TestMeasureGolden(t *testing.T) {
 		"  SO101 catalog.compact-index  53,025  →  47,171   5,854 (11.0 %)",
 		"  SO201 tools.defer ",
 		"  no deferrable tools\n",
-		"  after: 18,481 bytes, 3,776 tokens (estimated)\n",
+		"  after: 18,481 bytes, 3,776 tokens (estimated); cost saved per request at claude-sonnet-4-6's input price, $3.00 per million tokens\n",
+		"  total                        53,025  →  18,481  34,544 (65.1 %)         7,208     $0.0216\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("measure lacks %q", want)

@@ -63,6 +63,13 @@ func measureCommand(e *env) *cli.Command {
 				enc = c.String("encoding")
 			}
 			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
+			prices := e.prices()
+			opts.Price = func(model string) (float64, bool) {
+				if p := prices.Lookup(model); p != nil {
+					return p.Input, true
+				}
+				return 0, false
+			}
 			if c.Int("replay") >= 0 {
 				opts.Replay = c.Int("replay")
 			}
