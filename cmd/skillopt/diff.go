@@ -62,7 +62,7 @@ func diffCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() < 1 || c.NArg() > 2 {
-				return usageErr("diff: want CAPTURE or A B, got %d arguments", c.NArg())
+				return argErr(c, "want CAPTURE or A B, got %d arguments", c.NArg())
 			}
 			pipeline, err := e.pipeline(c)
 			if err != nil {
@@ -75,7 +75,7 @@ func diffCommand(e *env) *cli.Command {
 			if len(files) != c.NArg() {
 				if !e.errored {
 					// A folder argument: diff takes files.
-					return usageErr("diff: want CAPTURE or A B as files, got %d files from %d arguments", len(files), c.NArg())
+					return argErr(c, "want CAPTURE or A B as files, got %d files from %d arguments", len(files), c.NArg())
 				}
 				return e.finish(nil)
 			}
@@ -92,7 +92,7 @@ func diffCommand(e *env) *cli.Command {
 			} else {
 				fa, fb := files[0], files[1]
 				if len(fa.Captures) != len(fb.Captures) {
-					return usageErr("diff: %s holds %d captures but %s holds %d", fa.Name, len(fa.Captures), fb.Name, len(fb.Captures))
+					return usageErr("%s holds %d captures but %s holds %d", fa.Name, len(fa.Captures), fb.Name, len(fb.Captures))
 				}
 				for i := range fa.Captures {
 					a, b := fa.Captures[i], fb.Captures[i]
