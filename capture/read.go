@@ -89,6 +89,8 @@ type Capture struct {
 	span   [2]int  // where the encoded body sits in File.Data
 	layers []layer // encodings between File.Data[span] and Body, outermost first
 	segs   []Segment
+	// catalogSum memoises CatalogDigest (nil: not computed yet).
+	catalogSum *catalogSum
 }
 
 // File is one input file (or stdin) and the captures found in it.
@@ -848,6 +850,7 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 	n.Body = body
 	n.Doc = doc
 	n.segs = nil
+	n.catalogSum = nil
 	return &n, nil
 }
 

@@ -2,8 +2,10 @@ package capture
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -642,6 +644,34 @@ func (c *Capture) CatalogBytes() []byte {
 	var out []byte
 	c.WriteCatalog(func(b []byte) { out = append(out, b...) })
 	return out
+}
+
+type catalogSum struct {
+	sum [32]byte
+	ok  bool
+}
+
+// CatalogDigest is the SHA-256 of the capture's native skill catalogs: each
+// segment's length in decimal, then its raw bytes. ok is false when the
+// capture has none. The digest identifies a catalog across turns and rules;
+// it is computed once per capture.
+func (c *Capture) CatalogDigest() (sum [32]byte, ok bool) {
+	if c.catalogSum == nil {
+		h := sha256.New()
+		cs := &catalogSum{}
+		for _, s := range c.Segments() {
+			if s.Kind == SecCatalog {
+				h.Write(strconv.AppendInt(nil, int64(s.End-s.Start), 10))
+				h.Write(s.Bytes(c.Doc))
+				cs.ok = true
+			}
+		}
+		if cs.ok {
+			h.Sum(cs.sum[:0])
+		}
+		c.catalogSum = cs
+	}
+	return c.catalogSum.sum, c.catalogSum.ok
 }
 
 // WriteCatalog passes the raw bytes of each skill-catalog segment to w, in

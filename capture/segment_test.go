@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -41,5 +42,43 @@ func TestSegmentsPiCaptures(t *testing.T) {
 			t.Errorf("%s: no human text found", c.Name)
 		}
 		t.Logf("%s %s: %v", filepath.Base(path), c.Provider, sum)
+	}
+}
+
+func TestCatalogDigest(t *testing.T) {
+	read := func(body string) *Capture {
+		t.Helper()
+		f, err := Read("body.json", []byte(body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Captures[0]
+	}
+	const tmpl = `{"model":"claude-sonnet-4-5","max_tokens":10,"system":"Skills:\n<available_skills>\n<skill>\n<name>%s</name>\n<description>Does things.</description>\n<location>/s/%s/SKILL.md</location>\n</skill>\n</available_skills>","messages":[{"role":"user","content":"%s"}]}`
+	body := func(skill, msg string) string { return fmt.Sprintf(tmpl, skill, skill, msg) }
+	a, aok := read(body("pdf", "hi")).CatalogDigest()
+	b, bok := read(body("pdf", "another turn")).CatalogDigest()
+	c, cok := read(body("docx", "hi")).CatalogDigest()
+	if !aok || !bok || !cok {
+		t.Fatalf("catalog not found: %v %v %v", aok, bok, cok)
+	}
+	if a != b {
+		t.Error("the same catalog in two turns has two digests")
+	}
+	if a == c {
+		t.Error("two catalogs have one digest")
+	}
+	if _, ok := read(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`).CatalogDigest(); ok {
+		t.Error("a request without a catalog has a digest")
+	}
+	// A copy with another body has its own digest.
+	orig := read(body("pdf", "hi"))
+	orig.CatalogDigest()
+	n, err := orig.WithBody([]byte(body("docx", "hi")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := n.CatalogDigest(); d != c {
+		t.Error("WithBody kept the digest of the original body")
 	}
 }

@@ -593,16 +593,11 @@ func Summarize(caps []*CaptureReport, catalogs []string) *Report {
 
 // CatalogKey returns the hash identifying a capture's native catalog, or "".
 func CatalogKey(c *capture.Capture) string {
-	h := sha256.New()
-	n := 0
-	c.WriteCatalog(func(b []byte) {
-		h.Write(b)
-		n += len(b)
-	})
-	if n == 0 {
+	sum, ok := c.CatalogDigest()
+	if !ok {
 		return ""
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(sum[:])
 }
 
 // Chars counts the Unicode code points of valid UTF-8: every byte that is
