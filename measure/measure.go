@@ -293,7 +293,29 @@ const largestN = 10
 // Measure reports one pipeline result (use rules.Run with no rules to
 // measure a capture as it is).
 func Measure(res *rules.Result, opts Options) *CaptureReport {
-	c := res.Original
+	r := original(res.Original, opts)
+	savings(r, res, opts)
+	return r
+}
+
+// Run measures c through run, a pipeline over c: c's own figures (its
+// sections, tokens and stable prefix) are counted on another goroutine while
+// run works. run must not modify c.
+func Run(c *capture.Capture, run func() (*rules.Result, error), opts Options) (*CaptureReport, error) {
+	c.Segments() // built once, before the two readers start
+	done := make(chan *CaptureReport, 1)
+	go func() { done <- original(c, opts) }()
+	res, err := run()
+	r := <-done
+	if err != nil {
+		return nil, err
+	}
+	savings(r, res, opts)
+	return r, nil
+}
+
+// original reports what a capture is made of, before any rule.
+func original(c *capture.Capture, opts Options) *CaptureReport {
 	r := &CaptureReport{
 		Name:     c.Name,
 		Provider: string(c.Provider),
@@ -371,7 +393,13 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	if r.PrefixBytes > 0 {
 		r.PrefixSHA256 = hex.EncodeToString(h.Sum(nil))
 	}
+	return r
+}
 
+// savings adds what each step of a pipeline result saved, the size after
+// it, and the rules' details.
+func savings(r *CaptureReport, res *rules.Result, opts Options) {
+	counting := r.Tokens.Encoding != "none"
 	price, priced := 0.0, false
 	if opts.Price != nil && r.Model != "" {
 		price, priced = opts.Price(r.Model)
@@ -427,7 +455,6 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 		r.NextSteps = r.NextSteps[:maxNextSteps]
 	}
 	r.Diagnostics = res.Diagnostics
-	return r
 }
 
 // maxNextSteps bounds the next steps a capture's report names.

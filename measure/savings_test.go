@@ -3,6 +3,7 @@ package measure_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -67,6 +68,32 @@ func TestTokensPerRule(t *testing.T) {
 	r = measure.Measure(res, measure.Options{Encoding: "none", Price: func(string) (float64, bool) { return 1, true }})
 	if r.Savings[0].SavedTokens != 0 || r.After.SavedUSD != nil {
 		t.Fatalf("uncounted savings %+v %+v", r.Savings[0], r.After)
+	}
+}
+
+// TestRunMatchesMeasure: counting the original while the pipeline runs
+// reports what counting it afterwards does, and a pipeline error is
+// returned.
+func TestRunMatchesMeasure(t *testing.T) {
+	c := readCapture(t, "c.json", twoTexts)
+	pipeline := []*rules.Rule{shorten("T1", "/system", "short"), shorten("T3", "/messages/0/content", "q?")}
+	opts := measure.Options{Encoding: "test-quarter-bytes", Counter: byteCounter{}, Price: func(string) (float64, bool) { return 3, true }}
+	res, err := rules.Run(c, pipeline, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(measure.Measure(res, opts))
+	r, err := measure.Run(c, func() (*rules.Result, error) { return rules.Run(c, pipeline, nil) }, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(r)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Run reports\n%s\nMeasure\n%s", got, want)
+	}
+	boom := errors.New("boom")
+	if _, err := measure.Run(c, func() (*rules.Result, error) { return nil, boom }, opts); err != boom {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -79,6 +79,8 @@ func measureCommand(e *env) *cli.Command {
 					return usageErr("--encoding: unknown encoding %q (want o200k_base, cl100k_base or none)", enc)
 				}
 				opts.Counter = counter
+				// The vocabulary loads while the captures are read.
+				go counter.Prepare()
 			}
 			pipeline, err := e.pipeline(c)
 			if err != nil {
@@ -95,14 +97,14 @@ func measureCommand(e *env) *cli.Command {
 			var keys []string
 			for _, f := range files {
 				for _, capt := range f.Captures {
-					res, err := rules.Run(capt, pipeline, renv)
+					rep, err := measure.Run(capt, func() (*rules.Result, error) { return rules.Run(capt, pipeline, renv) }, opts)
 					if err != nil {
 						if e.ruleFailed(err) {
 							continue
 						}
 						return err
 					}
-					reps = append(reps, measure.Measure(res, opts))
+					reps = append(reps, rep)
 					key := measure.CatalogKey(capt)
 					if key != "" {
 						key = string(capt.Provider) + ":" + key

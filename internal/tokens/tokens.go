@@ -86,6 +86,11 @@ func (c *Counter) Preload() {
 	go c.enc.prepare()
 }
 
+// Prepare loads the encoding's vocabulary and the counter's caches, which
+// the first count does otherwise; call it on another goroutine to have
+// them ready when counting starts.
+func (c *Counter) Prepare() { c.init() }
+
 func (c *Counter) init() {
 	c.enc.load()
 	c.cacheOnce.Do(func() { c.cache = newCaches() })
