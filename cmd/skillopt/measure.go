@@ -80,7 +80,7 @@ func measureCommand(e *env) *cli.Command {
 				}
 				opts.Counter = counter
 				// The vocabulary loads while the captures are read.
-				go counter.Prepare()
+				counter.Preload()
 			}
 			pipeline, err := e.pipeline(c)
 			if err != nil {

@@ -3,6 +3,7 @@ package tokens
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -221,13 +222,25 @@ func (c *longCache) put(key string, n int) {
 }
 
 type caches struct {
-	tiny  tinyCache
-	short shortCache
+	tiny  *tinyCache
+	short *shortCache
 	long  longCache
 }
 
+// slotTables is the memory of the two slot caches, one allocation.
+type slotTables struct {
+	tiny  tinyCache
+	short shortCache
+}
+
 func newCaches() *caches {
-	c := new(caches)
+	t, release := newSlotTables()
+	c := &caches{tiny: &t.tiny, short: &t.short}
 	c.long.seed = maphash.MakeSeed()
+	if release != nil {
+		// Counting keeps its Counter, hence c, alive (runtime.KeepAlive in
+		// Counter.count).
+		runtime.AddCleanup(c, func(f func()) { f() }, release)
+	}
 	return c
 }

@@ -86,11 +86,6 @@ func (c *Counter) Preload() {
 	go c.enc.prepare()
 }
 
-// Prepare loads the encoding's vocabulary and the counter's caches, which
-// the first count does otherwise; call it on another goroutine to have
-// them ready when counting starts.
-func (c *Counter) Prepare() { c.init() }
-
 func (c *Counter) init() {
 	c.enc.load()
 	c.cacheOnce.Do(func() { c.cache = newCaches() })
@@ -103,6 +98,9 @@ func (c *Counter) Count(text string) int {
 }
 
 func (c *Counter) count(text string) int {
+	// The slot caches may live outside the Go heap, released when c.cache
+	// is collected: c stays reachable until every write to them is done.
+	defer runtime.KeepAlive(c)
 	if c.enc.o200k {
 		return c.countO200k(text)
 	}

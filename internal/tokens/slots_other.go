@@ -1,0 +1,5 @@
+//go:build !linux
+
+package tokens
+
+func newSlotTables() (*slotTables, func()) { return new(slotTables), nil }
