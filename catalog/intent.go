@@ -143,33 +143,35 @@ func CompactBlocks(groups [][]Skill, budget int) []string {
 	}
 	names := make([][]string, len(groups))
 	floor := utf8.RuneCountInString(Marker) + 1 + utf8.RuneCountInString(Resolver)
-	var cands []cand
-	order := 0
-	orderOf := map[[2]int]int{}
 	for g, skills := range groups {
 		floor += utf8.RuneCountInString(indexOpen) + 1 + utf8.RuneCountInString(indexClose) + 1
 		names[g] = make([]string, len(skills))
 		for i, sk := range skills {
 			names[g][i] = cell(sk.Name)
 			floor += utf8.RuneCountInString(names[g][i]) + 1
-			if in := cell(Intent(sk.Description)); in != "" {
-				cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), text: in})
-			}
-			orderOf[[2]int{g, i}] = order
-			order++
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].cost != cands[b].cost {
-			return cands[a].cost < cands[b].cost
+	// An intent costs at least two characters (a tab and one more): when
+	// the names leave less than that, no intent is derived at all, which
+	// keeps large catalogs from paying for thousands of unused intents.
+	left := budget - floor
+	var cands []cand
+	if left >= 2 {
+		for g, skills := range groups {
+			for i, sk := range skills {
+				if in := cell(Intent(sk.Description)); in != "" {
+					cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), text: in})
+				}
+			}
 		}
-		return orderOf[[2]int{cands[a].g, cands[a].i}] < orderOf[[2]int{cands[b].g, cands[b].i}]
-	})
+	}
+	// Candidates are in source order: a stable sort by cost breaks ties by
+	// source order.
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].cost < cands[b].cost })
 	intents := make([][]string, len(groups))
 	for g := range groups {
 		intents[g] = make([]string, len(groups[g]))
 	}
-	left := budget - floor
 	for _, c := range cands {
 		if c.cost > left {
 			break

@@ -53,24 +53,31 @@ var prefetch = &rules.Rule{
 	Run: func(p *rules.Pass) error {
 		set := SettingsOf(p.Env)
 		limit := p.Options.(*prefetchOptions).Limit
-		// The catalog as captured: an earlier rule may have compacted it.
-		cats := catalog.FromCapture(p.Original)
-		if len(cats) == 0 || limit == 0 {
+		if limit == 0 {
 			return nil
 		}
-		groups := eligibleGroups(cats, set.Exclude)
-		var all []catalog.Skill
-		for _, g := range groups {
-			all = append(all, g...)
-		}
-		if prof, err := currentProfile(p, all); err != nil || prof != nil {
-			return err // tag-directory mode never prefetches
+		// The catalog as captured: an earlier rule may have compacted it.
+		// Its parsed skills and the snapshot with its search structures
+		// come from the catalog cache after the first request.
+		var e *cacheEntry
+		if set.Profile != "" {
+			if e, _ = entryFor(p.Original); e == nil {
+				return nil
+			}
+			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil || prof != nil {
+				return err // tag-directory mode never prefetches
+			}
 		}
 		node, text := latestHumanText(p.Capture)
 		if node < 0 || strings.TrimSpace(text) == "" || strings.Contains(text, prefetchTag) {
 			return nil
 		}
-		snap := catalog.NewSnapshot(all, catalog.Options{})
+		if e == nil {
+			if e, _ = entryFor(p.Original); e == nil {
+				return nil
+			}
+		}
+		snap := e.snapshot(set.Exclude)
 		overlay := prefetchOverlay(snap, text, limit)
 		if overlay == "" {
 			return nil
