@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -128,14 +129,36 @@ func newTypoIndex(skills []Skill) *typoIndex {
 		x.skills[next[o]] = skill
 		next[o]++
 	}
-	// (key, string) pairs, sorted by key with a two-pass radix sort that
-	// keeps string order within a key.
+	// (key, string) pairs, sorted by key and then string: a plain sort for
+	// a small catalog, a two-pass radix sort by key (which keeps the string
+	// order the pairs are made in) for a large one.
 	pairs := make([]uint64, 0, entries)
 	for id, s := range x.strs {
 		for q := 0; q+1 < len(s); q++ {
 			pairs = append(pairs, uint64(typoKey(s[q], s[q+1], q, len(s)))<<32|uint64(id))
 		}
 	}
+	if len(pairs) < 1<<16 {
+		slices.Sort(pairs)
+	} else {
+		pairs = radixSortKeys(pairs)
+	}
+	x.ids = make([]int32, len(pairs))
+	for i, p := range pairs {
+		key := uint32(p >> 32)
+		if len(x.keys) == 0 || x.keys[len(x.keys)-1] != key {
+			x.keys = append(x.keys, key)
+			x.start = append(x.start, int32(i))
+		}
+		x.ids[i] = int32(p)
+	}
+	x.start = append(x.start, int32(len(pairs)))
+	return x
+}
+
+// radixSortKeys sorts pairs by their upper 32 bits, keeping the order of
+// pairs with equal keys.
+func radixSortKeys(pairs []uint64) []uint64 {
 	tmp := make([]uint64, len(pairs))
 	var bucket [1 << 16]int
 	for _, shift := range []uint{32, 48} {
@@ -155,17 +178,7 @@ func newTypoIndex(skills []Skill) *typoIndex {
 		}
 		pairs, tmp = tmp, pairs
 	}
-	x.ids = make([]int32, len(pairs))
-	for i, p := range pairs {
-		key := uint32(p >> 32)
-		if len(x.keys) == 0 || x.keys[len(x.keys)-1] != key {
-			x.keys = append(x.keys, key)
-			x.start = append(x.start, int32(i))
-		}
-		x.ids[i] = int32(p)
-	}
-	x.start = append(x.start, int32(len(pairs)))
-	return x
+	return pairs
 }
 
 // skillsOf returns the skills that have string id, in order.
