@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${BENCH_OUT:-bin/bench}
 mkdir -p "$out"
-go build -o "$out/skillopt" ./cmd/skillopt
+# Built as `make build` builds it (static, see the Makefile).
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$out/skillopt" ./cmd/skillopt
 go build -o "$out/jsonbaseline" ./internal/cmd/jsonbaseline
 go build -o "$out/procbench" ./internal/cmd/procbench
 go build -o "$out/synthgen" ./internal/cmd/synthgen

@@ -7,7 +7,6 @@ package rank
 import (
 	"math"
 	"sort"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -102,7 +101,7 @@ func ParseQuery(text string) Query {
 	var q Query
 	seen := map[string]bool{}
 	Tokens(text, func(tok string) {
-		if !seen[tok] && !stopWords[tok] {
+		if !seen[tok] && !isStopWord(tok) {
 			seen[tok] = true
 			q.Terms = append(q.Terms, tok)
 		}
@@ -249,13 +248,14 @@ func AppendTokens[T ~string | ~[]byte](text T, camel bool, buf []byte, fn func(t
 	return word
 }
 
-// stopWords are English function words that carry no routing signal.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can could do does for from had has have how i if in into
-	is it its me my no not of on or our please should so some than that the their them then there these this those to
-	too up us use using was we were what when where which who why will with would you your want need help let make get`) {
-		m[w] = true
+// isStopWord reports whether tok is one of the English function words
+// that carry no routing signal (a switch: no table is built at start-up).
+func isStopWord(tok string) bool {
+	switch tok {
+	case "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into",
+		"is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "please", "should", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "this", "those", "to",
+		"too", "up", "us", "use", "using", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your", "want", "need", "help", "let", "make", "get":
+		return true
 	}
-	return m
-}()
+	return false
+}

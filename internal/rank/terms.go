@@ -23,7 +23,7 @@ func TermsQuery(terms []string) Query {
 
 // IsStopWord reports whether tok (a lower-case token) is one of the
 // function words ParseQuery drops.
-func IsStopWord(tok string) bool { return stopWords[tok] }
+func IsStopWord(tok string) bool { return isStopWord(tok) }
 
 // FieldFreq returns how many documents contain term in field f.
 func (x *Index) FieldFreq(term string, f int) int {
