@@ -7,9 +7,9 @@ FUZZTIME ?= 20s
 
 all: build
 
-# A static binary without the CLI library's man-page generator: a program
-# linked against the C library (os/user, pulled in by the gitignore parser)
-# and the generator's Markdown tables each add to every start.
+# Without the CLI library's man-page generator, whose Markdown tables are
+# built at every start; CGO_ENABLED=0 keeps the binary static (loading the
+# C library would cost more) should a dependency ever need cgo.
 BUILDFLAGS ?= -tags urfave_cli_no_docs
 
 build:
