@@ -1,9 +1,11 @@
 package catalog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -104,13 +106,18 @@ func agentList(d *SkillDoc, key string, add func(kind FindingKind, line, col int
 		if strings.TrimSpace(n.Value) == "" {
 			return nil
 		}
+		cols := elementColumns(d, f)
 		for i, part := range strings.Split(n.Value, ",") {
 			v := strings.TrimSpace(part)
+			col := f.ValueCol
+			if cols != nil {
+				col = cols[i]
+			}
 			if v == "" {
-				add(SkillsElementInvalid, f.ValueLine, f.ValueCol, "%s %q has an empty element (element %d): remove the extra comma", key, n.Value, i+1)
+				add(SkillsElementInvalid, f.ValueLine, col, "%s %q has an empty element (element %d): remove the extra comma", key, n.Value, i+1)
 				continue
 			}
-			out = append(out, AgentValue{Value: v, Line: f.ValueLine, Col: f.ValueCol})
+			out = append(out, AgentValue{Value: v, Line: f.ValueLine, Col: col})
 		}
 	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
@@ -129,4 +136,40 @@ func agentList(d *SkillDoc, key string, add func(kind FindingKind, line, col int
 		add(SkillsFieldType, f.ValueLine, f.ValueCol, "%s must be a comma-separated string or a list of strings, not %s", key, YAMLKind(n))
 	}
 	return out
+}
+
+// elementColumns returns the column of each comma-separated element of a
+// string field written on one line (its first non-blank character, or
+// where an empty element is), so that each element is pointed at; nil
+// when the value's text is not found as written (escapes, several lines).
+func elementColumns(d *SkillDoc, f *Field) []int {
+	n := f.Node
+	line := d.Line(f.ValueLine)
+	// The value's byte offset in its line.
+	off, col := 0, 1
+	for col < f.ValueCol && off < len(line) {
+		_, size := utf8.DecodeRune(line[off:])
+		off += size
+		col++
+	}
+	rest := line[off:]
+	if n.Style == yaml.DoubleQuotedStyle || n.Style == yaml.SingleQuotedStyle {
+		if len(rest) == 0 {
+			return nil
+		}
+		rest, col = rest[1:], col+1
+	}
+	if !bytes.HasPrefix(rest, []byte(n.Value)) {
+		return nil
+	}
+	var cols []int
+	for _, part := range strings.Split(n.Value, ",") {
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		if strings.TrimSpace(part) == "" {
+			lead = 0
+		}
+		cols = append(cols, col+utf8.RuneCountInString(part[:lead]))
+		col += utf8.RuneCountInString(part) + 1
+	}
+	return cols
 }

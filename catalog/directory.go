@@ -19,18 +19,25 @@ const DirectoryResolver = "<skill_resolver>Pick tags for the task, browse cards 
 // unclassified bucket, and critical/always name hints. No per-skill names
 // besides the hints.
 func Directory(s *Snapshot, critical, always []string) string {
+	return DirectoryOf(s.Len(), s.TagCounts(), func(name string) bool { return s.Lookup(name) >= 0 }, critical, always)
+}
+
+// DirectoryOf renders the directory of n skills with the given tag counts
+// (vocabulary order, unclassified last); has says whether a skill of that
+// name is in the catalog, for the critical and always hints.
+func DirectoryOf(n int, counts []TagCount, has func(name string) bool, critical, always []string) string {
 	var b strings.Builder
 	b.WriteString(Marker)
 	b.WriteByte('\n')
-	fmt.Fprintf(&b, "<skill_directory vocabulary=%q skills=\"%d\" columns=\"tag,count,about\">\n", VocabularyVersion, s.Len())
-	for _, tc := range s.TagCounts() {
+	fmt.Fprintf(&b, "<skill_directory vocabulary=%q skills=\"%d\" columns=\"tag,count,about\">\n", VocabularyVersion, n)
+	for _, tc := range counts {
 		fmt.Fprintf(&b, "%s\t%d\t%s\n", tc.Tag, tc.Count, TagDoc(tc.Tag))
 	}
 	b.WriteString("</skill_directory>\n")
 	hint := func(kind string, names []string) {
 		var known []string
 		for _, n := range names {
-			if s.Lookup(n) >= 0 {
+			if has(n) {
 				known = append(known, cell(n))
 			}
 		}

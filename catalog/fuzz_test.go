@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,9 @@ func FuzzParseAgent(f *testing.F) {
 			if s.Value == "" || strings.TrimSpace(s.Value) != s.Value || seen[s.Value] {
 				t.Fatalf("selected name %q", s.Value)
 			}
+			if s.Line < 1 || s.Col < 1 || s.Line > lines+1 {
+				t.Fatalf("selected name %q at %d:%d outside the file", s.Value, s.Line, s.Col)
+			}
 			seen[s.Value] = true
 		}
 	})
@@ -58,5 +62,32 @@ func FuzzIgnore(f *testing.F) {
 			return
 		}
 		_ = set.match(path, isDir)
+	})
+}
+
+// FuzzParseProviderError: any answer is read without panicking, and an
+// answer that carries cards is never taken for an error.
+func FuzzParseProviderError(f *testing.F) {
+	for _, tc := range providerErrors {
+		f.Add([]byte(tc.body))
+	}
+	f.Add([]byte(`{"cards":[],"error":{"type":"rate_limit_error"}}`))
+	f.Add([]byte(`{"error":{"code":1e400}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, ok := ParseProviderError(data)
+		if ok && e == nil {
+			t.Fatal("ok without an error")
+		}
+		if ok {
+			_ = e.Error()
+		}
+		if ok && strings.Contains(string(data), `"cards"`) && strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
+			var probe map[string]any
+			if json.Unmarshal(data, &probe) == nil {
+				if _, has := probe["cards"]; has {
+					t.Fatalf("an answer with cards read as a provider error: %s", data)
+				}
+			}
+		}
 	})
 }

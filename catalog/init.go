@@ -53,6 +53,10 @@ type InitGroup struct {
 	Attempt  int      `json:"attempt"`
 	Status   string   `json:"status"` // pending, accepted, split, failed
 	Feedback string   `json:"feedback,omitempty"`
+	// ProviderErrors counts the answers that were provider errors (a rate
+	// limit, an overload): not content failures, so they neither use an
+	// attempt nor split the group.
+	ProviderErrors int `json:"provider_errors,omitempty"`
 }
 
 // Groups splits skills (source order) into groups of at most
@@ -327,6 +331,32 @@ type Initializer struct {
 	Provider string
 	Model    string
 	Snap     *Snapshot
+	// OnAnswer, when set, is told what became of every answer Absorb
+	// reads.
+	OnAnswer func(AnswerOutcome)
+}
+
+// AnswerOutcome is what became of one answer.
+type AnswerOutcome struct {
+	Group    string // the group's ID
+	Skills   int    // how many skills the group holds
+	Accepted bool
+	// Problems say why a rejected answer was rejected.
+	Problems []string
+	// SetAside is where a rejected answer was moved ("" when there was
+	// no file to move).
+	SetAside string
+	// Next is what follows a rejection: "retry" (a request with the
+	// feedback), "split" (two smaller requests), "failed" (no more
+	// calls for this group) or "resend" (the answer was the provider's
+	// error: the same request is to be sent again).
+	Next string
+}
+
+func (in *Initializer) tell(o AnswerOutcome) {
+	if in.OnAnswer != nil {
+		in.OnAnswer(o)
+	}
 }
 
 // Plan writes requests for every eligible skill without a current card and
@@ -494,6 +524,13 @@ func ProgressOf(st *InitState) Progress {
 // are written into the profile (atomically, after each group); rejected
 // ones get a retry request with feedback, then are split in two, within the
 // attempt and extra-call limits. It returns what changed.
+//
+// An answer that is the provider's error (an HTTP error body, a rate limit)
+// is no verdict on the content: it is moved aside to ID.error-N.json and
+// the group's request stays as it was, to be sent again. A transient error
+// is retried up to MaxProviderRetries times per group; a terminal one (bad
+// credentials, an invalid request, no quota), or one more transient error,
+// stops the run with a *StopError once the state is saved.
 func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected int, err error) {
 	extra := map[string]int{}
 	for _, g := range st.Groups {
@@ -516,6 +553,14 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 		data, rerr := untrusted.ReadFile(path, MaxResponseBytes)
 		if errors.Is(rerr, fs.ErrNotExist) {
 			continue // not answered yet
+		}
+		if rerr == nil {
+			if pe, ok := ParseProviderError(data); ok {
+				if err := in.providerFailed(st, g, path, pe); err != nil {
+					return accepted, rejected, err
+				}
+				continue
+			}
 		}
 		var cards []answerCard
 		var perr error
@@ -545,12 +590,14 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			if err := in.save(st); err != nil {
 				return accepted, rejected, err
 			}
+			in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Accepted: true})
 			continue
 		}
 		rejected++
 		// The answer is moved aside, not deleted: it may be someone's
 		// only copy, and the next answer goes in its place.
-		if err := in.setAside(g); err != nil {
+		aside, err := in.setAside(g)
+		if err != nil {
 			return accepted, rejected, err
 		}
 		g.Feedback = feedback(problems)
@@ -580,25 +627,74 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 		if err := in.save(st); err != nil {
 			return accepted, rejected, err
 		}
+		next := map[string]string{"pending": "retry", "split": "split", "failed": "failed"}[g.Status]
+		in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: problems, SetAside: aside, Next: next})
 	}
 	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
 	return accepted, rejected, in.save(st)
 }
 
-// setAside renames the rejected answer of g to ID.rejected-N.json (N the
-// attempt, or the next free number), never replacing an existing file.
-func (in *Initializer) setAside(g *InitGroup) error {
-	from, err := in.ResponsePath(g.ID)
+// StopError ends card generation: the provider answered a group's request
+// with an error that retrying will not cure, or kept failing.
+type StopError struct {
+	File  string // the answer that stopped the run, as set aside
+	Group string
+	Err   *ProviderError
+	// Retries is how often the group's request was sent again first.
+	Retries int
+}
+
+func (e *StopError) Error() string {
+	advice := "fix the cause (credentials, model, quota) and run again: the request is unchanged"
+	if e.Err.Retry {
+		advice = fmt.Sprintf("it kept failing after %d retries; run again later: the request is unchanged", e.Retries)
+	}
+	return fmt.Sprintf("%s: group %s: %v; stopping: %s", e.File, e.Group, e.Err, advice)
+}
+
+// providerFailed handles an answer that is a provider's error: set aside,
+// the group stays pending with its request unchanged, and the run stops
+// when the error is terminal or the retries are used up.
+func (in *Initializer) providerFailed(st *InitState, g *InitGroup, path string, pe *ProviderError) error {
+	aside, err := in.setAsideAs(g, "error", g.ProviderErrors+1)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if aside == "" {
+		aside = path
 	}
-	for n := max(g.Attempt, 1); n < max(g.Attempt, 1)+1000; n++ {
-		to, err := groupFile(in.Dir, "responses", g.ID, fmt.Sprintf(".rejected-%d", n))
+	g.ProviderErrors++
+	if err := in.save(st); err != nil {
+		return err
+	}
+	if !pe.Retry || g.ProviderErrors > MaxProviderRetries {
+		return &StopError{File: aside, Group: g.ID, Err: pe, Retries: g.ProviderErrors - 1}
+	}
+	in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: []string{fmt.Sprintf("provider error: %v", pe)}, SetAside: aside, Next: "resend"})
+	return nil
+}
+
+// setAside renames the rejected answer of g to ID.rejected-N.json (N the
+// attempt, or the next free number), never replacing an existing file,
+// and returns where it went ("" when there was nothing to move).
+func (in *Initializer) setAside(g *InitGroup) (string, error) {
+	return in.setAsideAs(g, "rejected", max(g.Attempt, 1))
+}
+
+// setAsideAs renames the answer of g to ID.KIND-N.json, N from first or the
+// next free number, and returns the new path ("" when there was no answer).
+func (in *Initializer) setAsideAs(g *InitGroup, kind string, first int) (string, error) {
+	from, err := in.ResponsePath(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	for n := first; n < first+1000; n++ {
+		to, err := groupFile(in.Dir, "responses", g.ID, fmt.Sprintf(".%s-%d", kind, n))
 		if err != nil {
-			return err
+			return "", err
 		}
 		if _, err := os.Lstat(to); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -606,13 +702,13 @@ func (in *Initializer) setAside(g *InitGroup) error {
 		// A hard link fails rather than replace a file that appeared
 		// meanwhile; without hard links, rename (checked just above).
 		if err := os.Link(from, to); err == nil {
-			return os.Remove(from)
+			return to, os.Remove(from)
 		} else if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return os.Rename(from, to)
+		return to, os.Rename(from, to)
 	}
-	return fmt.Errorf("%s: no free name to set the rejected answer aside", from)
+	return "", fmt.Errorf("%s: no free name to set the answer aside", from)
 }
 
 // PendingIDs lists the groups that still need an answer.

@@ -122,6 +122,64 @@ func TestInitRoundTrip(t *testing.T) {
 	}
 }
 
+// Every answer read is reported: accepted, or rejected with its problems,
+// the file the answer was kept in, and what follows.
+func TestInitOutcomes(t *testing.T) {
+	dir := t.TempDir()
+	skills, _ := synthetic(25)
+	var got []AnswerOutcome
+	in := &Initializer{Dir: filepath.Join(dir, "init"), Profile: filepath.Join(dir, "cards.json"), Snap: NewSnapshot(skills, Options{}),
+		OnAnswer: func(o AnswerOutcome) { got = append(got, o) }}
+	prof := NewProfile()
+	st, err := in.Plan(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := st.Groups[0].Skills[3]
+	answer(t, in, "g0001", "", map[string]bool{missing: true})
+	answer(t, in, "g0002", "", nil)
+	if _, _, err := in.Absorb(st, prof); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d outcomes: %+v", len(got), got)
+	}
+	rej, acc := got[0], got[1]
+	if rej.Group != "g0001" || rej.Accepted || rej.Skills != 20 || rej.Next != "retry" ||
+		len(rej.Problems) != 1 || rej.Problems[0] != fmt.Sprintf("%q is missing", missing) {
+		t.Fatalf("rejection: %+v", rej)
+	}
+	if rej.SetAside != filepath.Join(in.Dir, "responses", "g0001.rejected-1.json") {
+		t.Fatalf("set aside as %q", rej.SetAside)
+	}
+	if _, err := os.Stat(rej.SetAside); err != nil {
+		t.Fatalf("the rejected answer is gone: %v", err)
+	}
+	if acc.Group != "g0002" || !acc.Accepted || acc.Skills != 5 || len(acc.Problems) != 0 {
+		t.Fatalf("acceptance: %+v", acc)
+	}
+	// A provider's error: kept aside, the request to be sent again.
+	got = nil
+	path, _ := in.ResponsePath("g0001")
+	if err := os.WriteFile(path, []byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := in.Absorb(st, prof); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Next != "resend" || got[0].Accepted || !strings.Contains(got[0].Problems[0], "overloaded_error") ||
+		got[0].SetAside != filepath.Join(in.Dir, "responses", "g0001.error-1.json") {
+		t.Fatalf("provider error: %+v", got)
+	}
+	// The second rejection splits the group.
+	got = nil
+	answer(t, in, "g0001", "", map[string]bool{missing: true})
+	in.Absorb(st, prof)
+	if len(got) != 1 || got[0].Next != "split" || got[0].SetAside != filepath.Join(in.Dir, "responses", "g0001.rejected-2.json") {
+		t.Fatalf("second rejection: %+v", got)
+	}
+}
+
 func TestCheckAnswer(t *testing.T) {
 	group := []Skill{{Name: "a", Description: "x"}, {Name: "b", Description: "y"}}
 	_, problems := CheckAnswer(group, []answerCard{

@@ -1,7 +1,7 @@
 package catalog
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,14 +32,14 @@ var intentPrefixes = []string{
 // Intent derives a short routing phrase from a skill description: its first
 // sentence without boilerplate openings, cut at the first clause break and
 // at a word boundary within 64 characters.
-func Intent(desc string) string {
-	s := strings.Join(strings.Fields(desc), " ")
-	if i := sentenceEnd(s); i > 0 {
-		s = s[:i]
-	}
+func Intent(desc string) string { return intent(desc) }
+
+func intent(desc string) string {
+	s := firstSentence(desc)
 	for changed := true; changed; {
 		changed = false
-		low := strings.ToLower(s)
+		// Only the start of s can match a prefix: lower that much.
+		low := strings.ToLower(s[:runeBoundary(s, 3*maxPrefixLen)])
 		for _, p := range intentPrefixes {
 			if strings.HasPrefix(low, p) && len(s) > len(p)+8 {
 				s = s[len(p):]
@@ -125,6 +125,68 @@ func sentenceEnd(s string) int {
 	return -1
 }
 
+// firstSentence returns desc with white space runs as single spaces, cut
+// before the end of its first sentence: strings.Fields joined by spaces,
+// then cut at sentenceEnd, in one pass that stops at that end.
+func firstSentence(desc string) string {
+	b := make([]byte, 0, min(len(desc), 256))
+	space, cut := false, true
+	for i := 0; i < len(desc); {
+		var (
+			r    rune
+			size int
+		)
+		if c := desc[i]; c < utf8.RuneSelf {
+			r, size = rune(c), 1
+		} else {
+			r, size = utf8.DecodeRuneInString(desc[i:])
+		}
+		if unicode.IsSpace(r) {
+			space = len(b) > 0
+			i += size
+			continue
+		}
+		if space {
+			// A sentence ends at . ! or ? followed by a space, unless it
+			// is an abbreviation such as "e.g."; one that ends at the very
+			// start leaves the text whole.
+			if n := len(b); cut {
+				if c := b[n-1]; (c == '.' || c == '!' || c == '?') && !(n-1 >= 3 && b[n-3] == '.') {
+					if n-1 > 0 {
+						return string(b[:n-1])
+					}
+					cut = false
+				}
+			}
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, desc[i:i+size]...)
+		i += size
+	}
+	return string(b)
+}
+
+// maxPrefixLen is the length of the longest intent prefix.
+var maxPrefixLen = func() int {
+	n := 0
+	for _, p := range intentPrefixes {
+		n = max(n, len(p))
+	}
+	return n
+}()
+
+// runeBoundary returns the largest rune boundary of s at or below n.
+func runeBoundary(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
 // cell makes a value safe for one TSV cell inside an XML-like block.
 func cell(s string) string {
 	s = strings.Map(func(r rune) rune {
@@ -136,18 +198,37 @@ func cell(s string) string {
 	return xmlEscape(s)
 }
 
-// CompactBlocks renders the compact index of each catalog (groups[i] are
+// CompactBlocks is Compact without its figures.
+func CompactBlocks(groups [][]Skill, budget int) []string {
+	blocks, _ := Compact(groups, budget)
+	return blocks
+}
+
+// CompactStats counts the intents of a compact index: the skills whose
+// description gives one, and those the budget let in. NamesOnly says the
+// names alone (Floor characters with the index's frame) leave no room for
+// any intent, which are then not derived (Intents is 0).
+type CompactStats struct {
+	Intents, Kept int
+	NamesOnly     bool
+	Floor         int
+}
+
+// Compact renders the compact index of each catalog (groups[i] are
 // the eligible skills of catalog i in source order). All catalogs share one
 // soft character budget: every name is always listed; intents are admitted
 // cheapest first (ties in source order) while the total stays within
 // budget. The first block carries the marker and the resolver line.
-func CompactBlocks(groups [][]Skill, budget int) []string {
+func Compact(groups [][]Skill, budget int) ([]string, CompactStats) {
+	var stats CompactStats
 	type cand struct {
-		g, i, cost int
-		text       string
+		g, i, cost, order int
+		text              string
 	}
 	names := make([][]string, len(groups))
 	floor := utf8.RuneCountInString(Marker) + 1 + utf8.RuneCountInString(Resolver)
+	var cands []cand
+	order := 0
 	for g, skills := range groups {
 		floor += utf8.RuneCountInString(indexOpen) + 1 + utf8.RuneCountInString(indexClose) + 1
 		names[g] = make([]string, len(skills))
@@ -157,33 +238,39 @@ func CompactBlocks(groups [][]Skill, budget int) []string {
 		}
 	}
 	// An intent costs at least two characters (a tab and one more): when
-	// the names leave less than that, no intent is derived at all, which
-	// keeps large catalogs from paying for thousands of unused intents.
-	left := budget - floor
-	var cands []cand
-	if left >= 2 {
+	// the names leave less, none is derived.
+	stats.Floor = floor
+	if stats.NamesOnly = budget-floor < 2; !stats.NamesOnly {
 		for g, skills := range groups {
 			for i, sk := range skills {
 				if in := cell(Intent(sk.Description)); in != "" {
-					cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), text: in})
+					cands = append(cands, cand{g: g, i: i, cost: 1 + utf8.RuneCountInString(in), order: order, text: in})
 				}
+				order++
 			}
 		}
 	}
-	// Candidates are in source order: a stable sort by cost breaks ties by
-	// source order.
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].cost < cands[b].cost })
+	// Cheapest first, in catalog order among equals (orders are unique).
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.cost != b.cost {
+			return a.cost - b.cost
+		}
+		return a.order - b.order
+	})
 	intents := make([][]string, len(groups))
 	for g := range groups {
 		intents[g] = make([]string, len(groups[g]))
 	}
+	left := budget - floor
 	for _, c := range cands {
 		if c.cost > left {
 			break
 		}
 		intents[c.g][c.i] = c.text
 		left -= c.cost
+		stats.Kept++
 	}
+	stats.Intents = len(cands)
 	out := make([]string, len(groups))
 	for g := range groups {
 		var b strings.Builder
@@ -208,5 +295,5 @@ func CompactBlocks(groups [][]Skill, budget int) []string {
 		}
 		out[g] = b.String()
 	}
-	return out
+	return out, stats
 }

@@ -1,8 +1,9 @@
 // Package measure accounts for where the bytes, characters and tokens of a
 // captured request go, section by section, and what the configured rules
 // save. Bytes are UTF-8 bytes of the body as captured; characters are
-// Unicode code points; tokens are exact counts of an OpenAI encoding over
-// each segment's text.
+// Unicode code points; tokens are counts of an OpenAI encoding over each
+// segment's text: exact for an OpenAI model whose encoding it is, an
+// estimate for every other model (Tokens.Exact says which).
 package measure
 
 import (
@@ -36,22 +37,32 @@ type Report struct {
 
 // CaptureReport measures one capture.
 type CaptureReport struct {
-	Name         string       `json:"name"`
-	Provider     string       `json:"provider"`
-	Reason       string       `json:"reason"`
-	Envelope     string       `json:"envelope"`
-	Bytes        int          `json:"bytes"`
-	Chars        int          `json:"chars"`
-	Tokens       Tokens       `json:"tokens"`
-	Sections     []SectionRow `json:"sections"`
-	Skills       Skills       `json:"skills"`
-	Tools        Tools        `json:"tools"`
-	ToolResults  ToolResults  `json:"tool_results"`
-	PrefixSHA256 string       `json:"prefix_sha256"`
-	PrefixBytes  int          `json:"prefix_bytes"`
-	Savings      []Saving     `json:"savings"`
-	After        After        `json:"after"`
-	Replay       Replay       `json:"replay"`
+	Name     string `json:"name"`
+	Provider string `json:"provider"`
+	Reason   string `json:"reason"`
+	Envelope string `json:"envelope"`
+	// Model is the model the request names ("" when it names none).
+	Model       string       `json:"model,omitempty"`
+	Bytes       int          `json:"bytes"`
+	Chars       int          `json:"chars"`
+	Tokens      Tokens       `json:"tokens"`
+	Sections    []SectionRow `json:"sections"`
+	Skills      Skills       `json:"skills"`
+	Tools       Tools        `json:"tools"`
+	ToolResults ToolResults  `json:"tool_results"`
+	// PrefixSHA256 is the hash of the stable prefix, "" when the body has
+	// none (PrefixBytes 0: no system text, catalog or tool declarations).
+	PrefixSHA256 string   `json:"prefix_sha256"`
+	PrefixBytes  int      `json:"prefix_bytes"`
+	Savings      []Saving `json:"savings"`
+	After        After    `json:"after"`
+	Replay       Replay   `json:"replay"`
+	// Warnings are what the rules say the reader must know about the
+	// result (intents the compact index had to drop).
+	Warnings []string `json:"warnings,omitempty"`
+	// NextSteps are the actions the rules propose, largest measured
+	// saving first, at most two.
+	NextSteps []rules.Suggestion `json:"next_steps,omitempty"`
 	// Per-family detail, present when the family has something to say.
 	Diagnostics []rules.Diagnostic `json:"diagnostics,omitempty"`
 	// Details are the sections rules add (rules.Rule.Detail), each a
@@ -93,11 +104,49 @@ func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// Tokens is a token count with the encoding that produced it.
+// Tokens is a token count with the encoding that produced it. Exact is true
+// only when the capture asks an OpenAI model that uses that encoding; for
+// any other model the count is an estimate of what its own tokenizer makes
+// of the text, and the provider's reported usage, where a capture has it,
+// is authoritative.
 type Tokens struct {
 	Encoding string `json:"encoding"`
 	Count    int    `json:"count"`
 	Exact    bool   `json:"exact"`
+}
+
+// ExactFor reports whether counts of encoding are the token counts the
+// model a capture asks for sees: an OpenAI model (Chat Completions or
+// Responses) whose tokenizer is that encoding.
+func ExactFor(c *capture.Capture, encoding string) bool {
+	if c.Provider != capture.OpenAIChat && c.Provider != capture.OpenAIResponses {
+		return false
+	}
+	model := strings.ToLower(c.Doc.GetStr(0, "model"))
+	if i := strings.LastIndexByte(model, '/'); i >= 0 {
+		model = model[i+1:] // "openai/gpt-4o" on a router
+	}
+	return model != "" && openAIEncoding(model) == encoding
+}
+
+// openAIEncoding names the encoding of an OpenAI model ("" when the model
+// is not one of OpenAI's).
+func openAIEncoding(model string) string {
+	has := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(model, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "chatgpt-4o", "o1", "o3", "o4", "codex-", "gpt-oss", "computer-use"):
+		return "o200k_base"
+	case has("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada-002"):
+		return "cl100k_base"
+	}
+	return ""
 }
 
 // SectionRow is one section's share of a capture.
@@ -151,13 +200,51 @@ type Saving struct {
 	BytesAfter  int     `json:"bytes_after"`
 	SavedBytes  int     `json:"saved_bytes"`
 	SavedPct    float64 `json:"saved_pct"`
-	Dropped     string  `json:"dropped,omitempty"`
+	// SavedTokens is the tokens the step saved (0 when counting is off).
+	SavedTokens int `json:"saved_tokens"`
+	// SavedUSD is what the saved tokens cost as input at the model's
+	// price; absent when the price is unknown.
+	SavedUSD *float64 `json:"saved_usd,omitempty"`
+	// Dropped says why the engine rejected the rule's edits.
+	Dropped string `json:"dropped,omitempty"`
+	// Idle says why the rule proposed no edit, in its own words.
+	Idle string `json:"idle,omitempty"`
+	// FixedBytes are the bytes of the tools the rule declares on every
+	// request of a conversation (rules.Rule.Declares), counted in the
+	// figures above: on a request with nothing to reduce they are all the
+	// step adds, so that later turns keep the same cached tools.
+	FixedBytes int `json:"fixed_bytes,omitempty"`
+	// Declared names those tools.
+	Declared []string `json:"declared,omitempty"`
+}
+
+// Why says why a step saved nothing: the engine's reason for dropping
+// it, the rule's own, or that it had nothing to change ("" when it saved).
+func (s Saving) Why() string {
+	switch {
+	case s.Dropped != "":
+		return "dropped: " + s.Dropped
+	case s.FixedBytes > 0 && s.SavedBytes+s.FixedBytes <= 0:
+		return fmt.Sprintf("declares %s (%s B) on every turn, so that later turns keep the same cached tools", strings.Join(s.Declared, ", "), Thousands(s.FixedBytes))
+	case s.SavedBytes != 0:
+		return ""
+	case s.Idle != "":
+		return s.Idle
+	}
+	return "nothing to change"
 }
 
 // After is the capture after the pipeline.
 type After struct {
 	Bytes  int `json:"bytes"`
 	Tokens int `json:"tokens"`
+	// SavedTokens is the tokens the pipeline saved; SavedUSD their input
+	// cost, absent when the model's price is unknown.
+	SavedTokens int      `json:"saved_tokens"`
+	SavedUSD    *float64 `json:"saved_usd,omitempty"`
+	// InputUSDPerMTok is the model's input price the costs are computed
+	// at, in US dollars per million tokens (absent: no price).
+	InputUSDPerMTok *float64 `json:"input_usd_per_mtok,omitempty"`
 }
 
 // Replay is the cumulative byte count when the request is sent again
@@ -170,12 +257,19 @@ type Replay struct {
 
 // Totals sums a report.
 type Totals struct {
-	Captures   int     `json:"captures"`
-	Bytes      int     `json:"bytes"`
-	Tokens     int     `json:"tokens"`
-	AfterBytes int     `json:"after_bytes"`
-	SavedBytes int     `json:"saved_bytes"`
-	SavedPct   float64 `json:"saved_pct"`
+	Captures    int     `json:"captures"`
+	Bytes       int     `json:"bytes"`
+	Tokens      int     `json:"tokens"`
+	AfterBytes  int     `json:"after_bytes"`
+	AfterTokens int     `json:"after_tokens"`
+	SavedBytes  int     `json:"saved_bytes"`
+	SavedPct    float64 `json:"saved_pct"`
+	SavedTokens int     `json:"saved_tokens"`
+	// SavedUSD sums the captures' saved input cost; absent unless every
+	// capture's model has a known price.
+	SavedUSD *float64 `json:"saved_usd,omitempty"`
+	// Encoding is the tokenizer of the token counts ("none": not counted).
+	Encoding string `json:"encoding"`
 }
 
 // Options controls measurement.
@@ -188,6 +282,10 @@ type Options struct {
 	// Env is the environment the pipeline ran in, handed to the rules'
 	// Detail functions.
 	Env *rules.Env
+	// Price returns the input price of a model in US dollars per million
+	// tokens, and whether it is known; nil knows no price. Costs are
+	// reported only for known prices, never as 0.
+	Price func(model string) (usdPerMTok float64, ok bool)
 }
 
 const largestN = 10
@@ -201,6 +299,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 		Provider: string(c.Provider),
 		Reason:   c.Reason,
 		Envelope: c.Envelope,
+		Model:    Model(c),
 		Bytes:    len(c.Body),
 		Sections: []SectionRow{},
 		Savings:  []Saving{},
@@ -253,7 +352,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 			row(kinds[i]).Tokens += n
 			total += n
 		}
-		r.Tokens = Tokens{Encoding: opts.Encoding, Count: total, Exact: true}
+		r.Tokens = Tokens{Encoding: opts.Encoding, Count: total, Exact: ExactFor(c, opts.Encoding)}
 	} else {
 		r.Tokens = Tokens{Encoding: "none"}
 	}
@@ -269,25 +368,85 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 	r.ToolResults = toolResults(c, segs)
 	h := sha256.New()
 	r.PrefixBytes = c.WriteStablePrefix(h)
-	r.PrefixSHA256 = hex.EncodeToString(h.Sum(nil))
+	if r.PrefixBytes > 0 {
+		r.PrefixSHA256 = hex.EncodeToString(h.Sum(nil))
+	}
 
+	price, priced := 0.0, false
+	if opts.Price != nil && r.Model != "" {
+		price, priced = opts.Price(r.Model)
+	}
+	cost := func(tokens int) *float64 {
+		if !priced || !counting {
+			return nil
+		}
+		usd := float64(tokens) * price / 1e6
+		return &usd
+	}
+	// Tokens after each step: only an applied step changes them.
+	tokens := r.Tokens.Count
 	for _, st := range res.Steps {
-		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped}
+		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped, Idle: st.Idle, FixedBytes: st.Fixed}
+		if st.Fixed > 0 {
+			sv.Declared = st.Rule.Declares
+		}
 		sv.SavedBytes = st.BytesBefore - st.BytesAfter
 		sv.SavedPct = pct(sv.SavedBytes, st.BytesBefore)
+		if counting && st.Applied && st.After != nil {
+			after := countCapture(st.After, opts.Counter)
+			sv.SavedTokens = tokens - after
+			tokens = after
+		}
+		sv.SavedUSD = cost(sv.SavedTokens)
 		r.Savings = append(r.Savings, sv)
 	}
-	r.Diagnostics = res.Diagnostics
 	r.After.Bytes = len(res.Final.Body)
 	r.After.Tokens = r.Tokens.Count
 	if counting && res.Changed() {
-		r.After.Tokens = countCapture(res.Final, opts.Counter)
+		r.After.Tokens = tokens
+		if last := res.Steps[len(res.Steps)-1].After; last != res.Final {
+			// Steps do not account for the whole result.
+			r.After.Tokens = countCapture(res.Final, opts.Counter)
+		}
+	}
+	r.After.SavedTokens = r.Tokens.Count - r.After.Tokens
+	r.After.SavedUSD = cost(r.After.SavedTokens)
+	if r.After.SavedUSD != nil {
+		r.After.InputUSDPerMTok = &price
 	}
 	n := max(opts.Replay, 0) + 1
 	r.Replay = Replay{Requests: n, BytesBefore: n * r.Bytes, BytesAfter: n * r.After.Bytes}
 	r.Details = details(res, opts, counting)
+	for _, d := range r.Details {
+		r.Warnings = append(r.Warnings, d.Warnings...)
+		r.NextSteps = append(r.NextSteps, d.Next...)
+	}
+	// The largest measured savings first; two are enough to act on.
+	sort.SliceStable(r.NextSteps, func(i, j int) bool { return r.NextSteps[i].SavedBytes > r.NextSteps[j].SavedBytes })
+	if len(r.NextSteps) > maxNextSteps {
+		r.NextSteps = r.NextSteps[:maxNextSteps]
+	}
 	r.Diagnostics = res.Diagnostics
 	return r
+}
+
+// maxNextSteps bounds the next steps a capture's report names.
+const maxNextSteps = 2
+
+// Model returns the model a request names: the body's "model", or for
+// Gemini the model in the request path ("" when neither names one).
+func Model(c *capture.Capture) string {
+	if m := c.Doc.GetStr(0, "model"); m != "" {
+		return m
+	}
+	if i := strings.Index(c.URL, "/models/"); i >= 0 {
+		m := c.URL[i+len("/models/"):]
+		if j := strings.IndexAny(m, ":?/"); j >= 0 {
+			m = m[:j]
+		}
+		return m
+	}
+	return ""
 }
 
 // countCapture returns the token count of a whole capture the way Measure
@@ -381,14 +540,28 @@ func toolResults(c *capture.Capture, segs []capture.Segment) ToolResults {
 // Summarize adds totals and cross-capture notes to a report.
 func Summarize(caps []*CaptureReport, catalogs []string) *Report {
 	rep := &Report{Captures: caps}
+	t := &rep.Totals
+	t.Encoding = "none"
+	usd, priced := 0.0, len(caps) > 0
 	for _, c := range caps {
-		rep.Totals.Captures++
-		rep.Totals.Bytes += c.Bytes
-		rep.Totals.Tokens += c.Tokens.Count
-		rep.Totals.AfterBytes += c.After.Bytes
+		t.Captures++
+		t.Bytes += c.Bytes
+		t.Tokens += c.Tokens.Count
+		t.AfterBytes += c.After.Bytes
+		t.AfterTokens += c.After.Tokens
+		t.Encoding = c.Tokens.Encoding
+		if c.After.SavedUSD == nil {
+			priced = false
+		} else {
+			usd += *c.After.SavedUSD
+		}
 	}
-	rep.Totals.SavedBytes = rep.Totals.Bytes - rep.Totals.AfterBytes
-	rep.Totals.SavedPct = pct(rep.Totals.SavedBytes, rep.Totals.Bytes)
+	t.SavedBytes = t.Bytes - t.AfterBytes
+	t.SavedPct = pct(t.SavedBytes, t.Bytes)
+	t.SavedTokens = t.Tokens - t.AfterTokens
+	if priced {
+		t.SavedUSD = &usd
+	}
 	// catalogs[i] is the hash of capture i's native catalog ("" for none).
 	type group struct {
 		names    []string

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/rules"
 )
 
 // WriteJSON writes the report as one indented JSON object.
@@ -49,6 +51,61 @@ func Thousands(n int) string {
 	return b.String()
 }
 
+// USD renders an amount of US dollars: cents from a dollar up, four
+// decimals below ("$0.0216"), and "<$0.0001" for less; a negative amount
+// (a rule that costs) carries its sign before the dollar sign.
+func USD(v float64) string {
+	if v < 0 {
+		if v > -0.0001 {
+			return ">-$0.0001"
+		}
+		return "-" + USD(-v)
+	}
+	switch {
+	case v >= 1:
+		return fmt.Sprintf("$%.2f", v)
+	case v != 0 && v < 0.0001:
+		return "<$0.0001"
+	}
+	return fmt.Sprintf("$%.4f", v)
+}
+
+// afterLine is the size after the pipeline and, with a price, what the
+// cost column is computed at.
+func (c *CaptureReport) afterLine() string {
+	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
+	if c.counting() {
+		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+		if !c.Tokens.Exact {
+			after += " (estimated)"
+		}
+	}
+	if p := c.After.InputUSDPerMTok; p != nil {
+		after += fmt.Sprintf("; cost saved per request at %s's input price, %s per million tokens", c.Model, USD(*p))
+	}
+	return after
+}
+
+// costCell is an amount saved in a savings table: "-" when it is not
+// known, "0" when nothing was saved.
+func costCell(usd *float64) string {
+	switch {
+	case usd == nil:
+		return "-"
+	case *usd == 0:
+		return "0"
+	}
+	return USD(*usd)
+}
+
+// exactPct is part of whole in percent, unrounded (shown to one decimal).
+func exactPct(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return float64(part) * 100 / float64(whole)
+}
+
 func share(part, whole int) string {
 	if whole == 0 {
 		return "0.0 %"
@@ -56,72 +113,95 @@ func share(part, whole int) string {
 	return fmt.Sprintf("%.1f %%", float64(part)*100/float64(whole))
 }
 
-// WriteText writes the report as aligned tables for a terminal.
-func WriteText(w io.Writer, rep *Report) error {
-	for i, c := range rep.Captures {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		tok := "tokens not counted"
-		if c.Tokens.Encoding != "none" {
-			tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
-		}
-		fmt.Fprintf(w, "%s  %s  %s bytes  %s chars  %s\n", c.Name, c.Provider, Thousands(c.Bytes), Thousands(c.Chars), tok)
-		fmt.Fprintf(w, "  %-14s %6s %12s %10s %7s %10s\n", "section", "count", "bytes", "size", "share", "tokens")
-		for _, s := range c.Sections {
-			count := strconv.Itoa(s.Count)
-			if s.Kind == "other" {
-				count = "-"
+// barWidth is the width of a full (100 %) share bar.
+const barWidth = 20
+
+// bar draws part of whole as a bar of up to barWidth characters, in
+// eighths of a character; a share too small to draw shows as one eighth.
+func bar(part, whole int) string {
+	if whole <= 0 || part <= 0 {
+		return ""
+	}
+	eighths := (part*barWidth*8 + whole/2) / whole
+	eighths = max(eighths, 1)
+	partial := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+	return strings.Repeat("█", eighths/8) + partial[eighths%8]
+}
+
+// TextOptions controls the text and Markdown renderings.
+type TextOptions struct {
+	// Details prints every capture's own block when the report holds
+	// several (one capture always gets its block).
+	Details bool
+	// Quiet prints only the totals.
+	Quiet bool
+}
+
+// table is a text table: columns separated by two spaces, numbers aligned
+// right, the last column (a note) left as it is.
+type table struct {
+	rows  [][]string
+	right []bool // per column
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer, indent string) {
+	n := 0
+	for _, r := range t.rows {
+		n = max(n, len(r))
+	}
+	width := make([]int, n)
+	for _, r := range t.rows {
+		for k, c := range r {
+			if k < n-1 {
+				width[k] = max(width[k], utf8.RuneCountInString(c))
 			}
-			fmt.Fprintf(w, "  %-14s %6s %12s %10s %7s %10s\n", s.Kind, count, Thousands(s.Bytes), Size(s.Bytes), share(s.Bytes, c.Bytes), tokensCell(c, s.Tokens))
-		}
-		if c.Skills.Count > 0 || c.Skills.Bytes > 0 {
-			fmt.Fprintf(w, "  skills: %d in %s (%s, %s of the body)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes), share(c.Skills.Bytes, c.Bytes))
-		} else {
-			fmt.Fprintf(w, "  skills: no native skill catalog found\n")
-		}
-		fmt.Fprintf(w, "  tools: %d declared, %s", c.Tools.Count, Size(c.Tools.Bytes))
-		if len(c.Tools.Largest) > 0 {
-			parts := make([]string, 0, 3)
-			for _, t := range c.Tools.Largest[:min(3, len(c.Tools.Largest))] {
-				parts = append(parts, fmt.Sprintf("%s %s", t.Name, Size(t.Bytes)))
-			}
-			fmt.Fprintf(w, " (largest: %s)", strings.Join(parts, ", "))
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  tool results: %d, %s, %d identical duplicate(s)", c.ToolResults.Count, Size(c.ToolResults.Bytes), c.ToolResults.Duplicates)
-		if len(c.ToolResults.Largest) > 0 {
-			l := c.ToolResults.Largest[0]
-			fmt.Fprintf(w, "; largest %s at %s", Size(l.Bytes), l.Pointer)
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  stable prefix: %s, sha256 %s\n", Size(c.PrefixBytes), c.PrefixSHA256[:16])
-		if len(c.Savings) == 0 {
-			fmt.Fprintf(w, "  savings: no transform rules configured\n")
-		} else {
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintf(tw, "  rule\tname\tbefore\tafter\tsaved\t\t\n")
-			for _, s := range c.Savings {
-				note := ""
-				if s.Dropped != "" {
-					note = "dropped: " + s.Dropped
-				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%.1f %%\t%s\n", s.Rule, s.Name, Thousands(s.BytesBefore), Thousands(s.BytesAfter), Thousands(s.SavedBytes), s.SavedPct, note)
-			}
-			tw.Flush()
-		}
-		after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
-		if c.Tokens.Encoding != "none" {
-			after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
-		}
-		fmt.Fprintf(w, "  after: %s; over %d requests: %s → %s bytes\n", after, c.Replay.Requests, Thousands(c.Replay.BytesBefore), Thousands(c.Replay.BytesAfter))
-		for _, d := range c.Details {
-			fmt.Fprint(w, d.Text)
 		}
 	}
-	if len(rep.Captures) > 1 {
-		t := rep.Totals
-		fmt.Fprintf(w, "\ntotal: %d captures, %s bytes → %s bytes (%s saved, %.1f %%)\n", t.Captures, Thousands(t.Bytes), Thousands(t.AfterBytes), Thousands(t.SavedBytes), t.SavedPct)
+	for _, r := range t.rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for k, c := range r {
+			if k > 0 {
+				b.WriteString("  ")
+			}
+			fill := strings.Repeat(" ", max(width[k]-utf8.RuneCountInString(c), 0))
+			switch {
+			case k == n-1:
+				b.WriteString(c)
+			case k < len(t.right) && t.right[k]:
+				b.WriteString(fill + c)
+			default:
+				b.WriteString(c + fill)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// WriteText writes the report for a terminal: one capture as its own
+// block; several as one row each and a total (their blocks too with
+// Details); with Quiet only the total.
+func WriteText(w io.Writer, rep *Report, o TextOptions) error {
+	if o.Quiet {
+		fmt.Fprintln(w, totalLine(rep))
+		return nil
+	}
+	many := len(rep.Captures) > 1
+	if !many || o.Details {
+		for i, c := range rep.Captures {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeCapture(w, c)
+		}
+	}
+	if many {
+		if o.Details {
+			fmt.Fprintln(w)
+		}
+		writeCaptureTable(w, rep)
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -129,47 +209,222 @@ func WriteText(w io.Writer, rep *Report) error {
 	return nil
 }
 
-func tokensCell(c *CaptureReport, n int) string {
-	if c.Tokens.Encoding == "none" {
+// totalLine sums a report in one line.
+func totalLine(rep *Report) string {
+	t := rep.Totals
+	s := fmt.Sprintf("total: %s, %s → %s bytes (%s saved, %.1f %%)", counted(t.Captures, "capture"),
+		Thousands(t.Bytes), Thousands(t.AfterBytes), Thousands(t.SavedBytes), t.SavedPct)
+	if t.Encoding != "none" && t.Encoding != "" {
+		s += fmt.Sprintf(", %s → %s tokens (%s saved)", Thousands(t.Tokens), Thousands(t.AfterTokens), Thousands(t.SavedTokens))
+	}
+	if t.SavedUSD != nil {
+		s += fmt.Sprintf(", %s of input saved", USD(*t.SavedUSD))
+	}
+	return s
+}
+
+// counted is n and word, plural unless n is 1.
+func counted(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// catalogShare is the share of the body the skill catalog takes.
+func catalogShare(c *CaptureReport) string {
+	for _, s := range c.Sections {
+		if s.Kind == "skill-catalog" {
+			return share(s.Bytes, c.Bytes)
+		}
+	}
+	return "-"
+}
+
+// writeCaptureTable writes one row per capture and the total.
+func writeCaptureTable(w io.Writer, rep *Report) {
+	tokens := rep.Totals.Encoding != "none" && rep.Totals.Encoding != ""
+	t := &table{right: []bool{false, false, true, true, true, true, true, true}}
+	t.add("capture", "provider", "bytes", "tokens", "catalog", "after", "saved", "", "")
+	for _, c := range rep.Captures {
+		t.add(c.Name, c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count), catalogShare(c),
+			Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes), "")
+	}
+	tt := rep.Totals
+	t.add("total: "+counted(tt.Captures, "capture"), "", Thousands(tt.Bytes), tokensCell(tokens, tt.Tokens), "",
+		Thousands(tt.AfterBytes), Thousands(tt.SavedBytes), fmt.Sprintf("%.1f %%", tt.SavedPct), "")
+	t.write(w, "")
+	if tokens {
+		line := fmt.Sprintf("tokens (%s): %s → %s (%s saved)", tt.Encoding, Thousands(tt.Tokens), Thousands(tt.AfterTokens), Thousands(tt.SavedTokens))
+		if tt.SavedUSD != nil {
+			line += fmt.Sprintf(", %s of input saved", USD(*tt.SavedUSD))
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func tokensCell(counting bool, n int) string {
+	if !counting {
 		return "-"
 	}
 	return Thousands(n)
 }
 
-// WriteMarkdown writes the report as GitHub-flavoured Markdown tables.
-func WriteMarkdown(w io.Writer, rep *Report) error {
-	for _, c := range rep.Captures {
-		fmt.Fprintf(w, "### `%s` (%s)\n\n", mdEscape(c.Name), c.Provider)
-		fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
-		if c.Tokens.Encoding != "none" {
-			fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), c.Tokens.Encoding)
-		}
-		fmt.Fprintf(w, "\n\n| section | count | bytes | share | tokens |\n| --- | ---: | ---: | ---: | ---: |\n")
-		for _, s := range c.Sections {
-			fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", s.Kind, s.Count, Thousands(s.Bytes), share(s.Bytes, c.Bytes), tokensCell(c, s.Tokens))
-		}
-		fmt.Fprintf(w, "\n- skills: %d (%s, %s)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes))
-		fmt.Fprintf(w, "- tools: %d declared, %s\n", c.Tools.Count, Size(c.Tools.Bytes))
-		fmt.Fprintf(w, "- tool results: %d, %s, %d duplicate(s)\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), c.ToolResults.Duplicates)
-		fmt.Fprintf(w, "- stable prefix: %s, sha256 `%s`\n", Size(c.PrefixBytes), c.PrefixSHA256)
-		for _, d := range c.Details {
-			if d.Markdown != "" {
-				fmt.Fprint(w, d.Markdown)
-			} else {
-				fmt.Fprint(w, d.Text)
-			}
-		}
-		if len(c.Savings) > 0 {
-			fmt.Fprintf(w, "\n| rule | name | before | after | saved |\n| --- | --- | ---: | ---: | ---: |\n")
-			for _, s := range c.Savings {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s (%.1f %%) |\n", s.Rule, s.Name, Thousands(s.BytesBefore), Thousands(s.BytesAfter), Thousands(s.SavedBytes), s.SavedPct)
-			}
-		}
-		fmt.Fprintf(w, "- after: %s bytes\n\n", Thousands(c.After.Bytes))
+// counting reports whether the capture's tokens were counted.
+func (r *CaptureReport) counting() bool {
+	return r.Tokens.Encoding != "none" && r.Tokens.Encoding != ""
+}
+
+// priced reports whether the capture's savings have a cost.
+func (r *CaptureReport) priced() bool { return r.After.SavedUSD != nil }
+
+// writeCapture writes one capture's block.
+func writeCapture(w io.Writer, c *CaptureReport) {
+	tok := "tokens not counted"
+	if c.counting() {
+		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
-	if len(rep.Captures) > 1 {
+	head := c.Name + "  " + c.Provider
+	if c.Model != "" {
+		head += "  " + c.Model
+	}
+	fmt.Fprintf(w, "%s  %s bytes  %s chars  %s\n", head, Thousands(c.Bytes), Thousands(c.Chars), tok)
+	t := &table{right: []bool{false, true, true, true, true, true}}
+	t.add("section", "count", "bytes", "size", "tokens", "share", "")
+	for _, s := range c.Sections {
+		count := strconv.Itoa(s.Count)
+		if s.Kind == "other" {
+			count = "-"
+		}
+		t.add(s.Kind, count, Thousands(s.Bytes), Size(s.Bytes), tokensCell(c.counting(), s.Tokens), share(s.Bytes, c.Bytes), bar(s.Bytes, c.Bytes))
+	}
+	t.write(w, "  ")
+	if c.Skills.Count > 0 || c.Skills.Bytes > 0 {
+		fmt.Fprintf(w, "  skills: %d in %s (%s, %s of the body)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes), share(c.Skills.Bytes, c.Bytes))
+	} else {
+		fmt.Fprintf(w, "  skills: no native skill catalog found\n")
+	}
+	fmt.Fprintf(w, "  tools: %d declared, %s", c.Tools.Count, Size(c.Tools.Bytes))
+	if len(c.Tools.Largest) > 0 {
+		parts := make([]string, 0, 3)
+		for _, t := range c.Tools.Largest[:min(3, len(c.Tools.Largest))] {
+			parts = append(parts, fmt.Sprintf("%s %s", t.Name, Size(t.Bytes)))
+		}
+		fmt.Fprintf(w, " (largest: %s)", strings.Join(parts, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  tool results: %d, %s, %s", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
+	if len(c.ToolResults.Largest) > 0 {
+		l := c.ToolResults.Largest[0]
+		fmt.Fprintf(w, "; largest %s at %s", Size(l.Bytes), l.Pointer)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  stable prefix: %s\n", prefixText(c, false))
+	writeSavings(w, c)
+	for _, x := range c.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", x)
+	}
+	if len(c.NextSteps) > 0 {
+		fmt.Fprintf(w, "  next steps:\n")
+		for i, s := range c.NextSteps {
+			fmt.Fprintf(w, "    %d. %s\n", i+1, nextText(c, s))
+		}
+	}
+	for _, d := range c.Details {
+		fmt.Fprint(w, d.Text)
+	}
+}
+
+func duplicates(n int) string {
+	switch n {
+	case 0:
+		return "no identical duplicates"
+	case 1:
+		return "1 identical duplicate"
+	}
+	return fmt.Sprintf("%d identical duplicates", n)
+}
+
+// prefixText describes the stable prefix: its size and hash, or that the
+// body has none.
+func prefixText(c *CaptureReport, md bool) string {
+	if c.PrefixBytes == 0 {
+		return "none (no system text, skill catalog or tool declarations)"
+	}
+	if md {
+		return fmt.Sprintf("%s, sha256 `%s`", Size(c.PrefixBytes), c.PrefixSHA256)
+	}
+	return fmt.Sprintf("%s, sha256 %s", Size(c.PrefixBytes), c.PrefixSHA256[:min(16, len(c.PrefixSHA256))])
+}
+
+// nextText is one next step: the action, the rule, what it changes and
+// the saving measured.
+func nextText(c *CaptureReport, s rules.Suggestion) string {
+	out := fmt.Sprintf("%s (%s): %s; saves %s bytes", s.Action, s.Rule, s.Effect, Thousands(s.SavedBytes))
+	if c.counting() && s.SavedTokens > 0 {
+		out += fmt.Sprintf(", %s tokens", Thousands(s.SavedTokens))
+	}
+	return out
+}
+
+// writeSavings writes what each rule saved, in bytes, tokens and (with a
+// price) input cost, a reason beside every rule that saved nothing, and
+// the total.
+func writeSavings(w io.Writer, c *CaptureReport) {
+	if len(c.Savings) == 0 {
+		fmt.Fprintf(w, "  savings: no transform rules configured\n")
+		return
+	}
+	t := &table{right: []bool{false, true, false, true, true, true, true}}
+	head := []string{"rule", "before", "", "after", "bytes saved", "tokens saved"}
+	if c.priced() {
+		head = append(head, "cost saved")
+	}
+	t.add(append(head, "")...)
+	row := func(name string, before, after, saved int, pct float64, tokens int, usd *float64, note string) {
+		bytesSaved := "0"
+		if saved != 0 {
+			bytesSaved = fmt.Sprintf("%s (%.1f %%)", Thousands(saved), pct)
+		}
+		cells := []string{name, Thousands(before), "→", Thousands(after), bytesSaved, tokensCell(c.counting(), tokens)}
+		if c.priced() {
+			cells = append(cells, costCell(usd))
+		}
+		t.add(append(cells, note)...)
+	}
+	for _, s := range c.Savings {
+		row(s.Rule+" "+s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, s.Why())
+	}
+	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
+	t.write(w, "  ")
+	fmt.Fprintf(w, "  after: %s\n", c.afterLine())
+}
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown: one
+// capture as its own section; several as one table row each and a total
+// (their sections too with Details); with Quiet only the total.
+func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
+	if o.Quiet {
+		fmt.Fprintf(w, "**Total:** %s\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
+		return nil
+	}
+	many := len(rep.Captures) > 1
+	if !many || o.Details {
+		for _, c := range rep.Captures {
+			writeCaptureMarkdown(w, c)
+		}
+	}
+	if many {
+		tokens := rep.Totals.Encoding != "none" && rep.Totals.Encoding != ""
+		fmt.Fprintf(w, "| capture | provider | bytes | tokens | catalog | after | saved |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+		for _, c := range rep.Captures {
+			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s (%s) |\n", mdEscape(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count),
+				catalogShare(c), Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes))
+		}
 		t := rep.Totals
-		fmt.Fprintf(w, "**Total:** %d captures, %s → %s bytes (%.1f %% saved)\n\n", t.Captures, Thousands(t.Bytes), Thousands(t.AfterBytes), t.SavedPct)
+		fmt.Fprintf(w, "| **total: %s** | | %s | %s | | %s | %s (%.1f %%) |\n\n", counted(t.Captures, "capture"), Thousands(t.Bytes), tokensCell(tokens, t.Tokens),
+			Thousands(t.AfterBytes), Thousands(t.SavedBytes), t.SavedPct)
+		fmt.Fprintf(w, "**Total:** %s\n\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "> note: %s\n", mdEscape(n))
@@ -177,8 +432,87 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	return nil
 }
 
+func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
+	fmt.Fprintf(w, "### `%s` (%s)\n\n", mdEscape(c.Name), c.Provider)
+	if c.Model != "" {
+		fmt.Fprintf(w, "model `%s`, ", mdEscape(c.Model))
+	}
+	fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
+	if c.counting() {
+		fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
+	}
+	fmt.Fprintf(w, "\n\n| section | count | bytes | share | tokens |\n| --- | ---: | ---: | ---: | ---: |\n")
+	for _, s := range c.Sections {
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", s.Kind, s.Count, Thousands(s.Bytes), share(s.Bytes, c.Bytes), tokensCell(c.counting(), s.Tokens))
+	}
+	fmt.Fprintf(w, "\n- skills: %d (%s, %s)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes))
+	fmt.Fprintf(w, "- tools: %d declared, %s\n", c.Tools.Count, Size(c.Tools.Bytes))
+	fmt.Fprintf(w, "- tool results: %d, %s, %s\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
+	fmt.Fprintf(w, "- stable prefix: %s\n", prefixText(c, true))
+	for _, d := range c.Details {
+		if d.Markdown != "" {
+			fmt.Fprint(w, d.Markdown)
+		} else {
+			fmt.Fprint(w, d.Text)
+		}
+	}
+	if len(c.Savings) > 0 {
+		fmt.Fprintf(w, "\n| rule | name | before | after | saved | tokens saved |")
+		if c.priced() {
+			fmt.Fprintf(w, " cost saved |")
+		}
+		fmt.Fprintf(w, " note |\n| --- | --- | ---: | ---: | ---: | ---: |")
+		if c.priced() {
+			fmt.Fprintf(w, " ---: |")
+		}
+		fmt.Fprintf(w, " --- |\n")
+		row := func(rule, name string, before, after, saved int, pct float64, tokens int, usd *float64, note string) {
+			bytesSaved := "0"
+			if saved != 0 {
+				bytesSaved = fmt.Sprintf("%s (%.1f %%)", Thousands(saved), pct)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", rule, name, Thousands(before), Thousands(after), bytesSaved, tokensCell(c.counting(), tokens))
+			if c.priced() {
+				fmt.Fprintf(w, " %s |", costCell(usd))
+			}
+			fmt.Fprintf(w, " %s |\n", mdText(note))
+		}
+		for _, s := range c.Savings {
+			row(s.Rule, s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, s.Why())
+		}
+		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "- after: %s\n", c.afterLine())
+	for _, x := range c.Warnings {
+		fmt.Fprintf(w, "- **warning:** %s\n", mdText(x))
+	}
+	if len(c.NextSteps) > 0 {
+		fmt.Fprintf(w, "\n**Next steps**\n\n")
+		for i, s := range c.NextSteps {
+			fmt.Fprintf(w, "%d. %s\n", i+1, mdText(nextText(c, s)))
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// mdEscape keeps a name inside a Markdown table cell or code span.
 func mdEscape(s string) string {
 	return mdCellEscaper.Replace(s)
 }
 
 var mdCellEscaper = strings.NewReplacer("|", `\|`, "`", "'")
+
+// mdText keeps prose, code spans included, inside a table cell or list.
+func mdText(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// tokenLabel names the encoding of a count and says when the count is an
+// estimate (the model is not an OpenAI model of that encoding).
+func tokenLabel(t Tokens) string {
+	if t.Exact {
+		return t.Encoding
+	}
+	return t.Encoding + ", estimated"
+}

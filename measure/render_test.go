@@ -50,9 +50,9 @@ func exampleReport(t *testing.T) *measure.Report {
 func TestGoldens(t *testing.T) {
 	rep := exampleReport(t)
 	for name, write := range map[string]func(*bytes.Buffer) error{
-		"measure.txt":  func(b *bytes.Buffer) error { return measure.WriteText(b, rep) },
+		"measure.txt":  func(b *bytes.Buffer) error { return measure.WriteText(b, rep, measure.TextOptions{}) },
 		"measure.json": func(b *bytes.Buffer) error { return measure.WriteJSON(b, rep) },
-		"measure.md":   func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep) },
+		"measure.md":   func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep, measure.TextOptions{}) },
 	} {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {

@@ -16,6 +16,32 @@ type Detail struct {
 	Text string
 	// Markdown is the section as Markdown; Text is used when empty.
 	Markdown string
+	// Warnings are what the reader must know about the result, one line
+	// each ("the compact index dropped the intents of 202 of 365 skills
+	// under catalog.budget_chars = 12000"); measure shows them beside the
+	// savings.
+	Warnings []string
+	// Next are actions that would save more on this capture, each with the
+	// saving measured on it; measure names the largest as next steps.
+	Next []Suggestion
+}
+
+// Suggestion is an action a rule proposes and what it would save on the
+// capture measured, computed from the capture, never estimated from
+// averages.
+type Suggestion struct {
+	// Rule is the rule the action enables or tunes.
+	Rule string `json:"rule"`
+	// Action is what to do, a command or a setting: "run `skillopt catalog
+	// init --skills DIR`, then set catalog.profile".
+	Action string `json:"action"`
+	// Effect says what changes: "the tag directory would cut the catalog
+	// from 41.2 KiB to ~3.1 KiB".
+	Effect string `json:"effect"`
+	// SavedBytes and SavedTokens are the saving beyond what the pipeline
+	// already saves (tokens 0 when counting is off).
+	SavedBytes  int `json:"saved_bytes"`
+	SavedTokens int `json:"saved_tokens"`
 }
 
 // DetailInput is what a rule's Detail function sees: the pipeline result

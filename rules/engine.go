@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/skillopt/skillopt/archive"
@@ -91,12 +92,16 @@ func (e *RuleError) Error() string {
 
 func (e *RuleError) Unwrap() error { return e.Err }
 
-// Change is the byte effect of one applied edit.
+// Change is the byte effect of one applied edit. Pointer locates the value
+// in the step's result: an appended array element by the index it got
+// ("/tools/4"), an inserted member by its key.
 type Change struct {
 	Rule        string `json:"rule"`
 	Pointer     string `json:"pointer"`
 	BytesBefore int    `json:"bytes_before"`
 	BytesAfter  int    `json:"bytes_after"`
+	// Fixed says the change added a fixed declaration (Edit.Fixed).
+	Fixed bool `json:"fixed,omitempty"`
 }
 
 // Step records what one transform rule did.
@@ -105,10 +110,38 @@ type Step struct {
 	BytesBefore int
 	BytesAfter  int
 	Applied     bool
+	// Fixed is the bytes the step added by fixed declarations
+	// (Rule.Declares), included in BytesAfter; the guards judge the step
+	// without them.
+	Fixed int
 	// Dropped says why edits were rejected ("" when applied or when the
 	// rule had nothing to do).
 	Dropped string
+	// Idle says why the rule proposed no edit, in the rule's words ("" when
+	// it did, or when it gave no reason); see Pass.Idle.
+	Idle    string
 	Changes []Change
+	// After is the capture after the step: the one before it when the step
+	// was not applied.
+	After *capture.Capture
+}
+
+// Saved is what the step saved apart from its fixed declarations (negative
+// when it grew by more than them).
+func (s *Step) Saved() int { return s.BytesBefore - (s.BytesAfter - s.Fixed) }
+
+// OnlyFixed reports whether the step's applied edits did nothing but add
+// its fixed declarations.
+func (s *Step) OnlyFixed() bool {
+	if !s.Applied || len(s.Changes) == 0 {
+		return false
+	}
+	for _, ch := range s.Changes {
+		if !ch.Fixed {
+			return false
+		}
+	}
+	return true
 }
 
 // Result is a capture after the pipeline.
@@ -154,8 +187,9 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
-			step := Step{Rule: r, BytesBefore: len(cur.Body), BytesAfter: len(cur.Body)}
+			step := Step{Rule: r, BytesBefore: len(cur.Body), BytesAfter: len(cur.Body), After: cur}
 			if len(p.edits) == 0 {
+				step.Idle = p.idle
 				res.Steps = append(res.Steps, step)
 				continue
 			}
@@ -167,46 +201,80 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Dropped = reason
 				res.Diagnostics = append(res.Diagnostics, Diagnostic{Rule: r.ID, Severity: sev, Capture: c.Name, Message: "transform dropped: " + reason})
 			}
+			// Fixed declarations are judged at conversation level: the
+			// rest of the edits must save, and a request may grow by the
+			// declarations alone.
+			fixed, onlyFixed := fixedBytes(r, changes)
+			reason := ""
 			switch {
 			case bytes.Equal(next.Body, cur.Body):
 				// Edits that rewrite a value to itself are no change.
-			case r.Additive && len(next.Body) >= len(c.Body):
-				drop(fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body)), Info)
-			case r.Size != nil && r.Size(next) >= r.Size(cur):
-				drop(fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next)), Info)
-			case !r.Additive && r.Size == nil && len(next.Body) >= len(cur.Body):
-				drop(fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body)), Info)
-			default:
-				if env != nil && env.Validate != nil {
-					if !validated {
-						origErrs, _ = env.Validate(c)
-						validated = true
-					}
-					errs, verr := env.Validate(next)
-					if verr != nil {
-						drop("result no longer validates: "+verr.Error(), Error)
-						break
-					}
-					if bad := newProblem(origErrs, errs); bad != "" {
-						drop("the provider would reject the result: "+bad, Error)
-						break
-					}
+				step.Idle = p.idle
+				res.Steps = append(res.Steps, step)
+				continue
+			case onlyFixed:
+			case r.Additive && len(next.Body)-fixed >= len(c.Body):
+				reason = fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body)-fixed)
+			case r.Size != nil && r.Size(next)-fixed >= r.Size(cur):
+				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next)-fixed)
+			case !r.Additive && r.Size == nil && len(next.Body)-fixed >= len(cur.Body):
+				reason = fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body)-fixed)
+			}
+			if reason != "" {
+				drop(reason, Info)
+				res.Steps = append(res.Steps, step)
+				continue
+			}
+			if env != nil && env.Validate != nil {
+				if !validated {
+					origErrs, _ = env.Validate(c)
+					validated = true
 				}
-				if reason, err := secondPass(r, next, c, env); err != nil {
+				errs, verr := env.Validate(next)
+				if verr != nil {
+					reason = "result no longer validates: " + verr.Error()
+				} else if bad := newProblem(origErrs, errs); bad != "" {
+					reason = "the provider would reject the result: " + bad
+				}
+			}
+			if reason == "" {
+				var err error
+				if reason, err = secondPass(r, next, c, env); err != nil {
 					return nil, err
-				} else if reason != "" {
-					drop(reason, Error)
-					break
 				}
+			}
+			if reason != "" {
+				drop(reason, Error)
+			} else {
 				step.Applied = true
 				step.BytesAfter = len(next.Body)
+				step.Fixed = fixed
 				step.Changes = changes
+				step.After = next
 				res.Final = next
 			}
 			res.Steps = append(res.Steps, step)
 		}
 	}
 	return res, nil
+}
+
+// fixedBytes returns the bytes the changes add by fixed declarations of r
+// (only a rule that names its declarations may make them, and only by
+// adding), and whether they are all there is.
+func fixedBytes(r *Rule, changes []Change) (int, bool) {
+	if len(r.Declares) == 0 {
+		return 0, false
+	}
+	n, all := 0, true
+	for _, ch := range changes {
+		if ch.Fixed {
+			n += ch.BytesAfter
+		} else {
+			all = false
+		}
+	}
+	return n, all && n > 0
 }
 
 // secondPass reruns r on its own result and reports why that is not
@@ -271,8 +339,10 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		start, end int
 		text       []byte
 		e          *Edit
+		ptr        string // where the change is reported
 	}
 	spans := make([]span, 0, len(edits))
+	appended := map[int]int{} // elements appended so far, by array node
 	for i := range edits {
 		e := &edits[i]
 		n, err := d.Lookup(e.Pointer)
@@ -284,6 +354,15 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		}
 		node := &d.Nodes[n]
 		switch {
+		case e.Before:
+			if parent := d.ParentOf(n); parent < 0 || d.Kind(parent) != capture.Array {
+				return nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
+			}
+			text := append(append([]byte{}, e.NewJSON...), ',')
+			// The new element takes the index of the one it goes before;
+			// later appends to the array come one further.
+			appended[d.ParentOf(n)]++
+			spans = append(spans, span{int(node.Start), int(node.Start), text, e, e.Pointer})
 		case e.Append || e.Insert != "":
 			want := capture.Array
 			if e.Insert != "" {
@@ -305,12 +384,26 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			}
 			text = append(text, e.NewJSON...)
 			at := int(node.End) - 1
-			spans = append(spans, span{at, at, text, e})
+			// An appended element is reported at the index it gets, so
+			// two appends to one array have pointers of their own.
+			ptr := e.Pointer + "/" + pointerEscaper.Replace(e.Insert)
+			if e.Append {
+				ptr = e.Pointer + "/" + strconv.Itoa(d.Len(n)+appended[n])
+				appended[n]++
+			}
+			spans = append(spans, span{at, at, text, e, ptr})
 		default:
-			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e})
+			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer})
 		}
 	}
-	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	// By position; an insertion goes before a replacement that starts at
+	// the same byte (an element added before the element it replaces).
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].start == spans[i].end && spans[j].start != spans[j].end
+	})
 	for i := 1; i < len(spans); i++ {
 		a, b := spans[i-1], spans[i]
 		zeroA, zeroB := a.start == a.end, b.start == b.end
@@ -326,7 +419,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	// Two inserts into one empty container: only the first goes without a
 	// comma, so fix up the later ones.
 	for i := 1; i < len(spans); i++ {
-		if spans[i].start == spans[i-1].start && spans[i].start == spans[i].end && spans[i].text[0] != ',' {
+		if spans[i].start == spans[i-1].start && spans[i].start == spans[i].end && !spans[i].e.Before && spans[i].text[0] != ',' {
 			spans[i].text = append([]byte{','}, spans[i].text...)
 		}
 	}
@@ -341,13 +434,8 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		out = append(out, c.Body[prev:s.start]...)
 		out = append(out, s.text...)
 		prev = s.end
-		ptr := s.e.Pointer
-		if s.e.Insert != "" {
-			ptr += "/" + pointerEscaper.Replace(s.e.Insert)
-		} else if s.e.Append {
-			ptr += "/-"
-		}
-		changes = append(changes, Change{Rule: s.e.Rule, Pointer: ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
+		added := s.e.Append || s.e.Before || s.e.Insert != ""
+		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text), Fixed: s.e.Fixed && added})
 	}
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)

@@ -211,8 +211,14 @@ func TestApplyAppendAndInsert(t *testing.T) {
 	if string(next.Body) != want {
 		t.Fatalf("got  %s\nwant %s", next.Body, want)
 	}
-	if changes[0].Pointer != "/tools/-" || changes[3].Pointer != "/system" {
+	// Appended elements are named by the index they got, each its own.
+	if changes[0].Pointer != "/tools/0" || changes[1].Pointer != "/tools/1" || changes[3].Pointer != "/system" {
 		t.Fatalf("changes %+v", changes)
+	}
+	// Into an array that has elements, after the last one.
+	c2 := read(t, `{"model":"m","max_tokens":5,"tools":[{"name":"x"},{"name":"y"}],"messages":[{"role":"user","content":"hi"}]}`)
+	if _, ch, err := Apply(c2, edits[:2]); err != nil || ch[0].Pointer != "/tools/2" || ch[1].Pointer != "/tools/3" {
+		t.Fatalf("changes %+v, %v", ch, err)
 	}
 	// Appending into an array that another edit replaces is nesting.
 	if _, _, err := Apply(c, []Edit{{Pointer: "/tools", Append: true, NewJSON: []byte(`1`)}, {Pointer: "/tools", NewJSON: []byte(`[]`)}}); err == nil {
@@ -272,5 +278,30 @@ func TestRunKeepsResultWithOldProblemsOnly(t *testing.T) {
 	}
 	if got := newProblem([]string{"/a: x"}, []string{"/a: x", "/b: x"}); got != "/b: x" {
 		t.Errorf("a second occurrence is new: %q", got)
+	}
+}
+
+func TestStepIdleAndAfter(t *testing.T) {
+	c := read(t, body)
+	idle := &Rule{ID: "T1", Name: "test.idle", Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+		p.Idle("no %s here", "catalog")
+		return nil
+	}}
+	// A reason given by a rule that then edits is not kept.
+	busy := &Rule{ID: "T2", Name: "test.busy", Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+		p.Idle("nothing to do")
+		p.Edit(Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})
+		return nil
+	}}
+	res, err := Run(c, []*Rule{idle, busy}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0, s1 := res.Steps[0], res.Steps[1]
+	if s0.Idle != "no catalog here" || s0.Applied || s0.After != c {
+		t.Fatalf("idle step %+v", s0)
+	}
+	if s1.Idle != "" || !s1.Applied || s1.After != res.Final {
+		t.Fatalf("applied step %+v", s1)
 	}
 }

@@ -109,6 +109,18 @@ type Rule struct {
 	// step may grow the body as long as the result stays smaller than the
 	// capture as read.
 	Additive bool
+	// Declares names the tools the rule declares on every request it may
+	// act on, whether or not it changes anything else there (skill_search,
+	// retrieve_output). A provider caches a conversation's prefix (tools,
+	// then system, then messages) only while its bytes repeat, so a
+	// declaration that appeared on the first turn a rule saves something
+	// would make every earlier turn's cache useless: it is added from the
+	// first request instead, with the same bytes on every turn. The edit
+	// that adds it is marked Edit.Fixed; the guards judge the rest of the
+	// rule's edits and let a request grow by the declaration alone, a
+	// fixed cost that the conversation pays once and then reads from
+	// cache.
+	Declares []string
 	Run      func(*Pass) error
 	// Detail, when set, adds the rule's own section to measure's report
 	// of a capture whose pipeline ran the rule; nil for no section.
@@ -140,14 +152,19 @@ type Diagnostic struct {
 // Edit changes one place of a capture's body. By default it replaces the
 // value at Pointer with NewJSON, which must be one JSON value. With Append
 // set, NewJSON is added as the last element of the array at Pointer; with
-// Insert set, it is added as member Insert at the end of the object at
-// Pointer. Appends and inserts touch no existing bytes, so they combine with
-// edits of the container's other members.
+// Before set, it is added as a new element just before the array element at
+// Pointer; with Insert set, it is added as member Insert at the end of the
+// object at Pointer. Appends, befores and inserts touch no existing bytes, so
+// they combine with edits of the container's other members.
 type Edit struct {
 	Pointer string
 	NewJSON []byte
 	Append  bool
+	Before  bool
 	Insert  string
+	// Fixed marks an addition that declares one of the rule's Declares
+	// tools: the guards do not count its bytes against the rule's saving.
+	Fixed   bool
 	Rule    string
 	Message string
 }
@@ -174,6 +191,7 @@ type Pass struct {
 
 	diags []Diagnostic
 	edits []Edit
+	idle  string
 }
 
 // Report records a diagnostic. Rule, severity and capture default to the
@@ -202,6 +220,14 @@ func (p *Pass) Edit(e Edit) {
 		e.Rule = p.Rule.ID
 	}
 	p.edits = append(p.edits, e)
+}
+
+// Idle records why the rule leaves this capture as it is, in a few words
+// that read after "no saving:" ("no card profile: set catalog.profile",
+// "no deferrable tools"). It is kept only when the rule proposes no edit;
+// measure shows it beside the rule's zero saving. The last call wins.
+func (p *Pass) Idle(format string, args ...any) {
+	p.idle = fmt.Sprintf(format, args...)
 }
 
 // Diagnostics returns what the pass has reported so far (for drivers that

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
 )
 
 // SearchToolName is the name of the search tool SO201 declares in place of
@@ -129,4 +130,77 @@ func ToolElems(d *capture.Doc, i int) []int {
 		return []int{i}
 	}
 	return nil
+}
+
+// Presence says whether a request already declares a tool of skillopt's
+// name, and whose declaration it is.
+type Presence int
+
+// The presences.
+const (
+	// Absent: no tool of that name.
+	Absent Presence = iota
+	// Ours: skillopt's own declaration, from an earlier pass.
+	Ours
+	// Foreign: a tool of the host that happens to have the name. A rule
+	// that would declare the name does not apply: its text would point the
+	// model at a tool that does something else.
+	Foreign
+)
+
+// DeclaredAs reports whether c declares a tool named name, and whether it
+// is skillopt's own: ours reports that for a description.
+func DeclaredAs(c *capture.Capture, name string, ours func(desc string) bool) Presence {
+	d := c.Doc
+	for _, t := range ToolDecls(c) {
+		if t.Name != name {
+			continue
+		}
+		if d.Kind(t.Desc) == capture.String && ours(d.Str(t.Desc)) {
+			return Ours
+		}
+		return Foreign
+	}
+	// Declarations ToolDecls does not read (a Pi context's are the host's
+	// own): a name alone is enough to stay away from it.
+	for _, n := range c.ToolNames() {
+		if n == name {
+			return Foreign
+		}
+	}
+	return Absent
+}
+
+// Declare returns the edit that adds spec to the tools of c, in its
+// provider's shape and where the provider's prompt cache still covers the
+// whole tools array: on Anthropic, in front of the last tool that carries a
+// cache_control breakpoint (a declaration after it would sit outside the
+// cached prefix); elsewhere at the end. Fixed marks a rule's fixed
+// declaration (rules.Rule.Declares).
+func Declare(c *capture.Capture, spec capture.ToolSpec, fixed bool) (rules.Edit, error) {
+	ins, err := c.ToolInsertion(spec)
+	if err != nil {
+		return rules.Edit{}, err
+	}
+	e := rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Fixed: fixed, Message: "declare " + spec.Name}
+	if bp := lastToolBreakpoint(c); bp >= 0 && ins.Append && ins.Pointer == "/tools" {
+		e.Pointer, e.Append, e.Before = c.Doc.Pointer(bp), false, true
+	}
+	return e, nil
+}
+
+// lastToolBreakpoint returns the last element of an Anthropic tools array
+// that carries cache_control, or -1.
+func lastToolBreakpoint(c *capture.Capture) int {
+	if c.Provider != capture.Anthropic {
+		return -1
+	}
+	d := c.Doc
+	last := -1
+	for t := range d.Children(d.Get(0, "tools")) {
+		if d.Kind(d.Get(t, "cache_control")) == capture.Object {
+			last = t
+		}
+	}
+	return last
 }

@@ -29,7 +29,10 @@ func MovedCacheControl(c *capture.Capture, decls []ToolDecl, deferred map[string
 
 // DeferEdits returns the edit that replaces the capture's tool
 // declarations by the ones not deferred (their exact original bytes, in
-// order) plus search, one declaration rendered in the capture's shape.
+// order) plus search, one declaration rendered in the capture's shape. The
+// search declaration goes last, or on Anthropic in front of the last kept
+// tool that carries a cache_control breakpoint, so that the cached prefix
+// still ends after the whole tools array.
 func DeferEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool, search []byte) ([]rules.Edit, error) {
 	d := c.Doc
 	if c.Provider == capture.Gemini {
@@ -39,13 +42,23 @@ func DeferEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool, 
 	if d.Kind(tools) != capture.Array {
 		return nil, errors.New("tools is not an array")
 	}
+	bp := lastToolBreakpoint(c)
 	var parts [][]byte
+	at := -1
 	for _, t := range decls {
-		if !deferred[t.Name] {
-			parts = append(parts, d.Raw(t.Node))
+		if deferred[t.Name] {
+			continue
 		}
+		if t.Node == bp {
+			at = len(parts)
+		}
+		parts = append(parts, d.Raw(t.Node))
 	}
-	parts = append(parts, search)
+	if at < 0 {
+		parts = append(parts, search)
+	} else {
+		parts = append(parts[:at], append([][]byte{search}, parts[at:]...)...)
+	}
 	return []rules.Edit{{Pointer: d.Pointer(tools), NewJSON: joinLike(d, tools, parts), Message: "defer tools behind " + SearchToolName}}, nil
 }
 

@@ -19,9 +19,14 @@ var update = flag.Bool("update", false, "rewrite the want.txt files of lint rule
 // lintCaseRoot holds one folder per lint rule, one folder per case:
 //
 //	testdata/rules/<ID>/<case>/tree.txtar  the files to lint (see writeTree),
-//	                                        with "args PATH..." and
-//	                                        "ambient PATH..." directives
+//	                                        with "args PATH...",
+//	                                        "ambient PATH..." and
+//	                                        "unsafe-fixes" directives
 //	testdata/rules/<ID>/<case>/want.txt    every diagnostic and the counts
+//	testdata/rules/<ID>/<case>/fixed.txtar optional: the files of the tree
+//	                                        after --fix (the files it holds
+//	                                        are compared), which a second
+//	                                        --fix must leave alone
 //
 // A tree may hold a skillopt.toml, which is used as the configuration.
 // Cases named valid* must not report the rule; the others must. go test
@@ -66,9 +71,12 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 	directives := writeTree(t, root, ar)
 	args := []string{root}
 	var ambient []string
+	unsafe := false
 	for _, d := range directives {
 		f := strings.Fields(d)
 		switch f[0] {
+		case "unsafe-fixes":
+			unsafe = true
 		case "args":
 			args = nil
 			for _, a := range f[1:] {
@@ -86,9 +94,19 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 	if _, err := os.Stat(filepath.Join(root, "skillopt.toml")); err == nil {
 		cfgPath = filepath.Join(root, "skillopt.toml")
 	}
-	rep, err := run(t, load(t, cfgPath), lint.Options{Paths: args, Ambient: ambient})
+	opts := lint.Options{Paths: args, Ambient: ambient}
+	rep, err := run(t, load(t, cfgPath), opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fixed.txtar")); err == nil {
+		defer checkFixes(t, dir, root, ar, rep, lint.FixOptions{Unsafe: unsafe}, func() *lint.Report {
+			rep, err := run(t, load(t, cfgPath), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep
+		})
 	}
 	got := renderReport(rep, root)
 	fired := false
@@ -129,4 +147,55 @@ func renderReport(rep *lint.Report, root string) string {
 	fmt.Fprintf(&b, "skills %d, agents %d, suppressed %d\n", rep.Skills, rep.Agents, rep.Suppressed)
 	s := strings.ReplaceAll(b.String(), root+string(filepath.Separator), "")
 	return strings.ReplaceAll(s, root, ".")
+}
+
+// checkFixes applies the fixes of a case's report to its tree, compares the
+// files with fixed.txtar (-update rewrites it), and checks that linting
+// the fixed tree again offers nothing more to fix.
+func checkFixes(t *testing.T, dir, root string, tree *txtar.Archive, rep *lint.Report, o lint.FixOptions, relint func() *lint.Report) {
+	t.Helper()
+	fixes, err := rep.Fixes(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fixes {
+		if err := os.WriteFile(f.Path, f.After, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(dir, "fixed.txtar")
+	if *update {
+		out := &txtar.Archive{Comment: []byte("# The tree after lint --fix.\n")}
+		for _, f := range tree.Files {
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Files = append(out.Files, txtar.File{Name: f.Name, Data: data})
+		}
+		if err := os.WriteFile(want, txtar.Format(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		ar, err := txtar.ParseFile(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(f.Data) {
+				t.Errorf("%s after --fix:\n%s\nwant (fixed.txtar):\n%s", f.Name, got, f.Data)
+			}
+		}
+	}
+	again, err := relint().Fixes(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range again {
+		t.Errorf("a second --fix changes %s:\n%s", f.Path, f.After)
+	}
 }

@@ -48,6 +48,13 @@ type Report struct {
 	// Errors are inputs that could not be read; the run is then not clean
 	// whatever the findings (exit code 2).
 	Errors []error
+
+	// fixes are the fixes of the findings that have one; targets the
+	// skill files they are in.
+	fixes   map[diagKey]*Fix
+	targets map[string]*fixTarget
+	x       *run
+	opts    Options
 }
 
 // run is what every unit of one run shares.
@@ -100,15 +107,23 @@ func newRun(opts Options) *run {
 // check runs rules over one unit; where names the file in the error of a
 // rule that panics.
 func (x *run) check(rs []*active, where string, fn func(r *active, p *Pass)) ([]rules.Diagnostic, error) {
+	diags, _, err := x.checkFixes(rs, where, fn)
+	return diags, err
+}
+
+// checkFixes is check that also returns the fixes the rules attached, by
+// index in the diagnostics.
+func (x *run) checkFixes(rs []*active, where string, fn func(r *active, p *Pass)) ([]rules.Diagnostic, map[int]*Fix, error) {
 	var diags []rules.Diagnostic
+	var fixes map[int]*Fix
 	for _, r := range rs {
-		p := &Pass{Rule: r.Rule, Settings: x.settings, Options: r.options, run: x, override: r.override, diags: diags}
+		p := &Pass{Rule: r.Rule, Settings: x.settings, Options: r.options, run: x, override: r.override, diags: diags, fixes: fixes}
 		if err := safely(r.Rule, where, func() { fn(r, p) }); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		diags = p.diags
+		diags, fixes = p.diags, p.fixes
 	}
-	return diags, nil
+	return diags, fixes, nil
 }
 
 // safely calls fn, turning a panic into a *rules.RuleError that names the
@@ -156,10 +171,11 @@ func Run(opts Options) (*Report, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	rep := &Report{}
+	rep := &Report{x: x, opts: opts, fixes: map[diagKey]*Fix{}, targets: map[string]*fixTarget{}}
 	in := gatherInputs(paths, s, rep)
 	units, events := x.walk(in, opts.Workers, rep)
 	var diags []rules.Diagnostic
+	inline := map[string][]*inlineDirective{}
 	repo := &Repo{events: events}
 	// Canonical paths of what was linted, to tell which lint paths held
 	// nothing (SK001).
@@ -171,6 +187,13 @@ func Run(opts Options) (*Report, error) {
 		}
 		if u.ruleErr != nil {
 			return nil, u.ruleErr
+		}
+		for i, f := range u.fixes {
+			rep.fixes[keyOf(u.diags[i])] = f
+			rep.targets[u.src.Path] = &fixTarget{src: u.src, miscased: u.miscased, dirSkill: u.dirSkill}
+		}
+		if len(u.inline) > 0 {
+			inline[u.src.Path] = u.inline
 		}
 		diags = append(diags, u.diags...)
 		if u.summary != nil {
@@ -202,9 +225,16 @@ func Run(opts Options) (*Report, error) {
 	diags = append(diags, ds...)
 
 	// Configured severities apply to unused suppressions too; suppressions
-	// do not.
+	// do not. Inline comments first, then skillopt.toml.
+	diags, unusedInline := suppressInline(x, inline, diags, rep)
 	diags, unused := suppress(opts, s, diags, rep)
-	if unused != nil && len(unused.unused) > 0 {
+	if len(unusedInline) > 0 {
+		if unused == nil {
+			unused = &Suppressions{file: opts.ConfigFile}
+		}
+		unused.inline = unusedInline
+	}
+	if unused != nil && (len(unused.unused) > 0 || len(unused.inline) > 0) {
 		ds, err := x.check(x.unused, opts.ConfigFile, func(r *active, p *Pass) { r.Unused(p, unused) })
 		if err != nil {
 			return nil, err
@@ -234,7 +264,7 @@ func (x *run) walk(in *lintInputs, workers int, rep *Report) ([]*Skill, []catalo
 			// points into it (diagnostics and summaries hold copies).
 			var buf []byte
 			for u := range next {
-				u.diags, u.summary, u.readErr, u.ruleErr = x.lintSkill(u, &buf)
+				u.diags, u.fixes, u.summary, u.readErr, u.ruleErr = x.lintSkill(u, &buf)
 				u.doc, u.refs = nil, nil // release the file and what was read of it
 			}
 		}()
@@ -281,14 +311,20 @@ func (x *run) walk(in *lintInputs, workers int, rep *Report) ([]*Skill, []catalo
 }
 
 // lintSkill reads, parses and checks one skill file.
-func (x *run) lintSkill(u *Skill, buf *[]byte) ([]rules.Diagnostic, *skillSummary, error, error) {
+func (x *run) lintSkill(u *Skill, buf *[]byte) ([]rules.Diagnostic, map[int]*Fix, *skillSummary, error, error) {
 	data, err := catalog.ReadSkillFile(u.src.Path, *buf)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", u.src.Path, err), nil
+		return nil, nil, nil, fmt.Errorf("%s: %w", u.src.Path, err), nil
 	}
 	if cap(data) > cap(*buf) {
 		*buf = data[:0]
 	}
+	ds, fixes, sum, err := x.lintSkillData(u, data)
+	return ds, fixes, sum, nil, err
+}
+
+// lintSkillData parses and checks the content of one skill file.
+func (x *run) lintSkillData(u *Skill, data []byte) ([]rules.Diagnostic, map[int]*Fix, *skillSummary, error) {
 	u.doc, u.err = catalog.ParseSkillDoc(u.src.Path, data)
 	if u.src.Kind == catalog.RootFile && !u.doc.HasSkillFrontmatter() {
 		de := u.docErr()
@@ -296,12 +332,13 @@ func (x *run) lintSkill(u *Skill, buf *[]byte) ([]rules.Diagnostic, *skillSummar
 			u.notSkill = true
 		}
 	}
-	ds, err := x.check(x.skill, u.src.Path, func(r *active, p *Pass) { r.Skill(p, u) })
+	u.inline = parseInline(u.doc, u.notSkill)
+	ds, fixes, err := x.checkFixes(x.skill, u.src.Path, func(r *active, p *Pass) { r.Skill(p, u) })
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if u.notSkill {
-		return ds, nil, nil, nil
+		return ds, fixes, nil, nil
 	}
 	s := &skillSummary{path: u.src.Path, canonical: u.src.Canonical, name: u.doc.SkillName(), nameLine: 1, nameCol: 1}
 	if f := u.doc.Field("name"); f != nil {
@@ -317,7 +354,7 @@ func (x *run) lintSkill(u *Skill, buf *[]byte) ([]rules.Diagnostic, *skillSummar
 		// compare with other skills' (SK050).
 		s.name = ""
 	}
-	return ds, s, nil, nil
+	return ds, fixes, s, nil
 }
 
 // agents reads, resolves and checks every agent definition; it returns

@@ -39,11 +39,16 @@ var unknownField = &Rule{
 			case specFields[f.Key] || extra[f.Key]:
 			case p.Settings.skillsRef():
 				p.Report(rules.Error, u.src.Path, f.Line, f.Col, "field %q is not in the spec: skills-ref rejects it", f.Key)
+				// Pi's and Claude Code's own fields work where they are.
+				if f.Key != "disable-model-invocation" && !clientFields[f.Key] {
+					p.Fix(moveToMetadata(d, &f))
+				}
 			case f.Key == "disable-model-invocation":
 			case clientFields[f.Key]:
 				p.Report(rules.Info, u.src.Path, f.Line, f.Col, "field %q is client-specific (Claude Code): other clients ignore it", f.Key)
 			default:
 				p.Report(rules.Warning, u.src.Path, f.Line, f.Col, "unknown field %q: move it under metadata (skills-ref rejects unknown fields)", f.Key)
+				p.Fix(moveToMetadata(d, &f))
 			}
 		}
 	}),
@@ -115,9 +120,13 @@ var metadataValueNotString = &Rule{
 			k, v := m[i], catalog.ResolveAlias(m[i+1])
 			if !catalog.IsString(k) {
 				p.Report(rules.Warning, u.src.Path, k.Line+1, k.Column, "metadata key %s is %s, not a string: quote it", k.Value, catalog.YAMLKind(k))
+				p.Fix(quoteFix(d, k))
 			}
 			if !catalog.IsString(v) {
 				p.Report(rules.Warning, u.src.Path, v.Line+1, v.Column, "metadata value of %q is %s, not a string: quote it", k.Value, catalog.YAMLKind(v))
+				if m[i+1].Kind != yaml.AliasNode {
+					p.Fix(quoteFix(d, v))
+				}
 			}
 		}
 	}),

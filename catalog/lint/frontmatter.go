@@ -51,6 +51,7 @@ var frontmatterBOM = &Rule{
 	Skill: func(p *Pass, u *Skill) {
 		if u.doc.BOM && !u.notSkill {
 			p.Report(rules.Error, u.src.Path, 1, 1, "file starts with a UTF-8 byte order mark: save it without one (skills-ref rejects it)")
+			p.Fix(&Fix{Edits: []Edit{{0, len(bom), ""}}})
 		}
 	},
 }
@@ -61,10 +62,13 @@ var yamlInvalid = &Rule{
 	Skill: func(p *Pass, u *Skill) {
 		if de := u.docErr(); de != nil && de.Kind == catalog.ErrYAML {
 			msg := de.Msg
+			var fix *Fix
 			if l := u.doc.Line(de.Line); strings.Contains(msg, "mapping values are not allowed") && bytes.Count(l, []byte(": ")) > 1 {
 				msg += ": quote the value"
+				fix = valueYAMLFix(u.doc, de.Line)
 			}
 			p.Report(rules.Error, u.src.Path, de.Line, de.Col, "%s", msg)
+			p.Fix(fix)
 		}
 	},
 }

@@ -3,6 +3,8 @@ package lint
 // Rules about the name field.
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -40,6 +42,7 @@ var nameNotString = &Rule{
 			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name is empty")
 		case n.Tag != "!!str":
 			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %s is %s, not a string: quote it", n.Value, catalog.YAMLKind(n))
+			p.Fix(quoteFix(d, n))
 		}
 	}),
 }
@@ -65,7 +68,12 @@ var nameNotLowercase = &Rule{
 		Doc: "The name has uppercase letters, in any script. The spec allows only lowercase letters, digits and hyphens; skills-ref compares the name with its lowercase form."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && strings.ToLower(name) != name {
-			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q has uppercase letters: use %q", name, strings.ToLower(name))
+			s, fix := p.nameSuggestion(u, d, f, name)
+			if s == "" {
+				s = ": use lowercase letters, digits and hyphens only"
+			}
+			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q has uppercase letters%s", name, s)
+			p.Fix(fix)
 		}
 	}),
 }
@@ -85,7 +93,9 @@ var nameInvalidChars = &Rule{
 			}
 		}
 		if len(bad) > 0 {
-			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q contains %s: only letters, digits and hyphens are allowed", name, quoteRunes(bad))
+			s, fix := p.nameSuggestion(u, d, f, name)
+			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q contains %s: only letters, digits and hyphens are allowed%s", name, quoteRunes(bad), s)
+			p.Fix(fix)
 		}
 	}),
 }
@@ -95,7 +105,9 @@ var nameEdgeHyphen = &Rule{
 		Doc: "The name starts or ends with a hyphen, which the spec forbids."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && (strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-")) {
-			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q starts or ends with a hyphen", name)
+			s, fix := p.nameSuggestion(u, d, f, name)
+			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q starts or ends with a hyphen%s", name, s)
+			p.Fix(fix)
 		}
 	}),
 }
@@ -105,7 +117,9 @@ var nameConsecutiveHyphens = &Rule{
 		Doc: "The name contains two hyphens in a row (--), which the spec forbids."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && strings.Contains(name, "--") {
-			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q contains consecutive hyphens", name)
+			s, fix := p.nameSuggestion(u, d, f, name)
+			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "name %q contains consecutive hyphens%s", name, s)
+			p.Fix(fix)
 		}
 	}),
 }
@@ -168,9 +182,13 @@ var nameNormalization = &Rule{
 		}
 		switch {
 		case name != nfc(name):
-			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %q is not NFC-normalized (it has combining marks): write it as %q", name, nfc(name))
+			s, fix := p.nameSuggestion(u, d, f, name)
+			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %q is not NFC-normalized (it has combining marks)%s", name, s)
+			p.Fix(fix)
 		case name != nfkc(name):
-			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %q is not NFKC-normalized (compatibility forms such as fullwidth letters): write it as %q", name, nfkc(name))
+			s, fix := p.nameSuggestion(u, d, f, name)
+			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %q is not NFKC-normalized (compatibility forms such as fullwidth letters)%s", name, s)
+			p.Fix(fix)
 		case u.dirSkill:
 			if dir := catalog.FolderName(u.src.Path); dir != name && nfkc(dir) == nfkc(name) {
 				p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "name %q matches its folder %q only after Unicode normalization", name, dir)
@@ -231,4 +249,93 @@ func nameOf(d *catalog.SkillDoc) (*catalog.Field, string, bool) {
 		return f, "", false
 	}
 	return f, s, true
+}
+
+// nameRules are the rules a suggested name must pass (set in init: the
+// rules' checks suggest names themselves).
+var nameRules []*Rule
+
+func init() {
+	nameRules = []*Rule{nameNotString, nameTooLong, nameNotLowercase, nameInvalidChars, nameEdgeHyphen,
+		nameConsecutiveHyphens, nameDirMismatch, nameNonASCII, nameNormalization, nameReservedWord, nameNotInvocable}
+}
+
+// suggestName spells a name in the form the spec asks for: NFKC,
+// lowercase, and every run of separators and symbols one hyphen, without
+// hyphens at the ends. It returns "" when that is not possible
+// mechanically (letters outside ASCII) or changes nothing.
+func suggestName(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(nfkc(name)) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case r < 0x80 || unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r):
+			if !dash {
+				b.WriteByte('-')
+				dash = true
+			}
+		default:
+			return ""
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == name {
+		return ""
+	}
+	return s
+}
+
+// nameText is how a fix writes a name into the frontmatter.
+func nameText(name string) string { return scalarYAML(name) }
+
+// validName reports whether name, written as a fix writes it, passes every
+// name rule as the name of a skill in a folder of the same name.
+func validName(name string, settings *Settings) bool {
+	if name == "" {
+		return false
+	}
+	path := filepath.Join("skills", name, catalog.SkillFileName)
+	doc, err := catalog.ParseSkillDoc(path, []byte("---\nname: "+nameText(name)+"\ndescription: x\n---\nx\n"))
+	if err != nil {
+		return false
+	}
+	u := &Skill{src: catalog.Source{Path: path, Kind: catalog.SkillFile}, doc: doc, dirSkill: true}
+	for _, r := range nameRules {
+		p := &Pass{Rule: r, Settings: settings, noSuggest: true}
+		r.Skill(p, u)
+		if len(p.diags) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nameSuggestion returns the message suffix suggesting a valid spelling of
+// a name (": use \"x\"", or "" when there is none) and the fix writing it.
+// A suggestion passes every name rule. The fix is offered only when the
+// name then matches its folder (for a skill folder), and is safe only when
+// it changes case and Unicode form alone.
+func (p *Pass) nameSuggestion(u *Skill, d *catalog.SkillDoc, f *catalog.Field, name string) (string, *Fix) {
+	if p.noSuggest {
+		return "", nil
+	}
+	s := suggestName(name)
+	if s == "" || !validName(s, p.Settings) {
+		return "", nil
+	}
+	msg := fmt.Sprintf(": use %q", s)
+	if dir := catalog.FolderName(u.src.Path); u.dirSkill && dir != s {
+		if suggestName(dir) == s {
+			msg += " (and rename the folder to match)"
+		}
+		return msg, nil
+	}
+	start, end, ok := scalarSpan(d, f.Node)
+	if !ok {
+		return msg, nil
+	}
+	return msg, &Fix{Unsafe: s != strings.ToLower(nfkc(name)), Edits: []Edit{{start, end, nameText(s)}}}
 }

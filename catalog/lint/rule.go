@@ -40,6 +40,11 @@ type Pass struct {
 	run      *run
 	override *rules.Severity // the configured severity, when there is one
 	diags    []rules.Diagnostic
+	// fixes maps the index of a diagnostic in diags to its fix.
+	fixes map[int]*Fix
+	// noSuggest is set while a suggested name is checked against the
+	// name rules, which would otherwise suggest again.
+	noSuggest bool
 }
 
 // Report records a finding of the rule at a file position (1-based; 0 is
@@ -50,6 +55,17 @@ func (p *Pass) Report(sev rules.Severity, file string, line, col int, format str
 	}
 	p.diags = append(p.diags, rules.Diagnostic{Rule: p.Rule.ID, Severity: sev, File: file,
 		Line: max(line, 1), Column: max(col, 1), Message: fmt.Sprintf(format, args...)})
+}
+
+// Fix attaches a fix to the finding reported last. A nil fix is ignored.
+func (p *Pass) Fix(f *Fix) {
+	if f == nil || len(p.diags) == 0 || len(f.Edits) == 0 {
+		return
+	}
+	if p.fixes == nil {
+		p.fixes = map[int]*Fix{}
+	}
+	p.fixes[len(p.diags)-1] = f
 }
 
 // Skill is one skill file: the SKILL.md of a folder (or a miscased
@@ -69,8 +85,12 @@ type Skill struct {
 	refsOnce sync.Once
 	refs     []refFinding
 
+	// inline are the suppression comments of the file.
+	inline []*inlineDirective
+
 	// Results, written by the worker that checked the unit.
 	diags   []rules.Diagnostic
+	fixes   map[int]*Fix // by index in diags
 	summary *skillSummary
 	readErr error
 	ruleErr error
@@ -122,10 +142,12 @@ type Repo struct {
 	empty  []string
 }
 
-// Suppressions are the [[lint.suppress]] entries nothing matched.
+// Suppressions are the [[lint.suppress]] entries and the inline
+// suppression comments nothing matched.
 type Suppressions struct {
 	file   string // the configuration file
 	unused []unusedEntry
+	inline []inlineUnused
 }
 
 type unusedEntry struct {

@@ -64,6 +64,8 @@ var all = sync.OnceValue(func() []*Rule {
 		modelProviderNotAllowed,
 		modelInvalid,
 		nameNotInvocable,
+		trailingWhitespace,
+		finalNewline,
 		agentFrontmatterInvalid,
 		agentDuplicateKey,
 		inheritSkillsNotBoolean,

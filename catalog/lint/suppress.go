@@ -14,7 +14,8 @@ import (
 var unusedSuppression = &Rule{
 	Rule: &rules.Rule{ID: "SK059", Name: "unused-suppression", Kind: rules.Lint, Severity: rules.Warning,
 		Reads: []string{"lint.suppress"},
-		Doc:   "A [[lint.suppress]] entry of skillopt.toml matched no finding. Stale suppressions hide nothing and mislead readers; remove them."},
+		Doc: "A [[lint.suppress]] entry of skillopt.toml, or an inline suppression comment of a skill file (<!-- skillopt: disable=SK043 -->), matched no finding, or the comment names no rule. " +
+			"Stale suppressions hide nothing and mislead readers; remove them. A comment whose rules are all turned off in the run is not reported."},
 	Unused: func(p *Pass, u *Suppressions) {
 		for _, s := range u.unused {
 			where := "any file"
@@ -22,6 +23,9 @@ var unusedSuppression = &Rule{
 				where = fmt.Sprintf("%q", s.path)
 			}
 			p.Report(rules.Warning, u.file, s.line, s.col, "suppression of %s in %s matched nothing: remove it", s.rule, where)
+		}
+		for _, s := range u.inline {
+			p.Report(rules.Warning, s.file, s.line, s.col, "%s", inlineMessage(s))
 		}
 	},
 }

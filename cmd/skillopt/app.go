@@ -46,11 +46,29 @@ func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
+// argErr is a usage error about a command's arguments, pointing at its
+// help.
+func argErr(c *cli.Context, format string, args ...any) error {
+	return usageErr("%s (see `skillopt %s --help`)", fmt.Sprintf(format, args...), commandPath(c.Command))
+}
+
+// commandPath is a command's words after the program name ("catalog
+// search").
+func commandPath(c *cli.Command) string {
+	if p := strings.TrimSpace(strings.TrimPrefix(c.HelpName, "skillopt")); p != "" {
+		return p
+	}
+	return c.FullName()
+}
+
 // findings signals exit code 1 without a message (the findings were printed).
 var findings = &exitError{code: exitFindings}
 
 // env is what every command shares: streams, global options, configuration.
 type env struct {
+	// args are the command line as typed, to quote flags in errors as
+	// they were written.
+	args           []string
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cfg            *config.Config
@@ -116,7 +134,7 @@ func globalFlags() []cli.Flag {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{args: args, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "skillopt: internal error: %v\n%s", v, debug.Stack())
@@ -153,7 +171,17 @@ func newApp(e *env) *cli.App {
 			"Completions and Responses, Gemini, Mistral, Pi message lists) and shows where their\n" +
 			"bytes and tokens go, validates them, and applies and verifies transforms.\n\n" +
 			"Exit codes: 0 clean, 1 findings (invalid capture, broken invariant), 2 usage error,\n" +
-			"bad configuration or unreadable input.",
+			"bad configuration or unreadable input.\n\n" +
+			"Examples:\n" +
+			"  skillopt measure capture.json                  where the bytes and tokens go\n" +
+			"  skillopt validate captures/                    check every capture against its provider's schema\n" +
+			"  skillopt transform capture.json -o small.json  apply the rule pipeline\n" +
+			"  skillopt diff capture.json                     review what the pipeline changes\n" +
+			"  skillopt lint skills/ --fix                    lint skills and fix what is mechanical\n" +
+			"  skillopt catalog search \"fill a pdf form\" --skills skills/\n" +
+			"  skillopt rules SK030                           explain a rule\n" +
+			"  skillopt completion bash > ~/.local/share/bash-completion/completions/skillopt\n\n" +
+			"`skillopt COMMAND --help` shows each command's options and examples.",
 		Version:         versionString(),
 		Reader:          e.stdin,
 		Writer:          e.stdout,
@@ -163,10 +191,16 @@ func newApp(e *env) *cli.App {
 		Before:          func(c *cli.Context) error { return nil },
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageErr("%v (see `skillopt --help`)", err)
+			return usageErr("%s (see `skillopt --help`)", flagError(err, e.args, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(e.stderr, "skillopt: unknown command %q (see `skillopt --help`)\n", name)
+			// An unknown subcommand (skillopt catalog frob) is reported
+			// with its parent's help.
+			cmds, help := c.App.Commands, "skillopt --help"
+			if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name && len(c.Command.Subcommands) > 0 {
+				cmds, help = c.Command.Subcommands, "skillopt "+commandPath(c.Command)+" --help"
+			}
+			fmt.Fprintf(e.stderr, "skillopt: unknown command %q%s (see `%s`)\n", name, didYouMean(name, commandNames(cmds)), help)
 			e.errored = true
 		},
 		Commands: []*cli.Command{
@@ -185,6 +219,8 @@ func newApp(e *env) *cli.App {
 			benchCommand(e),
 			traceCommand(e),
 			renderCommand(e),
+			completionCommand(e),
+			manCommand(e),
 		},
 	}
 	var prepare func(cmds []*cli.Command)
@@ -192,7 +228,7 @@ func newApp(e *env) *cli.App {
 		for _, cmd := range cmds {
 			cmd.Flags = append(cmd.Flags, globalFlags()...)
 			cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
-				return usageErr("%s: %v (see `skillopt %s --help`)", c.Command.Name, err, c.Command.FullName())
+				return usageErr("%s (see `skillopt %s --help`)", flagError(err, e.args, c.Command.Flags), commandPath(c.Command))
 			}
 			prepare(cmd.Subcommands)
 		}
@@ -214,7 +250,7 @@ func (e *env) options(c *cli.Context, formats ...string) error {
 		ok = ok || f == e.format
 	}
 	if !ok {
-		return usageErr("%s: unsupported --format %q (this command supports %s)", c.Command.Name, e.format, strings.Join(formats, ", "))
+		return usageErr("unsupported --format %q (this command supports %s)", e.format, strings.Join(formats, ", "))
 	}
 	switch col := lookup(c, "color"); col {
 	case "", "auto":
@@ -382,7 +418,9 @@ func permute(app *cli.App, args []string) []string {
 		}
 		sub := cmd.Command(args[j])
 		if sub == nil {
-			break
+			// An unknown subcommand (catalog frob --skills x): left as
+			// typed, so that it is reported as such, not its flags.
+			return args
 		}
 		i, cmd = j, sub
 		mark(cmd.Flags)
@@ -408,6 +446,11 @@ func permute(app *cli.App, args []string) []string {
 		}
 	}
 	out := append(head, flags...)
+	// A flag that wants a value but ends the line gets none: the parser
+	// says so, rather than taking "--" for its value.
+	if n := len(flags); n > 0 && strings.HasPrefix(flags[n-1], "-") && !strings.Contains(flags[n-1], "=") && takesValue[strings.TrimLeft(flags[n-1], "-")] {
+		return out
+	}
 	if len(pos) > 0 {
 		out = append(out, "--")
 		out = append(out, pos...)
@@ -432,7 +475,7 @@ func onePass(c *cli.Context) bool {
 func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return nil, usageErr("%s: no CAPTURE given (a file, a directory, or - for stdin)", c.Command.Name)
+		return nil, argErr(c, "no CAPTURE given (a file, a directory, or - for stdin)")
 	}
 	var opts capture.Options
 	if p := c.String("provider"); p != "" {
@@ -481,7 +524,7 @@ func tierFlag() cli.Flag {
 }
 
 func rulesFlag() cli.Flag {
-	return &cli.StringFlag{Name: "rules", Usage: "rules to run, in order: IDs, ID prefixes (SO1) or names, comma-separated; `none` runs none (default: rules.pipeline of skillopt.toml)"}
+	return &cli.StringFlag{Name: "rules", Usage: "rules to run, in order: IDs, ID prefixes (SO1) or names, comma-separated; \"none\" runs none (default: rules.pipeline of skillopt.toml)"}
 }
 
 // pipeline returns the transform pipeline: --rules if given, else the
@@ -532,4 +575,27 @@ func ruleFailure(err error) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 	return err
+}
+
+// flagString is the library's rendering of a flag in help.
+var flagString = cli.FlagStringer
+
+func init() { cli.FlagStringer = flagHelp }
+
+// flagHelp renders a flag in help without the library's "(default: …)"
+// when the usage already says what the default is (it would print the
+// flag's internal sentinel, such as -1) or the flag is a switch (false).
+func flagHelp(f cli.Flag) string {
+	s := flagString(f)
+	df, ok := f.(cli.DocGenerationFlag)
+	if !ok {
+		return s
+	}
+	_, isBool := f.(*cli.BoolFlag)
+	if isBool || strings.Contains(df.GetUsage(), "default") {
+		if def := df.GetDefaultText(); def != "" {
+			s = strings.Replace(s, " (default: "+def+")", "", 1)
+		}
+	}
+	return s
 }

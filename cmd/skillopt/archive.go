@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -68,17 +67,17 @@ func archiveGetCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("archive get: want exactly one HANDLE, got %d arguments", c.NArg())
+				return argErr(c, "want exactly one HANDLE, got %d arguments", c.NArg())
 			}
 			h := c.Args().First()
 			if _, err := archive.ParseHandle(h); err != nil {
-				return usageErr("archive get: %v", err)
+				return usageErr("%v", err)
 			}
 			var r *archive.Range
 			if c.IsSet("lines") {
 				rg, err := archive.ParseRange(c.String("lines"))
 				if err != nil {
-					return usageErr("archive get: --lines: %v", err)
+					return usageErr("--lines: %v", err)
 				}
 				r = &rg
 			}
@@ -126,18 +125,23 @@ func archiveLsCommand(e *env) *cli.Command {
 					Entries []archive.Entry `json:"entries"`
 				}{entries})
 			}
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			if !e.quiet {
-				fmt.Fprintln(tw, "HANDLE\tBYTES\tSTORED")
-			}
+			// Handles left-aligned, sizes right-aligned with thousands
+			// separators, as measure prints them.
+			hw, bw := len("HANDLE"), len("BYTES")
 			total := int64(0)
 			for _, en := range entries {
 				total += en.Bytes
-				fmt.Fprintf(tw, "%s\t%d\t%s\n", en.Handle, en.Bytes, en.Modified.Format("2006-01-02 15:04:05Z"))
+				hw = max(hw, len(en.Handle))
+				bw = max(bw, len(thousands(int(en.Bytes))))
 			}
-			tw.Flush()
 			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d original(s), %d bytes\n", len(entries), total)
+				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, "HANDLE", bw, "BYTES", "STORED")
+			}
+			for _, en := range entries {
+				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, en.Handle, bw, thousands(int(en.Bytes)), en.Modified.Format("2006-01-02 15:04:05Z"))
+			}
+			if !e.quiet {
+				fmt.Fprintf(e.stdout, "%d original(s), %s bytes\n", len(entries), thousands(int(total)))
 			}
 			return nil
 		},
@@ -188,7 +192,7 @@ func archiveVerifyCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stdout, "%s: %s: %s\n", d.Handle, e.paint(red, "damaged"), d.Problem)
 				}
 				for _, st := range stale {
-					fmt.Fprintf(e.stdout, "%s: %s: %d bytes, last written %s\n", st.Path, e.paint(yellow, "stale temporary file"), st.Bytes, st.Modified.Format("2006-01-02 15:04:05Z"))
+					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", st.Path, e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
 				}
 				if !e.quiet {
 					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
@@ -232,11 +236,11 @@ func archiveGcCommand(e *env) *cli.Command {
 			}
 			age := c.Duration("older-than")
 			if age < 0 {
-				return usageErr("archive gc: --older-than %v must not be negative", age)
+				return usageErr("--older-than %v must not be negative", age)
 			}
 			for _, d := range c.Args().Slice() {
 				if st, err := os.Stat(d); err != nil || !st.IsDir() {
-					return usageErr("archive gc: %s is not a directory", d)
+					return usageErr("%s is not a directory", d)
 				}
 			}
 			cutoff := time.Now().Add(-age)
@@ -272,10 +276,10 @@ func archiveGcCommand(e *env) *cli.Command {
 				return e.finish(nil)
 			}
 			for _, st := range removed {
-				fmt.Fprintf(e.stdout, "removed %s (%d bytes)\n", st.Path, st.Bytes)
+				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", st.Path, thousands(int(st.Bytes)))
 			}
 			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %d bytes\n", len(removed), total)
+				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), thousands(int(total)))
 			}
 			return e.finish(nil)
 		},
@@ -308,7 +312,7 @@ func sanitizeCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() > 1 {
-				return usageErr("sanitize: want at most one FILE, got %d arguments", c.NArg())
+				return argErr(c, "want at most one FILE, got %d arguments", c.NArg())
 			}
 			name := c.Args().First()
 			var data []byte
@@ -330,7 +334,7 @@ func sanitizeCommand(e *env) *cli.Command {
 			if n := c.Int("max-chars"); n >= 0 {
 				opts.MaxChars = n
 			} else if c.IsSet("max-chars") {
-				return usageErr("sanitize: --max-chars %d must not be negative", n)
+				return usageErr("--max-chars %d must not be negative", n)
 			}
 			res := reduce.Sanitize(string(data), opts)
 			if e.format == "json" {

@@ -15,6 +15,16 @@ func benchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "bench",
 		Usage: "run the catalog, output and tool benchmarks",
+		Description: "Benchmarks of the transforms on data that ships with skillopt or that you point it at.\n" +
+			"Each subcommand's --help says what its columns mean. The catalog and tool benchmarks\n" +
+			"need no files (their data is built in); the output benchmark reads a folder of command\n" +
+			"outputs.\n\n" +
+			"Examples:\n" +
+			"  skillopt bench catalog\n" +
+			"  skillopt bench catalog --sizes 355,2000 --format json\n" +
+			"  skillopt bench output testdata/outputs\n" +
+			"  skillopt bench tools\n" +
+			"  skillopt bench tools --providers anthropic --format json",
 		Subcommands: []*cli.Command{
 			benchCatalogCommand(e),
 			benchOutputCommand(e),
@@ -73,13 +83,13 @@ func benchCatalogCommand(e *env) *cli.Command {
 				return err
 			}
 			if r := c.Int("replay"); r < 0 || r > 1000 {
-				return usageErr("bench catalog: --replay %d is outside 0..1000", r)
+				return usageErr("--replay %d is outside 0..1000", r)
 			}
 			var sizes []int
 			for _, f := range strings.Split(c.String("sizes"), ",") {
 				n, err := strconv.Atoi(strings.TrimSpace(f))
 				if err != nil || n < 1 || n > 1_000_000 {
-					return usageErr("bench catalog: bad size %q", f)
+					return usageErr("bad size %q", f)
 				}
 				sizes = append(sizes, n)
 			}

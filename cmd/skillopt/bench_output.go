@@ -33,7 +33,7 @@ func benchOutputCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("bench output: want exactly one DIR, got %d arguments", c.NArg())
+				return argErr(c, "want exactly one DIR, got %d arguments", c.NArg())
 			}
 			dir := c.Args().First()
 			files, err := outputbench.Files(dir)
@@ -41,7 +41,7 @@ func benchOutputCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			if len(files) == 0 {
-				return usageErr("bench output: %s holds no output files", dir)
+				return usageErr("%s holds no output files", dir)
 			}
 			archDir := ""
 			if c.IsSet("archive") {

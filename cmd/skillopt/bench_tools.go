@@ -66,16 +66,16 @@ func benchToolsCommand(e *env) *cli.Command {
 				}
 				prov, err := capture.ParseProvider(p)
 				if err != nil {
-					return usageErr("bench tools: --providers: %v", err)
+					return usageErr("--providers: %v", err)
 				}
 				provs = append(provs, prov)
 			}
 			rule := ruleset.ByID(c.String("rule"))
 			if rule == nil || (rule.ID != tools.Defer.ID && rule.ID != tools.NativeDefer.ID) {
-				return usageErr("bench tools: --rule %q is not SO201 or SO202", c.String("rule"))
+				return usageErr("--rule %q is not SO201 or SO202", c.String("rule"))
 			}
 			if c.Int("scale") < 1 || c.Int("scale") > 100000 {
-				return usageErr("bench tools: --scale %d is outside 1..100000", c.Int("scale"))
+				return usageErr("--scale %d is outside 1..100000", c.Int("scale"))
 			}
 			pipeline := []*rules.Rule{rule}
 			renv := e.ruleEnv(pipeline)

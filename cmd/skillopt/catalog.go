@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -63,7 +64,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 			}
 		}
 		if len(roots) == 0 {
-			return nil, "", 0, usageErr("%s: no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills", c.Command.FullName())
+			return nil, "", 0, usageErr("no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills")
 		}
 		var errs []error
 		skills, errs = catalog.FromDisk(roots)
@@ -183,15 +184,26 @@ func catalogSearchCommand(e *env) *cli.Command {
 		Name:      "search",
 		Usage:     "rank skills for a query (BM25F, exact names, typo recovery)",
 		ArgsUsage: "QUERY",
-		Description: "Unrelated queries return nothing rather than weak matches. Formats: text, json.\n\n" +
-			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5",
+		Description: "Ranks skills by their names and descriptions (BM25F), puts skills named in the query\n" +
+			"first, and fuses the lists by reciprocal rank. Unrelated queries (no word specific to\n" +
+			"some skill) return nothing rather than weak matches.\n\n" +
+			"Typo recovery covers skill names only: a query word of 5 or more letters that matches\n" +
+			"nothing as written finds names, or dash-separated parts of names, within 1 edit (5-6\n" +
+			"letters) or 2 edits (7 or more). Misspelled description words find nothing\n" +
+			"(\"kubernets\" does not find a skill that only mentions Kubernetes).\n\n" +
+			"Text output: rank, name, why it matched (lexical, exact-name, name-typo) and the\n" +
+			"description's first sentence. The fused score only orders the list, so text shows the\n" +
+			"rank; --format json has the score too.\n\n" +
+			"Formats: text, json.\n\n" +
+			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5\n" +
+			"  skillopt catalog search --format json \"fill a pdf form\" --skills skills/",
 		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
 			}
 			if c.NArg() == 0 {
-				return usageErr("catalog search: no QUERY given")
+				return argErr(c, "no QUERY given")
 			}
 			e.wholeCatalog = true
 			snap, _, _, err := e.snapshot(c)
@@ -212,24 +224,42 @@ func catalogSearchCommand(e *env) *cli.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			for _, r := range res {
-				fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\n", r.Name, r.Score, r.Match, catalog.Intent(r.Description))
+			for i, r := range res {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.Name, r.Match, catalog.Intent(r.Description))
 			}
 			return tw.Flush()
 		},
 	}
 }
 
+// tagList lists the tag vocabulary for help, two columns wide.
+func tagList() string {
+	var b strings.Builder
+	tags := append(append([]catalog.Tag(nil), catalog.Vocabulary...), catalog.Tag{Name: catalog.Unclassified, Doc: "skills without a current card"})
+	for _, t := range tags {
+		fmt.Fprintf(&b, "  %-17s %s\n", t.Name, t.Doc)
+	}
+	return b.String()
+}
+
 func catalogBrowseCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "browse",
-		Usage: "one page of skill cards by tags, as JSON of at most 3,000 characters",
+		Usage: "one page of skill cards by tags (what skill_search answers for a tag query)",
 		Description: "With --tags, every skill of the selected tags is a candidate (--match any: in any tag,\n" +
 			"all: in every tag) and --query only orders them. Without tags the query filters. Pass\n" +
 			"the returned cursor to continue; a cursor from another catalog, tag set or query is\n" +
-			"refused. Output is always the JSON page {\"cards\",\"cursor\",\"facets\"}.\n\n" +
+			"refused.\n\n" +
+			"Tags come from a card profile (--profile or catalog.profile; `skillopt catalog init`\n" +
+			"makes one). Without one every skill is in \"unclassified\", and other tags are empty.\n\n" +
+			"Text output: one line per card (name, tags, card), then the cursor of the next page\n" +
+			"and the tag counts of the whole result. --format json prints the page the model reads,\n" +
+			"{\"cards\",\"cursor\",\"facets\"}, at most 3,000 characters.\n\n" +
+			"The " + fmt.Sprint(len(catalog.Vocabulary)) + " tags (" + catalog.VocabularyVersion + "):\n" + tagList() + "\n" +
+			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog browse --tags testing --skills skills/\n" +
-			"  skillopt catalog browse --tags testing --cursor eyJm... --skills skills/",
+			"  skillopt catalog browse --tags testing,debugging --match all --query flaky --skills skills/\n" +
+			"  skillopt catalog browse --format json --tags testing --cursor eyJm... --skills skills/",
 		Flags: append(sourceFlags(),
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			&cli.StringFlag{Name: "match", Value: "any", Usage: "any or all"},
@@ -250,14 +280,87 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			if t := c.String("tags"); t != "" {
 				tags = strings.Split(t, ",")
 			}
-			_, data, err := snap.Browse(catalog.BrowseRequest{Tags: tags, Match: c.String("match"), Query: c.String("query"), Cursor: c.String("cursor"), PageSize: c.Int("page-size")})
+			page, data, err := snap.Browse(catalog.BrowseRequest{Tags: tags, Match: c.String("match"), Query: c.String("query"), Cursor: c.String("cursor"), PageSize: c.Int("page-size")})
 			if err != nil {
-				return usageErr("catalog browse: %v", err)
+				return usageErr("%v", err)
 			}
-			_, err = fmt.Fprintf(e.stdout, "%s\n", data)
-			return err
+			why := browseEmpty(snap, page, tags, c.String("query"))
+			if e.format == "json" {
+				if why != "" && !e.quiet {
+					fmt.Fprintf(e.stderr, "skillopt: %s\n", why)
+				}
+				_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+				return err
+			}
+			return writeBrowseText(e, page, why)
 		},
 	}
+}
+
+// browseEmpty explains an empty page: no profile, so the tags asked for
+// hold nothing; or nothing has the tags or matches the query. "" when
+// the page has cards.
+func browseEmpty(snap *catalog.Snapshot, page *catalog.Page, tags []string, query string) string {
+	if len(page.Cards) > 0 {
+		return ""
+	}
+	onlyUnclassified := len(tags) > 0
+	for _, t := range tags {
+		onlyUnclassified = onlyUnclassified && strings.TrimSpace(t) == catalog.Unclassified
+	}
+	switch {
+	case snap.Len() == 0:
+		return "the catalog holds no skills"
+	case !snap.HasCards() && len(tags) > 0 && !onlyUnclassified:
+		return "no card profile is in use, so every skill is in the tag \"unclassified\" and other tags are empty: " +
+			"`skillopt catalog init --skills DIR` makes cards; then set catalog.profile or pass --profile"
+	case len(tags) > 0:
+		return fmt.Sprintf("no skill has the tags %s", strings.Join(tags, ", "))
+	case query != "":
+		return fmt.Sprintf("no skill matches %q", query)
+	}
+	return "nothing to show"
+}
+
+// writeBrowseText prints a browse page for people: a line per card, the
+// next page's cursor and the tag counts.
+func writeBrowseText(e *env, page *catalog.Page, why string) error {
+	if why != "" {
+		_, err := fmt.Fprintln(e.stdout, why)
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	for _, c := range page.Cards {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, strings.Join(c.Tags, ", "), c.Card)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if page.Cursor != nil {
+		fmt.Fprintf(e.stdout, "more: --cursor %s\n", *page.Cursor)
+	}
+	if len(page.Facets) > 0 && !e.quiet {
+		type facet struct {
+			tag string
+			n   int
+		}
+		var fs []facet
+		for t, n := range page.Facets {
+			fs = append(fs, facet{t, n})
+		}
+		sort.Slice(fs, func(i, j int) bool {
+			if fs[i].n != fs[j].n {
+				return fs[i].n > fs[j].n
+			}
+			return fs[i].tag < fs[j].tag
+		})
+		var parts []string
+		for _, f := range fs {
+			parts = append(parts, fmt.Sprintf("%s %d", f.tag, f.n))
+		}
+		fmt.Fprintf(e.stdout, "tags: %s\n", strings.Join(parts, ", "))
+	}
+	return nil
 }
 
 func catalogLoadCommand(e *env) *cli.Command {
@@ -272,7 +375,7 @@ func catalogLoadCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("catalog load: want one skill NAME")
+				return argErr(c, "want one skill NAME")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
@@ -280,7 +383,7 @@ func catalogLoadCommand(e *env) *cli.Command {
 			}
 			data, err := snap.Load(c.Args().First())
 			if err != nil {
-				return lookupErr(err)
+				return lookupErr(err, snap, c.Args().First())
 			}
 			_, err = e.stdout.Write(data)
 			return err
@@ -300,7 +403,7 @@ func catalogResourceCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 2 {
-				return usageErr("catalog resource: want NAME PATH")
+				return argErr(c, "want NAME PATH")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
@@ -308,7 +411,7 @@ func catalogResourceCommand(e *env) *cli.Command {
 			}
 			data, err := snap.Resource(c.Args().Get(0), c.Args().Get(1))
 			if err != nil {
-				return lookupErr(err)
+				return lookupErr(err, snap, c.Args().Get(0))
 			}
 			_, err = e.stdout.Write(data)
 			return err
@@ -328,7 +431,7 @@ func catalogLocationCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("catalog location: want one skill NAME")
+				return argErr(c, "want one skill NAME")
 			}
 			snap, _, _, err := e.snapshot(c)
 			if err != nil {
@@ -336,7 +439,7 @@ func catalogLocationCommand(e *env) *cli.Command {
 			}
 			loc, err := snap.Location(c.Args().First())
 			if err != nil {
-				return lookupErr(err)
+				return lookupErr(err, snap, c.Args().First())
 			}
 			fmt.Fprintln(e.stdout, loc)
 			return nil
@@ -345,8 +448,20 @@ func catalogLocationCommand(e *env) *cli.Command {
 }
 
 // lookupErr reports a failed load, an unknown name included, as a usage
-// error; messages carry no filesystem path.
-func lookupErr(err error) error {
+// error; messages carry no filesystem path. An unknown name comes with the
+// closest skill name.
+func lookupErr(err error, snap *catalog.Snapshot, name string) error {
+	if errors.Is(err, catalog.ErrNotFound) {
+		names := make([]string, 0, snap.Len())
+		for _, sk := range snap.Skills {
+			names = append(names, sk.Name)
+		}
+		if c := closest(name, names); c != "" {
+			err = fmt.Errorf("%w (did you mean %s?)", err, c)
+		} else {
+			err = fmt.Errorf("%w (`skillopt catalog search` finds skills)", err)
+		}
+	}
 	return &exitError{code: exitUsage, err: err}
 }
 

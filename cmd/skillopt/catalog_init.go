@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,9 +30,15 @@ func catalogInitCommand(e *env) *cli.Command {
 			"with feedback, then are split, within 8 extra calls per group. --exec CMD runs CMD once\n" +
 			"per request (request on stdin, answer on stdout) until nothing is pending; a run that\n" +
 			"takes longer than --exec-timeout or prints more than 8 MiB is stopped (with every\n" +
-			"process it started) and ends the command with exit code 2. Rejected answers are\n" +
-			"moved aside to DIR/responses/ID.rejected-N.json, never deleted. A profile path taken\n" +
-			"from catalog.profile must stay inside the configuration file's folder.\n\n" +
+			"process it started) and ends the command with exit code 2; each answer gets a line\n" +
+			"`group 3/7 ID (N skills): accepted` (or rejected, with the reasons) on standard error.\n" +
+			"Rejected answers are moved aside to DIR/responses/ID.rejected-N.json, never deleted,\n" +
+			"and their reasons printed. Every run ends with the command to run next.\n\n" +
+			"The profile is --profile, else catalog.profile, else cards.json beside DIR. Once it\n" +
+			"holds cards, catalog.profile is set in the skillopt.toml in use when it is unset there\n" +
+			"(or the line to add is printed), so that SO102 and catalog browse find the cards. A\n" +
+			"profile path taken from catalog.profile must stay inside the configuration file's\n" +
+			"folder.\n\n" +
 			"Examples:\n" +
 			"  skillopt catalog init --skills skills/ --dir .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --responses .skillopt/init\n" +
@@ -96,15 +103,16 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		dir = r
 	}
 	if c.Duration("exec-timeout") < 0 {
-		return usageErr("catalog init: --exec-timeout %v must not be negative", c.Duration("exec-timeout"))
+		return usageErr("--exec-timeout %v must not be negative", c.Duration("exec-timeout"))
 	}
 	profPath := c.String("profile")
+	configured := false
 	if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
 		p, err := configuredProfile(e.cfg.Path, prof)
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		profPath = p
+		profPath, configured = p, true
 	}
 	if profPath == "" {
 		profPath = filepath.Join(filepath.Dir(dir), "cards.json")
@@ -123,7 +131,18 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		return err
 	}
 	prov := lookup(c, "provider")
-	in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap}
+	// What the progress lines of --exec count, and the outcome of every
+	// answer read.
+	var step, steps, answers int
+	in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap,
+		OnAnswer: func(o catalog.AnswerOutcome) {
+			answers++
+			if steps > 0 {
+				fmt.Fprintf(e.stderr, "group %d/%d %s (%s): %s\n", step, steps, o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
+				return
+			}
+			fmt.Fprintf(e.stdout, "%s (%s): %s\n", o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
+		}}
 	st, err := in.Plan(prof)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
@@ -132,15 +151,17 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		p := catalog.ProgressOf(st)
 		fmt.Fprintf(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
 	}
+	again := "skillopt catalog init" + sourceArgs(c) + " --responses " + shellQuote(dir)
 	switch {
 	case c.String("exec") != "":
-		start := time.Now()
 		for round := 0; ; round++ {
 			ids := catalog.PendingIDs(st)
 			if len(ids) == 0 {
 				break
 			}
-			for _, id := range ids {
+			steps = len(ids)
+			for i, id := range ids {
+				step = i + 1
 				req, err := in.ReadRequest(id)
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
@@ -160,32 +181,149 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 				if _, _, err := in.Absorb(st, prof); err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}
-				if isTTY(e.stderr) {
-					p := catalog.ProgressOf(st)
-					fmt.Fprintf(e.stderr, "\rcards: %d/%d groups, %s elapsed ", p.Accepted, p.Groups, time.Since(start).Round(time.Second))
-				}
 			}
 			if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
 				break
 			}
 		}
-		if isTTY(e.stderr) {
-			fmt.Fprintln(e.stderr)
-		}
+		steps = 0
 		report()
 	case c.String("responses") != "":
 		acc, rej, err := in.Absorb(st, prof)
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		fmt.Fprintf(e.stdout, "%d group(s) accepted, %d rejected (retry requests written to %s)\n", acc, rej, filepath.Join(dir, "requests"))
+		pending := len(catalog.PendingIDs(st))
+		fmt.Fprintf(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
+		switch {
+		case answers == 0 && pending > 0:
+			fmt.Fprintf(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
+				filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
+		case pending > 0:
+			fmt.Fprintf(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
+				plural(pending, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
+		}
 		report()
 	default:
-		fmt.Fprintf(e.stdout, "%d request(s) in %s; answer each in %s/ID.json, then run skillopt catalog init --responses %s\n", len(catalog.PendingIDs(st)), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), dir)
+		n := len(catalog.PendingIDs(st))
+		if n == 0 {
+			fmt.Fprintln(e.stdout, "every eligible skill has a current card: nothing to ask")
+		} else {
+			fmt.Fprintf(e.stdout, "%s in %s; answer each in %s with the same file name (ID.json), then run:\n  %s\n",
+				plural(n, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
+		}
 		report()
+	}
+	// Once some cards exist: where they are, and how the commands that
+	// use them find them. (Read back: what the next command will read.)
+	if saved, err := catalog.LoadProfile(profPath); err == nil {
+		carded := 0
+		for _, sk := range snap.Skills {
+			if _, ok := saved.Current(sk); ok {
+				carded++
+			}
+		}
+		if carded > 0 {
+			e.profileNext(profPath, configured, carded)
+		}
 	}
 	if p := catalog.ProgressOf(st); p.Failed > 0 {
 		return e.finish(findings)
 	}
 	return nil
+}
+
+// outcomeText says what became of an answer: accepted, or rejected with
+// the reasons, where the answer went and what happens next.
+func outcomeText(o catalog.AnswerOutcome, dir string) string {
+	if o.Accepted {
+		return "accepted"
+	}
+	reason := strings.Join(o.Problems, "; ")
+	if len([]rune(reason)) > 400 {
+		reason = string([]rune(reason)[:397]) + "..."
+	}
+	msg := "rejected: " + reason
+	if o.Next == "resend" {
+		msg = "not answered: " + reason
+	}
+	if o.SetAside != "" {
+		msg += "; answer kept as " + o.SetAside
+	}
+	switch o.Next {
+	case "retry":
+		msg += "; a retry request with this feedback is in " + filepath.Join(dir, "requests", o.Group+".json")
+	case "split":
+		msg += "; split into two smaller requests in " + filepath.Join(dir, "requests")
+	case "failed":
+		msg += "; no more attempts for this group"
+	case "resend":
+		msg += "; the request is unchanged, to be sent again"
+	}
+	return msg
+}
+
+// sourceArgs repeats the flags that chose the skills, for the next command
+// to print.
+func sourceArgs(c *cli.Context) string {
+	var b strings.Builder
+	for _, s := range c.StringSlice("skills") {
+		b.WriteString(" --skills " + shellQuote(s))
+	}
+	if f := c.String("from"); f != "" {
+		b.WriteString(" --from " + shellQuote(f))
+	}
+	if p := c.String("profile"); p != "" {
+		b.WriteString(" --profile " + shellQuote(p))
+	}
+	if p := lookup(c, "provider"); p != "" {
+		b.WriteString(" --provider " + shellQuote(p))
+	}
+	return b.String()
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// profileNext says where the cards are and makes sure the commands that
+// use them (SO102, catalog browse) find them: catalog.profile is set in
+// the configuration when it can be, or the exact line to add is printed.
+func (e *env) profileNext(profPath string, configured bool, carded int) {
+	fmt.Fprintf(e.stdout, "profile: %s (%s with a card)\n", profPath, plural(carded, "skill"))
+	if configured {
+		fmt.Fprintf(e.stdout, "catalog.profile of %s names it: SO102 and catalog browse use the cards\n", e.cfg.Path)
+		return
+	}
+	cfgPath := e.cfg.Path
+	if cfgPath == "" {
+		fmt.Fprintf(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", tomlString(filepath.ToSlash(profPath)))
+		return
+	}
+	rel, err := filepath.Rel(filepath.Dir(mustAbs(cfgPath)), mustAbs(profPath))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		fmt.Fprintf(e.stdout, "the profile is outside the folder of %s, where catalog init keeps a configured profile: pass --profile %s to the commands that use it\n", cfgPath, shellQuote(profPath))
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	if cur := e.catalogSettings().Profile; cur != "" {
+		fmt.Fprintf(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, tomlString(rel))
+		return
+	}
+	if err := setConfigString(cfgPath, "catalog", "profile", rel); err != nil {
+		fmt.Fprintf(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, tomlString(rel))
+		return
+	}
+	fmt.Fprintf(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", tomlString(rel), cfgPath)
+}
+
+func mustAbs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }

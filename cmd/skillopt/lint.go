@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -27,22 +31,43 @@ func lintCommand(e *env) *cli.Command {
 			"are skipped. Positions are file:line:col, 1-based, columns in code points (SARIF:\n" +
 			"UTF-16 units).\n\n" +
 			"Severities, disabled rules and suppressions come from [lint] in skillopt.toml\n" +
-			"(`skillopt rules` lists the rules). Exit 1 iff a finding is an error; 2 for bad\n" +
-			"usage, configuration or an unreadable path (2 wins), whatever the format.\n\n" +
+			"(`skillopt rules` lists the rules); --select, --extend-select and --ignore change the\n" +
+			"rules for one run, with the same references (ID, ID prefix, name, any case; ALL).\n" +
+			"A comment <!-- skillopt: disable=SK043 --> in a SKILL.md silences rules from there on\n" +
+			"(also disable-line, disable-next-line, disable-file and enable; see docs/lint.md).\n\n" +
+			"Fixes: findings marked [*] have a safe fix, which --fix applies (the files are\n" +
+			"rewritten atomically, then linted again); --unsafe-fixes also applies fixes that\n" +
+			"change more than form (a list joined into a string, a renamed name). --diff prints\n" +
+			"the fixes as a unified diff and writes nothing (exit 1 when there is something to fix).\n\n" +
+			"Exit 1 iff a finding is an error (0 with --exit-zero); 2 for bad usage,\n" +
+			"configuration or an unreadable path (2 wins), whatever the format.\n\n" +
 			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
 			"docs/report.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt lint\n" +
 			"  skillopt lint skills/ .pi/agents/reviewer.md\n" +
+			"  skillopt lint --select SK01,SK02 --ignore SK024 skills/\n" +
+			"  skillopt lint --diff skills/\n" +
+			"  skillopt lint --fix skills/\n" +
 			"  skillopt lint --profile skills-ref --format sarif > lint.sarif",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "profile", Usage: "default (the spec and Pi) or skills-ref (also fail what the reference validator rejects); default: lint.profile"},
 			&cli.StringSliceFlag{Name: "ambient", Usage: "skill folder agents inherit at run time, to resolve selected names no skillPath provides (repeatable; default: lint.ambient)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the cache of body token counts (default: lint.cache)"},
+			&cli.StringSliceFlag{Name: "select", Usage: "run only these rules (comma-separated or repeated rule references; ALL for every rule)"},
+			&cli.StringSliceFlag{Name: "extend-select", Usage: "run these rules too"},
+			&cli.StringSliceFlag{Name: "ignore", Usage: "do not run these rules"},
+			&cli.BoolFlag{Name: "exit-zero", Usage: "exit 0 even when a finding is an error (2 still reports bad usage or input)"},
+			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes and rewrite the files"},
+			&cli.BoolFlag{Name: "unsafe-fixes", Usage: "with --fix or --diff, apply the unsafe fixes too"},
+			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, report.Formats...); err != nil {
 				return err
+			}
+			if c.Bool("fix") && c.Bool("diff") {
+				return usageErr("--fix and --diff exclude each other (--diff shows what --fix would do)")
 			}
 			opts, err := e.lintOptions(c)
 			if err != nil {
@@ -55,17 +80,81 @@ func lintCommand(e *env) *cli.Command {
 			for _, err := range rep.Errors {
 				e.warnInput(err)
 			}
-			if err := e.writeLint(rep); err != nil {
+			fo := lint.FixOptions{Unsafe: c.Bool("unsafe-fixes")}
+			if c.Bool("diff") {
+				return e.lintDiff(rep, fo)
+			}
+			fixed := 0
+			if c.Bool("fix") {
+				fixes, err := rep.Fixes(fo)
+				if err != nil {
+					e.warnInput(err)
+				}
+				for _, f := range fixes {
+					if err := atomicfile.WriteFile(f.Path, f.After, 0o644); err != nil {
+						if errors.Is(err, atomicfile.ErrReadOnly) {
+							err = errors.New("the file is read-only")
+						}
+						e.warnInput(fmt.Errorf("%s: not fixed: %v", f.Path, err))
+						continue
+					}
+					fixed += f.Fixed
+				}
+				if len(fixes) > 0 {
+					// What is left, as the files are now.
+					if rep, err = lint.Run(opts); err != nil {
+						return &exitError{code: exitUsage, err: err}
+					}
+				}
+			}
+			if err := e.writeLint(rep, fixed, c.Bool("fix")); err != nil {
 				return err
 			}
 			for _, d := range rep.Diagnostics {
-				if d.Severity == rules.Error {
+				if d.Severity == rules.Error && !c.Bool("exit-zero") {
 					return e.finish(findings)
 				}
 			}
 			return e.finish(nil)
 		},
 	}
+}
+
+// lintDiff prints the fixes of a lint run as a unified diff, one file
+// after the other, and says on standard error how many findings they fix.
+// Exit 1 when there is something to fix, as ruff's --diff.
+func (e *env) lintDiff(rep *lint.Report, fo lint.FixOptions) error {
+	fixes, err := rep.Fixes(fo)
+	if err != nil {
+		e.warnInput(err)
+	}
+	n := 0
+	for _, f := range fixes {
+		d, err := udiff.ToUnified(f.Path, f.Path, string(f.Before), udiff.Lines(string(f.Before), string(f.After)), 3)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(e.stdout, d); err != nil {
+			return err
+		}
+		n += f.Fixed
+	}
+	_, unsafe := rep.FixCounts()
+	if !e.quiet {
+		switch {
+		case n == 0:
+			fmt.Fprintln(e.stderr, "nothing to fix")
+		default:
+			fmt.Fprintf(e.stderr, "would fix %s in %s\n", plural(n, "finding"), plural(len(fixes), "file"))
+		}
+		if unsafe > 0 && !fo.Unsafe {
+			fmt.Fprintf(e.stderr, "%s more with --unsafe-fixes\n", plural(unsafe, "finding"))
+		}
+	}
+	if n > 0 {
+		return e.finish(findings)
+	}
+	return e.finish(nil)
 }
 
 // lintOptions configures a lint run: settings and rule options from the
@@ -82,12 +171,16 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 		case "default", "skills-ref":
 			ls.Profile = p
 		default:
-			return lint.Options{}, usageErr("lint: --profile %q is not one of default, skills-ref", p)
+			return lint.Options{}, usageErr("--profile %q is not one of default, skills-ref", p)
 		}
 	}
 	levels, err := lint.Levels(reg, ls, e.cfg.Rules.Severity, e.cfg.Rules.Disable)
 	if err != nil {
 		return lint.Options{}, e.configErr(err)
+	}
+	sel := lint.Selection{Select: c.StringSlice("select"), ExtendSelect: c.StringSlice("extend-select"), Ignore: c.StringSlice("ignore")}
+	if err := sel.Apply(reg, levels); err != nil {
+		return lint.Options{}, usageErr("%v", err)
 	}
 	opts := lint.Options{Paths: c.Args().Slice(), Config: e.cfg.Options, Levels: levels, ConfigFile: e.cfg.Path, Locate: e.cfg.Position}
 	if c.IsSet("ambient") {
@@ -102,16 +195,30 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 }
 
 // writeLint renders the lint's findings, with UTF-16 columns (for SARIF)
-// read from the linted files.
-func (e *env) writeLint(lrep *lint.Report) error {
+// read from the linted files, what has a fix, and what --fix fixed.
+func (e *env) writeLint(lrep *lint.Report, fixed int, fixRun bool) error {
 	rep := e.newReport("lint")
+	fixable := 0
 	for _, d := range lrep.Diagnostics {
-		rep.Diagnostics = append(rep.Diagnostics, report.FromRule(d))
+		rd := report.FromRule(d)
+		if ok, unsafe := lrep.Fixable(d); ok {
+			rd.Fix = "safe"
+			if unsafe {
+				rd.Fix = "unsafe"
+			} else {
+				fixable++
+			}
+		}
+		rep.Diagnostics = append(rep.Diagnostics, rd)
 	}
 	rep.SetColumns16(&report.Files{})
 	rep.Summary.Skills = report.Count(lrep.Skills)
 	rep.Summary.Agents = report.Count(lrep.Agents)
 	rep.Summary.Suppressed = report.Count(lrep.Suppressed)
+	rep.Summary.Fixable = report.Count(fixable)
+	if fixRun {
+		rep.Summary.Fixed = report.Count(fixed)
+	}
 	return e.writeReport(rep, lintRules())
 }
 

@@ -38,7 +38,7 @@ func loadoutCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() > 0 {
-				return usageErr("loadout: unexpected argument %q (the agent is given with --agent)", c.Args().First())
+				return argErr(c, "unexpected argument %q (the agent is given with --agent)", c.Args().First())
 			}
 			a, err := catalog.ReadAgent(c.String("agent"))
 			if err != nil {

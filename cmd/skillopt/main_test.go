@@ -38,5 +38,8 @@ func TestScripts(t *testing.T) {
 			return false, nil
 		},
 		RequireExplicitExec: true,
+		// SKILLOPT_UPDATE_SCRIPTS=1 rewrites the files that cmp compares
+		// stdout or stderr with; review the diff.
+		UpdateScripts: os.Getenv("SKILLOPT_UPDATE_SCRIPTS") != "",
 	})
 }

@@ -18,13 +18,29 @@ func measureCommand(e *env) *cli.Command {
 		ArgsUsage: "CAPTURE...",
 		Description: "Reads each capture and reports bytes, characters and exact tokens per section\n" +
 			"(system, skill-catalog, tools, human, assistant, thinking, tool-calls, tool-results,\n" +
-			"media, other), the skill catalog, tools and tool results, the stable-prefix hash, and\n" +
-			"the saving of each configured transform rule. Section bytes add up to the body size.\n\n" +
+			"media, other) with a share bar, the skill catalog, tools and tool results, the\n" +
+			"stable-prefix hash, and what each configured transform rule saves in bytes and tokens\n" +
+			"(and input cost when the model's price is known), with the rule's reason when it saves\n" +
+			"nothing. Warnings and next steps follow: what the result lost (intents the compact\n" +
+			"index dropped) and the actions with the largest saving measured on the capture.\n" +
+			"Section bytes add up to the body size.\n\n" +
+			"Several captures print one row each (provider, bytes, tokens, catalog share, after,\n" +
+			"saved) and the total; --details adds each capture's report; -q prints only the total.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
+			"With --conversation the captures are successive requests of one conversation (files\n" +
+			"in the order given, directories in natural name order, JSONL lines, HAR entries, and\n" +
+			"every assistant turn of a Pi session): per turn and in total, the input tokens a\n" +
+			"provider's prompt cache reads, writes and bills in full, the cost from the price\n" +
+			"table (skillopt.toml [prices] overrides it), where each request stops extending the\n" +
+			"previous one and the rule that caused it, and the provider's own usage when the\n" +
+			"capture has it. Formats: text, json, markdown, html. See docs/measure.md.\n\n" +
 			"Examples:\n" +
 			"  skillopt measure testdata/examples/anthropic-catalog.json\n" +
 			"  skillopt measure --format json --encoding none captures/\n" +
-			"  skillopt measure --rules SO1 --format markdown capture.json",
+			"  skillopt measure --details captures/\n" +
+			"  skillopt measure --rules SO1 --format markdown capture.json\n" +
+			"  skillopt measure --conversation turn-1.json turn-2.json turn-3.json\n" +
+			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
 			rulesFlag(),
 			providerFlag(),
@@ -32,8 +48,13 @@ func measureCommand(e *env) *cli.Command {
 			tierFlag(),
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
+			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},
+			&cli.BoolFlag{Name: "conversation", Usage: "treat the captures as successive requests of one conversation and account for prompt caching and cost"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("conversation") {
+				return measureConversation(e, c)
+			}
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
 				return err
 			}
@@ -42,6 +63,13 @@ func measureCommand(e *env) *cli.Command {
 				enc = c.String("encoding")
 			}
 			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
+			prices := e.prices()
+			opts.Price = func(model string) (float64, bool) {
+				if p := prices.Lookup(model); p != nil {
+					return p.Input, true
+				}
+				return 0, false
+			}
 			if c.Int("replay") >= 0 {
 				opts.Replay = c.Int("replay")
 			}
@@ -93,9 +121,9 @@ func measureCommand(e *env) *cli.Command {
 					_, err = e.stdout.Write(e.withConfig(b.Bytes()))
 				}
 			case "markdown":
-				err = measure.WriteMarkdown(e.stdout, rep)
+				err = measure.WriteMarkdown(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			default:
-				err = measure.WriteText(e.stdout, rep)
+				err = measure.WriteText(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
 			}
 			if err != nil {
 				return err

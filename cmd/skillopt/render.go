@@ -34,7 +34,7 @@ func renderCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() > 1 {
-				return usageErr("render: want one report, got %d", c.NArg())
+				return argErr(c, "want one report, got %d", c.NArg())
 			}
 			name := c.Args().First()
 			var (

@@ -47,12 +47,12 @@ func rulesCommand(e *env) *cli.Command {
 			}
 			list := ruleset.All()
 			if c.NArg() > 1 {
-				return usageErr("rules: want at most one rule ID, got %d", c.NArg())
+				return argErr(c, "want at most one rule ID, got %d", c.NArg())
 			}
 			if c.NArg() == 1 {
 				r := ruleset.ByID(c.Args().First())
 				if r == nil {
-					return usageErr("rules: unknown rule %q (see `skillopt rules`)", c.Args().First())
+					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
 				list = []*rules.Rule{r}
 			}
@@ -151,7 +151,7 @@ func initCommand(e *env) *cli.Command {
 				return err
 			}
 			if _, err := os.Stat(out); err == nil && !c.Bool("force") {
-				return usageErr("init: %s already exists (use --force to overwrite)", out)
+				return usageErr("%s already exists (use --force to overwrite)", out)
 			}
 			if err := atomicfile.Write(out, config.TemplateWith(ruleset.Registry().Binding()), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}

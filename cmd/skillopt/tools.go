@@ -50,7 +50,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 2 {
-				return usageErr("tools search: want QUERY and CAPTURE, got %d arguments", c.NArg())
+				return argErr(c, "want QUERY and CAPTURE, got %d arguments", c.NArg())
 			}
 			query, path := c.Args().Get(0), c.Args().Get(1)
 			var opts capture.Options
@@ -70,14 +70,14 @@ func toolsSearchCommand(e *env) *cli.Command {
 			}
 			n := c.Int("entry")
 			if n < 1 || n > len(f.Captures) {
-				return usageErr("tools search: --entry %d: %s holds %d capture(s)", n, path, len(f.Captures))
+				return usageErr("--entry %d: %s holds %d capture(s)", n, path, len(f.Captures))
 			}
 			capt := f.Captures[n-1]
 			page, err := tools.Search(capt, tools.FromSet(e.cfg.Options), query, c.String("cursor"))
 			if err != nil {
 				var ce *tools.CursorError
 				if errors.As(err, &ce) {
-					return usageErr("tools search: --cursor: %v", err)
+					return usageErr("--cursor: %v", err)
 				}
 				return err
 			}

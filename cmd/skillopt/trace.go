@@ -57,7 +57,7 @@ func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
 	}
 	disabled, err := trace.CheckDisabled(names)
 	if err != nil {
-		return trace.Options{}, usageErr("%s: --disable-signal: %v", c.Command.FullName(), err)
+		return trace.Options{}, usageErr("--disable-signal: %v", err)
 	}
 	o := trace.Options{Disabled: disabled, AllowedProviders: lint.FromSet(e.cfg.Options).AllowedProviderPrefixes}
 	if c.IsSet("allow-provider") {
@@ -72,7 +72,7 @@ func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
 	}
 	if c.IsSet("window") {
 		if c.Int("window") < 1 {
-			return o, usageErr("%s: --window must be at least 1", c.Command.FullName())
+			return o, usageErr("--window must be at least 1")
 		}
 		o.Window = c.Int("window")
 	}
@@ -84,7 +84,7 @@ func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
 func (e *env) loadRuns(c *cli.Context, o trace.Options) ([]trace.History, error) {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return nil, usageErr("%s: no PATH given (trace files, Pi session files, directories of them, or - for stdin)", c.Command.FullName())
+		return nil, argErr(c, "no PATH given (trace files, Pi session files, directories of them, or - for stdin)")
 	}
 	paths, errs := trace.Expand(args)
 	for _, err := range errs {
@@ -131,10 +131,10 @@ func traceReportCommand(e *env) *cli.Command {
 			}
 			ro := trace.ReportOptions{Skill: c.String("skill"), MaxTraces: c.Int("max-traces"), Inline: c.Int("inline")}
 			if ro.MaxTraces < 1 {
-				return usageErr("trace report: --max-traces must be at least 1")
+				return usageErr("--max-traces must be at least 1")
 			}
 			if ro.Inline < 0 {
-				return usageErr("trace report: --inline must not be negative")
+				return usageErr("--inline must not be negative")
 			}
 			hs, err := e.loadRuns(c, o)
 			if err != nil {
@@ -185,7 +185,7 @@ func traceViewCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageErr("trace view: want exactly one FILE or SESSION#RUN, got %d arguments", c.NArg())
+				return argErr(c, "want exactly one FILE or SESSION#RUN, got %d arguments", c.NArg())
 			}
 			r, err := trace.Open(c.Args().First(), e.stdin)
 			if err != nil {
@@ -234,22 +234,22 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			ao := trace.AlertOptions{Consecutive: c.Int("consecutive"), Window: c.Int("window")}
 			if ao.Consecutive < 1 {
-				return usageErr("trace alerts: --consecutive must be at least 1")
+				return usageErr("--consecutive must be at least 1")
 			}
 			cooldown := c.Duration("cooldown")
 			if cooldown < 0 {
-				return usageErr("trace alerts: --cooldown must not be negative")
+				return usageErr("--cooldown must not be negative")
 			}
 			now := time.Now()
 			if c.IsSet("now") {
 				now, err = time.Parse(time.RFC3339Nano, c.String("now"))
 				if err != nil {
-					return usageErr("trace alerts: --now: %q is not an RFC 3339 time", c.String("now"))
+					return usageErr("--now: %q is not an RFC 3339 time", c.String("now"))
 				}
 			}
 			statePath := c.String("state")
 			if statePath == "-" {
-				return usageErr("trace alerts: --state needs a file, not standard input")
+				return usageErr("--state needs a file, not standard input")
 			}
 			st := trace.State{}
 			if statePath != "" {
@@ -325,10 +325,10 @@ func tracePruneCommand(e *env) *cli.Command {
 			}
 			keep := c.Int("keep")
 			if keep < 1 {
-				return usageErr("trace prune: --keep must be at least 1")
+				return usageErr("--keep must be at least 1")
 			}
 			if c.NArg() == 0 {
-				return usageErr("trace prune: no DIR given")
+				return argErr(c, "no DIR given")
 			}
 			apply := c.Bool("apply")
 			out := pruneOut{Apply: apply, Keep: keep, Delete: []pruneFile{}}

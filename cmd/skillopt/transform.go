@@ -130,10 +130,10 @@ func (e *env) runTransform(c *cli.Context) error {
 		return err
 	}
 	if c.NArg() != 1 {
-		return usageErr("transform: want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
+		return argErr(c, "want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
 	}
 	if c.IsSet("archive") && c.Bool("no-archive") {
-		return usageErr("transform: --archive and --no-archive exclude each other")
+		return usageErr("--archive and --no-archive exclude each other")
 	}
 	in := c.Args().First()
 	if in != "-" {
@@ -145,7 +145,7 @@ func (e *env) runTransform(c *cli.Context) error {
 	toFile := out != "" && out != "-"
 	if toFile {
 		if in != "-" && atomicfile.SameFile(in, out) {
-			return usageErr("transform: refusing to overwrite the input %s; choose another -o", in)
+			return usageErr("refusing to overwrite the input %s; choose another -o", in)
 		}
 		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
 			return usageErr("%s: %v", out, err)

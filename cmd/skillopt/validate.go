@@ -44,7 +44,7 @@ func validateCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("strict") && c.Bool("lenient") {
-				return usageErr("validate: --strict and --lenient exclude each other")
+				return usageErr("--strict and --lenient exclude each other")
 			}
 			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
 			if err != nil {

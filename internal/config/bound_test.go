@@ -44,8 +44,8 @@ func TestDecodeDeclaredTables(t *testing.T) {
 	err = DecodeWith("s.toml", []byte(bad), Default(), b)
 	want := []string{
 		`s.toml:4:10: demo.budget: want an integer, got string "ten"`,
-		`s.toml:5:1: demo.budgett: unknown key`,
-		`s.toml:6:2: demo2: unknown key`,
+		`s.toml:5:1: demo.budgett: unknown key (did you mean budget?)`,
+		`s.toml:6:2: demo2: unknown key (did you mean demo?)`,
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
+	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -23,6 +24,10 @@ type Config struct {
 	Rules   Rules   `toml:"rules"`
 	Measure Measure `toml:"measure"`
 	Archive Archive `toml:"archive"`
+	// Prices override the built-in price table of measure --conversation:
+	// per model name (or name pattern ending in "*"), dollars per million
+	// tokens by key (see price.OverrideKeys).
+	Prices map[string]map[string]float64 `toml:"prices"`
 
 	// Options are the configured settings of every rule and family that
 	// declares some (nil: the declared defaults; see rules.Options).
@@ -225,6 +230,19 @@ func (c *Config) check(p *problems) {
 	}
 	if c.Archive.Dir == "" {
 		p.at("archive.dir", "archive.dir must not be empty")
+	}
+	for model, values := range c.Prices {
+		table := "prices." + keyName(model)
+		if strings.TrimSuffix(model, "*") == "" {
+			p.at(table, table+": a model name is required")
+		}
+		for key, msg := range price.CheckOverride(values) {
+			if key == "" {
+				p.at(table, table+": "+msg)
+				continue
+			}
+			p.at(table+"."+keyName(key), table+"."+key+": "+msg)
+		}
 	}
 }
 

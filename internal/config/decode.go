@@ -384,6 +384,10 @@ func (d *decoder) newTable(e *entry, k keyPart, kind defKind) *entry {
 		if f.IsNil() {
 			f.Set(reflect.MakeMap(f.Type()))
 		}
+		if e.v.Kind() == reflect.Map {
+			// A table that is an entry of a map: the map shares it.
+			e.v.SetMapIndex(reflect.ValueOf(k.name).Convert(e.v.Type().Key()), f)
+		}
 	default:
 		got := "a table"
 		if kind == defArray {
@@ -425,7 +429,7 @@ func (d *decoder) member(e *entry, k keyPart, name string) reflect.Value {
 			if t, ok := d.extra[k.name]; ok && e == d.root {
 				return reflect.ValueOf(t).Elem()
 			}
-			d.add(k.off, "%s: unknown key", name)
+			d.add(k.off, "%s: unknown key%s", name, d.suggestKey(v.Type(), e == d.root, k.name))
 			return reflect.Value{}
 		}
 		return v.Field(i)
@@ -449,6 +453,57 @@ func (d *decoder) field(t reflect.Type, key string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// suggestKey returns " (did you mean KEY?)" for the key of the table
+// closest to an unknown one, when it is near enough to be a typo, else "".
+func (d *decoder) suggestKey(t reflect.Type, root bool, key string) string {
+	var keys []string
+	for k := range d.fieldIndex(t) {
+		keys = append(keys, k)
+	}
+	if root {
+		for k := range d.extra {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	low := strings.ToLower(key)
+	best, bestD := "", min(max(1, utf8.RuneCountInString(low)/4), 3)+1
+	for _, k := range keys {
+		if dist := editDistance(low, strings.ToLower(k)); dist < bestD {
+			best, bestD = k, dist
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", keyName(best))
+}
+
+// editDistance is the Levenshtein distance of a and b in code points.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return math.MaxInt32
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 func (d *decoder) fieldIndex(t reflect.Type) map[string]int {

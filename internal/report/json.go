@@ -43,11 +43,12 @@ type jsonDiagnostic struct {
 	Offset   *int    `json:"offset,omitempty"`
 	Exact    *bool   `json:"exact,omitempty"`
 	Message  string  `json:"message"`
+	Fix      string  `json:"fix,omitempty"`
 }
 
 // MarshalJSON renders the diagnostic in its documented shape.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
-	j := jsonDiagnostic{Rule: d.Rule, Severity: d.Severity.String(), File: d.File, Capture: d.Capture, Message: d.Message}
+	j := jsonDiagnostic{Rule: d.Rule, Severity: d.Severity.String(), File: d.File, Capture: d.Capture, Message: d.Message, Fix: d.Fix}
 	if d.Capture != "" {
 		j.Pointer = &d.Pointer
 	}
@@ -85,7 +86,12 @@ func (d *Diagnostic) UnmarshalJSON(data []byte) error {
 	if j.Rule == "" {
 		return errors.New("diagnostic: no rule")
 	}
-	*d = Diagnostic{Rule: j.Rule, Severity: sev, Message: j.Message, File: j.File, Capture: j.Capture}
+	switch j.Fix {
+	case "", "safe", "unsafe":
+	default:
+		return fmt.Errorf("diagnostic: unknown fix %q (want safe or unsafe)", j.Fix)
+	}
+	*d = Diagnostic{Rule: j.Rule, Severity: sev, Message: j.Message, File: j.File, Capture: j.Capture, Fix: j.Fix}
 	if j.Pointer != nil {
 		if j.Capture == "" {
 			return errors.New("diagnostic: a pointer without a capture")
@@ -150,7 +156,7 @@ func Read(rd io.Reader) (*Report, error) {
 		r.Diagnostics = []Diagnostic{}
 	}
 	s := r.Summary
-	for _, n := range []*int{&s.Errors, &s.Warnings, &s.Info, s.Captures, s.Invalid, s.Invariants, s.Pipeline, s.Skills, s.Agents, s.Suppressed} {
+	for _, n := range []*int{&s.Errors, &s.Warnings, &s.Info, s.Captures, s.Invalid, s.Invariants, s.Pipeline, s.Skills, s.Agents, s.Suppressed, s.Fixable, s.Fixed} {
 		if n != nil && *n < 0 {
 			return nil, fmt.Errorf("read report: negative count %d in the summary", *n)
 		}

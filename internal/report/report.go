@@ -78,6 +78,9 @@ type Diagnostic struct {
 	// Exact is false for a capture position that is not the value's own:
 	// the start of the JSON string holding an encoded body.
 	Exact bool
+	// Fix is "safe" or "unsafe" when `skillopt lint --fix` (with
+	// --unsafe-fixes for unsafe ones) can fix the finding, else "".
+	Fix string
 }
 
 // Summary counts the findings and what was looked at. The counts of one
@@ -99,6 +102,10 @@ type Summary struct {
 	Skills     *int `json:"skills,omitempty"`
 	Agents     *int `json:"agents,omitempty"`
 	Suppressed *int `json:"suppressed,omitempty"`
+	// Fixable counts the findings --fix would fix (safe fixes) and Fixed
+	// the findings it fixed in this run (lint).
+	Fixable *int `json:"fixable,omitempty"`
+	Fixed   *int `json:"fixed,omitempty"`
 }
 
 // Count returns a summary count.
@@ -240,10 +247,22 @@ func summaryLine(r *Report) string {
 		if n := val(s.Suppressed); n > 0 {
 			line += fmt.Sprintf(" (%d suppressed)", n)
 		}
+		if n := val(s.Fixed); n > 0 {
+			line += fmt.Sprintf(", %d fixed", n)
+		}
+		if n := val(s.Fixable); n > 0 {
+			line += fmt.Sprintf("; %d fixable with --fix", n)
+		}
 		return line
 	case s.Invariants != nil:
-		return fmt.Sprintf("%d capture(s) checked with %d invariant(s) and %d pipeline rule(s): %d finding(s)",
-			val(s.Captures), val(s.Invariants), val(s.Pipeline), s.Errors+s.Warnings+s.Info)
+		// Info notes (a rule that fails open, a dropped transform) are
+		// not findings: they are counted apart.
+		line := fmt.Sprintf("%d capture(s) checked with %d invariant(s) and %d pipeline rule(s): %s",
+			val(s.Captures), val(s.Invariants), val(s.Pipeline), plural(s.Errors+s.Warnings, "finding"))
+		if s.Errors+s.Warnings > 0 {
+			line += fmt.Sprintf(" (%s, %s)", plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+		}
+		return line + ", " + plural(s.Info, "info note")
 	case s.Invalid != nil:
 		return fmt.Sprintf("%d capture(s) validated: %d valid, %d invalid", val(s.Captures), val(s.Captures)-val(s.Invalid), val(s.Invalid))
 	}

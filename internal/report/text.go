@@ -55,7 +55,9 @@ func isControl(r rune) bool {
 // message`, where PLACE is file:line:col (or the capture's name when its
 // position is unknown); then the summary line. Captures with a schema
 // verdict (validate) get a line of their own, their findings indented
-// below it.
+// below it. A validation of several captures lists only the problems:
+// invalid captures and warnings, not valid captures or info notes, which
+// the summary line counts.
 func writeText(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	paint := func(code, s string) string {
@@ -76,7 +78,11 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if place != "" {
 			place += ": "
 		}
-		fmt.Fprintf(bw, "%s%s%s %s: %s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message))
+		mark := ""
+		if d.Fix == "safe" {
+			mark = " [*]"
+		}
+		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message), mark)
 	}
 	byCapture := map[string][]Diagnostic{}
 	for _, d := range r.Diagnostics {
@@ -85,13 +91,14 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		}
 	}
 	listed := map[string]bool{}
+	problemsOnly := opts.Quiet || r.Summary.Invalid != nil && val(r.Summary.Captures) > 1
 	for _, in := range r.Inputs {
 		if in.Valid == nil {
 			continue
 		}
 		name := oneLine(in.Name)
 		if *in.Valid {
-			if !opts.Quiet {
+			if !problemsOnly {
 				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+oneLine(in.Provider)), oneLine(in.Reason))
 			}
 			continue
@@ -107,12 +114,15 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if d.Capture != "" && listed[d.Capture] {
 			continue
 		}
-		if opts.Quiet && d.Severity < rules.Warning {
+		if problemsOnly && d.Severity < rules.Warning {
 			continue
 		}
 		finding("", d)
 	}
 	if s := summaryLine(r); s != "" && !opts.Quiet {
+		if problemsOnly && r.Summary.Invalid != nil && r.Summary.Info > 0 {
+			s += fmt.Sprintf("; %s not shown (validate one capture, or --format json, to see them)", plural(r.Summary.Info, "info note"))
+		}
 		fmt.Fprintln(bw, s)
 	}
 	return bw.Flush()

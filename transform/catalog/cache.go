@@ -29,11 +29,18 @@ type cacheEntry struct {
 	cats []catalog.Embedded
 
 	// What the rules derive, by configuration (see the methods).
-	mu     sync.Mutex
-	groups map[string][][]catalog.Skill
-	all    map[string][]catalog.Skill
-	blocks map[string][]string
-	snaps  map[string]*catalog.Snapshot
+	mu      sync.Mutex
+	groups  map[string][][]catalog.Skill
+	all     map[string][]catalog.Skill
+	compact map[string]compactResult
+	snaps   map[string]*catalog.Snapshot
+}
+
+// compactResult is SO101's rendering of the entry's catalogs: one block per
+// catalog and the figures of the intents it kept.
+type compactResult struct {
+	blocks []string
+	stats  catalog.CompactStats
 }
 
 var catalogCache = struct {
@@ -44,14 +51,14 @@ var catalogCache = struct {
 
 var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// lastKey remembers the key of the capture hashed last: SO101 and SO103
-// both read the catalog of the capture as captured. It holds the capture
-// weakly, so it neither keeps it alive nor mistakes another capture for it.
+// lastKey remembers the key of the capture with a catalog hashed last:
+// SO101 and SO103 both read the catalog of the capture as captured. It
+// holds the capture weakly, so it neither keeps it alive nor mistakes
+// another capture for it.
 var lastKey struct {
 	sync.Mutex
 	c   weak.Pointer[capture.Capture]
 	key cacheKey
-	ok  bool
 }
 
 // catalogKey hashes the raw bytes of every native catalog of c; ok is false
@@ -59,9 +66,9 @@ var lastKey struct {
 func catalogKey(c *capture.Capture) (key cacheKey, ok bool) {
 	lastKey.Lock()
 	if lastKey.c.Value() == c {
-		key, ok = lastKey.key, lastKey.ok
+		key = lastKey.key
 		lastKey.Unlock()
-		return key, ok
+		return key, true
 	}
 	lastKey.Unlock()
 	var h [2]maphash.Hash
@@ -79,12 +86,22 @@ func catalogKey(c *capture.Capture) (key cacheKey, ok bool) {
 			ok = true
 		}
 	}
+	if !ok {
+		return key, false
+	}
 	binary.LittleEndian.PutUint64(key[:8], h[0].Sum64())
 	binary.LittleEndian.PutUint64(key[8:], h[1].Sum64())
 	lastKey.Lock()
-	lastKey.c, lastKey.key, lastKey.ok = weak.Make(c), key, ok
+	lastKey.c, lastKey.key = weak.Make(c), key
 	lastKey.Unlock()
-	return key, ok
+	return key, true
+}
+
+// cacheGet returns the entry of key, or nil.
+func cacheGet(key cacheKey) *cacheEntry {
+	catalogCache.Lock()
+	defer catalogCache.Unlock()
+	return catalogCache.m[key]
 }
 
 // entryFor returns the cache entry of c's native catalogs, parsing them on
@@ -95,10 +112,12 @@ func entryFor(c *capture.Capture) (*cacheEntry, []catalog.Embedded) {
 	if !ok {
 		return nil, nil
 	}
-	catalogCache.Lock()
-	e := catalogCache.m[key]
-	catalogCache.Unlock()
-	if e != nil {
+	return entryOf(c, key)
+}
+
+// entryOf is entryFor for c's key.
+func entryOf(c *capture.Capture, key cacheKey) (*cacheEntry, []catalog.Embedded) {
+	if e := cacheGet(key); e != nil {
 		return e, withSpans(c, e.cats)
 	}
 	cats := catalog.FromCapture(c)
@@ -141,20 +160,22 @@ func withSpans(c *capture.Capture, cached []catalog.Embedded) []catalog.Embedded
 // excludeKey identifies a list of excluded names.
 func excludeKey(exclude []string) string { return strings.Join(exclude, "\x00") }
 
-// compactBlocks returns SO101's blocks for the entry's catalogs.
-func (e *cacheEntry) compactBlocks(budget int, exclude []string) []string {
+// compactBlocks returns SO101's blocks for the entry's catalogs and the
+// figures of the intents they keep.
+func (e *cacheEntry) compactBlocks(budget int, exclude []string) ([]string, catalog.CompactStats) {
 	key := strconv.Itoa(budget) + "\x00" + excludeKey(exclude)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if b, ok := e.blocks[key]; ok {
-		return b
+	if r, ok := e.compact[key]; ok {
+		return r.blocks, r.stats
 	}
-	b := catalog.CompactBlocks(e.groupsLocked(exclude), budget)
-	if e.blocks == nil {
-		e.blocks = map[string][]string{}
+	var r compactResult
+	r.blocks, r.stats = catalog.Compact(e.groupsLocked(exclude), budget)
+	if e.compact == nil {
+		e.compact = map[string]compactResult{}
 	}
-	e.blocks[key] = b
-	return b
+	e.compact[key] = r
+	return r.blocks, r.stats
 }
 
 // groupsLocked returns eligibleGroups of the entry's catalogs.

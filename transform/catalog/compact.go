@@ -2,13 +2,16 @@ package catalogrules
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
+
+// isSearchDesc reports whether a skill_search description is skillopt's.
+func isSearchDesc(desc string) bool { return desc == catalog.SearchTool().Description }
 
 // CompactIndex is SO101.
 var CompactIndex = &rules.Rule{
@@ -20,21 +23,29 @@ var CompactIndex = &rules.Rule{
 		"Pi's <available_skills> block and its preamble list every skill with its full description and file location on every request. " +
 		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
 		"(intents yield, names never), carries no filesystem path, and declares a skill_search tool through which the model searches, " +
-		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request.",
-	Reads:  []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile"},
+		"browses and loads skills. Unchanged catalog and configuration give byte-identical blocks on every request, and skill_search is the same declaration on every request, " +
+		"in front of the last tool that carries an Anthropic cache_control breakpoint, so the provider's cached prefix keeps covering every tool. " +
+		"With catalog.resolver = false (a host policy withholds skill_search), or when the request already has a tool named skill_search that skillopt did not declare, the native catalog stays.",
+	Reads:  []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.resolver"},
 	Detail: detail,
 	Run: func(p *rules.Pass) error {
 		set := SettingsOf(p.Env)
+		if !set.Resolver {
+			return nil // the host withholds skill_search: the native catalog stays
+		}
 		e, cats := entryFor(p.Capture)
 		if e == nil {
+			p.Idle("no native skill catalog")
 			return nil
 		}
-		blocks := e.compactBlocks(set.BudgetChars, set.Exclude)
+		blocks, _ := e.compactBlocks(set.BudgetChars, set.Exclude)
 		if set.Profile != "" {
 			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil {
 				return err
 			} else if prof != nil {
-				return nil // current cards: the tag directory (SO102) applies
+				// Current cards: the tag directory (SO102) applies.
+				p.Idle("a current card profile: the tag directory (SO102) replaces the catalog")
+				return nil
 			}
 		}
 		return replaceCatalogs(p, cats, blocks)
@@ -102,15 +113,22 @@ func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) er
 		edits = append(edits, rules.Edit{Pointer: d.Pointer(n), NewJSON: out, Message: fmt.Sprintf("%d skills in a compact index", len(cats[byNode[n][0]].Skills))})
 	}
 	if len(edits) == 0 {
+		p.Idle("the catalog is already in that form")
 		return nil
 	}
-	if !slices.Contains(c.ToolNames(), catalog.SearchToolName) {
-		ins, err := c.ToolInsertion(catalog.SearchTool())
+	switch transform.DeclaredAs(c, catalog.SearchToolName, isSearchDesc) {
+	case transform.Foreign:
+		// Its text would send the model to a tool that does something else.
+		p.Reportf("", "native catalog left in place: the request already has a tool named %s that skillopt did not declare", catalog.SearchToolName)
+		return nil
+	case transform.Absent:
+		e, err := transform.Declare(c, catalog.SearchTool(), false)
 		if err != nil {
 			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
+			p.Idle("cannot declare %s: %v", catalog.SearchToolName, err)
 			return nil
 		}
-		edits = append(edits, rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + catalog.SearchToolName})
+		edits = append(edits, e)
 	}
 	for _, e := range edits {
 		p.Edit(e)

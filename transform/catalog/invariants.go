@@ -281,8 +281,9 @@ func added(after, before map[int]string) map[int]string {
 // overlayVerbatim is SO416.
 var overlayVerbatim = &rules.Rule{
 	ID: "SO416", Name: "catalog.overlay-verbatim", Kind: rules.Invariant, Severity: rules.Error,
-	Doc: "A prefetch overlay lists catalog skills with their descriptions verbatim, in catalog order. " +
-		"The overlay is discovery metadata: it must say exactly what the catalog says (no paraphrase, no SKILL.md body, no location) and in a stable order.",
+	Doc: "A prefetch overlay is labelled as discovery metadata and lists catalog skills with their descriptions verbatim, in catalog order. " +
+		"The overlay is discovery metadata, not instructions: it says so, and it must say exactly what the catalog says, byte for byte, white space included " +
+		"(no paraphrase, no SKILL.md body, no location), in a stable order.",
 	Run: func(p *rules.Pass) error {
 		blocks := added(prefetchBlocks(p.Result.Final), prefetchBlocks(p.Result.Original))
 		if len(blocks) == 0 {
@@ -290,34 +291,49 @@ var overlayVerbatim = &rules.Rule{
 		}
 		skills := catalog.AllSkills(catalog.FromCapture(p.Result.Original))
 		pos := map[string]int{}
-		desc := map[string]string{}
+		entry := map[string]string{}
 		for i, sk := range skills {
-			pos[sk.Name] = i
-			desc[sk.Name] = strings.Join(strings.Fields(sk.Description), " ")
+			if _, dup := pos[sk.Name]; !dup {
+				pos[sk.Name] = i
+				entry[sk.Name] = prefetchEntry(sk)
+			}
 		}
 		for _, b := range blocks {
-			lines := strings.Split(b, "\n")
+			_, rest, _ := strings.Cut(b, "\n")
+			if r, ok := strings.CutPrefix(rest, prefetchLabel+"\n"); ok {
+				rest = r
+			} else {
+				p.Reportf("", "overlay is not labelled as discovery metadata")
+			}
 			last := -1
-			for _, line := range lines[1:] {
-				if strings.HasPrefix(line, "</skill_prefetch>") {
+			for rest != "" && !strings.HasPrefix(rest, "</skill_prefetch>") {
+				line, _, _ := strings.Cut(rest, "\n")
+				name, _, ok := strings.Cut(line, ": ")
+				i, known := pos[name]
+				if !ok || !known {
+					p.Reportf("", "overlay line %q is not a catalog skill", clipLine(line))
 					break
 				}
-				name, d, ok := strings.Cut(line, ": ")
-				i, known := pos[name]
-				switch {
-				case !ok || !known:
-					p.Reportf("", "overlay line %q is not a catalog skill", line)
-				case d != desc[name]:
+				if !strings.HasPrefix(rest, entry[name]) {
 					p.Reportf("", "overlay description of %q is not verbatim", name)
-				case i < last:
-					p.Reportf("", "overlay lists %q out of catalog order", name)
-				default:
-					last = i
+					break
 				}
+				if i < last {
+					p.Reportf("", "overlay lists %q out of catalog order", name)
+				}
+				last = i
+				rest = rest[len(entry[name]):]
 			}
 		}
 		return nil
 	},
+}
+
+func clipLine(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "…"
+	}
+	return s
 }
 
 // overlayLatestHuman is SO417.

@@ -31,6 +31,7 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 	orig := capt(t, piSystem, "please test the database")
 	block := capture.Quote(catalog.CompactBlocks([][]catalog.Skill{{{Name: "alpha", Description: "First skill, about testing."}, {Name: "beta", Description: "Second skill, about databases."}}}, 12000)[0])
 	good := "You help.\\n\\n" + string(block[1:len(block)-1]) + "\\nDate: today"
+	label := strings.Trim(string(capture.Quote(prefetchLabel)), `"`)
 	cases := []struct {
 		name   string
 		rule   *rules.Rule
@@ -47,9 +48,9 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 		{"no paths ok", noPaths, good, "x", CompactIndex, 0},
 		{"path leaked", noPaths, strings.Replace(good, "first skill", "/home/u/skills/alpha/SKILL.md", 1), "x", CompactIndex, 1},
 		{"directory too long", directoryBound, catalog.Marker + "\\n<skill_directory>" + strings.Repeat("x", 4100) + "</skill_directory>\\n<skill_resolver>r</skill_resolver>", "x", tagDirectory, 1},
-		{"overlay verbatim ok", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\n</skill_prefetch>", prefetch, 0},
-		{"overlay paraphrased", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Databases.\\n</skill_prefetch>", prefetch, 1},
-		{"overlay out of order", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\nbeta: Second skill, about databases.\\nalpha: First skill, about testing.\\n</skill_prefetch>", prefetch, 1},
+		{"overlay verbatim ok", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\n" + label + "\\nbeta: Second skill, about databases.\\n</skill_prefetch>", prefetch, 0},
+		{"overlay paraphrased", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\n" + label + "\\nbeta: Databases.\\n</skill_prefetch>", prefetch, 1},
+		{"overlay out of order", overlayVerbatim, good, "q\\n\\n<skill_prefetch catalog=\\\"0123456789abcdef\\\">\\n" + label + "\\nbeta: Second skill, about databases.\\nalpha: First skill, about testing.\\n</skill_prefetch>", prefetch, 1},
 		{"overlay in system", overlayLatestHuman, good + "\\n<skill_prefetch catalog=\\\"x\\\">\\n</skill_prefetch>", "q", prefetch, 1},
 	}
 	for _, tc := range cases {
@@ -61,6 +62,49 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 		if len(diags) != tc.want {
 			t.Errorf("%s: %d diagnostics %v, want %d", tc.name, len(diags), diags, tc.want)
 		}
+	}
+}
+
+// TestOverlayVerbatim: descriptions are compared byte for byte, white
+// space included, and the overlay must carry its label.
+func TestOverlayVerbatim(t *testing.T) {
+	system := strings.Replace(piSystem, `<description>Second skill, about databases.</description>`, `<description>Second  skill,\n      about databases.</description>`, 1)
+	orig := capt(t, system, "please test the database")
+	desc := catalog.AllSkills(catalog.FromCapture(orig))[1].Description
+	if !strings.Contains(desc, "\n") {
+		t.Fatalf("description %q", desc)
+	}
+	q := func(s string) string { return strings.Trim(string(capture.Quote(s)), `"`) }
+	open := "q\n\n<skill_prefetch catalog=\"0123456789abcdef\">\n"
+	for _, tc := range []struct {
+		name, user string
+		want       []string
+	}{
+		{"verbatim", open + prefetchLabel + "\nbeta: " + desc + "\n</skill_prefetch>", nil},
+		{"white space collapsed", open + prefetchLabel + "\nbeta: " + strings.Join(strings.Fields(desc), " ") + "\n</skill_prefetch>", []string{`overlay description of "beta" is not verbatim`}},
+		{"unlabelled", open + "beta: " + desc + "\n</skill_prefetch>", []string{"overlay is not labelled as discovery metadata"}},
+	} {
+		final := capt(t, system, q(tc.user))
+		diags, err := rules.Verify(applied(orig, final, prefetch), []*rules.Rule{overlayVerbatim}, &rules.Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Message)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// The rule writes what the invariant accepts.
+	snap := catalog.NewSnapshot(catalog.AllSkills(catalog.FromCapture(orig)), catalog.Options{})
+	overlay := prefetchOverlay(snap, "databases", 3, 2000)
+	if !strings.Contains(overlay, "beta: "+desc+"\n") || !strings.Contains(overlay, prefetchLabel) {
+		t.Fatalf("overlay %q", overlay)
+	}
+	if got := prefetchOverlay(snap, "databases", 3, 150); got != "" {
+		t.Fatalf("overlay over a 150-character budget: %q", got)
 	}
 }
 

@@ -15,22 +15,28 @@ import (
 // catalog fingerprint, and its presence stops a second append.
 const prefetchTag = "<skill_prefetch"
 
-// maxPrefetchChars bounds the overlay.
-const maxPrefetchChars = 2000
+// prefetchLabel follows the overlay's opening tag: the lines after it are
+// catalog entries for discovery, not instructions the person gave.
+const prefetchLabel = "Discovery metadata, not instructions: skill catalog entries that may fit this request, each a name and its catalog description verbatim."
 
 // prefetchOptions are SO103's own keys.
 type prefetchOptions struct {
-	Limit int `toml:"prefetch_limit" doc:"Most skills SO103 (prefetch) appends to the latest human message (0..20)."`
+	Limit    int `toml:"prefetch_limit" doc:"Most skills SO103 (prefetch) appends to the latest human message (0..20)."`
+	MaxChars int `toml:"prefetch_max_chars" doc:"Character budget of SO103's whole overlay, tags and label included (200..20000). The best-ranked skills that fit are listed; a description is never shortened."`
 }
 
 func (*prefetchOptions) Section() string { return "catalog" }
 
 // Check reports values out of range.
 func (o *prefetchOptions) Check() []rules.OptionError {
+	var out []rules.OptionError
 	if o.Limit < 0 || o.Limit > 20 {
-		return []rules.OptionError{{Key: "prefetch_limit", Msg: fmt.Sprintf("%d is outside 0..20", o.Limit)}}
+		out = append(out, rules.OptionError{Key: "prefetch_limit", Msg: fmt.Sprintf("%d is outside 0..20", o.Limit)})
 	}
-	return nil
+	if o.MaxChars < 200 || o.MaxChars > 20000 {
+		out = append(out, rules.OptionError{Key: "prefetch_max_chars", Msg: fmt.Sprintf("%d is outside 200..20000", o.MaxChars)})
+	}
+	return out
 }
 
 // prefetch is SO103.
@@ -42,44 +48,56 @@ var prefetch = &rules.Rule{
 	Additive: true,
 	Opt:      true,
 	Requires: []string{"SO101"},
-	Doc: "Appends the few skills that match the latest human request, names and descriptions verbatim, to that request. " +
+	Doc: "Appends the few skills that match the latest human request, names and catalog descriptions verbatim, to that request, labelled as discovery metadata rather than instructions. " +
 		"Legacy compact-index path only (no current card profile), off by default. The query is the latest genuine human text and nothing else " +
 		"(never system text, tool results, injected context or assistant text); ranking is BM25F with exact-name and bounded typo signals fused by " +
-		"reciprocal rank. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order, never SKILL.md " +
+		"reciprocal rank. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order (the best-ranked that fit " +
+		"catalog.prefetch_max_chars characters, overlay included; a description is never shortened), never SKILL.md " +
 		"bodies or file locations, and is added once: a marked request is left alone, and no human text or no match means no change.",
-	Options: &prefetchOptions{Limit: 3},
+	Options: &prefetchOptions{Limit: 3, MaxChars: 2000},
 	Reads:   []string{"catalog.exclude", "catalog.profile"},
 	Detail:  detail,
 	Run: func(p *rules.Pass) error {
 		set := SettingsOf(p.Env)
-		limit := p.Options.(*prefetchOptions).Limit
-		if limit == 0 {
+		opts := p.Options.(*prefetchOptions)
+		limit := opts.Limit
+		// The catalog as captured: an earlier rule may have compacted it.
+		// Its key is known from SO101; its parsed skills and the snapshot
+		// with its search structures come from the catalog cache after the
+		// first request, and are not looked at before the human text is.
+		key, ok := catalogKey(p.Original)
+		if !ok {
+			p.Idle("no native skill catalog")
 			return nil
 		}
-		// The catalog as captured: an earlier rule may have compacted it.
-		// Its parsed skills and the snapshot with its search structures
-		// come from the catalog cache after the first request.
+		if limit == 0 {
+			p.Idle("catalog.prefetch_limit is 0")
+			return nil
+		}
 		var e *cacheEntry
 		if set.Profile != "" {
-			if e, _ = entryFor(p.Original); e == nil {
-				return nil
-			}
+			e, _ = entryOf(p.Original, key)
 			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil || prof != nil {
-				return err // tag-directory mode never prefetches
+				p.Idle("the tag directory (SO102) never prefetches")
+				return err
 			}
 		}
 		node, text := latestHumanText(p.Capture)
-		if node < 0 || strings.TrimSpace(text) == "" || strings.Contains(text, prefetchTag) {
+		if node < 0 || strings.TrimSpace(text) == "" {
+			p.Idle("no human text to match")
+			return nil
+		}
+		if strings.Contains(text, prefetchTag) {
+			p.Idle("the request is already prefetched")
 			return nil
 		}
 		if e == nil {
-			if e, _ = entryFor(p.Original); e == nil {
-				return nil
-			}
+			e, _ = entryOf(p.Original, key)
 		}
 		snap := e.snapshot(set.Exclude)
-		overlay := prefetchOverlay(snap, text, limit)
+		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars)
 		if overlay == "" {
+			p.Idle("no skill matches the latest human text")
 			return nil
 		}
 		p.Edit(rules.Edit{Pointer: p.Capture.Doc.Pointer(node), NewJSON: capture.Quote(text + overlay), Message: "skill prefetch"})
@@ -88,29 +106,41 @@ var prefetch = &rules.Rule{
 }
 
 // prefetchOverlay ranks the snapshot for query and renders the overlay
-// ("" when nothing matches).
-func prefetchOverlay(snap *catalog.Snapshot, query string, limit int) string {
+// within budget characters ("" when nothing matches or fits).
+func prefetchOverlay(snap *catalog.Snapshot, query string, limit, budget int) string {
 	res := snap.Search(query, limit)
 	if len(res) == 0 {
 		return ""
 	}
-	idx := make([]int, 0, len(res))
+	head := fmt.Sprintf("\n\n%s catalog=%q>\n%s\n", prefetchTag, snap.Fingerprint[:16], prefetchLabel)
+	const tail = "</skill_prefetch>"
+	// The best-ranked entries that fit, then listed in catalog order.
+	used := utf8.RuneCountInString(head) + utf8.RuneCountInString(tail)
+	var idx []int
 	for _, r := range res {
-		idx = append(idx, snap.Lookup(r.Name))
-	}
-	sort.Ints(idx) // catalog order
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n\n%s catalog=%q>\n", prefetchTag, snap.Fingerprint[:16])
-	for _, i := range idx {
-		sk := snap.Skills[i]
-		line := sk.Name + ": " + strings.Join(strings.Fields(sk.Description), " ") + "\n"
-		if utf8.RuneCountInString(b.String())+utf8.RuneCountInString(line) > maxPrefetchChars {
-			break
+		i := snap.Lookup(r.Name)
+		if n := utf8.RuneCountInString(prefetchEntry(snap.Skills[i])); used+n <= budget {
+			idx = append(idx, i)
+			used += n
 		}
-		b.WriteString(line)
 	}
-	b.WriteString("</skill_prefetch>")
+	if len(idx) == 0 {
+		return ""
+	}
+	sort.Ints(idx)
+	var b strings.Builder
+	b.WriteString(head)
+	for _, i := range idx {
+		b.WriteString(prefetchEntry(snap.Skills[i]))
+	}
+	b.WriteString(tail)
 	return b.String()
+}
+
+// prefetchEntry is one skill's line of the overlay: its name and its
+// description exactly as the catalog gives it.
+func prefetchEntry(sk catalog.Skill) string {
+	return sk.Name + ": " + sk.Description + "\n"
 }
 
 // latestHumanText returns the string node and text of the latest genuine

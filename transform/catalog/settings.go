@@ -15,6 +15,7 @@ type Settings struct {
 	Always      []string `toml:"always" doc:"Skill names shown as always hints in the tag directory."`
 	Profile     string   `toml:"profile" doc:"Card profile for the tag directory (written by skillopt catalog init)."`
 	Skills      []string `toml:"skills" doc:"Skill folders for the catalog commands and skillopt catalog load."`
+	Resolver    bool     `toml:"resolver" doc:"The model may use skill_search. false (a host policy such as a persona withholds the resolver) leaves every native skill catalog as it is: the compact index and the tag directory both route through skill_search."`
 }
 
 // Section is the table of skillopt.toml the settings live in.
@@ -29,7 +30,7 @@ func (s *Settings) Check() []rules.OptionError {
 }
 
 // Defaults are the settings without a skillopt.toml.
-var Defaults = &Settings{BudgetChars: 12000}
+var Defaults = &Settings{BudgetChars: 12000, Resolver: true}
 
 // Family declares the settings for the registry.
 var Family = rules.Settings{

@@ -41,7 +41,7 @@ func TestTemplateDecodesToDefaults(t *testing.T) {
 	if got := FromSet(cfg.Options); fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", Defaults) || got.BudgetChars != 12000 {
 		t.Errorf("settings %+v, defaults %+v", got, Defaults)
 	}
-	if got := cfg.Options.Of(tagDirectory.Options).(*tagOptions); got.Fallback != "compact" {
+	if got := cfg.Options.Of(tagDirectory.Options).(*tagOptions); got.Fallback != "native" {
 		t.Errorf("fallback %q", got.Fallback)
 	}
 	if got := cfg.Options.Of(prefetch.Options).(*prefetchOptions); got.Limit != 3 {
@@ -62,18 +62,18 @@ func TestSettingsDecodeAndCheck(t *testing.T) {
 		}
 	}
 	cfg := config.Default()
-	doc := "[catalog]\nbudget_chars = 300\nexclude = [\"a\"]\nskills = [\"s\"]\nfallback = \"native\"\nprefetch_limit = 0\n"
+	doc := "[catalog]\nbudget_chars = 300\nexclude = [\"a\"]\nskills = [\"s\"]\nresolver = false\nfallback = \"compact\"\nprefetch_limit = 0\n"
 	if err := config.DecodeWith("s.toml", []byte(doc), cfg, b); err != nil {
 		t.Fatal(err)
 	}
 	s := FromSet(cfg.Options)
-	if s.BudgetChars != 300 || !reflect.DeepEqual(s.Exclude, []string{"a"}) || !reflect.DeepEqual(s.Skills, []string{"s"}) {
+	if s.BudgetChars != 300 || !reflect.DeepEqual(s.Exclude, []string{"a"}) || !reflect.DeepEqual(s.Skills, []string{"s"}) || s.Resolver {
 		t.Errorf("settings %+v", s)
 	}
-	if cfg.Options.Of(tagDirectory.Options).(*tagOptions).Fallback != "native" || cfg.Options.Of(prefetch.Options).(*prefetchOptions).Limit != 0 {
+	if cfg.Options.Of(tagDirectory.Options).(*tagOptions).Fallback != "compact" || cfg.Options.Of(prefetch.Options).(*prefetchOptions).Limit != 0 {
 		t.Error("rule options not configured")
 	}
-	if Defaults.BudgetChars != 12000 || Defaults.Exclude != nil {
+	if Defaults.BudgetChars != 12000 || Defaults.Exclude != nil || !Defaults.Resolver {
 		t.Errorf("defaults changed: %+v", Defaults)
 	}
 }

@@ -29,7 +29,7 @@ func currentProfile(p *rules.Pass, skills []catalog.Skill) (*catalog.Profile, er
 
 // tagOptions are SO102's own keys.
 type tagOptions struct {
-	Fallback string `toml:"fallback" doc:"When the tag directory cannot be used: \"compact\" (SO101's index) or \"native\" (leave the catalog)."`
+	Fallback string `toml:"fallback" doc:"When the tag directory does not fit or saves nothing: \"native\" leaves Pi's catalog as it is (as the seed extension does), \"compact\" uses SO101's index instead."`
 }
 
 func (*tagOptions) Section() string { return "catalog" }
@@ -52,16 +52,30 @@ var tagDirectory = &rules.Rule{
 		"The directory lists the fixed, versioned tag vocabulary with one-line descriptions and skill counts, an unclassified bucket for skills " +
 		"whose card is missing or stale, and the configured critical and always names as hints; it names no other skill, prefetches nothing and " +
 		"selects nothing. The model picks tags and browses cards through skill_search. The whole directory must fit min(4,000, catalog.budget_chars) " +
-		"characters; when it does not, or saves nothing, the rule falls back to the compact index (catalog.fallback = \"compact\") or leaves the native catalog (\"native\").",
-	Options: &tagOptions{Fallback: "compact"},
-	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always"},
+		"characters; when it does not, or saves nothing, the native catalog stays (catalog.fallback = \"native\", the default, as in the seed extension) or the compact index is used (\"compact\"). " +
+		"With catalog.resolver = false (a host policy withholds skill_search) the native catalog stays too.",
+	Options: &tagOptions{Fallback: "native"},
+	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always", "catalog.resolver"},
 	Detail:  detail,
 	Run: func(p *rules.Pass) error {
 		cats := catalog.FromCapture(p.Capture)
+		set := SettingsOf(p.Env)
 		if len(cats) == 0 {
+			switch _, had := catalogKey(p.Original); {
+			case !had:
+				p.Idle("no native skill catalog")
+			case set.Profile == "":
+				// SO101 compacted it: cards would have kept it for SO102.
+				p.Idle("needs a card profile: run `skillopt catalog init`, then set catalog.profile")
+			default:
+				p.Idle("catalog.profile has no current card for these skills: run `skillopt catalog init` again")
+			}
 			return nil
 		}
-		set := SettingsOf(p.Env)
+		if !set.Resolver {
+			p.Idle("catalog.resolver is off: the native catalog stays")
+			return nil
+		}
 		groups := eligibleGroups(cats, set.Exclude)
 		var all []catalog.Skill
 		for _, g := range groups {
@@ -72,7 +86,13 @@ var tagDirectory = &rules.Rule{
 			return err
 		}
 		if prof == nil {
-			return nil // no current cards: SO101's business
+			// No current cards: SO101's business.
+			if set.Profile == "" {
+				p.Idle("needs a card profile: run `skillopt catalog init`, then set catalog.profile")
+			} else {
+				p.Idle("catalog.profile has no current card for these skills: run `skillopt catalog init` again")
+			}
+			return nil
 		}
 		snap := catalog.NewSnapshot(all, catalog.Options{Profile: prof})
 		dir := catalog.Directory(snap, set.Critical, set.Always)
@@ -89,6 +109,7 @@ var tagDirectory = &rules.Rule{
 		}
 		if p.Options.(*tagOptions).Fallback == "native" {
 			p.Reportf("", "tag directory of %d characters does not fit or save; native catalog kept", len([]rune(dir)))
+			p.Idle("the tag directory does not fit or save, and catalog.fallback keeps the native catalog")
 			return nil
 		}
 		p.Reportf("", "tag directory of %d characters does not fit or save; compact index used", len([]rune(dir)))

@@ -20,13 +20,14 @@ var columnar = &rules.Rule{
 		"nulls, Unicode and nested values survive; only whitespace is dropped. Reordered and missing keys are allowed; an array with a non-object element, fewer than two objects, " +
 		"fewer than half of its cells present, or a lone surrogate escape in any string is left unchanged. The conversion is accepted only after the form decodes back to exactly the original " +
 		"under JSON semantics, every protected evidence string (an error message in a value, say) is found verbatim in it, and it clears the same size triggers and saving thresholds as SO301; " +
-		"the exact original bytes are archived behind the handle. Exemptions are those of SO301.",
+		"the exact original bytes are archived behind the handle. Exemptions, and the retrieve_output declaration, are those of SO301.",
 	Reads: []string{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Detail: detail,
-	Run:    runColumnar,
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runColumnar,
 }
 
 // columnarOf returns the columnar form of text carrying handle, when it
@@ -46,12 +47,14 @@ func columnarOf(text, handle string, cfg *Settings) (string, bool) {
 func runColumnar(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
-	if !canDeclare(c) {
+	decl := declaration(p, archiving(p))
+	if !decl.usable(p) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || exempt(r.name, cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
+	for _, r := range passResults(p) {
+		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -71,6 +74,7 @@ func runColumnar(p *rules.Pass) error {
 			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))})
 		}
 	}
-	emit(p, edits)
+	p.Idle("no tool result is a JSON array of records that a table shortens enough")
+	emit(p, decl, edits)
 	return nil
 }

@@ -18,11 +18,12 @@ var dedup = &rules.Rule{
 		"The first copy in body order stays intact; every later result with exactly the same text is replaced by a reference that names the handle of the archived original. " +
 		"Error results, results with images or other media, results below dedup_min_bytes, results with protected evidence (errors, frames, file:line, exit codes, summaries, expected/actual), " +
 		"results that already carry a handle, nested Pi results and exempt tools never change. At most dedup_max_artifacts (128) distinct originals are referenced per capture, " +
-		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references.",
-	Options: &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
-	Reads:   []string{"output.exempt_tools"},
-	Detail:  detail,
-	Run:     runDedup,
+		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references. Loaded skill files are never replaced; retrieve_output is declared as by SO301.",
+	Options:  &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
+	Reads:    []string{"output.exempt_tools"},
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runDedup,
 }
 
 // dedupOptions are SO303's keys of the [output] table.
@@ -48,10 +49,12 @@ func runDedup(p *rules.Pass) error {
 	c := p.Capture
 	opts := p.Options.(*dedupOptions)
 	exemptTools := SettingsOf(p.Env).ExemptTools
-	if !canDeclare(c) {
+	decl := declaration(p, archiving(p))
+	if !decl.usable(p) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
-	results := toolResults(c)
+	results := passResults(p)
 	// Distinct originals already referenced count towards the capacity.
 	artifacts := map[string]bool{}
 	for _, r := range results {
@@ -66,7 +69,7 @@ func runDedup(p *rules.Pass) error {
 	first := map[string]bool{}
 	var edits []rules.Edit
 	for _, r := range results {
-		if r.isErr || r.media || r.nested || len(r.texts) != 1 || exempt(r.name, exemptTools) {
+		if r.isErr || r.media || len(r.texts) != 1 || r.protected(exemptTools) {
 			continue
 		}
 		t := r.texts[0]
@@ -90,6 +93,7 @@ func runDedup(p *rules.Pass) error {
 		artifacts[h] = true
 		edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(reduce.DuplicateLabel(len(text), h)), Message: "duplicate of an earlier result"})
 	}
-	emit(p, edits)
+	p.Idle("no tool result of output.dedup_min_bytes (%d) repeats an earlier one", opts.MinBytes)
+	emit(p, decl, edits)
 	return nil
 }

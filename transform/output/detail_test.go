@@ -35,13 +35,17 @@ func TestDetailOncePerPipeline(t *testing.T) {
 	if r.ToolResults != 1 || r.Replaced != 1 || r.Handles != 1 || r.Recovery["go-test"] != 1 || len(r.Rules) != 3 || r.RetrieveToolBytes == 0 {
 		t.Fatalf("report %+v", r)
 	}
-	if r.Rules[0].Rule != "SO303" || r.Rules[1].Rule != "SO301" || !r.Rules[1].Applied || r.Rules[1].SavedBytes <= 0 {
+	// SO303 runs first: it declares retrieve_output (a fixed declaration,
+	// on every turn) and has nothing else to do.
+	if r.Rules[0].Rule != "SO303" || !r.Rules[0].Declared || !r.RetrieveToolFixed || r.Rules[1].Rule != "SO301" || !r.Rules[1].Applied || r.Rules[1].SavedBytes <= 0 {
 		t.Fatalf("rules %+v", r.Rules)
 	}
 	lines := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "  output: 1 tool result(s), ") ||
+	// Rules that did nothing get no line: measure's savings table gives
+	// their reason.
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "  output: 1 tool result(s), ") ||
 		!strings.Contains(lines[0], "1 value(s) replaced, 1 archived original(s) (go-test 1); retrieve_output declaration ") ||
-		!strings.HasPrefix(lines[1], "    SO303 history.dedup        0 replaced, 0 saved (0.0 %), nothing to do") ||
+		!strings.HasPrefix(lines[1], "    SO303 history.dedup        0 replaced, -298 saved (-0.4 %), declared retrieve_output") ||
 		!strings.HasPrefix(lines[2], "    SO301 output.smart         1 replaced, ") || !strings.HasSuffix(lines[2], "applied") {
 		t.Fatalf("text:\n%s", d.Text)
 	}
@@ -61,8 +65,12 @@ func TestDetailOncePerPipeline(t *testing.T) {
 func TestDetailAnyOutputRule(t *testing.T) {
 	// A pipeline of one SO3xx rule that changes nothing still reports.
 	cr := measureWith(t, headTail)
-	if len(cr.Details) != 1 || !strings.HasSuffix(cr.Details[0].Text, "    SO306 history.head-tail    0 replaced, 0 saved (0.0 %), nothing to do\n") {
+	if len(cr.Details) != 1 || !strings.HasSuffix(cr.Details[0].Text, "0 value(s) replaced, 0 archived original(s)\n") {
 		t.Fatalf("details %+v", cr.Details)
+	}
+	// The rule says why it changed nothing.
+	if s := cr.Savings[0]; s.Why() != `output.history_strategy is "recent"` {
+		t.Fatalf("reason %q", s.Why())
 	}
 	// No SO3xx rule, no section.
 	if cr := measureWith(t); len(cr.Details) != 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // retrieveTool is the tool that resolves handles.
@@ -54,54 +55,92 @@ func kept(p *rules.Pass, pointer, what string, err error) {
 	p.Report(rules.Diagnostic{Severity: rules.Warning, Pointer: pointer, Message: fmt.Sprintf("%s kept: %v", what, err)})
 }
 
-// declaresRetrieve reports whether c already declares retrieve_output.
+// isRetrieveDesc reports whether a retrieve_output description is
+// skillopt's own (a tool of the host may carry the same name).
+func isRetrieveDesc(desc string) bool { return desc == retrieveSpec.Description }
+
+// declaresRetrieve reports whether c already declares skillopt's
+// retrieve_output.
 func declaresRetrieve(c *capture.Capture) bool {
-	for _, n := range c.ToolNames() {
-		if n == retrieveTool {
-			return true
-		}
-	}
-	return false
+	return transform.DeclaredAs(c, retrieveTool, isRetrieveDesc) == transform.Ours
 }
 
-// retrieveEdit returns the edit that declares retrieve_output in c, or
-// nil when c declares it already. ok is false when c has no place for a
-// declaration; a bare Pi message list is still ok, because the host, not
-// the list, declares its tools.
-func retrieveEdit(c *capture.Capture) (*rules.Edit, bool) {
-	if declaresRetrieve(c) {
-		return nil, true
+// retrieveDecl is how one pass of an output rule declares retrieve_output.
+type retrieveDecl struct {
+	// ok says handles may be left in the capture: retrieve_output is
+	// declared, can be, or (a bare Pi message list) is the host's business.
+	ok bool
+	// edit is the declaration still to add; nil when there is none to add.
+	edit *rules.Edit
+	// foreign says the host has a tool of that name that is not skillopt's.
+	foreign bool
+}
+
+// declaration decides how a pass declares retrieve_output. enabled says the
+// rule may leave handles in this conversation (it is configured to and the
+// archive is on): then a request that already declares tools gets
+// retrieve_output from its first turn on, as a fixed declaration
+// (rules.Rule.Declares), whether or not this request has anything to
+// reduce, so that the tools array does not change on the turn where it
+// first has. Otherwise the declaration comes with the first handle and
+// counts against its saving. A tool of the host named retrieve_output stops
+// the rule: its recovery labels would point the model at that tool.
+func declaration(p *rules.Pass, enabled bool) retrieveDecl {
+	c := p.Capture
+	switch transform.DeclaredAs(c, retrieveTool, isRetrieveDesc) {
+	case transform.Ours:
+		return retrieveDecl{ok: true}
+	case transform.Foreign:
+		return retrieveDecl{foreign: true}
 	}
-	ins, err := c.ToolInsertion(retrieveSpec)
+	fixed := enabled && len(c.ToolNames()) > 0
+	e, err := transform.Declare(c, retrieveSpec, fixed)
+	if err != nil {
+		return retrieveDecl{ok: c.Provider == capture.PiMessages}
+	}
+	return retrieveDecl{ok: true, edit: &e}
+}
+
+// usable reports whether handles may be left in the capture, saying why
+// not when a tool of the host stands in the way.
+func (d retrieveDecl) usable(p *rules.Pass) bool {
+	if d.foreign {
+		p.Reportf("", "not applied: the request already has a tool named %s that skillopt did not declare", retrieveTool)
+	}
+	return d.ok
+}
+
+// retrieveEdit returns the edit that declares retrieve_output in c as the
+// first handle needs it, or nil when c declares it already. ok is false when
+// handles may not be left in c.
+func retrieveEdit(c *capture.Capture) (*rules.Edit, bool) {
+	switch transform.DeclaredAs(c, retrieveTool, isRetrieveDesc) {
+	case transform.Ours:
+		return nil, true
+	case transform.Foreign:
+		return nil, false
+	}
+	e, err := transform.Declare(c, retrieveSpec, false)
 	if err != nil {
 		return nil, c.Provider == capture.PiMessages
 	}
-	return &rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + retrieveTool}, true
+	return &e, true
 }
 
 // emit records edits that leave handles in the capture, together with the
-// retrieve_output declaration they need. Nothing is recorded when the
-// capture cannot declare it.
-func emit(p *rules.Pass, edits []rules.Edit) {
-	if len(edits) == 0 {
-		return
-	}
-	decl, ok := retrieveEdit(p.Capture)
-	if !ok {
+// retrieve_output declaration: a fixed one always, one for this request
+// only when there are edits. Nothing is recorded when handles may not be
+// left.
+func emit(p *rules.Pass, decl retrieveDecl, edits []rules.Edit) {
+	if !decl.ok || len(edits) == 0 && (decl.edit == nil || !decl.edit.Fixed) {
 		return
 	}
 	for _, e := range edits {
 		p.Edit(e)
 	}
-	if decl != nil {
-		p.Edit(*decl)
+	if decl.edit != nil {
+		p.Edit(*decl.edit)
 	}
-}
-
-// canDeclare reports whether handles may be left in c.
-func canDeclare(c *capture.Capture) bool {
-	_, ok := retrieveEdit(c)
-	return ok
 }
 
 func reduceOptions(o *Settings) reduce.Options {

@@ -23,7 +23,9 @@ var headTail = &rules.Rule{
 		"moves outwards to the edge of such a group. The middle becomes one marker message \"[history-omitted-middle: N message(s), ~M chars]\" (middle_mode = \"marker\"; the marker also names the handle " +
 		"of the archived original history when the capture can declare retrieve_output) or disappears (\"omit\"). Then each message is capped at max_chars_per_message characters by truncating its " +
 		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
-		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures are never cut. The result must still validate for its provider.",
+		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures, loaded skill files and server-produced content are never cut. " +
+		"The output items of one OpenAI Responses turn (reasoning, calls, assistant messages) stay together, a Gemini function-call turn stays with the turn before it, and the system and developer messages " +
+		"at the start of a chat-shaped body are kept and are not head messages. The result must still validate for its provider. With middle_mode = \"marker\" and the archive on, retrieve_output is declared from the first turn on, as by SO301.",
 	Options: &headTailOptions{
 		Strategy:           "recent",
 		HeadMessages:       2,
@@ -32,8 +34,9 @@ var headTail = &rules.Rule{
 		MaxCharsPerMessage: 10000,
 		MaxTotalChars:      60000,
 	},
-	Detail: detail,
-	Run:    runHeadTail,
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runHeadTail,
 }
 
 // headTailOptions are SO306's keys of the [output] table.
@@ -140,35 +143,60 @@ type assembly struct {
 	canHandle bool
 	repl      map[int]string // truncated texts by string node
 	oldGone   bool           // a marker of an earlier pass was dropped
+	// lead is the number of leading system and developer messages of a
+	// chat-shaped body: instructions, not history. They stay as they are
+	// and do not count as head messages.
+	lead int
 }
 
 func runHeadTail(p *rules.Pass) error {
 	opts := p.Options.(*headTailOptions)
 	if opts.Strategy != "head-tail" {
+		p.Idle("output.history_strategy is %q", opts.Strategy)
 		return nil
 	}
 	c := p.Capture
 	d := c.Doc
 	arr := messagesNode(c)
 	if arr < 0 {
+		p.Idle("no message history")
 		return nil
 	}
 	a := &assembly{d: d, opts: opts, repl: map[int]string{}}
+	// Loaded skill files are never cut.
+	keepText := map[int]bool{}
+	for _, r := range passResults(p) {
+		if r.skill {
+			for _, t := range r.texts {
+				keepText[t] = true
+			}
+		}
+	}
 	for m := range d.Children(arr) {
-		a.msgs = append(a.msgs, describeMsg(d, m))
+		a.msgs = append(a.msgs, describeMsg(d, m, keepText))
 	}
 	if len(a.msgs) == 0 {
 		return nil
 	}
-	a.layout(groupUnits(c, a.msgs))
-	// The marker names the archived history when retrieve_output can be
-	// declared.
-	decl, canHandle := retrieveEdit(c)
-	a.canHandle = canHandle && (decl != nil || declaresRetrieve(c)) && hasNewMarker(a.items) && archiving(p)
+	a.lead = leadingInstructions(d, a.msgs)
+	a.layout(groupUnits(c, a.msgs)[a.lead:])
+	// The marker names the archived history when retrieve_output is or
+	// can be declared (a tool of the host of that name keeps it silent).
+	withHandle := opts.MiddleMode == "marker" && archiving(p)
+	decl := declaration(p, withHandle)
+	a.canHandle = decl.ok && (decl.edit != nil || declaresRetrieve(c)) && hasNewMarker(a.items) && withHandle
 	a.capMessages()
 	a.capTotal()
 	if a.omitted == 0 && len(a.repl) == 0 && !a.oldGone {
+		p.Idle("the history fits its head and tail")
+		if decl.edit != nil && decl.edit.Fixed {
+			p.Edit(*decl.edit)
+		}
 		return nil
+	}
+	if decl.edit != nil && decl.edit.Fixed {
+		p.Edit(*decl.edit)
+		decl.edit = nil
 	}
 	handle := ""
 	if a.canHandle && hasNewMarker(a.items) {
@@ -184,12 +212,15 @@ func runHeadTail(p *rules.Pass) error {
 			p.Report(rules.Diagnostic{Severity: rules.Warning, Pointer: d.Pointer(arr), Message: fmt.Sprintf("marker without handle: %v", err)})
 		} else {
 			handle = h
-			if decl != nil {
-				p.Edit(*decl)
+			if decl.edit != nil {
+				p.Edit(*decl.edit)
 			}
 		}
 	}
 	var parts [][]byte
+	for k := 0; k < a.lead; k++ {
+		parts = append(parts, d.Raw(a.msgs[k].node))
+	}
 	for _, it := range a.items {
 		if it.marker {
 			parts = append(parts, markerMessage(c, a.omitted, a.omittedChars, handle))
@@ -208,9 +239,9 @@ func runHeadTail(p *rules.Pass) error {
 // markers of earlier passes; it places the new middle marker.
 func (a *assembly) layout(units [][2]int) {
 	msgs := a.msgs
-	headEnd, tailStart := 0, len(msgs)
+	headEnd, tailStart := a.lead, len(msgs)
 	for _, u := range units {
-		if headEnd >= a.opts.HeadMessages {
+		if headEnd-a.lead >= a.opts.HeadMessages {
 			break
 		}
 		headEnd = u[1]
@@ -360,8 +391,9 @@ func markerMessage(c *capture.Capture, n, chars int, handle string) []byte {
 	return append(append([]byte(`{"role":"system","content":`), text...), '}')
 }
 
-// describeMsg counts a message's characters and finds its cuttable texts.
-func describeMsg(d *capture.Doc, m int) msgInfo {
+// describeMsg counts a message's characters and finds its cuttable texts
+// (not those in keep, not those of server-produced content).
+func describeMsg(d *capture.Doc, m int, keep map[int]bool) msgInfo {
 	info := msgInfo{node: m}
 	for i := range d.Walk(m) {
 		if d.Kind(i) != capture.String {
@@ -376,7 +408,7 @@ func describeMsg(d *capture.Doc, m int) msgInfo {
 		if strings.HasPrefix(s, middlePrefix) {
 			info.marker = true
 		}
-		if cutKeys[key] && !underThinking(d, i, m) {
+		if cutKeys[key] && !keep[i] && !underThinking(d, i, m) {
 			info.cuts = append(info.cuts, i)
 		}
 	}
@@ -395,10 +427,18 @@ var skipKeys = map[string]bool{
 // cutKeys name strings the caps may shorten: prose and tool output.
 var cutKeys = map[string]bool{"text": true, "content": true, "output": true}
 
+// underThinking reports whether string i of message m lies in reasoning,
+// or in content a provider's server produced (a server tool's call or
+// result replayed in an assistant turn): neither is text to shorten.
 func underThinking(d *capture.Doc, i, m int) bool {
+	if serverItem(d.GetStr(m, "type")) {
+		return true
+	}
 	for n := d.ParentWithin(m, i); n > m; n = d.ParentWithin(m, n) {
-		switch d.GetStr(n, "type") {
-		case "thinking", "redacted_thinking", "reasoning":
+		switch t := d.GetStr(n, "type"); {
+		case t == "thinking", t == "redacted_thinking", t == "reasoning":
+			return true
+		case t == "server_tool_use", t == "mcp_tool_use", t != "tool_result" && strings.HasSuffix(t, "_tool_result"):
 			return true
 		}
 		if d.Kind(d.Get(n, "thought")) == capture.True {
@@ -528,9 +568,28 @@ func rebuildArray(d *capture.Doc, arr int, parts [][]byte) []byte {
 	return b.Bytes()
 }
 
+// leadingInstructions counts the system and developer messages at the
+// start of a message list (chat, Mistral and Responses bodies keep their
+// instructions there).
+func leadingInstructions(d *capture.Doc, msgs []msgInfo) int {
+	n := 0
+	for _, m := range msgs {
+		role := d.GetStr(m.node, "role")
+		if role != "system" && role != "developer" || strings.HasPrefix(d.GetStr(m.node, "content"), middlePrefix) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
 // groupUnits splits the messages into contiguous groups that must stay
 // together: a tool call and every message that answers it, and everything
-// between them.
+// between them; on OpenAI Responses, the output items of one model turn
+// (reasoning, calls, assistant messages), which OpenAI accepts only
+// together; on Gemini, a model turn of function calls and the turn before
+// it, since a function-call turn must follow a user or function-response
+// turn.
 func groupUnits(c *capture.Capture, msgs []msgInfo) [][2]int {
 	d := c.Doc
 	n := len(msgs)
@@ -555,6 +614,12 @@ func groupUnits(c *capture.Capture, msgs []msgInfo) [][2]int {
 		}
 		if geminiCall {
 			lastCall = i
+			if i > 0 {
+				span[i-1] = max(span[i-1], i)
+			}
+		}
+		if i > 0 && c.Provider == capture.OpenAIResponses && modelOutput(d, m.node) && modelOutput(d, msgs[i-1].node) {
+			span[i-1] = max(span[i-1], i)
 		}
 	}
 	var units [][2]int
@@ -567,6 +632,32 @@ func groupUnits(c *capture.Capture, msgs []msgInfo) [][2]int {
 		i = end + 1
 	}
 	return units
+}
+
+// serverItem reports whether a Responses input item is one the provider's
+// server produced and the client replays.
+func serverItem(typ string) bool {
+	switch typ {
+	case "web_search_call", "file_search_call", "mcp_call", "mcp_list_tools", "mcp_approval_request",
+		"code_interpreter_call", "image_generation_call", "tool_search_call", "tool_search_output":
+		return true
+	}
+	return false
+}
+
+// modelOutput reports whether a Responses input item is output of a model
+// turn replayed: reasoning, a call the model made, an assistant message.
+// User, developer and system messages and the client's outputs are not.
+func modelOutput(d *capture.Doc, it int) bool {
+	switch typ := d.GetStr(it, "type"); {
+	case typ == "reasoning":
+		return true
+	case typ == "message" || typ == "" && d.Get(it, "role") >= 0:
+		return d.GetStr(it, "role") == "assistant"
+	case strings.HasSuffix(typ, "_output") || typ == "mcp_approval_response" || typ == "item_reference":
+		return false
+	}
+	return true // function_call, custom_tool_call, web_search_call, …
 }
 
 // callIDs returns the tool-call IDs a message issues and answers (Gemini,

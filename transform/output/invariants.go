@@ -160,16 +160,16 @@ var noArchivePath = &rules.Rule{
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
 	Doc: "Provider-visible text never says where the archive is. " +
-		"After transformation, the capture must not mention the archive directory (as configured or as an absolute path) or an object's file name more often than the original did: " +
-		"recovery texts carry only opaque handles.",
+		"After transformation, the capture must not mention the archive directory (its absolute path, or the path as configured when that has more than one component) or an object's file name more often than the original did: " +
+		"recovery texts carry only opaque handles. A path counts where it stands as a path, not inside a longer name or word, so a one-word archive directory such as \"arch\" is looked for as its absolute path only.",
 	Run: func(p *rules.Pass) error {
 		needles := []string{}
 		if dir := archiveDir(storeOf(p)); dir != "" {
-			if len(dir) >= 3 && dir != "." {
+			if clean := filepath.Clean(dir); strings.ContainsRune(filepath.ToSlash(clean), '/') && clean != "/" {
 				needles = append(needles, dir, filepath.ToSlash(dir))
 			}
 			if abs, err := filepath.Abs(dir); err == nil {
-				needles = append(needles, abs)
+				needles = append(needles, abs, filepath.ToSlash(abs))
 			}
 		}
 		for _, l := range labels(p.Result.Final) {
@@ -179,16 +179,40 @@ var noArchivePath = &rules.Rule{
 		}
 		before, after := p.Result.Original.Body, p.Result.Final.Body
 		for _, n := range distinctStrings(needles) {
-			if bytes.Count(after, []byte(n)) > bytes.Count(before, []byte(n)) {
+			if pathCount(after, n) > pathCount(before, n) {
 				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
 			}
 			// JSON escapes "/" optionally; check the escaped spelling too.
-			if esc := strings.ReplaceAll(n, "/", `\/`); esc != n && bytes.Count(after, []byte(esc)) > bytes.Count(before, []byte(esc)) {
+			if esc := strings.ReplaceAll(n, "/", `\/`); esc != n && pathCount(after, esc) > pathCount(before, esc) {
 				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
 			}
 		}
 		return nil
 	},
+}
+
+// pathCount counts the places where path stands in body as a path of its
+// own: not preceded or followed by a character that would make it part of
+// a longer name ("arch" in "search" or "archive" is not the folder "arch").
+func pathCount(body []byte, path string) int {
+	n := 0
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte(path))
+		if k < 0 {
+			return n
+		}
+		at := i + k
+		end := at + len(path)
+		if (at == 0 || !pathByte(body[at-1])) && (end == len(body) || !pathByte(body[end]) || body[end] == '.' && (end+1 == len(body) || !pathByte(body[end+1]))) {
+			n++
+		}
+		i = at + 1
+	}
+}
+
+// pathByte reports whether b may continue a file name.
+func pathByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.' || b >= 0x80
 }
 
 // smaller is SO423.
@@ -198,14 +222,14 @@ var smaller = &rules.Rule{
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
 	Doc: "Every value an output or history rule replaced got smaller, and so did every step. " +
-		"Each replacement an SO3xx rule made (a tool result, an assistant text, a history array) must be fewer bytes than what it replaced, and each applied SO3xx step, " +
-		"counting the retrieve_output declaration it added, must shrink the body.",
+		"Each replacement an SO3xx rule made (a tool result, an assistant text, a history array) must be fewer bytes than what it replaced, and each applied SO3xx step must shrink the body, " +
+		"counting a retrieve_output declaration made for this request only. A step may add the fixed retrieve_output declaration alone, or besides its savings: that declaration is there from a conversation's first request on and is judged at conversation level (SO402).",
 	Run: func(p *rules.Pass) error {
 		for _, s := range p.Result.Steps {
 			if !strings.HasPrefix(s.Rule.ID, "SO3") || !s.Applied {
 				continue
 			}
-			if s.BytesAfter >= s.BytesBefore {
+			if !s.OnlyFixed() && s.Saved() <= 0 {
 				p.Reportf("", "%s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 			for _, ch := range s.Changes {

@@ -140,6 +140,32 @@ func TestNoArchivePathCatchesLeak(t *testing.T) {
 	}
 }
 
+// TestNoArchivePathOneWordDir: with --archive arch, the word "arch" in a
+// tool output or in the recovery text is not the archive's location; its
+// absolute path still is.
+func TestNoArchivePathOneWordDir(t *testing.T) {
+	env, _ := outEnv(t, nil)
+	env.Archive = archive.NewMemory(archive.Open("arch")) // nothing is written
+	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)
+	if !reduced(res) {
+		t.Fatal("nothing reduced")
+	}
+	for _, text := range []string{"the arch of the bridge", "search archives", "arch", "march/arch.go"} {
+		if msgs := verifyOne(t, noArchivePath, tamper(t, res, "returns it exactly", text), env); len(msgs) != 0 {
+			t.Errorf("%q flagged: %v", text, msgs)
+		}
+	}
+	abs, err := filepath.Abs("arch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"is at " + filepath.ToSlash(abs), "in " + filepath.ToSlash(abs) + "/sha256/ab"} {
+		if msgs := verifyOne(t, noArchivePath, tamper(t, res, "returns it exactly", text), env); len(msgs) == 0 {
+			t.Errorf("%q not flagged", text)
+		}
+	}
+}
+
 func TestOutputSmallerCatchesGrowth(t *testing.T) {
 	env, _ := outEnv(t, nil)
 	res := outRun(t, outCase(t, "SO301", "anthropic-go-test-error"), env, smart)

@@ -3,7 +3,9 @@ package output
 import (
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -18,7 +20,8 @@ var overflow = &rules.Rule{
 		"For a tool listed in overflow_tools (\"*\" for every tool; names match without case and after an MCP server prefix), a result of more than the ceiling in UTF-8 bytes " +
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +
 		"With context_memory on, the original is archived and the result becomes a note with its byte size and handle followed by its first preview_head_chars and last preview_tail_chars characters. " +
-		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, nested Pi results and results that already carry a handle are left alone.",
+		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, loaded skill files, nested Pi results and results that already carry a handle are left alone. " +
+		"With context_memory on, a request that declares one of overflow_tools gets retrieve_output from the first turn on, as by SO301.",
 	Options: &overflowOptions{
 		CeilingBytes:     25000,
 		ContextMemory:    true,
@@ -26,9 +29,10 @@ var overflow = &rules.Rule{
 		PreviewTailChars: 4000,
 		Tiers:            map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000},
 	},
-	Reads:  []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
-	Detail: detail,
-	Run:    runOverflow,
+	Reads:    []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runOverflow,
 }
 
 // overflowOptions are SO304's keys of the [output] table.
@@ -80,13 +84,19 @@ func runOverflow(p *rules.Pass) error {
 	c := p.Capture
 	opts := p.Options.(*overflowOptions)
 	cfg := SettingsOf(p.Env)
-	if opts.ContextMemory && !canDeclare(c) {
-		return nil
+	var decl retrieveDecl
+	if opts.ContextMemory {
+		decl = declaration(p, archiving(p) && declaresOverflowTool(c, cfg.OverflowTools))
+		if !decl.usable(p) {
+			p.Idle("retrieve_output cannot be declared in this request")
+			return nil
+		}
 	}
 	ceiling := opts.ceiling(cfg.Tier)
+	p.Idle("no result of output.overflow_tools (%s) over the %d-byte ceiling", strings.Join(cfg.OverflowTools, ", "), ceiling)
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || !toolIn(r.name, cfg.OverflowTools) || exempt(r.name, cfg.ExemptTools) {
+	for _, r := range passResults(p) {
+		if !toolIn(r.name, cfg.OverflowTools) || r.protected(cfg.ExemptTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -116,11 +126,23 @@ func runOverflow(p *rules.Pass) error {
 		}
 	}
 	if opts.ContextMemory {
-		emit(p, edits)
+		emit(p, decl, edits)
 		return nil
 	}
 	for _, e := range edits {
 		p.Edit(e)
 	}
 	return nil
+}
+
+// declaresOverflowTool reports whether c declares a tool whose results
+// SO304 may replace: only then does the rule need retrieve_output from the
+// first turn on.
+func declaresOverflowTool(c *capture.Capture, tools []string) bool {
+	for _, n := range c.ToolNames() {
+		if toolIn(n, tools) {
+			return true
+		}
+	}
+	return false
 }

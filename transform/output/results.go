@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
 )
 
 // toolResult is one tool result of a capture, located in its provider's
@@ -16,12 +17,35 @@ type toolResult struct {
 	isErr  bool   // is_error, isError, a non-zero exit code, response.error
 	media  bool   // holds images, documents or other non-text content
 	nested bool   // a nested Pi result (parentToolCallId): never changed
+	// skill says the result is a skill file the model loaded: a read of a
+	// SKILL.md or of a file inside a catalogued skill's folder. The model
+	// asked for those instructions; no output rule shortens them.
+	skill bool
+}
+
+// protected reports whether no output rule may change the result: nested
+// Pi results, loaded skill files and the results of exempt tools.
+func (r *toolResult) protected(exemptTools []string) bool {
+	return r.nested || r.skill || exempt(r.name, exemptTools)
 }
 
 // toolResults finds every tool result of c through its segments and reads
 // each in the shape of c's provider. Results appear in body order.
-func toolResults(c *capture.Capture) []toolResult {
+func toolResults(c *capture.Capture) []toolResult { return resultsWith(c, c) }
+
+// passResults is toolResults of a pass's capture; the skill folders come
+// from the catalog as captured (an earlier rule may have compacted it).
+func passResults(p *rules.Pass) []toolResult {
+	if p.Original != nil {
+		return resultsWith(p.Capture, p.Original)
+	}
+	return toolResults(p.Capture)
+}
+
+// resultsWith is toolResults with the skill catalog read from cat.
+func resultsWith(c, cat *capture.Capture) []toolResult {
 	names := callNames(c)
+	var skills *skillFiles
 	var out []toolResult
 	seen := map[int]bool{}
 	add := func(r toolResult) {
@@ -36,6 +60,10 @@ func toolResults(c *capture.Capture) []toolResult {
 		}
 		for _, n := range resultNodes(c, s.Node) {
 			if r, ok := readResult(c, n, names); ok {
+				if skills == nil {
+					skills = newSkillFiles(c, cat)
+				}
+				r.skill = skills.loaded(c, n)
 				add(r)
 			}
 		}
@@ -49,12 +77,22 @@ func resultNodes(c *capture.Capture, node int) []int {
 	d := c.Doc
 	switch c.Provider {
 	case capture.Anthropic:
-		if t := d.GetStr(node, "type"); t == "tool_result" || t == "mcp_tool_result" {
+		// Only the client's tool_result blocks, which user turns carry.
+		// Server tools' results (web_search_tool_result, mcp_tool_result, …)
+		// sit in assistant turns: the provider produced them, and replays
+		// them as they are.
+		if d.StrIs(d.Get(node, "type"), "tool_result") {
+			if msg := d.ParentOf(d.ParentOf(node)); msg >= 0 && d.StrIs(d.Get(msg, "role"), "assistant") {
+				return nil
+			}
 			return []int{node}
+		}
+		if d.StrIs(d.Get(node, "role"), "assistant") {
+			return nil
 		}
 		var out []int
 		for b := range d.Children(d.Get(node, "content")) {
-			if t := d.GetStr(b, "type"); t == "tool_result" || t == "mcp_tool_result" {
+			if d.StrIs(d.Get(b, "type"), "tool_result") {
 				out = append(out, b)
 			}
 		}

@@ -33,6 +33,7 @@ func runSanitize(p *rules.Pass) error {
 	c := p.Capture
 	d := c.Doc
 	opts := sanitizeOptions(SettingsOf(p.Env))
+	p.Idle("no assistant text with tool traces to strip or over output.final_output_max_chars")
 	for _, s := range c.Segments() {
 		if s.Kind != capture.SecAssistant || s.Prov != capture.ProvAssistant {
 			continue

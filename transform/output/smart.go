@@ -20,27 +20,33 @@ var smart = &rules.Rule{
 		"the rest is replaced by markers that count the elided lines and name their line numbers, and a recovery label naming the handle and retrieve_output is appended. " +
 		"The reduction is returned only if the complete text, label included, saves at least min_saved_bytes and min_saved_ratio; the thresholds are checked before the archive write, and when the write fails the original stays. " +
 		"Error results (is_error, isError, a non-zero exit code) are reduced too: their evidence is kept, their noise is not. " +
-		"Results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
-		"and JSON arrays that SO302 converts are left alone. The first reduction in a capture also declares retrieve_output, whose bytes count against the saving.",
+		"Loaded skill files (a read of a SKILL.md or of a file inside a catalogued skill's folder), content a provider's server produced (Anthropic server and MCP tool results in assistant turns), " +
+		"results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
+		"and JSON arrays that SO302 converts are left alone. With the archive on, a request that declares tools gets retrieve_output from the first turn on, " +
+		"reduced or not, with the same bytes and in front of Anthropic's last tool cache breakpoint (a fixed declaration, judged at conversation level); " +
+		"without tool declarations it comes with the first reduction and counts against its saving. A tool of the host named retrieve_output stops the rule.",
 	Reads: []string{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Detail: detail,
-	Run:    runSmart,
+	Declares: []string{retrieveTool},
+	Detail:   detail,
+	Run:      runSmart,
 }
 
 func runSmart(p *rules.Pass) error {
 	c := p.Capture
 	cfg := SettingsOf(p.Env)
-	if !canDeclare(c) {
+	decl := declaration(p, archiving(p))
+	if !decl.usable(p) {
+		p.Idle("retrieve_output cannot be declared in this request")
 		return nil
 	}
 	opts, th := reduceOptions(cfg), thresholds(cfg)
 	var edits []rules.Edit
-	for _, r := range toolResults(c) {
-		if r.nested || exempt(r.name, cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
+	for _, r := range passResults(p) {
+		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			continue
 		}
 		for _, t := range r.texts {
@@ -61,7 +67,8 @@ func runSmart(p *rules.Pass) error {
 				Message: fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))})
 		}
 	}
-	emit(p, edits)
+	p.Idle("no tool result of output.trigger_bytes (%d) or trigger_lines (%d) that a reducer shortens enough", cfg.TriggerBytes, cfg.TriggerLines)
+	emit(p, decl, edits)
 	return nil
 }
 

@@ -22,7 +22,7 @@ const FailOpenPrefix = "fail open: "
 
 // readsSettings lists the [tools] keys both deferral rules read.
 var readsSettings = []string{"tools.core", "tools.always", "tools.min_score", "tools.relative", "tools.max_predicted",
-	"tools.page_size", "tools.list_chars", "tools.min_saving", "tools.native_search"}
+	"tools.page_size", "tools.list_chars", "tools.min_saving", "tools.native_search", "tools.selection"}
 
 // deferOptions are SO201's own keys.
 type deferOptions struct {
@@ -38,11 +38,15 @@ var Defer = &rules.Rule{
 	Kind:     rules.Transform,
 	Severity: rules.Info,
 	Doc: "Defers tool schemas the request does not need behind one optimizer_tool_search declaration. " +
-		"Decided per request: core tools (tools.core, Pi's read, bash, edit, write, grep, find and ls by default), tools.always, every tool the conversation already called and every tool an earlier search activated stay declared, byte-identical. " +
-		"The other function declarations are ranked against the latest genuine human text only (never system, injected, assistant or tool text) with BM25F over the tool name, description and a bounded walk of the parameter schema (property names, descriptions, enum values), plus a boost for a tool named exactly. " +
+		"Core tools (tools.core, Pi's read, bash, edit, write, grep, find and ls by default, and Pi's own tool_search always), tools.always, every tool the conversation already called and every tool an earlier search activated stay declared, byte-identical. " +
+		"The other function declarations are ranked against genuine human text only (never system, injected, assistant or tool text): by default (tools.selection = \"conversation\") the conversation's first human text, so that every turn makes the same decision and declares the same tools with the same bytes, and the provider's prompt cache keeps them; " +
+		"with tools.selection = \"request\" the latest human text of each request, as the seed extension decides before each agent run (a turn a custom message started, not a person, then fails open). " +
+		"Ranking is BM25F over the tool name, description and a bounded walk of the parameter schema (property names, descriptions, enum values), plus a boost for a tool named exactly. " +
 		"The request is confident when the best tool scores at least tools.min_score or is named exactly; tools within tools.relative of the best score (at most tools.max_predicted) are predicted and kept, the rest are removed and optimizer_tool_search is added in the provider's shape: a bounded, paginated keyword search whose results are activated in addition to the tools already declared. " +
 		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone. " +
 		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
+		"optimizer_tool_search goes last, or on Anthropic in front of the last tool that carries a cache_control breakpoint, and names the tools the decision deferred (with a per-conversation selection also those activated since, so that it does not change). " +
+		"A request that already has a tool named optimizer_tool_search which skillopt did not declare is left alone. " +
 		"With tools.native = true, Anthropic Messages and OpenAI Responses captures use the providers' own deferral as SO202 does.",
 	Options: &deferOptions{},
 	// With native set, deferred definitions stay on the wire as with
@@ -90,9 +94,18 @@ func nativeProvider(p capture.Provider) bool {
 }
 
 func runDefer(p *rules.Pass, native bool) error {
-	_, edits, msg := deferral(p.Capture, SettingsOf(p.Env), native)
+	plan, edits, msg := deferral(p.Capture, SettingsOf(p.Env), native)
 	if msg != "" {
 		p.Reportf("/tools", "%s", msg)
+	}
+	switch {
+	case len(edits) > 0:
+	case plan.FailOpen != "":
+		p.Idle("fail open: %s", plan.FailOpen)
+	case plan.Skip != "":
+		p.Idle("%s", plan.Skip)
+	case msg != "":
+		p.Idle("%s", msg)
 	}
 	for _, e := range edits {
 		p.Edit(e)

@@ -32,7 +32,31 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	var text, md strings.Builder
 	writeText(&text, r)
 	writeMarkdown(&md, r)
-	return &rules.Detail{Key: "tool_deferral", JSON: data, Text: text.String(), Markdown: md.String()}, nil
+	d := &rules.Detail{Key: "tool_deferral", JSON: data, Text: text.String(), Markdown: md.String()}
+	if s := nextRule(r); s != nil {
+		d.Next = append(d.Next, *s)
+	}
+	return d, nil
+}
+
+// nextRule proposes the tool rule outside the pipeline that, projected on
+// the capture, hides the most tool schema from the model beyond what the
+// pipeline does; nil when none would.
+func nextRule(r *Report) *rules.Suggestion {
+	done := r.NativeBytes - r.VisibleBytes // what the pipeline hides now
+	var best *RuleSaving
+	for i, s := range r.Rules {
+		if !s.InPipeline && s.SavedVisible > done && (best == nil || s.SavedVisible > best.SavedVisible) {
+			best = &r.Rules[i]
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return &rules.Suggestion{Rule: best.Rule,
+		Action:     fmt.Sprintf("add %s (%s) to rules.pipeline or --rules", best.Rule, best.Name),
+		Effect:     fmt.Sprintf("it would defer %d tools, and the model would see %s of tool schema instead of %s", best.Deferred, measure.Size(best.VisibleBytes), measure.Size(r.VisibleBytes)),
+		SavedBytes: best.SavedVisible - done}
 }
 
 // Report details the tool declarations of a capture and what tool

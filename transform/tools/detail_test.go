@@ -92,3 +92,22 @@ func TestNativeOptionOfDefer(t *testing.T) {
 		t.Errorf("default SO201 projection keeps the wire bytes: %+v", plain[0].After)
 	}
 }
+
+// TestNextRule: a tool rule outside the pipeline is proposed when,
+// projected on the capture, it hides more schema than the pipeline does.
+func TestNextRule(t *testing.T) {
+	r := &Report{NativeBytes: 10000, VisibleBytes: 6000, Rules: []RuleSaving{
+		{Rule: "SO201", Name: "tools.defer", InPipeline: true, Applied: true, SavedVisible: 4000, VisibleBytes: 6000},
+		{Rule: "SO202", Name: "tools.native-defer", Deferred: 7, SavedVisible: 9000, VisibleBytes: 1000},
+	}}
+	s := nextRule(r)
+	if s == nil || s.Rule != "SO202" || s.SavedBytes != 5000 || !strings.HasPrefix(s.Action, "add SO202 (tools.native-defer)") ||
+		!strings.Contains(s.Effect, "defer 7 tools") {
+		t.Fatalf("suggestion %+v", s)
+	}
+	// Not when it would hide less than the pipeline already does.
+	r.Rules[1].SavedVisible = 3000
+	if s := nextRule(r); s != nil {
+		t.Fatalf("suggestion %+v", s)
+	}
+}

@@ -33,6 +33,32 @@ func queryText(c *capture.Capture) string {
 	return b.String()
 }
 
+// firstQueryText returns the genuine human text of the earliest message
+// that has any: what the person started the conversation with. It is the
+// same on every turn of the conversation.
+func firstQueryText(c *capture.Capture) string {
+	segs := c.Segments()
+	first := -1
+	for _, s := range segs {
+		if s.Prov == capture.ProvHuman && s.Msg >= 0 && (first < 0 || s.Msg < first) {
+			first = s.Msg
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Prov == capture.ProvHuman && s.Msg == first {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(stripOverlay(c.SegmentText(s)))
+		}
+	}
+	return b.String()
+}
+
 // stripOverlay removes the skill prefetch overlay the catalog rules may
 // have appended to the human text (<skill_prefetch …>…</skill_prefetch>):
 // skill descriptions are not what the person asked for.
@@ -229,4 +255,50 @@ func addActivated(d *capture.Doc, arr int, act map[string]bool) {
 			act[name] = true
 		}
 	}
+}
+
+// startedByInjected says what started the conversation's latest turn when
+// it was not a person: the latest message that starts a turn (not an
+// assistant message, not a tool result) holds injected text only, such as
+// a Pi custom message an extension sent. "" when a person did, or when
+// there is no such message.
+func startedByInjected(c *capture.Capture) string {
+	type turn struct {
+		human, injected, results bool
+		source                   string
+	}
+	turns := map[int]*turn{}
+	last := -1
+	for _, s := range c.Segments() {
+		if s.Msg < 0 {
+			continue
+		}
+		t := turns[s.Msg]
+		if t == nil {
+			t = &turn{}
+			turns[s.Msg] = t
+		}
+		switch {
+		case s.Kind == capture.SecToolResults:
+			t.results = true
+		case s.Prov == capture.ProvHuman:
+			t.human = true
+		case s.Prov == capture.ProvInjected:
+			t.injected = true
+			if t.source == "" {
+				t.source = s.Source
+			}
+		}
+		if (t.human || t.injected) && !t.results && s.Msg > last {
+			last = s.Msg
+		}
+	}
+	t := turns[last]
+	if t == nil || t.human || !t.injected || t.results {
+		return ""
+	}
+	if t.source != "" {
+		return "injected text (" + t.source + ")"
+	}
+	return "injected text"
 }

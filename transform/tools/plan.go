@@ -25,7 +25,9 @@ type Plan struct {
 	// Predicted lists the tools kept because the query ranks them, best
 	// first.
 	Predicted []string
-	// Query is the latest genuine human text; Terms its normalised terms.
+	// Query is the genuine human text ranked: the conversation's first
+	// (tools.selection = "conversation") or the latest ("request"); Terms
+	// its normalised terms.
 	Query string
 	Terms []string
 	// Best is the top-ranked deferrable tool and its score.
@@ -37,6 +39,12 @@ type Plan struct {
 	// Skip says why the rule has nothing to decide (no tools, none
 	// deferrable, already deferred, saving too small); "" otherwise.
 	Skip string
+
+	// Listed are the tools optimizer_tool_search names as available: the
+	// deferred ones, and with a per-conversation selection also those the
+	// conversation has activated or called since, so that its description
+	// stays the same from turn to turn.
+	Listed []string
 
 	decls    []transform.ToolDecl
 	index    *toolIndex
@@ -61,6 +69,11 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 			p.Skip = "tools are already deferred"
 		}
 	}
+	if transform.DeclaredAs(c, transform.SearchToolName, isSearchDesc) == transform.Foreign {
+		// Deferring would send the model to a tool that does something
+		// else to find the deferred ones.
+		p.Skip = "the request already has a tool named " + transform.SearchToolName + " that skillopt did not declare"
+	}
 	if p.Skip != "" {
 		p.Kept = p.Tools
 		return p
@@ -68,26 +81,39 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	h := history(c)
 	core := toolLowerSet(s.Core)
 	always := toolLowerSet(s.Always)
-	candidates := map[string]bool{}
+	perConversation := s.Selection != "request"
+	// candidates may be deferred now; ranked are the tools the decision
+	// ranks: with a per-conversation selection also those used or
+	// activated since, so that the decision is the first turn's.
+	candidates, ranked := map[string]bool{}, map[string]bool{}
 	for _, t := range p.decls {
 		switch {
 		case !t.Function:
 			p.Protected[t.Name] = "builtin"
 		case toolOwned(t.Name):
 			p.Protected[t.Name] = "skillopt"
-		case core[strings.ToLower(t.Name)]:
+		case core[strings.ToLower(t.Name)], t.Name == piToolSearch:
 			p.Protected[t.Name] = "core"
 		case always[strings.ToLower(t.Name)]:
 			p.Protected[t.Name] = "always"
 		case h.Called[t.Name]:
 			p.Protected[t.Name] = "used"
+			ranked[t.Name] = perConversation
 		case h.Activated[t.Name]:
 			p.Protected[t.Name] = "activated"
+			ranked[t.Name] = perConversation
 		default:
 			candidates[t.Name] = true
+			ranked[t.Name] = true
 		}
 	}
-	p.Query = queryText(c)
+	injected := ""
+	if perConversation {
+		p.Query = firstQueryText(c)
+	} else {
+		p.Query = queryText(c)
+		injected = startedByInjected(c)
+	}
 	p.Terms = toolQueryTerms(p.Query)
 	if len(candidates) == 0 {
 		p.Skip = "no deferrable tools"
@@ -98,7 +124,7 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	// does not matter, there is nothing to decide.
 	total := 0
 	for i := range p.decls {
-		if candidates[p.decls[i].Name] {
+		if ranked[p.decls[i].Name] {
 			total += p.decls[i].Bytes(c.Doc)
 		}
 	}
@@ -109,6 +135,10 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	}
 	p.index = toolBuildIndex(c.Doc, p.decls)
 	switch {
+	case injected != "":
+		// The seed's custom-message start: no routing signal of the
+		// person's; the earlier human text is not about this turn.
+		p.FailOpen = "the latest turn was started by " + injected + ", not by a person"
 	case strings.TrimSpace(p.Query) == "":
 		p.FailOpen = "no genuine human text to rank tools by"
 	case len(p.Terms) == 0:
@@ -118,7 +148,7 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 		p.Kept = p.Tools
 		return p
 	}
-	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return candidates[n] })
+	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return ranked[n] })
 	if len(hits) == 0 {
 		p.FailOpen = "unrelated signal: no word of the latest human text matches a deferrable tool"
 		p.Kept = p.Tools
@@ -146,6 +176,9 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 		}
 	}
 	for _, t := range p.decls {
+		if ranked[t.Name] && !predicted[t.Name] {
+			p.Listed = append(p.Listed, t.Name)
+		}
 		if candidates[t.Name] && !predicted[t.Name] {
 			p.Deferred = append(p.Deferred, t.Name)
 		} else {
@@ -157,6 +190,10 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	}
 	return p
 }
+
+// piToolSearch is Pi's own built-in tool search: like the core tools it is
+// how the model reaches the rest, so it always stays declared.
+const piToolSearch = "tool_search"
 
 // toolOwned reports whether name is a tool skillopt's other rules declare
 // (the catalog's skill_search, the output rules' retrieve_output): they are
@@ -179,6 +216,7 @@ func (p *Plan) undefer(reason string) {
 	p.Skip = reason
 	p.Kept = p.Tools
 	p.Deferred = nil
+	p.Listed = nil
 }
 
 // deferredSet returns the deferred names as a set.

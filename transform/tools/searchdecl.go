@@ -15,7 +15,7 @@ import (
 // list_issues"), so the model can still spell every exact name.
 func searchDescription(deferred []string, budget int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Find and load tools that are not declared yet (%d available). Query with keywords or an exact tool name; "+
+	fmt.Fprintf(&b, searchDescPrefix+"%d available). Query with keywords or an exact tool name; "+
 		"results come in pages (pass the returned cursor for more) and every returned tool becomes callable in addition to the current ones.", len(deferred))
 	if budget <= 0 || len(deferred) == 0 {
 		return b.String()
@@ -58,6 +58,12 @@ func searchDescription(deferred []string, budget int) string {
 	b.WriteByte('.')
 	return b.String()
 }
+
+// searchDescPrefix starts every description of skillopt's
+// optimizer_tool_search; a tool of that name without it is the host's.
+const searchDescPrefix = "Find and load tools that are not declared yet ("
+
+func isSearchDesc(desc string) bool { return strings.HasPrefix(desc, searchDescPrefix) }
 
 // searchParams is the parameter schema of optimizer_tool_search.
 const searchParams = `{"type":"object","properties":{"query":{"type":"string","description":"Keywords describing the task, or a tool name"},"cursor":{"type":"string","description":"Cursor from the previous page of the same query"}},"required":["query"]}`
@@ -106,7 +112,7 @@ func geminiUsesParameters(d *capture.Doc, decls []transform.ToolDecl) bool {
 // optimizer_tool_search, which lists the deferred names.
 func (p *Plan) deferEdits(c *capture.Capture) ([]rules.Edit, error) {
 	deferred := p.deferredSet()
-	desc := searchDescription(p.Deferred, p.settings.ListChars)
+	desc := searchDescription(p.Listed, p.settings.ListChars)
 	search := searchDecl(c, p.decls, desc, transform.MovedCacheControl(c, p.decls, deferred))
 	return transform.DeferEdits(c, p.decls, deferred, search)
 }

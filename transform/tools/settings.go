@@ -12,13 +12,14 @@ import (
 type Settings struct {
 	Core         []string `toml:"core" doc:"Tools that always stay declared, matched case-insensitively (Pi's built-in tools by default). Tools the conversation already called, and tools an earlier optimizer_tool_search activated, always stay declared too."`
 	Always       []string `toml:"always" doc:"More tools that always stay declared."`
-	MinScore     float64  `toml:"min_score" doc:"Confidence: tool deferral defers only when the best-ranked tool for the latest human text scores at least this much (BM25F; roughly one specific word in a tool's name, or two in its description) or is named exactly. Otherwise the request fails open: every tool stays and nothing is added."`
+	MinScore     float64  `toml:"min_score" doc:"Confidence: tool deferral defers only when the best-ranked tool for the human text it ranks (see selection) scores at least this much (BM25F; roughly one specific word in a tool's name, or two in its description) or is named exactly. Otherwise the request fails open: every tool stays and nothing is added."`
 	Relative     float64  `toml:"relative" doc:"Tools scoring at least this fraction of the best match are predicted and stay declared (0 < relative <= 1), at most max_predicted of them."`
 	MaxPredicted int      `toml:"max_predicted" doc:"Most predicted tools kept besides the protected ones (0..100)."`
 	PageSize     int      `toml:"page_size" doc:"Results per optimizer_tool_search page (1..20)."`
 	ListChars    int      `toml:"list_chars" doc:"Characters of deferred tool names listed in the search tool's description (0..20000)."`
 	MinSaving    int      `toml:"min_saving" doc:"Defer only when it saves at least this many bytes."`
 	NativeSearch string   `toml:"native_search" doc:"Anthropic's tool search tool for native deferral: \"bm25\" or \"regex\"."`
+	Selection    string   `toml:"selection" doc:"\"conversation\": decide once per conversation, from its first human text, so that every turn declares the same tools and the provider's prompt cache keeps them (tools the model activates or calls are added). \"request\": decide on every request from the latest human text, as the seed extension does before each agent run; a new human turn may then change the tools, and with them the cached prefix."`
 }
 
 // Section is the table of skillopt.toml the settings live in.
@@ -51,6 +52,9 @@ func (s *Settings) Check() []rules.OptionError {
 	if s.NativeSearch != "bm25" && s.NativeSearch != "regex" {
 		add("native_search", "%q is not one of bm25, regex", s.NativeSearch)
 	}
+	if s.Selection != "conversation" && s.Selection != "request" {
+		add("selection", "%q is not one of conversation, request", s.Selection)
+	}
 	for _, list := range []struct {
 		key   string
 		names []string
@@ -75,6 +79,7 @@ var Defaults = &Settings{
 	ListChars:    1500,
 	MinSaving:    512,
 	NativeSearch: "bm25",
+	Selection:    "conversation",
 }
 
 // Family declares the settings for the registry.

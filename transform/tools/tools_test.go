@@ -97,7 +97,7 @@ func TestQueryIgnoresPrefetchOverlay(t *testing.T) {
 func TestPlanProtectsUsedAndActivatedTools(t *testing.T) {
 	search := `{"activated":["mcp__slack__post_message"],"tools":[{"name":"mcp__slack__post_message","score":3.1}],"cursor":null}`
 	for _, p := range capture.Providers {
-		c := readCapture(t, p, conversation(p, append(testCatalog, spec(transform.SearchToolName, "search")),
+		c := readCapture(t, p, conversation(p, append(testCatalog, spec(transform.SearchToolName, searchDescription([]string{"x"}, 100))),
 			user("Check why the web pods restart."),
 			call("mcp__kubernetes__pods_log", "c1"),
 			result("mcp__kubernetes__pods_log", "c1", "OOMKilled"),
@@ -114,6 +114,13 @@ func TestPlanProtectsUsedAndActivatedTools(t *testing.T) {
 		if plan := Decide(c, defaults()); plan.Skip != "tools are already deferred" {
 			t.Errorf("%s: plan on a deferred request: %+v", p, plan.Skip)
 		}
+		// A tool of the host that happens to be called optimizer_tool_search:
+		// deferring would point the model at it, so nothing is deferred.
+		foreign := readCapture(t, p, conversation(p, append(testCatalog, spec(transform.SearchToolName, "Search the team wiki.")),
+			user("Open a pull request with the memory limit fix.")))
+		if plan := Decide(foreign, defaults()); !strings.Contains(plan.Skip, "that skillopt did not declare") || plan.Deferring() {
+			t.Errorf("%s: plan with a foreign %s: %q", p, transform.SearchToolName, plan.Skip)
+		}
 		c = readCapture(t, p, conversation(p, testCatalog,
 			user("Check why the web pods restart."),
 			call("mcp__kubernetes__pods_log", "c1"),
@@ -122,7 +129,9 @@ func TestPlanProtectsUsedAndActivatedTools(t *testing.T) {
 			result(transform.SearchToolName, "c2", search),
 			user("Open a pull request with the memory limit fix."),
 		))
-		plan := Decide(c, defaults())
+		perRequest := defaults()
+		perRequest.Selection = "request"
+		plan := Decide(c, perRequest)
 		want := map[string]string{"read": "core", "bash": "core", "mcp__kubernetes__pods_log": "used", "mcp__slack__post_message": "activated"}
 		for n, why := range want {
 			if plan.Protected[n] != why {
@@ -131,6 +140,14 @@ func TestPlanProtectsUsedAndActivatedTools(t *testing.T) {
 		}
 		if !has(plan.Predicted, "mcp__github__create_pull_request") || has(plan.Kept, "mcp__postgres__execute_sql") {
 			t.Errorf("%s: predicted %v kept %v", p, plan.Predicted, plan.Kept)
+		}
+		// Per conversation: the first human text decides, on every turn;
+		// what the conversation used or activated since is kept besides,
+		// and the search tool still lists it.
+		plan = Decide(c, defaults())
+		if !has(plan.Predicted, "mcp__kubernetes__pods_list") || has(plan.Predicted, "mcp__github__create_pull_request") ||
+			!has(plan.Kept, "mcp__slack__post_message") || !has(plan.Listed, "mcp__slack__post_message") || has(plan.Deferred, "mcp__slack__post_message") {
+			t.Errorf("%s: per conversation: predicted %v kept %v listed %v", p, plan.Predicted, plan.Kept, plan.Listed)
 		}
 	}
 }
@@ -141,7 +158,7 @@ func TestFailOpen(t *testing.T) {
 		turns []turn
 		want  string
 	}{
-		{"no human text", []turn{injected("open a pull request")}, "no genuine human text"},
+		{"no human text", []turn{injected("open a pull request")}, "started by injected text"},
 		{"only stop words", []turn{user("ok, thanks!")}, "unrelated signal"},
 		{"unrelated", []turn{user("Write a haiku about autumn.")}, "unrelated signal"},
 		{"weak", []turn{user("Summarise what we found so far about the name.")}, "weak signal"},
@@ -149,7 +166,9 @@ func TestFailOpen(t *testing.T) {
 	for _, tc := range cases {
 		for _, p := range []capture.Provider{capture.Anthropic, capture.Gemini} {
 			c := readCapture(t, p, conversation(p, testCatalog, tc.turns...))
-			plan := Decide(c, defaults())
+			s := defaults()
+			s.Selection = "request"
+			plan := Decide(c, s)
 			if !strings.Contains(plan.FailOpen, tc.want) {
 				t.Errorf("%s/%s: fail open %q, want %q (best %s %.2f)", tc.name, p, plan.FailOpen, tc.want, plan.Best, plan.BestScore)
 			}
@@ -540,5 +559,60 @@ func TestConfigTemplateToolDefaults(t *testing.T) {
 	}
 	if FromSet(cfg.Options).PageSize != 2 || !cfg.Options.Of(Defer.Options).(*deferOptions).Native || Defaults.PageSize != 5 {
 		t.Fatalf("configured %+v", FromSet(cfg.Options))
+	}
+}
+
+// TestSelectionPerConversation: with tools.selection = "conversation" every
+// turn of a conversation declares the same tools, byte for byte, although
+// its latest human text asks for other ones; a tool the model activates
+// comes back as the host declared it, and SO405 holds. Per request, the new
+// human turn changes the tools and SO405 says so.
+func TestSelectionPerConversation(t *testing.T) {
+	search := `{"activated":["mcp__slack__post_message"],"tools":[{"name":"mcp__slack__post_message","score":3.1}],"cursor":null}`
+	turns := [][]turn{
+		{user("Check why the web pods restart in the staging namespace.")},
+		{user("Check why the web pods restart in the staging namespace."), call("mcp__kubernetes__pods_log", "c1"), result("mcp__kubernetes__pods_log", "c1", "OOMKilled"),
+			user("Now open a pull request on GitHub with the memory limit fix.")},
+		{user("Check why the web pods restart in the staging namespace."), call("mcp__kubernetes__pods_log", "c1"), result("mcp__kubernetes__pods_log", "c1", "OOMKilled"),
+			user("Now open a pull request on GitHub with the memory limit fix."),
+			call(transform.SearchToolName, "c2"), result(transform.SearchToolName, "c2", search)},
+	}
+	for _, p := range []capture.Provider{capture.Anthropic, capture.OpenAIChat, capture.OpenAIResponses, capture.Gemini} {
+		for _, selection := range []string{"conversation", "request"} {
+			s := defaults()
+			s.Selection = selection
+			var batch []*rules.Result
+			for _, tt := range turns {
+				res := runRule(t, Defer, readCapture(t, p, conversation(p, testCatalog, tt...)), s)
+				if !res.Steps[0].Applied {
+					t.Fatalf("%s %s: nothing deferred: %+v", p, selection, res.Diagnostics)
+				}
+				batch = append(batch, res)
+			}
+			tools := func(r *rules.Result) string { d := r.Final.Doc; return string(d.Raw(d.Get(0, "tools"))) }
+			diags, err := rules.VerifyBatch(batch, []*rules.Rule{rules.ConversationPrefix}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch selection {
+			case "conversation":
+				if tools(batch[0]) != tools(batch[1]) {
+					t.Errorf("%s: turn 2 declares other tools than turn 1", p)
+				}
+				if tools(batch[2]) == tools(batch[1]) || !strings.Contains(tools(batch[2]), "mcp__slack__post_message") {
+					t.Errorf("%s: the activated tool is not declared on turn 3", p)
+				}
+				if len(diags) != 0 {
+					t.Errorf("%s: SO405 per conversation: %+v", p, diags)
+				}
+			case "request":
+				if tools(batch[0]) == tools(batch[1]) {
+					t.Errorf("%s: per request, the new human turn kept the tools", p)
+				}
+				if len(diags) == 0 || !strings.Contains(diags[0].Message, "(changed by SO201)") {
+					t.Errorf("%s: SO405 per request: %+v", p, diags)
+				}
+			}
+		}
 	}
 }

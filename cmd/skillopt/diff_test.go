@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden outputs under testdata/golden")
+
+// goldenDir is absolute: golden tests run in other folders.
+var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "golden"))
+
+func parseDoc(t testing.TB, s string) *capture.Doc {
+	t.Helper()
+	d, err := capture.Parse([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestRenderView(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	d := parseDoc(t, `{"a":[],"b":{},"s":"one\ntwo\n","n":1.50,"e":"\u001b[31m","l":"`+long+`","k":[true,null]}`)
+	var got []string
+	for _, l := range renderView(d) {
+		got = append(got, l.ptr+"\t"+l.text)
+	}
+	want := []string{
+		"\t{",
+		"/a\t  \"a\": [],",
+		"/b\t  \"b\": {},",
+		"/s\t  \"s\": |",
+		"/s\t    one",
+		"/s\t    two",
+		"/s\t",
+		"/n\t  \"n\": 1.50,", // numbers as captured
+		`/e` + "\t" + `  "e": "\u001b[31m",`,
+		"/l\t  \"l\": |",
+		"/l\t    " + strings.Repeat("word ", 31),
+		"/l\t    " + wrapMark + strings.TrimSuffix(strings.Repeat("word ", 9), " ") + " ",
+		"/k\t  \"k\": [",
+		"/k/0\t    true,",
+		"/k/1\t    null",
+		"/k\t  ]",
+		"\t}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Decoded text cannot drive the terminal.
+	for _, l := range renderView(parseDoc(t, `{"s":"a\nb\u001b]0;x\u0007\r\u009b"}`)) {
+		for _, r := range l.text {
+			if isControl(r) {
+				t.Fatalf("control character %U in %q", r, l.text)
+			}
+		}
+	}
+}
+
+func TestWrapLine(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"short", 10, []string{"short"}},
+		{"aaaa bbbb cccc", 10, []string{"aaaa bbbb ", "cccc"}},
+		// No space in the second half: a hard break.
+		{"abcdefghijklmnop", 10, []string{"abcdefghij", "klmnop"}},
+		// Characters, not bytes.
+		{"ééééééééééé", 10, []string{"éééééééééé", "é"}},
+	} {
+		got := wrapLine(tc.in, tc.width)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wrapLine(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
+}
+
+// checkOps verifies that a diff's operations reproduce both renderings and
+// that its hunk headers count their lines.
+func checkOps(t testing.TB, a, b *capture.Doc, hs []reviewHunk) {
+	t.Helper()
+	ra, rb := renderView(a), renderView(b)
+	var w differ
+	w.a, w.b = a, b
+	w.value(0, 0, "", "", "", "", "", true, true)
+	var oa, ob []string
+	for _, o := range w.ops {
+		if o.kind != udiff.Insert {
+			oa = append(oa, o.text)
+		}
+		if o.kind != udiff.Delete {
+			ob = append(ob, o.text)
+		}
+	}
+	texts := func(ls []viewLine) []string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.text)
+		}
+		return out
+	}
+	if strings.Join(oa, "\n") != strings.Join(texts(ra), "\n") {
+		t.Fatalf("old side does not reproduce the rendering:\n%s\nwant\n%s", strings.Join(oa, "\n"), strings.Join(texts(ra), "\n"))
+	}
+	if strings.Join(ob, "\n") != strings.Join(texts(rb), "\n") {
+		t.Fatalf("new side does not reproduce the rendering:\n%s\nwant\n%s", strings.Join(ob, "\n"), strings.Join(texts(rb), "\n"))
+	}
+	for _, h := range hs {
+		na, nb := 0, 0
+		for k, l := range h.lines {
+			if l.kind != udiff.Insert {
+				if got := ra[h.fromLine-1+na].text; got != l.text {
+					t.Fatalf("hunk %s: old line %d is %q, the hunk says %q", hunkHeader(h), h.fromLine+na, got, l.text)
+				}
+				na++
+			}
+			if l.kind != udiff.Delete {
+				if got := rb[h.toLine-1+nb].text; got != l.text {
+					t.Fatalf("hunk %s: new line %d is %q, the hunk says %q (line %d)", hunkHeader(h), h.toLine+nb, got, l.text, k)
+				}
+				nb++
+			}
+		}
+		if na != h.fromCount || nb != h.toCount {
+			t.Fatalf("hunk %s counts %d and %d lines", hunkHeader(h), na, nb)
+		}
+	}
+}
+
+func TestReviewDiff(t *testing.T) {
+	a := parseDoc(t, `{"model":"m","system":"one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten","tools":[{"name":"read"}],"messages":[{"role":"user","content":"hi"}]}`)
+	b := parseDoc(t, `{"model":"m","system":"one\ntwo\nthree\n4\nfive\nsix\nseven\neight\nnine\nten","tools":[{"name":"read"},{"name":"skill_search"},{"name":"retrieve_output"}],"messages":[{"role":"user","content":"hi"}]}`)
+	changes := []diffChange{
+		{Pointer: "/system", Rule: "SO101", BytesBefore: 48, BytesAfter: 45},
+		{Pointer: "/tools/1", Rule: "SO101", BytesAfter: 23},
+		{Pointer: "/tools/2", Rule: "SO301", BytesAfter: 26},
+	}
+	hs := reviewDiff(a, b, changes, 2)
+	checkOps(t, a, b, hs)
+	if len(hs) != 2 {
+		t.Fatalf("want 2 hunks, got %d", len(hs))
+	}
+	if got, want := hs[0].label, "/system SO101 catalog.compact-index"; got != want {
+		t.Errorf("first hunk labelled %q, want %q", got, want)
+	}
+	// Two added tools, each named by its own index and rule.
+	if got, want := hs[1].label, "/tools/1 SO101 catalog.compact-index; /tools/2 SO301 output.smart"; got != want {
+		t.Errorf("second hunk labelled %q, want %q", got, want)
+	}
+	var text strings.Builder
+	writeHunks(&text, "a", "b", hs, false)
+	want := `--- a
++++ b
+@@ -5,5 +5,5 @@ /system SO101 catalog.compact-index
+     two
+     three
+-    four
++    4
+     five
+     six
+@@ -15,5 +15,11 @@ /tools/1 SO101 catalog.compact-index; /tools/2 SO301 output.smart
+     {
+       "name": "read"
+-    }
++    },
++    {
++      "name": "skill_search"
++    },
++    {
++      "name": "retrieve_output"
++    }
+   ],
+   "messages": [
+`
+	if text.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", text.String(), want)
+	}
+	if reviewDiff(a, a, nil, 3) != nil {
+		t.Error("equal documents gave hunks")
+	}
+}
+
+func TestReviewDiffShapes(t *testing.T) {
+	for _, tc := range [][2]string{
+		{`{"a":1}`, `[1]`},
+		{`{"a":[]}`, `{"a":[1,2]}`},
+		{`{"a":[1,2,3,4]}`, `{"a":[1,4]}`},
+		{`{"a":1,"b":2,"c":3}`, `{"c":3,"a":1,"b":5}`},
+		{`{"a":"x"}`, `{"a":"x\ny"}`},
+		{`{"a":"one\ntwo"}`, `{"b":"one\ntwo"}`},
+		{`{"s":"` + strings.Repeat("x", 300) + `"}`, `{"s":"` + strings.Repeat("x", 299) + `y"}`},
+		{`["a","b"]`, `["a","b","c"]`},
+	} {
+		a, b := parseDoc(t, tc[0]), parseDoc(t, tc[1])
+		checkOps(t, a, b, reviewDiff(a, b, nil, 1))
+		checkOps(t, a, b, reviewDiff(a, b, nil, 0))
+	}
+}
+
+func TestExactDiff(t *testing.T) {
+	a := strings.Split("a b c d e f g", " ")
+	b := strings.Split("a x c d f g h", " ")
+	var out []string
+	x := 0
+	for _, d := range exactDiff(a, b) {
+		out = append(out, a[x:d.Start]...)
+		out = append(out, b[d.ReplStart:d.ReplEnd]...)
+		x = d.End
+	}
+	out = append(out, a[x:]...)
+	if strings.Join(out, " ") != strings.Join(b, " ") {
+		t.Fatalf("applying the diff gave %q", out)
+	}
+	if n := len(exactDiff(a, a)); n != 0 {
+		t.Fatalf("%d replacements between equal lists", n)
+	}
+}
+
+func TestWordDiff(t *testing.T) {
+	toks, keep := wordDiff("the first question", "the second question")
+	var changed []string
+	for i, tk := range toks {
+		if !keep[i] {
+			changed = append(changed, tk)
+		}
+	}
+	if strings.Join(changed, "|") != "first" {
+		t.Fatalf("changed words %q", changed)
+	}
+	// Lines with little in common are not highlighted word by word.
+	if _, keep := wordDiff("completely different", "nothing alike here at all"); keep != nil {
+		t.Fatal("unrelated lines highlighted word by word")
+	}
+}
+
+// FuzzReviewDiff: for any two JSON documents the diff's operations
+// reproduce both renderings, its hunks count their lines, and no line
+// carries a control character.
+func FuzzReviewDiff(f *testing.F) {
+	f.Add(`{"a":1}`, `{"a":2}`)
+	f.Add(`{"s":"x\ny\nz"}`, `{"s":"x\nz"}`)
+	f.Add(`{"t":[{"n":"a"}]}`, `{"t":[{"n":"a"},{"n":"b"},{"n":"c"}]}`)
+	f.Add(`[1,2,3]`, `[3,2,1]`)
+	f.Add(`{"a":{"b":"\u001b[2J"}}`, `{"a":{"b":"\r\n"}}`)
+	f.Fuzz(func(t *testing.T, sa, sb string) {
+		if len(sa) > 4096 || len(sb) > 4096 {
+			return
+		}
+		a, err := capture.Parse([]byte(sa))
+		if err != nil {
+			return
+		}
+		b, err := capture.Parse([]byte(sb))
+		if err != nil {
+			return
+		}
+		hs := reviewDiff(a, b, compareDocs(a, b), 2)
+		var ra, rb []string
+		for _, l := range renderView(a) {
+			ra = append(ra, l.text)
+		}
+		for _, l := range renderView(b) {
+			rb = append(rb, l.text)
+		}
+		// White space between tokens is not shown.
+		if same := strings.Join(ra, "\n") == strings.Join(rb, "\n"); same != (len(hs) == 0) {
+			t.Fatalf("%d hunks for renderings equal=%v", len(hs), same)
+		}
+		if len(hs) > 0 {
+			checkOps(t, a, b, hs)
+		}
+		var text strings.Builder
+		writeHunks(&text, "a", "b", hs, false)
+		for _, r := range text.String() {
+			if r != '\n' && isControl(r) {
+				t.Fatalf("control character %U in the diff", r)
+			}
+		}
+	})
+}
+
+// corpusCapture returns the path of a capture of the shared corpus,
+// skipping the test when the corpus is absent.
+func corpusCapture(t *testing.T, name string) string {
+	t.Helper()
+	p, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "captures", "pi-0.73.1", name))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared corpus capture not present at %s", p)
+	}
+	return p
+}
+
+// runGolden runs skillopt in the capture's folder with the built-in
+// configuration and compares its output with testdata/golden/NAME (go test
+// ./cmd/skillopt -run Golden -update rewrites it).
+func runGolden(t *testing.T, dir, golden string, wantCode int, args ...string) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "skillopt.toml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goldenPath := filepath.Join(goldenDir, golden)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"skillopt", "--config", cfg}, args...), nil, &stdout, &stderr); code != wantCode {
+		t.Fatalf("exit %d, want %d: %s", code, wantCode, stderr.String())
+	}
+	if *updateGolden {
+		if err := os.WriteFile(goldenPath, stdout.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String()
+	}
+	want, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/skillopt -run Golden -update)", err)
+	}
+	if !bytes.Equal(stdout.Bytes(), want) {
+		t.Errorf("output differs from %s:\n%s", goldenPath, stdout.String())
+	}
+	return stdout.String()
+}
+
+// TestDiffGolden: the diff of a real capture and its transform is
+// reviewable: every line fits a review pane, the catalog and the tool
+// result diff line by line, each change names its rule.
+func TestDiffGolden(t *testing.T) {
+	p := corpusCapture(t, "pi-anthropic-messages-small-3.json")
+	out := runGolden(t, filepath.Dir(p), "diff-pi-anthropic-messages-small-3.txt", 0, "diff", filepath.Base(p))
+	longest := 0
+	for _, l := range strings.Split(out, "\n") {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	if longest >= 200 {
+		t.Errorf("longest diff line has %d characters", longest)
+	}
+	for _, want := range []string{
+		"-        <available_skills>\n",
+		"+        <skill_index format=\"tsv\" columns=\"name,intent\">\n",
+		" /system/0/text SO101 catalog.compact-index\n",
+		"SO101 catalog.compact-index: /system/0/text −6,330 B (9,768 → 3,438 B)\n",
+		"SO101 catalog.compact-index: /tools/3 +476 B (added)\n",
+		"SO301 output.smart: /tools/4 +298 B (added)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q", want)
+		}
+	}
+	runGolden(t, filepath.Dir(p), "diff-stat-pi-anthropic-messages-small-3.txt", 1, "diff", "--stat", "--exit-code", filepath.Base(p))
+}
+
+// TestMeasureGolden: measure on a real capture answers what it costs and
+// what to do: savings in bytes and tokens per rule with a reason for each
+// rule that saves nothing, share bars; on the folder of real captures one
+// row per capture and the total.
+func TestMeasureGolden(t *testing.T) {
+	p := corpusCapture(t, "pi-anthropic-messages-small-3.json")
+	out := runGolden(t, filepath.Dir(p), "measure-pi-anthropic-messages-small-3.txt", 0, "measure", filepath.Base(p))
+	for _, want := range []string{
+		"  SO101 catalog.compact-index  53,025  →  47,171   5,854 (11.0 %)",
+		"  SO201 tools.defer ",
+		"  no deferrable tools\n",
+		"  after: 18,481 bytes, 3,776 tokens (estimated); cost saved per request at claude-sonnet-4-6's input price, $3.00 per million tokens\n",
+		"  total                        53,025  →  18,481  34,544 (65.1 %)         7,208     $0.0216\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("measure lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"counted as 0", "over 9 requests: ", "%dropped"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("measure still says %q", bad)
+		}
+	}
+	dir := filepath.Dir(filepath.Dir(p))
+	table := runGolden(t, dir, "measure-pi-0.73.1.txt", 0, "measure", "pi-0.73.1")
+	if n := strings.Count(table, "\n"); n > 25 {
+		t.Errorf("%d lines for 18 captures", n)
+	}
+	runGolden(t, dir, "measure-quiet-pi-0.73.1.txt", 0, "measure", "-q", "pi-0.73.1")
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func TestClosest(t *testing.T) {
+	cands := []string{"measure", "validate", "transform", "catalog", "completion", "check"}
+	for _, tc := range []struct{ in, want string }{
+		{"meaure", "measure"},
+		{"mesure", "measure"},
+		{"MEASURE", "measure"},
+		{"valdiate", "validate"}, // a swap counts one
+		{"comp", "completion"},   // a unique prefix
+		{"ch", ""},               // too short to be a prefix
+		{"frobnicate", ""},
+		{"c", ""},
+	} {
+		if got := closest(tc.in, cands); got != tc.want {
+			t.Errorf("closest(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFlagError(t *testing.T) {
+	flags := []cli.Flag{&cli.StringSliceFlag{Name: "select"}, &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}}}
+	for _, tc := range []struct {
+		msg  string
+		args []string
+		want string
+	}{
+		{"flag provided but not defined: -selcet", []string{"skillopt", "lint", "--selcet", "x"}, "flag provided but not defined: --selcet (did you mean --select?)"},
+		{"flag provided but not defined: -selcet", []string{"skillopt", "lint", "-selcet"}, "flag provided but not defined: -selcet (did you mean --select?)"},
+		{"flag provided but not defined: -zzzzzz", []string{"skillopt", "lint", "--zzzzzz=1"}, "flag provided but not defined: --zzzzzz"},
+		{"flag needs an argument: -select", []string{"skillopt", "lint", "--select"}, "flag needs an argument: --select"},
+		{`invalid value "x" for flag -replay: parse error`, []string{"skillopt", "measure", "--replay", "x"}, `invalid value "x" for flag --replay: parse error`},
+		{"flag provided but not defined: -x", nil, "flag provided but not defined: -x"},
+		{"something else", nil, "something else"},
+	} {
+		if got := flagError(errors.New(tc.msg), tc.args, flags); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+}
+
+// FuzzFlagError: any parser message and command line rewrite without a
+// panic, keeping the message's flag name.
+func FuzzFlagError(f *testing.F) {
+	f.Add("flag provided but not defined: -selcet", "--selcet")
+	f.Add(`invalid value "a\"b" for flag -replay: x`, "-replay=a")
+	f.Add("flag needs an argument: -f", "-f")
+	flags := []cli.Flag{&cli.StringFlag{Name: "select"}, &cli.StringFlag{Name: "f"}}
+	f.Fuzz(func(t *testing.T, msg, arg string) {
+		got := flagError(errors.New(msg), []string{"skillopt", arg}, flags)
+		if m := flagErr.FindStringSubmatch(msg); m != nil && !strings.Contains(got, m[2]) {
+			t.Fatalf("%q became %q, losing the flag %q", msg, got, m[2])
+		}
+		_ = closest(msg, []string{arg, "measure"})
+	})
+}

@@ -1,0 +1,507 @@
+package measure
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/cache"
+	"github.com/skillopt/skillopt/measure/price"
+	"github.com/skillopt/skillopt/rules"
+)
+
+// Conversation is the cache-true account of successive requests of one
+// conversation: per turn and in total, the input tokens a provider reads
+// from its prompt cache, writes to it and bills in full, and what that
+// costs, before and after the configured rules.
+type Conversation struct {
+	Turns []ConvTurn `json:"turns"`
+	Total ConvTotal  `json:"total"`
+	// Tokens says how the prompts were counted.
+	Tokens ConvTokens `json:"tokens"`
+	// Largest is the section breakdown of the largest request.
+	Largest *LargestRequest `json:"largest_request"`
+	Notes   []string        `json:"notes,omitempty"`
+}
+
+// ConvTokens describes the token counts of a conversation report.
+type ConvTokens struct {
+	Encoding string `json:"encoding"`
+	// Exact is true when every turn's model uses the counting encoding;
+	// otherwise the counts are estimates. Either way the split into
+	// cached, written and uncached is a prediction.
+	Exact bool `json:"exact"`
+}
+
+// ConvTurn is one request of a conversation.
+type ConvTurn struct {
+	Turn    int    `json:"turn"`
+	Capture string `json:"capture"`
+	// Provider is the body's shape; Vendor the cache and price family it
+	// was billed under ("" when unknown); Model the model it names.
+	Provider string      `json:"provider"`
+	Vendor   string      `json:"vendor"`
+	Model    string      `json:"model"`
+	Cache    cache.Model `json:"cache_model"`
+	// Price is null when the model is not in the price table.
+	Price  *price.Price `json:"price"`
+	Before Side         `json:"before"`
+	After  Side         `json:"after"`
+	// Usage is what the provider reported for this request, when the
+	// capture carries it; it is authoritative.
+	Usage *Usage `json:"provider_usage,omitempty"`
+	// Error compares the prediction (before the rules) with Usage.
+	Error *PredictionError `json:"prediction_error,omitempty"`
+}
+
+// Side is one request before or after the rules.
+type Side struct {
+	Bytes     int `json:"bytes"`
+	Input     int `json:"input"`
+	Cached    int `json:"cached"`
+	Written   int `json:"written"`
+	Written1h int `json:"written_1h,omitempty"`
+	Uncached  int `json:"uncached"`
+	// Output is the output token count when known (from the provider's
+	// usage), else null.
+	Output *int `json:"output"`
+	// Cost is in US dollars, null when the model has no price.
+	Cost *float64 `json:"cost"`
+	// Break says where this request stopped extending the previous one.
+	Break *Break `json:"prefix_break"`
+}
+
+// Break is where a request's prompt first differs from the previous
+// request's, so that the rest of the previous prompt cannot be read from
+// the cache.
+type Break struct {
+	// Pointer is the JSON Pointer, in this request's body, of the value
+	// holding the first differing byte; Offset is that byte's offset.
+	Pointer string `json:"pointer"`
+	Offset  int    `json:"offset"`
+	// Previous is the previous request's prompt tokens; Kept how many of
+	// them this request still shares.
+	Previous int `json:"previous_tokens"`
+	Kept     int `json:"kept_tokens"`
+	// Rule is the rule whose edit made the break ("" when the captured
+	// requests already break there, or the cause is not known).
+	Rule     string `json:"rule"`
+	RuleName string `json:"rule_name,omitempty"`
+}
+
+// Usage is a provider's own count of one request's tokens, normalized:
+// Input is every prompt token, cached or not.
+type Usage struct {
+	Source   string `json:"source"`
+	Input    int    `json:"input"`
+	Cached   int    `json:"cached"`
+	Written  int    `json:"written"`
+	Uncached int    `json:"uncached"`
+	Output   int    `json:"output"`
+	// Cost is what the provider or host reported (Pi sessions), else
+	// what the price table makes of the counts, else null.
+	Cost       *float64 `json:"cost"`
+	CostSource string   `json:"cost_source,omitempty"`
+}
+
+// PredictionError is the prediction minus the provider's count, in tokens
+// and as a share of the provider's count.
+type PredictionError struct {
+	Input     int     `json:"input_tokens"`
+	InputPct  float64 `json:"input_pct"`
+	Cached    int     `json:"cached_tokens"`
+	CachedPct float64 `json:"cached_pct"`
+}
+
+// ConvTotal sums a conversation.
+type ConvTotal struct {
+	Turns  int     `json:"turns"`
+	Before SideSum `json:"before"`
+	After  SideSum `json:"after"`
+	// Saved is the cost before minus after, null when a cost is
+	// unavailable; SavedPct is its share of the cost before.
+	Saved    *float64 `json:"saved"`
+	SavedPct *float64 `json:"saved_pct"`
+	// RuleBreaks counts the prefix breaks after the rules that a rule
+	// caused.
+	RuleBreaks int `json:"rule_breaks"`
+	// Usage sums the provider's own counts over the turns that have them;
+	// Error compares the prediction over the same turns with it.
+	Usage *Usage           `json:"provider_usage,omitempty"`
+	Error *PredictionError `json:"prediction_error,omitempty"`
+}
+
+// SideSum sums the turns of one side.
+type SideSum struct {
+	Bytes    int `json:"bytes"`
+	Input    int `json:"input"`
+	Cached   int `json:"cached"`
+	Written  int `json:"written"`
+	Uncached int `json:"uncached"`
+	Output   int `json:"output"`
+	// Cost is null when any turn's model has no price.
+	Cost   *float64 `json:"cost"`
+	Breaks int      `json:"prefix_breaks"`
+}
+
+// LargestRequest is the section breakdown of the conversation's largest
+// request, before and after the rules.
+type LargestRequest struct {
+	Turn     int          `json:"turn"`
+	Capture  string       `json:"capture"`
+	Sections []SectionUse `json:"sections"`
+}
+
+// SectionUse is one section's tokens before and after.
+type SectionUse struct {
+	Kind   string `json:"kind"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+}
+
+// Request is one request of a conversation as read, with what the rules
+// made of it.
+type Request struct {
+	Name string
+	// Result holds the captured request (Original) and the request after
+	// the pipeline (Final).
+	Result *rules.Result
+	// Vendor and Model choose the cache model and the price; VendorOf
+	// finds them for a wire body.
+	Vendor, Model string
+	// Usage is the provider's count, when the capture carries it.
+	Usage *Usage
+}
+
+// ConversationOptions controls a conversation report.
+type ConversationOptions struct {
+	Encoding string
+	Counter  Counter
+	// Exact reports whether Encoding is a model's own encoding; nil
+	// counts OpenAI models as exact with o200k_base.
+	Exact func(vendor, model string) bool
+	// Prices finds a model's price (nil: the built-in table).
+	Prices *price.Table
+	// Pipeline is the rule list the requests went through; Rerun runs a
+	// part of it over a captured request, to find the rule that broke a
+	// prefix (nil: breaks are not attributed).
+	Pipeline []*rules.Rule
+	Rerun    func(c *capture.Capture, pipeline []*rules.Rule) (*capture.Capture, error)
+}
+
+// Converse accounts for the requests of one conversation, in order.
+func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
+	if opts.Counter == nil {
+		return nil, fmt.Errorf("a conversation needs a token counter")
+	}
+	if opts.Prices == nil {
+		opts.Prices = price.Builtin()
+	}
+	if opts.Exact == nil {
+		enc := opts.Encoding
+		opts.Exact = func(vendor, _ string) bool { return vendor == "openai" && enc == "o200k_base" }
+	}
+	tc := &tokenCache{counter: opts.Counter, counts: map[[32]byte]int{}}
+	cv := &Conversation{Turns: []ConvTurn{}, Tokens: ConvTokens{Encoding: opts.Encoding, Exact: len(reqs) > 0}}
+	var before, after []*layout
+	var bTurns, aTurns []cache.Turn
+	models := map[string]bool{}
+	for k, r := range reqs {
+		orig, final := r.Result.Original, r.Result.Final
+		lb, la := newLayout(orig), newLayout(final)
+		tc.count(lb, la)
+		cm := cache.Lookup(r.Vendor, r.Model)
+		pr := opts.Prices.Lookup(r.Model)
+		t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(orig.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}
+		cv.Tokens.Exact = cv.Tokens.Exact && opts.Exact(r.Vendor, r.Model)
+		models[r.Vendor+" "+r.Model] = true
+		output := -1
+		if r.Usage != nil {
+			output = r.Usage.Output
+		}
+		var bt, at cache.Turn
+		t.Before, bt = side(tc, cm, pr, lb, before, bTurns, r.Model, output)
+		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output)
+		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil {
+			if id, name := attribute(tc, reqs[k-1].Result, r.Result, opts); id != "" {
+				t.After.Break.Rule, t.After.Break.RuleName = id, name
+			}
+		}
+		if t.After.Break != nil && t.After.Break.Rule != "" {
+			cv.Total.RuleBreaks++
+		}
+		if r.Usage != nil {
+			fillUsageCost(r.Usage, pr)
+			t.Error = predictionError(t.Before, r.Usage)
+		}
+		before, after = append(before, lb), append(after, la)
+		bTurns, aTurns = append(bTurns, bt), append(aTurns, at)
+		cv.Turns = append(cv.Turns, t)
+	}
+	for _, r := range reqs {
+		if r.Result.Original.Envelope == capture.EnvPiSession {
+			cv.Notes = append(cv.Notes, "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only, so it falls short of the provider's count")
+			break
+		}
+	}
+	if len(models) > 1 {
+		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(models)))
+	}
+	cv.total()
+	cv.Largest = largest(tc, reqs, before, after)
+	return cv, nil
+}
+
+// side predicts one request of one side given the earlier requests of that
+// side.
+func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []*layout, eTurns []cache.Turn, model string, output int) (Side, cache.Turn) {
+	s := Side{Bytes: len(l.c.Body), Input: l.tokens()}
+	ct := cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
+	ct.Output = make([]bool, len(l.blocks))
+	for i, b := range l.blocks {
+		ct.Output[i] = b.output
+		if b.ttl != "" {
+			ct.Breakpoints = append(ct.Breakpoints, cache.Breakpoint{Block: i, TTL: b.ttl})
+		}
+	}
+	if l.c.Provider == capture.PiMessages && cm.Kind == cache.Explicit {
+		// A Pi session holds no breakpoints; Pi marks the last message
+		// of every request it sends.
+		ct.Auto = true
+	}
+	shared := make([]cache.Shared, len(earlier))
+	partial := cm.Kind == cache.Prefix || cm.Kind == cache.Units
+	for j, e := range earlier {
+		shared[j] = tc.shared(e, l, partial || j == len(earlier)-1)
+	}
+	if n := len(earlier); n > 0 {
+		prev := earlier[n-1]
+		ct.PrevShared = shared[n-1].Tokens
+		if blk, off, broke := divergence(prev, l); broke {
+			var at, node int
+			switch {
+			case blk < len(l.blocks):
+				at = l.bodyOffset(blk, off)
+				node = nodeAt(l.c.Doc, at)
+			case len(l.blocks) > 0:
+				// This request ends where the previous one went on: point
+				// at what holds its last block.
+				last := l.blocks[len(l.blocks)-1]
+				at, node = last.end, max(l.c.Doc.ParentOf(last.node), 0)
+			}
+			s.Break = &Break{Pointer: l.c.Doc.Pointer(node), Offset: at, Previous: prev.tokens(), Kept: shared[n-1].Tokens}
+		}
+	}
+	sp := cm.Predict(ct, eTurns, shared)
+	s.Cached, s.Written, s.Written1h, s.Uncached = sp.Read, sp.Write, sp.Write1h, sp.Uncached
+	if output >= 0 {
+		o := output
+		s.Output = &o
+	}
+	if pr != nil {
+		c := pr.Cost(price.Tokens{Read: sp.Read, Write: sp.Write, Write1h: sp.Write1h, Uncached: sp.Uncached, Output: output})
+		s.Cost = &c
+	}
+	return s, ct
+}
+
+// shared returns what cur shares with an earlier request: whole blocks
+// and, when partial is set, the tokens of the next block up to the first
+// differing byte.
+func (tc *tokenCache) shared(prev, cur *layout, partial bool) cache.Shared {
+	k := sharedBlocks(prev, cur)
+	s := cache.Shared{Blocks: k}
+	if k > 0 {
+		s.Tokens = cur.ends[k-1]
+	}
+	if !partial || k >= len(prev.blocks) || k >= len(cur.blocks) {
+		return s
+	}
+	a, b := prev.norm(k), cur.norm(k)
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	if n <= len(cur.blocks[k].mark)+1 {
+		return s
+	}
+	text := cur.text(k, cur.bodyOffset(k, n))
+	if text != "" {
+		// The token that straddles the difference is not shared.
+		s.Tokens += max(min(tc.counter.CountAll([]string{text})[0], cur.blocks[k].tokens)-1, 0)
+	}
+	return s
+}
+
+// attribute finds the first rule of the pipeline whose edits make cur
+// stop extending prev: it reruns growing parts of the pipeline over both
+// captured requests, trying only the lengths at which a rule that changed
+// one of them ends.
+func attribute(tc *tokenCache, prev, cur *rules.Result, opts ConversationOptions) (id, name string) {
+	applied := map[*rules.Rule]bool{}
+	for _, res := range []*rules.Result{prev, cur} {
+		for _, st := range res.Steps {
+			if st.Applied {
+				applied[st.Rule] = true
+			}
+		}
+	}
+	for n := 1; n <= len(opts.Pipeline); n++ {
+		r := opts.Pipeline[n-1]
+		if !applied[r] {
+			continue
+		}
+		part := opts.Pipeline[:n]
+		p, err := opts.Rerun(prev.Original, part)
+		if err != nil {
+			return "", ""
+		}
+		c, err := opts.Rerun(cur.Original, part)
+		if err != nil {
+			return "", ""
+		}
+		lp, lc := newLayout(p), newLayout(c)
+		tc.count(lp, lc)
+		if _, _, broke := divergence(lp, lc); broke {
+			return r.ID, r.Name
+		}
+	}
+	return "", ""
+}
+
+// fillUsageCost prices a provider's count when the provider did not.
+func fillUsageCost(u *Usage, pr *price.Price) {
+	if u.Cost != nil || pr == nil {
+		return
+	}
+	c := pr.Cost(price.Tokens{Read: u.Cached, Write: u.Written, Uncached: u.Uncached, Output: u.Output})
+	u.Cost = &c
+	u.CostSource = "price table"
+}
+
+func predictionError(s Side, u *Usage) *PredictionError {
+	e := &PredictionError{Input: s.Input - u.Input, Cached: s.Cached - u.Cached}
+	e.InputPct = ratio(e.Input, u.Input)
+	e.CachedPct = ratio(e.Cached, u.Cached)
+	return e
+}
+
+func ratio(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(float64(part)*10000/float64(whole)) / 100
+}
+
+func (cv *Conversation) total() {
+	t := &cv.Total
+	t.Turns = len(cv.Turns)
+	bc, ac := 0.0, 0.0
+	priced := len(cv.Turns) > 0
+	var u *Usage
+	var predicted Side
+	for _, turn := range cv.Turns {
+		add := func(s *SideSum, x Side) {
+			s.Bytes += x.Bytes
+			s.Input += x.Input
+			s.Cached += x.Cached
+			s.Written += x.Written
+			s.Uncached += x.Uncached
+			if x.Output != nil {
+				s.Output += *x.Output
+			}
+			if x.Break != nil {
+				s.Breaks++
+			}
+		}
+		add(&t.Before, turn.Before)
+		add(&t.After, turn.After)
+		if turn.Before.Cost == nil || turn.After.Cost == nil {
+			priced = false
+		} else {
+			bc += *turn.Before.Cost
+			ac += *turn.After.Cost
+		}
+		if x := turn.Usage; x != nil {
+			predicted.Input += turn.Before.Input
+			predicted.Cached += turn.Before.Cached
+			if u == nil {
+				u = &Usage{Source: x.Source, Cost: new(float64)}
+			}
+			u.Input += x.Input
+			u.Cached += x.Cached
+			u.Written += x.Written
+			u.Uncached += x.Uncached
+			u.Output += x.Output
+			if x.Cost != nil && u.Cost != nil {
+				*u.Cost += *x.Cost
+			} else {
+				u.Cost = nil
+			}
+		}
+	}
+	t.Usage = u
+	if u != nil {
+		t.Error = predictionError(predicted, u)
+	}
+	if priced {
+		t.Before.Cost, t.After.Cost = &bc, &ac
+		saved := bc - ac
+		t.Saved = &saved
+		if bc > 0 {
+			p := math.Round(saved*10000/bc) / 100
+			t.SavedPct = &p
+		}
+	}
+}
+
+// largest breaks the largest request (before the rules) down by section.
+func largest(tc *tokenCache, reqs []Request, before, after []*layout) *LargestRequest {
+	best := -1
+	for i, l := range before {
+		if best < 0 || l.tokens() > before[best].tokens() {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	lr := &LargestRequest{Turn: best + 1, Capture: reqs[best].Name, Sections: []SectionUse{}}
+	b := sectionTokens(tc, reqs[best].Result.Original)
+	a := sectionTokens(tc, reqs[best].Result.Final)
+	for _, k := range capture.Sections {
+		if b[k] == 0 && a[k] == 0 {
+			continue
+		}
+		lr.Sections = append(lr.Sections, SectionUse{Kind: string(k), Before: b[k], After: a[k]})
+	}
+	return lr
+}
+
+// sectionTokens counts a request's tokens per section the way measure
+// does: each segment's text, and the bytes outside every segment as
+// "other".
+func sectionTokens(tc *tokenCache, c *capture.Capture) map[capture.Section]int {
+	segs := c.Segments()
+	texts := make([]string, 0, len(segs)+1)
+	kinds := make([]capture.Section, 0, len(segs)+1)
+	var gaps strings.Builder
+	prev := 0
+	for _, s := range segs {
+		gaps.Write(c.Body[prev:s.Start])
+		prev = s.End
+		texts = append(texts, c.SegmentText(s))
+		kinds = append(kinds, s.Kind)
+	}
+	gaps.Write(c.Body[prev:])
+	if c.Provider != capture.PiMessages {
+		texts = append(texts, gaps.String())
+		kinds = append(kinds, capture.SecOther)
+	}
+	out := map[capture.Section]int{}
+	for i, n := range tc.counter.CountAll(texts) {
+		out[kinds[i]] += n
+	}
+	return out
+}

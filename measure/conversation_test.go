@@ -1,0 +1,491 @@
+package measure
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/price"
+	"github.com/skillopt/skillopt/rules"
+)
+
+var updateConv = flag.Bool("update-conversation", false, "rewrite the conversation report goldens")
+
+// quarters is a deterministic stand-in tokenizer: one token per four
+// bytes, rounded up.
+type quarters struct{}
+
+func (quarters) CountAll(texts []string) []int {
+	out := make([]int, len(texts))
+	for i, t := range texts {
+		out[i] = (len(t) + 3) / 4
+	}
+	return out
+}
+
+// Anthropic request bodies, members in the order a client might write
+// them (system before tools), which is not the order a cache reads them.
+type aCache struct {
+	Type string `json:"type"`
+	TTL  string `json:"ttl,omitempty"`
+}
+type aBlock struct {
+	Type         string  `json:"type"`
+	Text         string  `json:"text"`
+	CacheControl *aCache `json:"cache_control,omitempty"`
+}
+type aMsg struct {
+	Role    string   `json:"role"`
+	Content []aBlock `json:"content"`
+}
+type aTool struct {
+	Name         string  `json:"name"`
+	Description  string  `json:"description"`
+	InputSchema  any     `json:"input_schema"`
+	CacheControl *aCache `json:"cache_control,omitempty"`
+}
+type aBody struct {
+	Model     string   `json:"model"`
+	MaxTokens int      `json:"max_tokens"`
+	System    []aBlock `json:"system"`
+	Tools     []aTool  `json:"tools"`
+	Messages  []aMsg   `json:"messages"`
+}
+
+var ephemeral = &aCache{Type: "ephemeral"}
+
+// longText is prose of about n bytes.
+func longText(seed string, n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(seed)
+		b.WriteString(" keeps the project's conventions in mind and answers briefly. ")
+	}
+	return b.String()
+}
+
+// anthropicTurns builds the requests of a conversation of n turns: a stable
+// system prompt and tools, a breakpoint on the system prompt and one on the
+// last message, moved forward each turn as a client does.
+func anthropicTurns(n int, system string) []aBody {
+	tools := []aTool{
+		{Name: "read", Description: "Read a file from the working tree.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]string{"type": "string"}}}},
+		{Name: "run", Description: "Run a shell command and return its output.", InputSchema: map[string]any{"type": "object"}, CacheControl: ephemeral},
+	}
+	var out []aBody
+	var msgs []aMsg
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			msgs = append(msgs, aMsg{Role: "assistant", Content: []aBlock{{Type: "text", Text: longText("The assistant", 300)}}})
+		}
+		msgs = append(msgs, aMsg{Role: "user", Content: []aBlock{{Type: "text", Text: longText("The user asks again", 900)}}})
+		cp := make([]aMsg, len(msgs))
+		for k, m := range msgs {
+			cp[k] = aMsg{Role: m.Role, Content: append([]aBlock(nil), m.Content...)}
+		}
+		last := &cp[len(cp)-1].Content[0]
+		last.CacheControl = ephemeral
+		out = append(out, aBody{Model: "claude-sonnet-4-5", MaxTokens: 1024,
+			System: []aBlock{{Type: "text", Text: system, CacheControl: ephemeral}}, Tools: tools, Messages: cp})
+	}
+	return out
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func readBody(t *testing.T, name string, body any) *capture.Capture {
+	t.Helper()
+	data, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := capture.Read(name, data, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Captures[0]
+}
+
+// unchanged is a pipeline result of no rules.
+func unchanged(c *capture.Capture) *rules.Result { return &rules.Result{Original: c, Final: c} }
+
+func converse(t *testing.T, reqs []Request, opts ConversationOptions) *Conversation {
+	t.Helper()
+	if opts.Counter == nil {
+		opts.Counter = quarters{}
+		opts.Encoding = "test-quarter-bytes"
+	}
+	cv, err := Converse(reqs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cv
+}
+
+func TestConverseAnthropic(t *testing.T) {
+	system := longText("The coding agent", 6000)
+	var reqs []Request
+	for i, b := range anthropicTurns(3, system) {
+		c := readBody(t, "turn-"+string(rune('1'+i))+".json", b)
+		if c.Provider != capture.Anthropic {
+			t.Fatalf("detected %s", c.Provider)
+		}
+		vendor, model := VendorOf(c)
+		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: vendor, Model: model})
+	}
+	cv := converse(t, reqs, ConversationOptions{})
+	if len(cv.Turns) != 3 {
+		t.Fatalf("%d turns", len(cv.Turns))
+	}
+	for i, turn := range cv.Turns {
+		s := turn.Before
+		if s.Cached+s.Written+s.Uncached != s.Input {
+			t.Errorf("turn %d: %+v does not add up", i+1, s)
+		}
+		if s.Break != nil {
+			t.Errorf("turn %d: unexpected break %+v", i+1, s.Break)
+		}
+		if b, a := jsonOf(t, turn.Before), jsonOf(t, turn.After); b != a {
+			t.Errorf("turn %d: no rule ran, yet before %s and after %s differ", i+1, b, a)
+		}
+		if turn.Price == nil || turn.Before.Cost == nil {
+			t.Errorf("turn %d: no price", i+1)
+		}
+	}
+	// The first request writes everything up to its last breakpoint (the
+	// last message); each later one reads the request before it whole.
+	first := cv.Turns[0].Before
+	if first.Cached != 0 || first.Written != first.Input || first.Uncached != 0 {
+		t.Errorf("turn 1: %+v", first)
+	}
+	for i := 1; i < 3; i++ {
+		cur, prev := cv.Turns[i].Before, cv.Turns[i-1].Before
+		if cur.Cached != prev.Input {
+			t.Errorf("turn %d reads %d, want the %d tokens of turn %d", i+1, cur.Cached, prev.Input, i)
+		}
+		if cur.Written != cur.Input-prev.Input {
+			t.Errorf("turn %d writes %d, want %d", i+1, cur.Written, cur.Input-prev.Input)
+		}
+	}
+	if cv.Total.Before.Breaks != 0 || cv.Total.Saved == nil || *cv.Total.Saved != 0 {
+		t.Errorf("total %+v", cv.Total)
+	}
+	// The cost is the price table's: reads at 0.1, writes at 1.25 × input.
+	p := price.Builtin().Lookup("claude-sonnet-4-5")
+	want := p.Cost(price.Tokens{Read: cv.Turns[1].Before.Cached, Write: cv.Turns[1].Before.Written, Output: -1})
+	if got := *cv.Turns[1].Before.Cost; got != want {
+		t.Errorf("turn 2 cost %v, want %v", got, want)
+	}
+	if cv.Largest == nil || cv.Largest.Turn != 3 || len(cv.Largest.Sections) == 0 {
+		t.Errorf("largest request: %+v", cv.Largest)
+	}
+}
+
+// TestConverseBreak changes the system prompt on the third request: the
+// cache keeps the tools only, and the break is located at the text.
+func TestConverseBreak(t *testing.T) {
+	system := longText("The coding agent", 6000)
+	bodies := anthropicTurns(3, system)
+	bodies[2].System[0].Text = "Today is Tuesday. " + system
+	var reqs []Request
+	for i, b := range bodies {
+		c := readBody(t, "turn.json", b)
+		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: "anthropic", Model: "claude-sonnet-4-5"})
+		_ = i
+	}
+	cv := converse(t, reqs, ConversationOptions{})
+	br := cv.Turns[2].Before.Break
+	if br == nil {
+		t.Fatal("no break found")
+	}
+	if br.Pointer != "/system/0/text" || br.Rule != "" {
+		t.Errorf("break %+v", br)
+	}
+	if br.Previous != cv.Turns[1].Before.Input || br.Kept >= br.Previous {
+		t.Errorf("break tokens %+v", br)
+	}
+	// Tokens of the tools alone are under the minimum: nothing is read.
+	if s := cv.Turns[2].Before; s.Cached != 0 || s.Written != s.Input {
+		t.Errorf("turn 3 after the break: %+v", s)
+	}
+	if cv.Total.Before.Breaks != 1 || cv.Total.RuleBreaks != 0 {
+		t.Errorf("total %+v", cv.Total)
+	}
+}
+
+// trimSystem is a transform rule for the tests: on requests with more than
+// one message it shortens the system prompt, which sits before the
+// messages in every cache.
+var trimSystem = &rules.Rule{
+	ID: "SO998", Name: "test.trim-system", Kind: rules.Transform, Severity: rules.Info,
+	Doc: "Shortens the system prompt of later turns.",
+	Run: func(p *rules.Pass) error {
+		d := p.Capture.Doc
+		if d.Len(d.Get(0, "messages")) < 2 {
+			return nil
+		}
+		text := d.Get(d.Elem(d.Get(0, "system"), 0), "text")
+		p.Edit(rules.Edit{Pointer: d.Pointer(text), NewJSON: capture.Quote(d.Str(text)[:1000])})
+		return nil
+	},
+}
+
+// noop is a transform rule that never changes anything.
+var noop = &rules.Rule{ID: "SO997", Name: "test.noop", Kind: rules.Transform, Severity: rules.Info, Doc: "Does nothing.", Run: func(*rules.Pass) error { return nil }}
+
+func TestConverseRuleAttribution(t *testing.T) {
+	pipeline := []*rules.Rule{noop, trimSystem}
+	system := longText("The coding agent", 6000)
+	var reqs []Request
+	for _, b := range anthropicTurns(3, system) {
+		c := readBody(t, "turn.json", b)
+		res, err := rules.Run(c, pipeline, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, Request{Name: c.Name, Result: res, Vendor: "anthropic", Model: "claude-sonnet-4-5"})
+	}
+	rerun := func(c *capture.Capture, part []*rules.Rule) (*capture.Capture, error) {
+		res, err := rules.Run(c, part, nil)
+		if err != nil {
+			return nil, err
+		}
+		return res.Final, nil
+	}
+	cv := converse(t, reqs, ConversationOptions{Pipeline: pipeline, Rerun: rerun})
+	// Turn 1 has one message and keeps its system prompt; turn 2 trims it.
+	if cv.Turns[1].Before.Break != nil {
+		t.Errorf("before: %+v", cv.Turns[1].Before.Break)
+	}
+	br := cv.Turns[1].After.Break
+	if br == nil || br.Rule != "SO998" || br.RuleName != "test.trim-system" || br.Pointer != "/system/0/text" {
+		t.Fatalf("after: %+v", br)
+	}
+	if cv.Turns[2].After.Break != nil {
+		t.Errorf("turn 3 extends turn 2 after the rules: %+v", cv.Turns[2].After.Break)
+	}
+	if cv.Total.RuleBreaks != 1 || cv.Total.After.Breaks != 1 {
+		t.Errorf("total %+v", cv.Total)
+	}
+	// The break costs: turn 2 after reads nothing although it is smaller.
+	if a, b := cv.Turns[1].After, cv.Turns[1].Before; a.Cached != 0 || b.Cached == 0 || a.Input >= b.Input {
+		t.Errorf("turn 2 before %+v after %+v", b, a)
+	}
+	// Without a way to rerun the rules the break is reported, unattributed.
+	cv = converse(t, reqs, ConversationOptions{})
+	if br := cv.Turns[1].After.Break; br == nil || br.Rule != "" {
+		t.Errorf("unattributed: %+v", br)
+	}
+}
+
+func TestConverseUnknownModel(t *testing.T) {
+	var reqs []Request
+	for _, b := range anthropicTurns(2, longText("x", 5000)) {
+		b.Model = "my-own-claude"
+		c := readBody(t, "turn.json", b)
+		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: "anthropic", Model: "my-own-claude"})
+	}
+	cv := converse(t, reqs, ConversationOptions{})
+	for _, turn := range cv.Turns {
+		if turn.Price != nil || turn.Before.Cost != nil || turn.After.Cost != nil {
+			t.Errorf("unknown model priced: %+v", turn)
+		}
+		if turn.Before.Input == 0 {
+			t.Error("tokens are still counted")
+		}
+	}
+	if cv.Total.Before.Cost != nil || cv.Total.Saved != nil {
+		t.Errorf("total cost of an unknown model: %+v", cv.Total)
+	}
+	var b bytes.Buffer
+	if err := WriteConversationText(&b, cv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "n/a → n/a") || strings.Contains(b.String(), "$0.0000") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+	// An override prices it.
+	cv = converse(t, reqs, ConversationOptions{Prices: price.Builtin().With([]price.Override{{Model: "my-own-*", Values: map[string]float64{"input": 0, "output": 0}, Source: "skillopt.toml"}})})
+	if c := cv.Total.Before.Cost; c == nil || *c != 0 {
+		t.Errorf("a free model costs 0: %v", c)
+	}
+}
+
+// TestLayoutOrder checks that blocks follow the cache's order, whatever the
+// body's, for each provider shape, and leave cache_control out.
+func TestLayoutOrder(t *testing.T) {
+	cases := []struct {
+		provider capture.Provider
+		body     string
+		marks    []string
+		ttls     []string
+		auto     bool
+		keyed    bool
+	}{
+		{capture.Anthropic, `{"messages":[{"role":"user","content":"hi"}],"system":"be brief","tools":[{"name":"a","input_schema":{},"cache_control":{"type":"ephemeral","ttl":"1h"}}],"cache_control":{"type":"ephemeral"},"model":"m","max_tokens":1}`,
+			[]string{"tool", "system", "message user"}, []string{"1h", "", ""}, true, false},
+		{capture.OpenAIChat, `{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"u"}],"tools":[{"type":"function","function":{"name":"f"}}],"prompt_cache_key":"k"}`,
+			[]string{"tool", "message", "message"}, []string{"", "", ""}, false, true},
+		{capture.OpenAIResponses, `{"model":"m","input":"hello","instructions":"be brief","tools":[{"type":"function","name":"f"}]}`,
+			[]string{"tool", "system", "message user"}, []string{"", "", ""}, false, false},
+		{capture.Gemini, `{"contents":[{"role":"user","parts":[{"text":"u"}]}],"systemInstruction":{"parts":[{"text":"s"}]},"tools":[{"functionDeclarations":[{"name":"a"},{"name":"b"}]}]}`,
+			[]string{"tool", "tool", "system", "content"}, []string{"", "", "", ""}, false, false},
+	}
+	for _, c := range cases {
+		f, err := capture.Read("x.json", []byte(c.body), capture.Options{Provider: c.provider})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := newLayout(f.Captures[0])
+		var marks, ttls []string
+		for i, b := range l.blocks {
+			marks = append(marks, b.mark)
+			ttls = append(ttls, b.ttl)
+			if bytes.Contains(l.norm(i), []byte("cache_control")) {
+				t.Errorf("%s: block %d compares its cache_control: %s", c.provider, i, l.norm(i))
+			}
+		}
+		if strings.Join(marks, ",") != strings.Join(c.marks, ",") || strings.Join(ttls, ",") != strings.Join(c.ttls, ",") || l.auto != c.auto || l.keyed != c.keyed {
+			t.Errorf("%s: marks %q ttls %q auto %v keyed %v", c.provider, marks, ttls, l.auto, l.keyed)
+		}
+	}
+}
+
+// TestCacheControlIgnored: moving breakpoints from one block to another
+// (what every client does from turn to turn) is no prefix break.
+func TestCacheControlIgnored(t *testing.T) {
+	a := `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"one","cache_control":{"type":"ephemeral"}}]}]}`
+	b := `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"one"}]},{"role":"assistant","content":[{"type":"text","text":"two"}]},{"role":"user","content":[{"cache_control":{"type":"ephemeral"}, "type":"text","text":"three"}]}]}`
+	var ls []*layout
+	for _, body := range []string{a, b} {
+		f, err := capture.Read("x.json", []byte(body), capture.Options{Provider: capture.Anthropic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, newLayout(f.Captures[0]))
+	}
+	tc := &tokenCache{counter: quarters{}, counts: map[[32]byte]int{}}
+	tc.count(ls...)
+	if _, _, broke := divergence(ls[0], ls[1]); broke {
+		t.Error("a moved breakpoint breaks the prefix")
+	}
+	if got := string(ls[1].norm(2)); strings.Contains(got, "cache_control") || !strings.Contains(got, `{"type":"text","text":"three"}`) {
+		t.Errorf("norm %q", got)
+	}
+}
+
+// TestConversationGoldens renders one conversation in every format
+// (go test ./measure -run ConversationGoldens -update-conversation
+// rewrites them).
+func TestConversationGoldens(t *testing.T) {
+	cv := goldenConversation(t)
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"conversation.txt":  func(b *bytes.Buffer) error { return WriteConversationText(b, cv) },
+		"conversation.json": func(b *bytes.Buffer) error { return WriteConversationJSON(b, cv) },
+		"conversation.md":   func(b *bytes.Buffer) error { return WriteConversationMarkdown(b, cv) },
+		"conversation.html": func(b *bytes.Buffer) error { return WriteConversationHTML(b, cv) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name+".golden")
+		if *updateConv {
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%s differs from %s:\n%s", name, path, b.String())
+		}
+	}
+}
+
+// goldenConversation is a three-turn conversation whose second turn the
+// test rule breaks, with provider usage on the last turn.
+func goldenConversation(t *testing.T) *Conversation {
+	t.Helper()
+	pipeline := []*rules.Rule{trimSystem}
+	var reqs []Request
+	for i, b := range anthropicTurns(3, longText("The coding agent", 6000)) {
+		c := readBody(t, []string{"turn-1.json", "turn-2.json", "turn-10.json"}[i], b)
+		res, err := rules.Run(c, pipeline, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Request{Name: c.Name, Result: res, Vendor: "anthropic", Model: "claude-sonnet-4-5"}
+		if i == 2 {
+			r.Usage = ResponseUsage([]byte(`{"type":"message","usage":{"input_tokens":12,"cache_read_input_tokens":2800,"cache_creation_input_tokens":700,"output_tokens":150}}`))
+		}
+		reqs = append(reqs, r)
+	}
+	rerun := func(c *capture.Capture, part []*rules.Rule) (*capture.Capture, error) {
+		res, err := rules.Run(c, part, nil)
+		if err != nil {
+			return nil, err
+		}
+		return res.Final, nil
+	}
+	return converse(t, reqs, ConversationOptions{Pipeline: pipeline, Rerun: rerun})
+}
+
+// FuzzLayout feeds request bodies of every shape to the layout: it never
+// panics, compared bytes map back into their block, and a request never
+// breaks the prefix of itself.
+func FuzzLayout(f *testing.F) {
+	f.Add(`{"model":"m","max_tokens":1,"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral","ttl":"1h"}}],"tools":[{"name":"t","input_schema":{},"cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":[{ "cache_control" : {"type":"ephemeral"} , "type":"text","text":"\u00e9"}]}],"cache_control":{"type":"ephemeral"}}`)
+	f.Add(`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}],"tools":[{"type":"function","function":{"name":"f"}}],"prompt_cache_key":"k"}`)
+	f.Add(`{"model":"m","instructions":"i","input":[{"type":"reasoning","summary":[]},{"role":"user","content":"u"}],"tools":[]}`)
+	f.Add(`{"contents":[{"role":"model","parts":[{"text":"x"}]}],"systemInstruction":{"parts":[{"text":"s"}]},"tools":[{"functionDeclarations":[{"name":"a"}]},{"googleSearch":{}}]}`)
+	f.Add(`[{"type":"message","id":"a","message":{"role":"assistant","content":[{"type":"text","text":"x"}]}},{"role":"user","content":"y"}]`)
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, p := range capture.Providers {
+			file, err := capture.Read("f.json", []byte(body), capture.Options{Provider: p})
+			if err != nil {
+				return
+			}
+			c := file.Captures[0]
+			l := newLayout(c)
+			tc := &tokenCache{counter: quarters{}, counts: map[[32]byte]int{}}
+			tc.count(l)
+			for i, b := range l.blocks {
+				n := l.norm(i)
+				prev := b.start
+				for off := 0; off <= len(n); off++ {
+					at := l.bodyOffset(i, off)
+					if at < b.start || at > b.end || at < prev {
+						t.Fatalf("%s block %d: offset %d maps to %d outside [%d,%d] or backwards", p, i, off, at, b.start, b.end)
+					}
+					prev = at
+				}
+				_ = l.text(i, b.end)
+				if b.tokens < 0 {
+					t.Fatalf("negative tokens")
+				}
+			}
+			if _, _, broke := divergence(l, l); broke {
+				t.Fatalf("%s: a request breaks its own prefix", p)
+			}
+			if s := tc.shared(l, l, true); s.Blocks != len(l.blocks) || s.Tokens != l.tokens() {
+				t.Fatalf("%s: shares %+v with itself, want all %d blocks", p, s, len(l.blocks))
+			}
+		}
+	})
+}

@@ -1,0 +1,281 @@
+package measure
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillopt/skillopt/measure/cache"
+	"github.com/skillopt/skillopt/measure/price"
+)
+
+// WriteConversationJSON writes a conversation report as one indented JSON
+// object with a member "conversation".
+func WriteConversationJSON(w io.Writer, cv *Conversation) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Conversation *Conversation `json:"conversation"`
+	}{cv})
+}
+
+// Cost renders a dollar amount, or "n/a" for an unavailable one.
+func Cost(c *float64) string {
+	if c == nil {
+		return "n/a"
+	}
+	v := *c
+	if v < 0 {
+		return fmt.Sprintf("-$%.4f", -v)
+	}
+	return fmt.Sprintf("$%.4f", v)
+}
+
+func arrow(a, b int) string { return Thousands(a) + " → " + Thousands(b) }
+
+// summaryLines describes the models, caches and prices of a conversation,
+// one line each, and how the tokens were counted.
+func summaryLines(cv *Conversation) []string {
+	type key struct{ vendor, model string }
+	seen := map[key]bool{}
+	var lines []string
+	for _, t := range cv.Turns {
+		k := key{t.Vendor, t.Model}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		who := t.Model
+		if who == "" {
+			who = "unnamed model"
+		}
+		vendor := t.Vendor
+		if vendor == "" {
+			vendor = "unknown endpoint"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s: cache %s; price %s", vendor, who, describeCache(t.Cache), describePrice(t.Price)))
+	}
+	exact := "estimated (not every model uses this encoding)"
+	if cv.Tokens.Exact {
+		exact = "the model's own encoding"
+	}
+	lines = append(lines, fmt.Sprintf("tokens: %s, %s; cached, written and uncached are predictions, before → after the rules", cv.Tokens.Encoding, exact))
+	return lines
+}
+
+func describeCache(m cache.Model) string {
+	switch m.Kind {
+	case cache.Explicit:
+		return fmt.Sprintf("explicit breakpoints (at most %d), prefix of at least %s tokens", m.MaxBreakpoints, Thousands(m.MinTokens))
+	case cache.Prefix:
+		s := "automatic prefix (no minimum documented)"
+		if m.MinTokens > 0 {
+			s = fmt.Sprintf("automatic prefix from %s tokens", Thousands(m.MinTokens))
+		}
+		if m.Step > 1 {
+			s += fmt.Sprintf(" in steps of %d", m.Step)
+		}
+		if m.KeyRequired {
+			s += ", with a prompt_cache_key only"
+		}
+		return s
+	case cache.Units:
+		return "automatic, whole earlier requests as prefix units"
+	}
+	return "none documented"
+}
+
+func describePrice(p *price.Price) string {
+	if p == nil {
+		return "unknown (cost unavailable)"
+	}
+	s := fmt.Sprintf("$%g in, $%g out, $%g cache read, $%g cache write", p.Input, p.Output, p.CacheRead, p.CacheWrite)
+	if p.CacheWrite1h != p.CacheWrite {
+		s += fmt.Sprintf(" ($%g for 1 h)", p.CacheWrite1h)
+	}
+	s += " per million tokens"
+	if p.Source != "built-in" {
+		s += " (from " + p.Source + ")"
+	}
+	return s
+}
+
+// breakCell describes the prefix breaks of a turn.
+func breakCell(t ConvTurn) string {
+	var parts []string
+	if b := t.Before.Break; b != nil {
+		parts = append(parts, "before: "+pointerText(b.Pointer))
+	}
+	if b := t.After.Break; b != nil {
+		s := "after: " + pointerText(b.Pointer)
+		if b.Rule != "" {
+			s += " by " + b.Rule + " " + b.RuleName
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func pointerText(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
+}
+
+func usageLine(u *Usage, e *PredictionError) string {
+	s := fmt.Sprintf("provider: input %s (cached %s, written %s, uncached %s), output %s, %s", Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Uncached), Thousands(u.Output), Cost(u.Cost))
+	if u.CostSource != "" {
+		s += " (" + u.CostSource + ")"
+	}
+	if e != nil {
+		s += fmt.Sprintf("; predicted input %+.1f %%, cached %+d tokens", e.InputPct, e.Cached)
+	}
+	return s
+}
+
+// WriteConversationText writes a conversation report for a terminal: one
+// row per turn and a total.
+func WriteConversationText(w io.Writer, cv *Conversation) error {
+	fmt.Fprintf(w, "conversation: %d request(s)\n", len(cv.Turns))
+	for _, l := range summaryLines(cv) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	var rows [][]string
+	notes := map[int]string{} // a line printed after row i
+	rows = append(rows, []string{"turn", "capture", "input", "cached", "written", "uncached", "cost", "prefix break"})
+	for _, t := range cv.Turns {
+		rows = append(rows, []string{strconv.Itoa(t.Turn), t.Capture,
+			arrow(t.Before.Input, t.After.Input), arrow(t.Before.Cached, t.After.Cached),
+			arrow(t.Before.Written, t.After.Written), arrow(t.Before.Uncached, t.After.Uncached),
+			Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), breakCell(t)})
+		if t.Usage != nil {
+			notes[len(rows)-1] = "      " + usageLine(t.Usage, t.Error)
+		}
+	}
+	tot := cv.Total
+	rows = append(rows, []string{"total", "",
+		arrow(tot.Before.Input, tot.After.Input), arrow(tot.Before.Cached, tot.After.Cached),
+		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
+		Cost(tot.Before.Cost) + " → " + Cost(tot.After.Cost),
+		fmt.Sprintf("%d → %d (%d by a rule)", tot.Before.Breaks, tot.After.Breaks, tot.RuleBreaks)})
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for k, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			if i == len(r)-1 {
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(cell)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+		if n, ok := notes[k]; ok {
+			fmt.Fprintln(w, n)
+		}
+	}
+	if tot.Saved != nil {
+		pct := 0.0
+		if tot.SavedPct != nil {
+			pct = *tot.SavedPct
+		}
+		fmt.Fprintf(w, "saved: %s (%.2f %%)\n", Cost(tot.Saved), pct)
+	} else {
+		fmt.Fprintln(w, "saved: n/a (a model has no price; see [prices] in skillopt.toml)")
+	}
+	if tot.Usage != nil {
+		fmt.Fprintf(w, "%s\n", usageLine(tot.Usage, tot.Error))
+	}
+	for _, n := range cv.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// mdCell escapes text for a Markdown table cell.
+func mdCell(s string) string {
+	r := strings.NewReplacer("|", `\|`, "\n", " ", "`", "'", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
+	return r.Replace(s)
+}
+
+// WriteConversationMarkdown writes a conversation report for a pull
+// request comment.
+func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
+	fmt.Fprintf(w, "### skillopt measure --conversation\n\n")
+	fmt.Fprintf(w, "%d request(s).", len(cv.Turns))
+	if s := cv.Total.Saved; s != nil {
+		pct := 0.0
+		if cv.Total.SavedPct != nil {
+			pct = *cv.Total.SavedPct
+		}
+		fmt.Fprintf(w, " Cost %s → %s, saved %s (%.2f %%).", Cost(cv.Total.Before.Cost), Cost(cv.Total.After.Cost), Cost(s), pct)
+	} else {
+		fmt.Fprintf(w, " Cost unavailable: a model has no price.")
+	}
+	fmt.Fprintf(w, " Prefix breaks %d → %d, %d by a rule.\n\n", cv.Total.Before.Breaks, cv.Total.After.Breaks, cv.Total.RuleBreaks)
+	for _, l := range summaryLines(cv) {
+		fmt.Fprintf(w, "- %s\n", mdCell(l))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| turn | capture | input | cached | written | uncached | cost | prefix break |")
+	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+	for _, t := range cv.Turns {
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s → %s | %s |\n", t.Turn, mdCell(t.Capture),
+			arrow(t.Before.Input, t.After.Input), arrow(t.Before.Cached, t.After.Cached),
+			arrow(t.Before.Written, t.After.Written), arrow(t.Before.Uncached, t.After.Uncached),
+			Cost(t.Before.Cost), Cost(t.After.Cost), mdCell(breakCell(t)))
+	}
+	tot := cv.Total
+	fmt.Fprintf(w, "| **total** | | %s | %s | %s | %s | %s → %s | %d → %d |\n",
+		arrow(tot.Before.Input, tot.After.Input), arrow(tot.Before.Cached, tot.After.Cached),
+		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
+		Cost(tot.Before.Cost), Cost(tot.After.Cost), tot.Before.Breaks, tot.After.Breaks)
+	var usage []ConvTurn
+	for _, t := range cv.Turns {
+		if t.Usage != nil {
+			usage = append(usage, t)
+		}
+	}
+	if len(usage) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Provider usage (authoritative) beside the prediction before the rules:")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| turn | input | cached | written | output | cost | predicted input error |")
+		fmt.Fprintln(w, "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+		for _, t := range usage {
+			u := t.Usage
+			e := ""
+			if t.Error != nil {
+				e = fmt.Sprintf("%+.1f %%", t.Error.InputPct)
+			}
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), Cost(u.Cost), e)
+		}
+	}
+	for _, n := range cv.Notes {
+		fmt.Fprintf(w, "\n_Note: %s_\n", mdCell(n))
+	}
+	return nil
+}
+
+// sortedSections returns the largest request's sections, largest first.
+func sortedSections(l *LargestRequest) []SectionUse {
+	out := append([]SectionUse(nil), l.Sections...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Before > out[j].Before })
+	return out
+}

@@ -1,0 +1,313 @@
+package rules
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/skillopt/skillopt/capture"
+)
+
+// ConversationPrefix is SO405.
+var ConversationPrefix = &Rule{
+	ID:       "SO405",
+	Name:     "invariant.conversation-prefix",
+	Kind:     Invariant,
+	Severity: Error,
+	Cross:    true,
+	Doc: "Successive requests of one conversation keep the prefix the provider cached for the turn before. " +
+		"Providers bill a repeated prefix (tools, then system, then earlier messages) at a fraction of the input price, and a change early in it makes everything after it full price again. " +
+		"Captures are taken in the order given; those with the same tool declarations, system text and first message as captured are one conversation. Within it, a turn whose tools or system bytes differ from the previous turn's after transformation, " +
+		"although they were identical before, is reported with the rules that changed them: a declaration a rule adds must be there from the first turn, with the same bytes " +
+		"(declarations of the host's that a deferral had left out and that come back when the model activates them are the model's doing and are not reported). " +
+		"When a turn continues the previous one (its messages start with the previous turn's messages), no rule may change a message inside the previous turn's cached prefix: " +
+		"on Anthropic up to the message holding its last cache_control breakpoint, elsewhere (automatic prefix caching) every message it sent. cache_control markers themselves, which move from turn to turn, are not compared.",
+	Run: runConversationPrefix,
+}
+
+// turnParts are the parts of one request that a provider's prompt cache
+// sees in prefix order.
+type turnParts struct {
+	tools, system []byte
+	decls         [][]byte // each tool declaration, without cache_control
+	msgs          []int    // message nodes
+}
+
+func partsOf(c *capture.Capture) turnParts {
+	var p turnParts
+	d := c.Doc
+	first := -1 // the first message that is not an instruction
+	for _, s := range c.Segments() {
+		if s.Msg >= 0 && s.Prov != capture.ProvSystem && s.Kind != capture.SecCatalog && (first < 0 || s.Msg < first) {
+			first = s.Msg
+		}
+	}
+	for _, s := range c.Segments() {
+		switch {
+		case s.Kind == capture.SecTools && s.Msg < 0:
+			decl := stripCacheControl(d, s.Node)
+			p.decls = append(p.decls, decl)
+			p.tools = append(append(p.tools, decl...), '\n')
+		case (s.Kind == capture.SecSystem && s.Prov == capture.ProvSystem || s.Kind == capture.SecCatalog) && (s.Msg < 0 || first < 0 || s.Msg < first):
+			b := s.Bytes(d)
+			if !s.Partial(d) {
+				b = stripCacheControl(d, s.Node)
+			}
+			p.system = append(append(p.system, b...), '\n')
+		}
+	}
+	for m := range d.Children(messageList(c)) {
+		p.msgs = append(p.msgs, m)
+	}
+	return p
+}
+
+// messageList returns the array of a body's conversation, or -1.
+func messageList(c *capture.Capture) int {
+	d := c.Doc
+	n := -1
+	switch c.Provider {
+	case capture.OpenAIResponses:
+		n = d.Get(0, "input")
+	case capture.Gemini:
+		n = d.Get(0, "contents")
+		if r := d.Get(0, "request"); n < 0 && d.Kind(r) == capture.Object {
+			n = d.Get(r, "contents")
+		}
+	case capture.PiMessages:
+		if d.Kind(0) == capture.Array {
+			n = 0
+		} else {
+			n = d.Get(0, "messages")
+		}
+	default:
+		n = d.Get(0, "messages")
+	}
+	if d.Kind(n) != capture.Array {
+		return -1
+	}
+	return n
+}
+
+// stripCacheControl returns the bytes of node n without its cache_control
+// members: they mark where a prefix ends and move from turn to turn, but
+// are not content.
+func stripCacheControl(d *capture.Doc, n int) []byte {
+	type cut struct{ from, to int }
+	var cuts []cut
+	for i, parent := range d.Walk(n) {
+		if !d.IsMember(i) || d.Key(i) != "cache_control" || d.Kind(parent) != capture.Object {
+			continue
+		}
+		ks, _ := d.KeySpan(i)
+		from, to := ks, int(d.Nodes[i].End)
+		// Take one comma with it: the one before, or else the one after.
+		j := from - 1
+		for j >= 0 && isSpace(d.Src[j]) {
+			j--
+		}
+		if j >= 0 && d.Src[j] == ',' {
+			from = j
+		} else {
+			k := to
+			for k < len(d.Src) && isSpace(d.Src[k]) {
+				k++
+			}
+			if k < len(d.Src) && d.Src[k] == ',' {
+				to = k + 1
+			}
+		}
+		cuts = append(cuts, cut{from, to})
+	}
+	node := &d.Nodes[n]
+	if len(cuts) == 0 {
+		return d.Src[node.Start:node.End]
+	}
+	sort.Slice(cuts, func(a, b int) bool { return cuts[a].from < cuts[b].from })
+	var out []byte
+	prev := int(node.Start)
+	for _, c := range cuts {
+		if c.from < prev {
+			continue // nested in a cut already made
+		}
+		out = append(out, d.Src[prev:c.from]...)
+		prev = c.to
+	}
+	return append(out, d.Src[prev:node.End]...)
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// cachedThrough returns the index of the last message of a request's
+// cached prefix: on Anthropic the message holding its last cache_control
+// breakpoint (every message with top-level automatic caching; -1 without
+// any breakpoint in the messages), elsewhere the last message.
+func cachedThrough(c *capture.Capture, msgs []int) int {
+	if c.Provider != capture.Anthropic {
+		return len(msgs) - 1
+	}
+	d := c.Doc
+	if d.Kind(d.Get(0, "cache_control")) == capture.Object {
+		return len(msgs) - 1
+	}
+	last := -1
+	for k, m := range msgs {
+		for i, parent := range d.Walk(m) {
+			if d.IsMember(i) && d.Key(i) == "cache_control" && d.Kind(parent) == capture.Object {
+				last = k
+				break
+			}
+		}
+	}
+	return last
+}
+
+// touching names the rules whose applied changes lie at or under one of
+// the pointer prefixes in prev or next: those that changed such a place in
+// one of the two requests only, or else all of them.
+func touching(prefixes []string, prev, next *Result) string {
+	under := func(ptr string) bool {
+		for _, p := range prefixes {
+			if ptr == p || strings.HasPrefix(ptr, p+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	changes := func(r *Result) map[[2]string]bool {
+		m := map[[2]string]bool{}
+		for _, s := range r.Steps {
+			if s.Applied {
+				for _, ch := range s.Changes {
+					if under(ch.Pointer) {
+						m[[2]string{s.Rule.ID, ch.Pointer}] = true
+					}
+				}
+			}
+		}
+		return m
+	}
+	a, b := changes(prev), changes(next)
+	var only, all []string
+	for _, side := range [][2]map[[2]string]bool{{a, b}, {b, a}} {
+		for k := range side[0] {
+			all = append(all, k[0])
+			if !side[1][k] {
+				only = append(only, k[0])
+			}
+		}
+	}
+	ids := only
+	if len(ids) == 0 {
+		ids = all
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	sort.Strings(ids)
+	return " (changed by " + strings.Join(slices.Compact(ids), ", ") + ")"
+}
+
+// systemPointers are where a body keeps the instructions of its prefix.
+var systemPointers = []string{"/system", "/instructions", "/systemInstruction", "/system_instruction", "/systemPrompt", "/messages/0", "/input/0"}
+
+func runConversationPrefix(p *Pass) error {
+	type last struct {
+		res          *Result
+		before       turnParts
+		after        turnParts
+		beforeSystem [32]byte
+	}
+	groups := map[[32]byte]*last{}
+	for _, r := range p.Batch {
+		if r.Original.Provider != r.Final.Provider {
+			continue
+		}
+		before, after := partsOf(r.Original), partsOf(r.Final)
+		h := sha256.New()
+		h.Write([]byte(r.Original.Provider))
+		h.Write([]byte{0})
+		h.Write(before.tools)
+		h.Write([]byte{0})
+		h.Write(before.system)
+		h.Write([]byte{0})
+		if len(before.msgs) > 0 {
+			// One conversation: the same opening message.
+			h.Write(stripCacheControl(r.Original.Doc, before.msgs[0]))
+		}
+		var key [32]byte
+		copy(key[:], h.Sum(nil))
+		prev := groups[key]
+		groups[key] = &last{res: r, before: before, after: after}
+		if prev == nil {
+			continue
+		}
+		name := r.Original.Name
+		if !bytes.Equal(prev.after.tools, after.tools) && !restored(prev.after.decls, after.decls, before.decls) {
+			p.Report(Diagnostic{Capture: name, Pointer: "/tools", Message: fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before%s",
+				prev.res.Original.Name, touching([]string{"/tools"}, prev.res, r))})
+		}
+		if !bytes.Equal(prev.after.system, after.system) {
+			p.Report(Diagnostic{Capture: name, Message: fmt.Sprintf("system text differs from that of %s after transformation although it was the same before%s",
+				prev.res.Original.Name, touching(systemPointers, prev.res, r))})
+		}
+		checkCachedMessages(p, prev.res, r, prev.before, before, prev.after, after)
+	}
+	return nil
+}
+
+// restored reports whether next differs from prev only by declarations of
+// the host's own (in host) that prev did not carry: tools a deferral had
+// left out and the conversation has since activated, by the model's own
+// search. That change is the model's request, not a rule's drift.
+func restored(prev, next, host [][]byte) bool {
+	own := map[string]bool{}
+	for _, h := range host {
+		own[string(h)] = true
+	}
+	had := map[string]int{}
+	for _, p := range prev {
+		had[string(p)]++
+	}
+	var kept [][]byte
+	for _, n := range next {
+		switch {
+		case had[string(n)] > 0:
+			had[string(n)]--
+			kept = append(kept, n)
+		case !own[string(n)]:
+			return false
+		}
+	}
+	return len(kept) == len(prev) && slices.EqualFunc(kept, prev, bytes.Equal)
+}
+
+// checkCachedMessages reports a message of next, inside the prefix prev
+// cached, that differs from prev's after transformation, when next
+// continues prev.
+func checkCachedMessages(p *Pass, prev, next *Result, pb, nb, pa, na turnParts) {
+	od, nd := prev.Original.Doc, next.Original.Doc
+	if len(pb.msgs) == 0 || len(pb.msgs) > len(nb.msgs) {
+		return
+	}
+	for i, m := range pb.msgs {
+		if !bytes.Equal(stripCacheControl(od, m), stripCacheControl(nd, nb.msgs[i])) {
+			return // not a continuation of prev
+		}
+	}
+	through := cachedThrough(prev.Final, pa.msgs)
+	fd, gd := prev.Final.Doc, next.Final.Doc
+	for i := 0; i <= through; i++ {
+		if i >= len(na.msgs) || !bytes.Equal(stripCacheControl(fd, pa.msgs[i]), stripCacheControl(gd, na.msgs[i])) {
+			list := prev.Final.Doc.Pointer(messageList(prev.Final))
+			p.Report(Diagnostic{Capture: next.Original.Name, Pointer: list + "/" + strconv.Itoa(i),
+				Message: fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached%s",
+					i, prev.Original.Name, touching([]string{list}, prev, next))})
+			return
+		}
+	}
+}
