@@ -60,7 +60,8 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"  prefetch ms                  the same with SO101 and SO103 (the prefetch overlay)\n" +
 			"  prefetch B                   what SO103 allocates on such a request\n" +
 			"  first ms                     the first SO101 + SO103 request of the catalog: parsing,\n" +
-			"                               snapshot, search structures, transform (cache empty)\n" +
+			"                               snapshot, search structures, transform (cache empty;\n" +
+			"                               median of three)\n" +
 			"  peak MiB                     the process's peak resident set size while the size ran:\n" +
 			"                               on Linux VmHWM from /proc/self/status, reset through\n" +
 			"                               /proc/self/clear_refs before each size; elsewhere\n" +

@@ -80,14 +80,6 @@ func BenchmarkWarmPrefetch(b *testing.B) {
 	}
 }
 
-// resetCache empties the catalog cache, as in a fresh process.
-func resetCache() {
-	catalogCache.Lock()
-	defer catalogCache.Unlock()
-	clear(catalogCache.m)
-	catalogCache.order = nil
-}
-
 // BenchmarkFirstRequest measures the first request of a session with the
 // compact index and the prefetch overlay: read and index the capture, parse
 // the catalog, build the snapshot and its search structures, apply SO101
@@ -101,7 +93,7 @@ func BenchmarkFirstRequest(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				resetCache()
+				DropCache()
 				f, err := capture.Read("c.json", body, capture.Options{})
 				if err != nil {
 					b.Fatal(err)

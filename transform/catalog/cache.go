@@ -97,6 +97,20 @@ func catalogKey(c *capture.Capture) (key cacheKey, ok bool) {
 	return key, true
 }
 
+// DropCache releases every cached catalog: what the catalog rules derived
+// from them is derived again on next use. A long-running process whose
+// catalogs changed can give the memory back; a benchmark measures first
+// requests.
+func DropCache() {
+	catalogCache.Lock()
+	clear(catalogCache.m)
+	catalogCache.order = nil
+	catalogCache.Unlock()
+	lastKey.Lock()
+	lastKey.c = weak.Pointer[capture.Capture]{}
+	lastKey.Unlock()
+}
+
 // cacheGet returns the entry of key, or nil.
 func cacheGet(key cacheKey) *cacheEntry {
 	catalogCache.Lock()
