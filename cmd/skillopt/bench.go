@@ -56,7 +56,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"  warm ms                      a later request as `transform --rules SO101` prepares it:\n" +
 			"                               read and index the capture, run the rule, validate the\n" +
 			"                               result against the provider schema (catalog cache warm;\n" +
-			"                               median of at least five)\n" +
+			"                               median of at least eleven)\n" +
 			"  prefetch ms                  the same with SO101 and SO103 (the prefetch overlay)\n" +
 			"  prefetch B                   what SO103 allocates on such a request\n" +
 			"  first ms                     the first SO101 + SO103 request of the catalog: parsing,\n" +

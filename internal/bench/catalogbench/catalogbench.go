@@ -262,7 +262,7 @@ func paginate(snap *catalog.Snapshot) (once, distinct int, err error) {
 
 // warmRounds is the least number of timed warm requests; a small catalog
 // gets more (see medianRequest).
-const warmRounds = 5
+const warmRounds = 11
 
 // warm returns the median time to prepare a later request of the session
 // as `skillopt transform --rules SO101` does: read and index the capture,
@@ -285,12 +285,12 @@ func warm(body []byte) (float64, error) {
 }
 
 // medianRequest returns the median time of warm requests: at least
-// warmRounds, more for a small catalog (about a fifth of a second in all,
-// at most 200).
+// warmRounds, more for a small catalog (about half a second in all,
+// at most 500).
 func medianRequest(body []byte, pipeline []*rules.Rule, env *rules.Env) (float64, error) {
 	var ts []time.Duration
 	var total time.Duration
-	for len(ts) < warmRounds || len(ts) < 200 && total < 200*time.Millisecond {
+	for len(ts) < warmRounds || len(ts) < 500 && total < 500*time.Millisecond {
 		start := time.Now()
 		if _, err := request(body, pipeline, env); err != nil {
 			return 0, err
