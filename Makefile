@@ -7,8 +7,13 @@ FUZZTIME ?= 20s
 
 all: build
 
+# Without the CLI library's man-page generator, whose Markdown tables are
+# built at every start; CGO_ENABLED=0 keeps the binary static (loading the
+# C library would cost more) should a dependency ever need cgo.
+BUILDFLAGS ?= -tags urfave_cli_no_docs
+
 build:
-	$(GO) build -o $(BIN) ./cmd/skillopt
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/skillopt
 
 # vet + unit tests + CLI end-to-end scripts (testscript runs inside go test
 # ./cmd/skillopt). No test asserts wall-clock time (timings are benchmarks);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Detect decides the provider shape of a capture and says why. The URL (when
@@ -32,8 +33,8 @@ func Detect(c *Capture) (Provider, string, error) {
 }
 
 var (
-	reBedrock    = regexp.MustCompile(`/model/[^/]+/invoke`)
-	reVertexAnth = regexp.MustCompile(`/publishers/anthropic/models/`)
+	reBedrock    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/model/[^/]+/invoke`) })
+	reVertexAnth = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/publishers/anthropic/models/`) })
 )
 
 func detectURL(raw string) (Provider, string) {
@@ -56,9 +57,9 @@ func detectURL(raw string) (Provider, string) {
 	switch {
 	case strings.HasSuffix(path, "/v1/messages") || strings.HasSuffix(path, "/messages") && strings.Contains(host, "anthropic"):
 		return Anthropic, fmt.Sprintf("URL path %s is the Anthropic Messages endpoint", path)
-	case reBedrock.MatchString(path):
+	case reBedrock().MatchString(path):
 		return Anthropic, "URL is a Bedrock InvokeModel endpoint (Anthropic Messages body)"
-	case reVertexAnth.MatchString(path):
+	case reVertexAnth().MatchString(path):
 		return Anthropic, "URL is a Vertex AI Anthropic publisher endpoint"
 	case strings.HasSuffix(path, "/responses"):
 		return OpenAIResponses, fmt.Sprintf("URL path %s is the OpenAI Responses endpoint", path)
@@ -104,7 +105,9 @@ func bodyFits(d *Doc, p Provider) bool {
 
 var piRoles = map[string]bool{"toolResult": true, "bashExecution": true, "custom": true, "branchSummary": true, "compactionSummary": true, "hookMessage": true}
 
-var reMistralModel = regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
+var reMistralModel = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
+})
 
 // DetectBody classifies a bare body by its structure alone.
 func DetectBody(d *Doc) (Provider, string, error) {
@@ -332,7 +335,7 @@ func mistralMarker(d *Doc, f msgFeatures) string {
 	if f.mistral != "" {
 		return f.mistral + " is Mistral-only"
 	}
-	if m := d.GetStr(0, "model"); reMistralModel.MatchString(strings.ToLower(m)) {
+	if m := d.GetStr(0, "model"); reMistralModel().MatchString(strings.ToLower(m)) {
 		return fmt.Sprintf("model %q is a Mistral model", m)
 	}
 	return ""

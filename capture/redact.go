@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every secret skillopt finds in a capture.
@@ -219,7 +220,7 @@ func textSecrets(s string) [][2]int {
 		schemeTokens(s, add)
 	}
 	if marks&markShape != 0 {
-		for _, m := range reKeyShapes.FindAllStringIndex(s, -1) {
+		for _, m := range reKeyShapes().FindAllStringIndex(s, -1) {
 			if m[0] == 0 || !isWordByte(s[m[0]-1]) {
 				add(m[0], m[1])
 			}
@@ -229,7 +230,7 @@ func textSecrets(s string) [][2]int {
 		userInfo(s, add)
 	}
 	if marks&markCurl != 0 {
-		for _, m := range reCurlUser.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range reCurlUser().FindAllStringSubmatchIndex(s, -1) {
 			add(m[2], m[3])
 		}
 	}
@@ -306,9 +307,13 @@ var shapeStarts = func() (t [256][]string) {
 
 var (
 	// Key shapes issued by well-known services, matched where a word starts.
-	reKeyShapes = regexp.MustCompile(`sk-[A-Za-z0-9_-]{8,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposre]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)`)
+	reKeyShapes = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`sk-[A-Za-z0-9_-]{8,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposre]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)`)
+	})
 	// curl -u user:password, --user user:password
-	reCurlUser = regexp.MustCompile(`(?:^|\s)(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:([^\s'"]+)`)
+	reCurlUser = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|\s)(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:([^\s'"]+)`)
+	})
 )
 
 func isWordByte(c byte) bool {

@@ -186,7 +186,7 @@ func (s *Snapshot) candidates(tags []string, match, query string) []int {
 		if !s.selective(q) {
 			return nil
 		}
-		for _, h := range s.index.Search(q, 0) {
+		for _, h := range s.bm25().Search(q, 0) {
 			set = append(set, h.Doc)
 		}
 		return set
@@ -207,7 +207,7 @@ func (s *Snapshot) candidates(tags []string, match, query string) []int {
 	}
 	// The query orders the bucket without removing anything from it.
 	rankOf := map[int]int{}
-	for r, h := range s.index.Search(rank.ParseQuery(query), 0) {
+	for r, h := range s.bm25().Search(rank.ParseQuery(query), 0) {
 		rankOf[h.Doc] = r + 1
 	}
 	sort.SliceStable(set, func(a, b int) bool {

@@ -56,9 +56,9 @@ func ParsePiCatalog(text string) []Skill {
 			text = ""
 		}
 		sk := Skill{
-			Name:        xmlUnescape(strings.TrimSpace(element(entry, "name"))),
-			Description: xmlUnescape(strings.TrimSpace(element(entry, "description"))),
-			Location:    xmlUnescape(strings.TrimSpace(element(entry, "location"))),
+			Name:        xmlUnescape(strings.TrimSpace(element(entry, "<name>", "</name>"))),
+			Description: xmlUnescape(strings.TrimSpace(element(entry, "<description>", "</description>"))),
+			Location:    xmlUnescape(strings.TrimSpace(element(entry, "<location>", "</location>"))),
 		}
 		if sk.Name != "" {
 			out = append(out, sk)
@@ -66,8 +66,9 @@ func ParsePiCatalog(text string) []Skill {
 	}
 }
 
-func element(entry, tag string) string {
-	open, close := "<"+tag+">", "</"+tag+">"
+// element returns the text between the first open tag of entry and the
+// close tag after it (the rest of entry when it is not closed).
+func element(entry, open, close string) string {
 	i := strings.Index(entry, open)
 	if i < 0 {
 		return ""

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
 
@@ -20,7 +18,7 @@ var ignoreFiles = []string{".gitignore", ".ignore", ".fdignore"}
 const maxIgnoreFile = 1 << 20
 
 type ignorePattern struct {
-	p       gitignore.Pattern
+	p       *ignoreGlob
 	text    string
 	file    string
 	line    int
@@ -63,7 +61,7 @@ func (s *ignoreSet) load(dirPath, rel string, des []fs.DirEntry) *ignoreSet {
 			if strings.HasPrefix(pat, `\#`) || strings.HasPrefix(pat, `\!`) {
 				pat = pat[1:]
 			}
-			pats = append(pats, ignorePattern{p: gitignore.ParsePattern(pat, domain), text: text, file: file, line: i + 1, negated: negated})
+			pats = append(pats, ignorePattern{p: parseIgnoreGlob(pat, domain), text: text, file: file, line: i + 1, negated: negated})
 		}
 	}
 	if len(pats) == 0 {
@@ -81,7 +79,7 @@ func (s *ignoreSet) match(rel string, isDir bool) *ignorePattern {
 	parts := strings.Split(rel, "/")
 	for set := s; set != nil; set = set.parent {
 		for i := len(set.pats) - 1; i >= 0; i-- {
-			if set.pats[i].p.Match(parts, isDir) != gitignore.NoMatch {
+			if set.pats[i].p.Match(parts, isDir) != ignoreNoMatch {
 				return &set.pats[i]
 			}
 		}

@@ -87,8 +87,10 @@ func skillInput(sk Skill) []byte {
 	return b
 }
 
-// cardSchema is the JSON Schema the answers must match.
-var cardSchema = `{"type":"object","required":["cards"],"additionalProperties":false,"properties":{"cards":{"type":"array","items":{"type":"object","required":["name","card","tags"],"additionalProperties":false,"properties":{"name":{"type":"string"},"card":{"type":"string","maxLength":200},"tags":{"type":"array","minItems":1,"maxItems":3,"items":{"enum":[` + tagEnum() + `]}}}}}}}`
+// cardSchema returns the JSON Schema the answers must match.
+func cardSchema() string {
+	return `{"type":"object","required":["cards"],"additionalProperties":false,"properties":{"cards":{"type":"array","items":{"type":"object","required":["name","card","tags"],"additionalProperties":false,"properties":{"name":{"type":"string"},"card":{"type":"string","maxLength":200},"tags":{"type":"array","minItems":1,"maxItems":3,"items":{"enum":[` + tagEnum() + `]}}}}}}}`
+}
 
 func tagEnum() string {
 	names := make([]string, len(Vocabulary))
@@ -128,7 +130,7 @@ func RequestBody(provider, model string, skills []Skill, feedback string) ([]byt
 	}
 	sys := instructions()
 	var schema any
-	_ = json.Unmarshal([]byte(cardSchema), &schema)
+	_ = json.Unmarshal([]byte(cardSchema()), &schema)
 	var body any
 	switch provider {
 	case "", "anthropic":

@@ -59,7 +59,7 @@ func intent(desc string) string {
 	// Never end on a word that needs a continuation.
 	for {
 		i := strings.LastIndexByte(s, ' ')
-		if i < 0 || !danglingWords[strings.ToLower(strings.TrimRight(s[i+1:], ",;:"))] {
+		if i < 0 || !danglingWord(strings.ToLower(strings.TrimRight(s[i+1:], ",;:"))) {
 			break
 		}
 		s = s[:i]
@@ -74,9 +74,14 @@ func intent(desc string) string {
 	return s
 }
 
-// danglingWords cannot end a phrase.
-var danglingWords = map[string]bool{"a": true, "an": true, "and": true, "or": true, "the": true, "of": true, "to": true,
-	"for": true, "from": true, "with": true, "in": true, "on": true, "by": true, "into": true, "as": true, "at": true, "via": true}
+// danglingWord reports whether w cannot end a phrase.
+func danglingWord(w string) bool {
+	switch w {
+	case "a", "an", "and", "or", "the", "of", "to", "for", "from", "with", "in", "on", "by", "into", "as", "at", "via":
+		return true
+	}
+	return false
+}
 
 // shorten cuts s to at most max characters: at the last clause break
 // (", ", " and ", " with ", " from ", " for ") past 36 characters if there

@@ -39,7 +39,7 @@ func intentReference(desc string) string {
 	}
 	for {
 		i := strings.LastIndexByte(s, ' ')
-		if i < 0 || !danglingWords[strings.ToLower(strings.TrimRight(s[i+1:], ",;:"))] {
+		if i < 0 || !danglingWord(strings.ToLower(strings.TrimRight(s[i+1:], ",;:"))) {
 			break
 		}
 		s = s[:i]

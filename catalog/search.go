@@ -1,7 +1,8 @@
 package catalog
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/rank"
@@ -24,21 +25,16 @@ const rrfK = 60
 // Search ranks skills for a query: BM25F over names and descriptions fused
 // (reciprocal rank) with exact-name and bounded-typo name matches. It
 // abstains (returns nothing) when no query word is specific to any skill.
+//
+// Only skills that share a word with the query, or a name piece with a
+// query word for typos, are looked at; the work and the memory of a search
+// do not grow with the catalog beyond those skills.
 func (s *Snapshot) Search(query string, limit int) []Result {
 	if limit <= 0 {
 		limit = 10
 	}
+	s.prepareSearch()
 	q := rank.ParseQuery(query)
-	fused := map[int]float64{}
-	why := map[int]string{}
-	add := func(list []int, label string) {
-		for r, i := range list {
-			fused[i] += 1.0 / float64(rrfK+r+1)
-			if _, ok := why[i]; !ok {
-				why[i] = label
-			}
-		}
-	}
 	// Exact names anywhere in the query, as written or with spaces for
 	// dashes ("pdf form filler" finds pdf-form-filler).
 	var exact []int
@@ -53,33 +49,59 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 			exact = append(exact, i)
 		}
 	}
-	add(exact, "exact-name")
-	// Lexical: BM25F, keeping only hits with at least one selective term.
-	var lexical []int
-	for _, h := range s.index.Search(q, 200) {
-		lexical = append(lexical, h.Doc)
+	// Lexical: BM25F, only when at least one term is selective.
+	var lexical []rank.Hit
+	if s.selective(q) {
+		lexical = s.bm25().Top(q, 200, make([]rank.Hit, 0, 200))
 	}
-	if !s.selective(q) {
-		lexical = nil
-	}
-	add(lexical, "lexical")
 	// Typos: query words within a small edit distance of a name or name part.
-	add(s.typoMatches(q, exact), "name-typo")
-	out := make([]Result, 0, len(fused))
-	for i, sc := range fused {
-		sk := s.Skills[i]
-		out = append(out, Result{Name: sk.Name, Score: round4(sc * 1000), Description: sk.Description, Match: why[i], index: i})
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
+	typos := s.typoMatches(q, exact)
+
+	// Reciprocal-rank fusion, in the order exact, lexical, typo (the order
+	// the scores are summed in). Each list names a skill once and typos
+	// skip exact names, so a skill can only repeat from an earlier list.
+	fused := make([]fusedHit, 0, len(exact)+len(lexical)+len(typos))
+	add := func(i, r int, label string, earlier []fusedHit) {
+		for k := range earlier {
+			if earlier[k].index == i {
+				earlier[k].score += 1.0 / float64(rrfK+r+1)
+				return
+			}
 		}
-		return out[a].index < out[b].index
+		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label})
+	}
+	for r, i := range exact {
+		add(i, r, "exact-name", nil)
+	}
+	nExact := len(fused)
+	for r, h := range lexical {
+		add(h.Doc, r, "lexical", fused[:nExact])
+	}
+	for r, i := range typos {
+		add(i, r, "name-typo", fused[nExact:])
+	}
+	for k := range fused {
+		fused[k].score = round4(fused[k].score * 1000)
+	}
+	slices.SortFunc(fused, func(a, b fusedHit) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return a.index - b.index
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	out := make([]Result, 0, min(limit, len(fused)))
+	for _, f := range fused[:min(limit, len(fused))] {
+		sk := s.Skills[f.index]
+		out = append(out, Result{Name: sk.Name, Score: f.score, Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
+}
+
+// fusedHit is one skill's fused score and the first list that named it.
+type fusedHit struct {
+	index int
+	score float64
+	why   string
 }
 
 func contains(xs []int, x int) bool {
@@ -96,9 +118,10 @@ func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 // selective reports whether some query term occurs in at most half of the
 // catalog: a query made only of words every skill uses is unrelated.
 func (s *Snapshot) selective(q rank.Query) bool {
-	n := s.index.Len()
+	x := s.bm25()
+	n := x.Len()
 	for _, t := range q.Terms {
-		if df := s.index.DocFreq(t); df > 0 && (df*2 <= n || n < 4) {
+		if df := x.DocFreq(t); df > 0 && (df*2 <= n || n < 4) {
 			return true
 		}
 	}
@@ -107,70 +130,22 @@ func (s *Snapshot) selective(q rank.Query) bool {
 
 // typoMatches finds skills whose name, or a dash-separated part of it, is
 // within edit distance 1 (words of 5-6 letters) or 2 (7 or more) of a query
-// word that matches no skill as written. Bounded: at most 20 matches.
+// word that matches no skill as written. Bounded: at most 20 matches, in
+// query-word order and then skill order.
 func (s *Snapshot) typoMatches(q rank.Query, skip []int) []int {
 	var out []int
 	for _, t := range q.Terms {
 		// Only words that match nothing as written are taken for typos.
-		if len(t) < 5 || s.index.DocFreq(t) > 0 {
+		if len(t) < 5 || s.bm25().DocFreq(t) > 0 {
 			continue
 		}
 		maxd := 1
 		if len(t) >= 7 {
 			maxd = 2
 		}
-		for i, sk := range s.Skills {
-			if contains(skip, i) || contains(out, i) {
-				continue
-			}
-			name := strings.ToLower(sk.Name)
-			hit := withinDistance(t, name, maxd)
-			for _, part := range strings.Split(name, "-") {
-				if hit || len(part) < 4 || part == t {
-					break
-				}
-				hit = withinDistance(t, part, maxd)
-			}
-			if hit && name != t {
-				out = append(out, i)
-				if len(out) == 20 {
-					return out
-				}
-			}
+		if out = s.typos().matches(t, maxd, skip, out, 20); len(out) == 20 {
+			return out
 		}
 	}
 	return out
-}
-
-// withinDistance reports whether the Levenshtein distance of a and b is at
-// most max, in O(len·max) time.
-func withinDistance(a, b string, max int) bool {
-	if d := len(a) - len(b); d > max || -d > max {
-		return false
-	}
-	if a == b {
-		return false // equal words are lexical matches, not typos
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > max {
-			return false
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)] <= max
 }

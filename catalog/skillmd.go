@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -244,13 +245,13 @@ func isDashes(l []byte) bool {
 	return bytes.HasPrefix(l, []byte("---")) && len(bytes.TrimRight(l[3:], " \t")) == 0
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlErrorLine extracts the 1-based line of a go-yaml error (1 when it
 // has none) and the message without its prefix.
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n, msg[len(m[0]):]
 	}

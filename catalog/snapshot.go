@@ -32,17 +32,26 @@ type Options struct {
 }
 
 // Snapshot is an immutable catalog: the eligible skills in source order,
-// their fingerprint, a BM25F index over names and descriptions, and (with a
-// profile) the tag buckets. Build it once and share it.
+// their fingerprint, a BM25F index over names and descriptions and a name
+// table for typo recovery (both built on first search), and (with a
+// profile) the tag buckets. Build it once and share it; it is safe for
+// concurrent use.
 type Snapshot struct {
 	Skills      []Skill // eligible skills, source order
 	Excluded    int     // skills left out (disabled or excluded)
 	Fingerprint string  // sha256 hex over eligible names and descriptions
 
 	byName map[string]int
-	index  *rank.Index
 	cards  []Card           // per skill; zero Card when missing or stale
 	tagged map[string][]int // tag → skill indexes in source order ("unclassified" included)
+
+	// The search structures are built on first use: a snapshot that is
+	// only listed, browsed by tag or compacted never pays for them.
+	prepareOnce sync.Once
+	indexOnce   sync.Once
+	index       *rank.Index // BM25F over names and descriptions
+	typoOnce    sync.Once
+	typo        *typoIndex // names and name parts for typo recovery
 }
 
 // Card is a skill's card from a profile, when current.
@@ -72,25 +81,48 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 		s.byName[sk.Name] = len(s.Skills)
 		s.Skills = append(s.Skills, sk)
 	}
-	// The index, the cards and the fingerprint are independent: build them
-	// side by side.
-	var wg sync.WaitGroup
-	wg.Add(2)
+	// The cards and the fingerprint are independent: build them side by
+	// side.
+	if opts.Profile == nil {
+		s.Fingerprint = Fingerprint(s.Skills)
+		return s
+	}
+	done := make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(done)
+		s.assignCards(opts.Profile)
+	}()
+	s.Fingerprint = Fingerprint(s.Skills)
+	<-done
+	return s
+}
+
+// bm25 returns the BM25F index over names (weight 3) and descriptions,
+// building it on first use.
+func (s *Snapshot) bm25() *rank.Index {
+	s.indexOnce.Do(func() {
 		b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
 		for _, sk := range s.Skills {
 			b.Add(sk.Name, sk.Description)
 		}
 		s.index = b.Build()
-	}()
-	go func() {
-		defer wg.Done()
-		s.assignCards(opts.Profile)
-	}()
-	s.Fingerprint = Fingerprint(s.Skills)
-	wg.Wait()
-	return s
+	})
+	return s.index
+}
+
+// typos returns the name table for typo recovery, building it on first
+// use.
+func (s *Snapshot) typos() *typoIndex {
+	s.typoOnce.Do(func() { s.typo = newTypoIndex(s.Skills) })
+	return s.typo
+}
+
+// prepareSearch builds the search structures of a snapshot not searched
+// yet: the name table on another goroutine while the BM25F index is built
+// on this one (a search that needs no typo recovery does not wait for it).
+func (s *Snapshot) prepareSearch() {
+	s.prepareOnce.Do(func() { go s.typos() })
+	s.bm25()
 }
 
 // Fingerprint hashes names and descriptions in order, length-prefixed so

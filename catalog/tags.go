@@ -1,5 +1,7 @@
 package catalog
 
+import "sync"
+
 // VocabularyVersion names the fixed tag vocabulary; profiles and directories
 // carry it so a changed vocabulary is never mixed with old cards.
 const VocabularyVersion = "skillopt-tags/1"
@@ -58,23 +60,25 @@ var Vocabulary = []Tag{
 	{"other", "topics outside this vocabulary"},
 }
 
-var tagIndex = func() map[string]int {
+// tagIndex gives each tag's position in Vocabulary (unclassified last); it
+// is built on first use.
+var tagIndex = sync.OnceValue(func() map[string]int {
 	m := make(map[string]int, len(Vocabulary)+1)
 	for i, t := range Vocabulary {
 		m[t.Name] = i
 	}
 	m[Unclassified] = len(Vocabulary)
 	return m
-}()
+})
 
 // IsTag reports whether name is a vocabulary tag (unclassified is not).
 func IsTag(name string) bool {
-	i, ok := tagIndex[name]
+	i, ok := tagIndex()[name]
 	return ok && i < len(Vocabulary)
 }
 
 func tagOrder(name string) int {
-	if i, ok := tagIndex[name]; ok {
+	if i, ok := tagIndex()[name]; ok {
 		return i
 	}
 	return len(Vocabulary) + 1
@@ -85,7 +89,7 @@ func TagDoc(name string) string {
 	if name == Unclassified {
 		return "skills without a current card"
 	}
-	if i, ok := tagIndex[name]; ok {
+	if i, ok := tagIndex()[name]; ok {
 		return Vocabulary[i].Doc
 	}
 	return ""

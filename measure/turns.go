@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -58,8 +59,10 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 }
 
 var (
-	reModelPath = regexp.MustCompile(`/models/([^/:?]+)`)
-	reMistral   = regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
+	reModelPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/models/([^/:?]+)`) })
+	reMistral   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
+	})
 )
 
 // VendorOf returns the cache and price family of a captured request and the
@@ -78,7 +81,7 @@ func VendorOf(c *capture.Capture) (vendor, model string) {
 		}
 	}
 	if model == "" {
-		if m := reModelPath.FindStringSubmatch(path); m != nil {
+		if m := reModelPath().FindStringSubmatch(path); m != nil {
 			model = m[1]
 		}
 	}
@@ -121,7 +124,7 @@ func vendorOfModel(model string) string {
 		return "gemini"
 	case strings.HasPrefix(m, "deepseek"):
 		return "deepseek"
-	case reMistral.MatchString(m):
+	case reMistral().MatchString(m):
 		return "mistral"
 	}
 	return ""

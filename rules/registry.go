@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Registry is the explicit, ordered list of every rule and every family's
@@ -18,11 +19,12 @@ type Registry struct {
 	binding  *Binding
 }
 
-var idPattern = regexp.MustCompile(`^(SO[1-9][0-9]{2}|SK[0-9]{3}|AG[0-9]{3})$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(SO[1-9][0-9]{2}|SK[0-9]{3}|AG[0-9]{3})$`) })
 
-// NamePattern is the form of rule names: lower-case words joined by dots
-// and dashes, the first word naming the family ("catalog.compact-index").
-var NamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+$`)
+// NamePattern returns the form of rule names: lower-case words joined by
+// dots and dashes, the first word naming the family
+// ("catalog.compact-index"). It is compiled on first use.
+var NamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+$`) })
 
 // NewRegistry validates rs and settings: IDs well formed and unique,
 // names unique, a summary and a Run for every rule, options that bind (no
@@ -32,11 +34,11 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 	seenName := map[string]bool{}
 	for _, r := range rs {
 		switch {
-		case !idPattern.MatchString(r.ID):
+		case !idPattern().MatchString(r.ID):
 			return nil, fmt.Errorf("rule %q: ID must be SOnnn, SKnnn or AGnnn", r.ID)
 		case seenID[r.ID]:
 			return nil, fmt.Errorf("rule %s: ID used twice", r.ID)
-		case !NamePattern.MatchString(r.Name) || seenName[r.Name]:
+		case !NamePattern().MatchString(r.Name) || seenName[r.Name]:
 			return nil, fmt.Errorf("rule %s: name %q malformed or used twice", r.ID, r.Name)
 		case strings.TrimSpace(r.Doc) == "":
 			return nil, fmt.Errorf("rule %s: no documentation", r.ID)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
@@ -356,7 +357,7 @@ func isIndex(t string) bool {
 	return true
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_$@.-]+$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_$@.-]+$`) })
 
 // subject names the value at a location: its key, an index after its
 // parent's name, or "body" for the root.
@@ -368,7 +369,7 @@ func subject(tokens []string) string {
 	if isIndex(t) {
 		return subject(tokens[:len(tokens)-1]) + "[" + t + "]"
 	}
-	if plainKey.MatchString(t) {
+	if plainKey().MatchString(t) {
 		return t
 	}
 	return strconv.Quote(t)

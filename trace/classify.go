@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Outcome is the verdict on one run.
@@ -78,11 +79,11 @@ type Signal struct {
 	Label string
 }
 
-var prefixEnd = regexp.MustCompile(` —|\s\(`)
+var prefixEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` —|\s\(`) })
 
 // Prefix returns the label up to " —" or " (": the part reports count.
 func (s Signal) Prefix() string {
-	if loc := prefixEnd.FindStringIndex(s.Label); loc != nil && loc[0] > 0 {
+	if loc := prefixEnd().FindStringIndex(s.Label); loc != nil && loc[0] > 0 {
 		return s.Label[:loc[0]]
 	}
 	return s.Label

@@ -1,7 +1,6 @@
 package validity
 
 import (
-	"net"
 	"net/url"
 	"strings"
 
@@ -35,9 +34,7 @@ func Strict(c *capture.Capture) (bool, string) {
 		for _, h := range c.Headers {
 			if strings.EqualFold(h.Name, "host") {
 				host = h.Value
-				if hp, _, err := net.SplitHostPort(host); err == nil {
-					host = hp
-				}
+				host = withoutPort(host)
 			}
 		}
 	}
@@ -56,4 +53,32 @@ func Strict(c *capture.Capture) (bool, string) {
 // bedrockRegion matches bedrock-runtime.REGION.amazonaws.com.
 func bedrockRegion(host, official string) bool {
 	return official == "bedrock-runtime.amazonaws.com" && strings.HasPrefix(host, "bedrock-runtime.") && strings.HasSuffix(host, ".amazonaws.com")
+}
+
+// withoutPort returns the host of a "host:port" or "[host]:port" Host
+// header, and any other value as it is: what net.SplitHostPort accepts,
+// without linking the resolver (and the C library) into the binary.
+func withoutPort(hostport string) string {
+	i := strings.LastIndexByte(hostport, ':')
+	if i < 0 {
+		return hostport
+	}
+	var host string
+	j, k := 0, 0
+	if hostport[0] == '[' {
+		end := strings.IndexByte(hostport, ']')
+		if end < 0 || end+1 != i {
+			return hostport
+		}
+		host, j, k = hostport[1:end], 1, end+1
+	} else {
+		host = hostport[:i]
+		if strings.IndexByte(host, ':') >= 0 {
+			return hostport
+		}
+	}
+	if strings.IndexByte(hostport[j:], '[') >= 0 || strings.IndexByte(hostport[k:], ']') >= 0 {
+		return hostport
+	}
+	return host
 }

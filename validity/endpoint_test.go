@@ -1,6 +1,7 @@
 package validity
 
 import (
+	"net"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
@@ -37,5 +38,25 @@ func TestStrictFromHostHeader(t *testing.T) {
 	official := &capture.Capture{URL: "/v1/messages", Headers: []capture.Header{{Name: "Host", Value: "api.anthropic.com"}}}
 	if strict, _ := Strict(official); !strict {
 		t.Error("official host from the header judged leniently")
+	}
+}
+
+// TestWithoutPort: the host of every value net.SplitHostPort splits, and
+// every other value unchanged.
+func TestWithoutPort(t *testing.T) {
+	parts := []string{"", "h", "api.example.com", ":", "8080", "[", "]", "::1", "[::1]", "[::1]:", "x:y"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				v := a + b + c
+				want := v
+				if h, _, err := net.SplitHostPort(v); err == nil {
+					want = h
+				}
+				if got := withoutPort(v); got != want {
+					t.Errorf("withoutPort(%q) = %q, want %q", v, got, want)
+				}
+			}
+		}
 	}
 }

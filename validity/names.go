@@ -1,7 +1,7 @@
 package validity
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
@@ -21,14 +21,42 @@ var ToolNames = &rules.Rule{
 	Run: runToolNames,
 }
 
+// A namePattern is a provider's documented tool-name form: one to max
+// characters from a-z, A-Z, 0-9, _ and -, and those in extra. It is
+// written out rather than compiled as a regular expression: compiling the
+// counted repetitions took a millisecond at every start.
+type namePattern struct {
+	expr  string // the form as the provider documents it
+	extra string
+	max   int
+}
+
 var (
-	openAIName  = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	geminiName  = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,128}$`)
-	mistralName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,256}$`)
+	openAIName  = &namePattern{expr: `^[a-zA-Z0-9_-]{1,64}$`, max: 64}
+	geminiName  = &namePattern{expr: `^[a-zA-Z0-9_.:-]{1,128}$`, extra: ".:", max: 128}
+	mistralName = &namePattern{expr: `^[a-zA-Z0-9_-]{1,256}$`, max: 256}
 )
 
+// MatchString reports whether name has the form.
+func (p *namePattern) MatchString(name string) bool {
+	if len(name) == 0 || len(name) > p.max {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+		case strings.IndexByte(p.extra, c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (p *namePattern) String() string { return p.expr }
+
 // namePatterns gives the documented form per provider (nil: no check here).
-var namePatterns = map[capture.Provider]*regexp.Regexp{
+var namePatterns = map[capture.Provider]*namePattern{
 	capture.OpenAIChat:      openAIName,
 	capture.OpenAIResponses: openAIName,
 	capture.Gemini:          geminiName,

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/rules"
@@ -50,7 +51,9 @@ type inlineUnused struct {
 }
 
 // directiveRe finds a directive after "<!--" or "#".
-var directiveRe = regexp.MustCompile(`(<!--|(?:^|[ \t])#)[ \t]*skillopt:[ \t]*(disable-next-line|disable-line|disable-file|disable|enable)[ \t]*=[ \t]*([^\s>][^>]*?)[ \t]*(-->|$)`)
+var directiveRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(<!--|(?:^|[ \t])#)[ \t]*skillopt:[ \t]*(disable-next-line|disable-line|disable-file|disable|enable)[ \t]*=[ \t]*([^\s>][^>]*?)[ \t]*(-->|$)`)
+})
 
 // parseInline finds the suppression comments of a skill file.
 func parseInline(d *catalog.SkillDoc, notSkill bool) []*inlineDirective {
@@ -90,7 +93,7 @@ func parseInline(d *catalog.SkillDoc, notSkill bool) []*inlineDirective {
 			continue
 		}
 		inFrontmatter := l > 1 && l < fmEnd
-		for _, m := range directiveRe.FindAllSubmatchIndex(text, -1) {
+		for _, m := range directiveRe().FindAllSubmatchIndex(text, -1) {
 			opener := string(text[m[2]:m[3]])
 			isHTML := opener == "<!--"
 			// HTML comments belong to the body, YAML comments to the

@@ -219,7 +219,7 @@ var nameNotInvocable = &Rule{
 		Doc: "The name is valid for the spec but does not match [a-zA-Z0-9_-]+, the pattern a /skill:NAME command router accepts: non-ASCII letters and digits cannot be invoked by name there. Names with other forbidden characters are reported by SK014."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
-		if !ok || invocableName.MatchString(name) {
+		if !ok || invocableName().MatchString(name) {
 			return
 		}
 		// Names with characters the spec forbids are SK014's; this

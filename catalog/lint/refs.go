@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/untrusted"
@@ -48,7 +49,7 @@ func scanLinks(data []byte, start int) []mdLink {
 			continue
 		}
 		if len(trimmed) > 0 && trimmed[0] == '[' && indent < 4 {
-			if m := refDefRe.FindSubmatchIndex(line); m != nil {
+			if m := refDefRe().FindSubmatchIndex(line); m != nil {
 				out = append(out, mdLink{target: string(line[m[2]:m[3]]), off: pos + m[2]})
 				pos = next
 				continue
@@ -66,7 +67,7 @@ func scanLinks(data []byte, start int) []mdLink {
 
 // refDefRe matches a link reference definition; footnotes ([^1]: text)
 // are not links.
-var refDefRe = regexp.MustCompile(`^ {0,3}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>]+)>?`)
+var refDefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>]+)>?`) })
 
 // inlineLinks finds ](dest) destinations on one line outside code spans.
 func inlineLinks(line []byte, base int) []mdLink {
@@ -158,7 +159,7 @@ func closingTicks(s []byte, n int) int {
 	return -1
 }
 
-var schemeRe = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+var schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`) })
 
 // localTarget returns the path part of a link destination that names a
 // local file relative to the linking file, or "" for URLs, anchors,
@@ -171,7 +172,7 @@ func localTarget(t string) (string, bool) {
 	case strings.ContainsAny(t, "{}") || strings.Contains(t, "$"):
 		return "", false // a template placeholder, resolved by someone else
 	}
-	if schemeRe.MatchString(t) {
+	if schemeRe().MatchString(t) {
 		// A Windows drive path (C:\x or C:/x) is local but absolute.
 		return "", false
 	}

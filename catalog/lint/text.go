@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,7 +32,7 @@ func npmNameRune(r rune) bool {
 }
 
 // invocableName is the router's /skill:NAME pattern.
-var invocableName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+var invocableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
 
 func nfkc(s string) string { return norm.NFKC.String(s) }
 func nfc(s string) string  { return norm.NFC.String(s) }

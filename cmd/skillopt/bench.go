@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -53,17 +55,29 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"  snapshot ms                  building the catalog snapshot\n" +
 			"  warm ms                      a later request as `transform --rules SO101` prepares it:\n" +
 			"                               read and index the capture, run the rule, validate the\n" +
-			"                               result against the provider schema (catalog cache warm)\n" +
+			"                               result against the provider schema (catalog cache warm;\n" +
+			"                               median of at least eleven)\n" +
+			"  prefetch ms                  the same with SO101 and SO103 (the prefetch overlay)\n" +
+			"  prefetch B                   what SO103 allocates on such a request\n" +
+			"  first ms                     the first SO101 + SO103 request of the catalog: parsing,\n" +
+			"                               snapshot, search structures, transform (cache empty;\n" +
+			"                               median of three)\n" +
 			"  peak MiB                     the process's peak resident set size while the size ran:\n" +
 			"                               on Linux VmHWM from /proc/self/status, reset through\n" +
 			"                               /proc/self/clear_refs before each size; elsewhere\n" +
 			"                               getrusage's ru_maxrss, the peak of the whole process so far\n\n" +
+			"Then start-up, whole processes: `skillopt --version` against an empty Go program, run\n" +
+			"alternately --startup-runs times each (median; startup_ratio in JSON), and a cold\n" +
+			"`transform --rules SO101,SO103` of a 355-skill request. The empty program is\n" +
+			"--empty-program, or one built with the go command when it is on PATH.\n\n" +
 			"Cards are preassigned: this measures transport, not card quality or model behaviour.\n\n" +
 			"Formats: text, json.\n\nExamples:\n  skillopt bench catalog\n  skillopt bench catalog --sizes 355,2000 --format json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sizes", Value: "355,2000,10000", Usage: "comma-separated catalog sizes"},
 			&cli.IntFlag{Name: "replay", Value: 8, Usage: "requests after the skill load (0..1000)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "generator seed"},
+			&cli.StringFlag{Name: "empty-program", Usage: "an empty Go program (`PROGRAM`, a path or a name on PATH) to compare start-up with (default: build one with go)"},
+			&cli.IntFlag{Name: "startup-runs", Value: 31, Usage: "runs of each start-up command (0 skips start-up)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json"); err != nil {
@@ -80,6 +94,9 @@ func benchCatalogCommand(e *env) *cli.Command {
 				}
 				sizes = append(sizes, n)
 			}
+			if r := c.Int("startup-runs"); r < 0 || r > 1000 {
+				return usageErr("bench catalog: --startup-runs %d is outside 0..1000", r)
+			}
 			var rows []catalogbench.Row
 			for _, n := range sizes {
 				row, err := catalogbench.Run(n, c.Int64("seed"), c.Int("replay"))
@@ -88,12 +105,55 @@ func benchCatalogCommand(e *env) *cli.Command {
 				}
 				rows = append(rows, row)
 			}
+			start, note := startup(c.String("empty-program"), c.Int("startup-runs"))
 			if e.format == "json" {
-				return writeJSON(e, struct {
-					Rows []catalogbench.Row `json:"rows"`
-				}{rows})
+				out := struct {
+					Rows         []catalogbench.Row    `json:"rows"`
+					StartupRatio *float64              `json:"startup_ratio"`
+					Startup      *catalogbench.Startup `json:"startup"`
+					StartupNote  string                `json:"startup_note,omitempty"`
+				}{Rows: rows, Startup: start, StartupNote: note}
+				if start != nil {
+					out.StartupRatio = &start.Ratio
+				}
+				return writeJSON(e, out)
 			}
-			return catalogbench.WriteText(e.stdout, rows)
+			if err := catalogbench.WriteText(e.stdout, rows); err != nil {
+				return err
+			}
+			return catalogbench.WriteStartup(e.stdout, start, note)
 		},
 	}
+}
+
+// startup measures this executable's start-up against an empty Go program
+// (empty, or one built with go); without one, or with runs 0, it says why
+// not instead.
+func startup(empty string, runs int) (*catalogbench.Startup, string) {
+	if runs == 0 {
+		return nil, "not measured (--startup-runs 0)"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	if empty == "" {
+		dir, err := os.MkdirTemp("", "skillopt-empty-")
+		if err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+		defer os.RemoveAll(dir)
+		if empty, err = catalogbench.BuildEmptyProgram(dir); err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+	} else if p, err := exec.LookPath(empty); err != nil {
+		return nil, "not measured: " + err.Error()
+	} else {
+		empty = p
+	}
+	s, err := catalogbench.MeasureStartup(exe, empty, runs)
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	return s, ""
 }

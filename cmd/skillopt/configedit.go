@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
@@ -35,9 +36,11 @@ func tomlString(s string) string {
 }
 
 var (
-	tomlHeader = regexp.MustCompile(`^[ \t]*\[`)
+	tomlHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*\[`) })
 	// A string value on its own line, with an optional comment.
-	tomlStringLine = regexp.MustCompile(`^([ \t]*)([A-Za-z0-9_-]+)([ \t]*=[ \t]*)("(?:[^"\\]|\\.)*"|'[^']*')([ \t]*(?:#.*)?)$`)
+	tomlStringLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([ \t]*)([A-Za-z0-9_-]+)([ \t]*=[ \t]*)("(?:[^"\\]|\\.)*"|'[^']*')([ \t]*(?:#.*)?)$`)
+	})
 )
 
 // setTOMLString sets key = value (a string) in [table] of a TOML document,
@@ -61,7 +64,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 	inRoot := true
 	for i, l := range lines {
 		text := strings.TrimRight(l, "\r\n")
-		if tomlHeader.MatchString(text) {
+		if tomlHeader().MatchString(text) {
 			inRoot = false
 			if header.MatchString(text) {
 				if at >= 0 {
@@ -91,7 +94,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 	}
 	for i := at + 1; i < len(lines); i++ {
 		text := strings.TrimRight(lines[i], "\r\n")
-		if tomlHeader.MatchString(text) {
+		if tomlHeader().MatchString(text) {
 			break
 		}
 		t := strings.TrimSpace(text)
@@ -102,7 +105,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 		if !strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, ".") {
 			continue
 		}
-		m := tomlStringLine.FindStringSubmatch(text)
+		m := tomlStringLine().FindStringSubmatch(text)
 		if m == nil || m[2] != key {
 			return nil, false
 		}

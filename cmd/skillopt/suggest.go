@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -81,14 +82,16 @@ func commandNames(cmds []*cli.Command) []string {
 
 // flagErr matches the flag parser's messages, which name every flag with
 // one dash whatever was typed.
-var flagErr = regexp.MustCompile(`^(flag provided but not defined:|flag needs an argument:|invalid value "(?:[^"\\]|\\.)*" for flag|invalid boolean value "(?:[^"\\]|\\.)*" for) -([A-Za-z0-9][A-Za-z0-9_-]*)(.*)$`)
+var flagErr = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(flag provided but not defined:|flag needs an argument:|invalid value "(?:[^"\\]|\\.)*" for flag|invalid boolean value "(?:[^"\\]|\\.)*" for) -([A-Za-z0-9][A-Za-z0-9_-]*)(.*)$`)
+})
 
 // flagError rewrites a flag parser error with the flag spelled as it was
 // typed (--select, not -select) and, for an unknown flag, the closest flag
 // of the command.
 func flagError(err error, args []string, flags []cli.Flag) string {
 	msg := err.Error()
-	m := flagErr.FindStringSubmatch(msg)
+	m := flagErr().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}

@@ -56,7 +56,7 @@ func FuzzFlagError(f *testing.F) {
 	flags := []cli.Flag{&cli.StringFlag{Name: "select"}, &cli.StringFlag{Name: "f"}}
 	f.Fuzz(func(t *testing.T, msg, arg string) {
 		got := flagError(errors.New(msg), []string{"skillopt", arg}, flags)
-		if m := flagErr.FindStringSubmatch(msg); m != nil && !strings.Contains(got, m[2]) {
+		if m := flagErr().FindStringSubmatch(msg); m != nil && !strings.Contains(got, m[2]) {
 			t.Fatalf("%q became %q, losing the flag %q", msg, got, m[2])
 		}
 		_ = closest(msg, []string{arg, "measure"})

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -279,19 +280,21 @@ func (e *env) writeReportMarkdown(rep []trace.SkillReport, o trace.ReportOptions
 	return nil
 }
 
-var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"bar":      func(n, total int) int { return percent(n, total) },
-	"stamp":    stamp,
-	"duration": duration,
-	"conf":     func(f float64) string { return strconv.FormatFloat(round2(f), 'f', 2, 64) },
-	"signals":  signalList,
-	"trend":    trendLine,
-	"covered":  covered,
-	"count":    func(m map[trace.Outcome]int, o trace.Outcome) int { return m[o] },
-	"outcomes": func() []trace.Outcome { return trace.Outcomes },
-	"labels":   func(v trace.Verdict) []string { return v.Labels() },
-	"word":     pluralWord,
-}).Parse(`<!DOCTYPE html>
+// reportPage is parsed on first use, not at every start.
+var reportPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"bar":      func(n, total int) int { return percent(n, total) },
+		"stamp":    stamp,
+		"duration": duration,
+		"conf":     func(f float64) string { return strconv.FormatFloat(round2(f), 'f', 2, 64) },
+		"signals":  signalList,
+		"trend":    trendLine,
+		"covered":  covered,
+		"count":    func(m map[trace.Outcome]int, o trace.Outcome) int { return m[o] },
+		"outcomes": func() []trace.Outcome { return trace.Outcomes },
+		"labels":   func(v trace.Verdict) []string { return v.Labels() },
+		"word":     pluralWord,
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8"/>
@@ -353,9 +356,10 @@ ul.signals { margin: 0; padding-left: 1rem; }
 </body>
 </html>
 `))
+})
 
 func writeReportHTML(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions) error {
-	return reportPage.Execute(w, struct {
+	return reportPage().Execute(w, struct {
 		Skill  string
 		Skills []trace.SkillReport
 	}{o.Skill, rep})

@@ -9,10 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${BENCH_OUT:-bin/bench}
 mkdir -p "$out"
-go build -o "$out/skillopt" ./cmd/skillopt
+# Built as `make build` builds it (static, see the Makefile).
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$out/skillopt" ./cmd/skillopt
 go build -o "$out/jsonbaseline" ./internal/cmd/jsonbaseline
 go build -o "$out/procbench" ./internal/cmd/procbench
 go build -o "$out/synthgen" ./internal/cmd/synthgen
+CGO_ENABLED=0 go build -o "$out/emptyprog" ./internal/cmd/emptyprog
 
 echo "== Go benchmarks"
 go test -run '^$' -bench 'IndexSegments|Parse' -benchmem -benchtime 20x ./capture | tee "$out/capture.txt"
@@ -20,6 +22,14 @@ go test -run '^$' -bench . -benchmem ./internal/tokens | tee "$out/tokens.txt"
 go test -run '^$' -bench . -benchmem ./schemas | tee "$out/schemas.txt"
 go test -run '^$' -bench Report10k -benchmem -benchtime 3x ./trace | tee "$out/trace.txt"
 go test -run '^$' -bench ToolPlan200 -benchmem ./internal/bench/toolbench | tee "$out/toolplan.txt"
+go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalog | tee "$out/catalog.txt"
+
+# The catalog benchmark: warm requests with the compact index and with the
+# prefetch overlay, SO103's allocation, the first request, and start-up
+# (skillopt --version against an empty Go program, alternately; a cold
+# transform --rules SO101,SO103 of 355 skills).
+echo "== bench catalog"
+"$out/skillopt" bench catalog --sizes 355,2000,10000,100000 --format json --empty-program "$out/emptyprog" | tee "$out/catalog.json"
 
 for n in 10000 100000; do
   cap="$out/anthropic-$n.json"

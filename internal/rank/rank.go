@@ -7,7 +7,6 @@ package rank
 import (
 	"math"
 	"sort"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,92 +37,47 @@ type Index struct {
 	avg      [MaxFields]float64
 	terms    map[string]int32 // term → id
 	postings [][]posting      // by term id
+	pool     scratchPool      // Top's working memory
 }
 
-// Builder accumulates documents for an Index.
+// Builder accumulates documents given as text for an Index. It tokenizes
+// each field and adds the document through an IDBuilder: a map lookup per
+// token, new words interned once, and the posting lists laid out in one
+// allocation at Build.
 type Builder struct {
-	idx     *Index
-	lastDoc []int32 // by term id: the last document that used it (+1)
-	slot    []int32 // by term id: its position in cur
-	cur     []posting
-	ids     []int32
+	ib  *IDBuilder
+	ids [MaxFields][]int32 // the current document's term IDs by field
+	cur []int32            // the field being tokenized
+	buf []byte             // the token being read
 }
 
 // NewBuilder starts an index over the given fields (at most MaxFields).
 func NewBuilder(fields ...Field) *Builder {
-	if len(fields) == 0 || len(fields) > MaxFields {
-		panic("rank: between 1 and MaxFields fields")
-	}
-	return &Builder{idx: &Index{fields: fields, terms: map[string]int32{}}}
+	return &Builder{ib: NewIDBuilder(fields...)}
 }
 
 // Add appends a document; texts are its fields in order. It returns the
 // document number (0, 1, …).
 func (b *Builder) Add(texts ...string) int {
-	return b.addDoc(func(add func(f int, tok []byte)) {
-		for f := 0; f < len(b.idx.fields) && f < len(texts); f++ {
-			tokens(texts[f], func(tok []byte) { add(f, tok) })
-		}
-	})
-}
-
-// addDoc appends one document whose tokens fill reports, field by field.
-func (b *Builder) addDoc(fill func(add func(f int, tok []byte))) int {
-	idx := b.idx
-	doc := idx.n
-	idx.n++
-	var lens [MaxFields]uint16
-	b.cur = b.cur[:0]
-	b.ids = b.ids[:0]
-	fill(func(f int, tok []byte) {
-		if f >= len(idx.fields) {
-			return
-		}
-		if lens[f] < math.MaxUint16 {
-			lens[f]++
-		}
-		id, ok := idx.terms[string(tok)] // no allocation for the lookup
-		if !ok {
-			id = int32(len(idx.postings))
-			idx.terms[string(tok)] = id
-			idx.postings = append(idx.postings, nil)
-			b.lastDoc = append(b.lastDoc, 0)
-			b.slot = append(b.slot, 0)
-		}
-		if b.lastDoc[id] != int32(doc)+1 {
-			b.lastDoc[id] = int32(doc) + 1
-			b.slot[id] = int32(len(b.cur))
-			b.cur = append(b.cur, posting{doc: int32(doc)})
-			b.ids = append(b.ids, id)
-		}
-		p := &b.cur[b.slot[id]]
-		if p.tf[f] < math.MaxUint16 {
-			p.tf[f]++
-		}
-	})
-	idx.lens = append(idx.lens, lens)
-	for k, id := range b.ids {
-		idx.postings[id] = append(idx.postings[id], b.cur[k])
+	n := min(len(texts), len(b.ib.idx.fields))
+	terms := b.ib.idx.terms
+	for f := 0; f < n; f++ {
+		b.cur = b.ids[f][:0]
+		b.buf = AppendTokens(texts[f], true, b.buf[:0], func(tok []byte) {
+			id, ok := terms[string(tok)] // no allocation for the lookup
+			if !ok {
+				id = b.ib.ID(string(tok))
+			}
+			b.cur = append(b.cur, id)
+		})
+		b.ids[f] = b.cur
 	}
-	return doc
+	return b.ib.Add(b.ids[:n]...)
 }
 
 // Build finishes the index; the builder must not be used afterwards.
 func (b *Builder) Build() *Index {
-	idx := b.idx
-	if idx.n > 0 {
-		var sum [MaxFields]float64
-		for _, l := range idx.lens {
-			for f := range idx.fields {
-				sum[f] += float64(l[f])
-			}
-		}
-		for f := range idx.fields {
-			idx.avg[f] = sum[f] / float64(idx.n)
-		}
-	}
-	b.idx = nil
-	return idx
+	return b.ib.Build()
 }
 
 // Len returns the number of documents.
@@ -147,7 +101,7 @@ func ParseQuery(text string) Query {
 	var q Query
 	seen := map[string]bool{}
 	Tokens(text, func(tok string) {
-		if !seen[tok] && !stopWords[tok] {
+		if !seen[tok] && !isStopWord(tok) {
 			seen[tok] = true
 			q.Terms = append(q.Terms, tok)
 		}
@@ -294,13 +248,14 @@ func AppendTokens[T ~string | ~[]byte](text T, camel bool, buf []byte, fn func(t
 	return word
 }
 
-// stopWords are English function words that carry no routing signal.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can could do does for from had has have how i if in into
-	is it its me my no not of on or our please should so some than that the their them then there these this those to
-	too up us use using was we were what when where which who why will with would you your want need help let make get`) {
-		m[w] = true
+// isStopWord reports whether tok is one of the English function words
+// that carry no routing signal (a switch: no table is built at start-up).
+func isStopWord(tok string) bool {
+	switch tok {
+	case "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into",
+		"is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "please", "should", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "this", "those", "to",
+		"too", "up", "us", "use", "using", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your", "want", "need", "help", "let", "make", "get":
+		return true
 	}
-	return m
-}()
+	return false
+}

@@ -23,7 +23,7 @@ func TermsQuery(terms []string) Query {
 
 // IsStopWord reports whether tok (a lower-case token) is one of the
 // function words ParseQuery drops.
-func IsStopWord(tok string) bool { return stopWords[tok] }
+func IsStopWord(tok string) bool { return isStopWord(tok) }
 
 // FieldFreq returns how many documents contain term in field f.
 func (x *Index) FieldFreq(term string, f int) int {
@@ -46,12 +46,20 @@ func (x *Index) FieldFreq(term string, f int) int {
 // per term, and the posting lists are laid out in one allocation at Build:
 // indexing a few hundred tool schemas stays well under a millisecond.
 type IDBuilder struct {
-	idx     *Index
-	pending []idPosting
+	idx *Index
+	// pending holds every (term, document) posting in order, in chunks of
+	// pendingChunk: a large catalog's postings are never copied to grow.
+	pending [][]idPosting
+	npend   int32
 	count   []int32 // by term id: postings so far
 	lastDoc []int32 // by term id: the last document that used it (+1)
 	slot    []int32 // by term id: its position in pending
 }
+
+const pendingShift = 14
+
+// pendingChunk is the number of postings per chunk of IDBuilder.pending.
+const pendingChunk = 1 << pendingShift
 
 type idPosting struct {
 	id int32
@@ -77,7 +85,7 @@ func (b *IDBuilder) Reserve(terms, postings int) {
 	b.count = make([]int32, 0, terms)
 	b.lastDoc = make([]int32, 0, terms)
 	b.slot = make([]int32, 0, terms)
-	b.pending = make([]idPosting, 0, postings)
+	b.pending = make([][]idPosting, 0, postings/pendingChunk+1)
 }
 
 // ID returns the vocabulary ID of term, adding it when new.
@@ -107,11 +115,17 @@ func (b *IDBuilder) Add(fields ...[]int32) int {
 			}
 			if b.lastDoc[id] != int32(doc)+1 {
 				b.lastDoc[id] = int32(doc) + 1
-				b.slot[id] = int32(len(b.pending))
-				b.pending = append(b.pending, idPosting{id: id, p: posting{doc: int32(doc)}})
+				b.slot[id] = b.npend
+				if b.npend&(pendingChunk-1) == 0 {
+					b.pending = append(b.pending, make([]idPosting, 0, pendingChunk))
+				}
+				last := &b.pending[len(b.pending)-1]
+				*last = append(*last, idPosting{id: id, p: posting{doc: int32(doc)}})
+				b.npend++
 				b.count[id]++
 			}
-			p := &b.pending[b.slot[id]].p
+			slot := b.slot[id]
+			p := &b.pending[slot>>pendingShift][slot&(pendingChunk-1)].p
 			if p.tf[f] < math.MaxUint16 {
 				p.tf[f]++
 			}
@@ -124,16 +138,19 @@ func (b *IDBuilder) Add(fields ...[]int32) int {
 // Build finishes the index; the builder must not be used afterwards.
 func (b *IDBuilder) Build() *Index {
 	idx := b.idx
-	arena := make([]posting, len(b.pending))
+	arena := make([]posting, b.npend)
 	idx.postings = make([][]posting, len(b.count))
 	off := 0
 	for id, n := range b.count {
 		idx.postings[id] = arena[off : off : off+int(n)]
 		off += int(n)
 	}
-	for _, e := range b.pending { // document order is kept within each list
-		idx.postings[e.id] = append(idx.postings[e.id], e.p)
+	for _, chunk := range b.pending { // document order is kept within each list
+		for _, e := range chunk {
+			idx.postings[e.id] = append(idx.postings[e.id], e.p)
+		}
 	}
+	b.pending = nil
 	if idx.n > 0 {
 		var sum [MaxFields]float64
 		for _, l := range idx.lens {

@@ -64,3 +64,20 @@ func TestTermsQuery(t *testing.T) {
 		t.Fatal("stop words")
 	}
 }
+
+// TestStopWords: the stop words are exactly the listed function words.
+func TestStopWords(t *testing.T) {
+	list := strings.Fields(`a an and are as at be but by can could do does for from had has have how i if in into
+	is it its me my no not of on or our please should so some than that the their them then there these this those to
+	too up us use using was we were what when where which who why will with would you your want need help let make get`)
+	for _, w := range list {
+		if !IsStopWord(w) {
+			t.Errorf("%q is not a stop word", w)
+		}
+	}
+	for _, w := range []string{"", "pod", "the1", "The", "uses", "gets", "deploy", "an1"} {
+		if IsStopWord(w) {
+			t.Errorf("%q is a stop word", w)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func TestRegistryBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range Registry().All() {
-		if !rules.NamePattern.MatchString(r.Name) {
+		if !rules.NamePattern().MatchString(r.Name) {
 			t.Errorf("%s: name %q is not dotted lower-case words", r.ID, r.Name)
 		}
 	}

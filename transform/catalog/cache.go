@@ -1,61 +1,150 @@
 package catalogrules
 
 import (
-	"crypto/sha256"
+	"encoding/binary"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 )
 
 // A request's catalog is the same from turn to turn, so what the catalog
-// rules derive from it (parsed skills, rendered blocks) is kept in a small
-// cache keyed by the catalog's raw bytes and the settings that shape the
-// result. Hashing the raw bytes costs far less than parsing and rendering.
+// rules derive from it (parsed skills, rendered blocks, the prefetch
+// snapshot and its search structures) is kept in a small cache keyed by the
+// catalog's raw bytes. Each rule derives what it needs from an entry once
+// per configuration. Hashing the raw bytes costs far less than parsing and
+// rendering; the hash is keyed with seeds drawn at start-up, so catalogs
+// cannot be crafted to collide.
 
 const cacheEntries = 16
 
+// cacheKey is 128 bits of keyed hash over a capture's native catalogs.
+type cacheKey [16]byte
+
 type cacheEntry struct {
-	cats   []catalog.Embedded
-	blocks []string // rendered replacement blocks, one per catalog
+	cats []catalog.Embedded
+
+	// What the rules derive, by configuration (see the methods).
+	mu      sync.Mutex
+	groups  map[string][][]catalog.Skill
+	all     map[string][]catalog.Skill
+	compact map[string]compactResult
+	snaps   map[string]*catalog.Snapshot
+}
+
+// compactResult is SO101's rendering of the entry's catalogs: one block per
+// catalog and the figures of the intents it kept.
+type compactResult struct {
+	blocks []string
 	stats  catalog.CompactStats
 }
 
 var catalogCache = struct {
 	sync.Mutex
-	m     map[[32]byte]*cacheEntry
-	order [][32]byte
-}{m: map[[32]byte]*cacheEntry{}}
+	m     map[cacheKey]*cacheEntry
+	order []cacheKey
+}{m: map[cacheKey]*cacheEntry{}}
 
-// catalogKey hashes the raw bytes of every native catalog of c plus extra
-// settings; ok is false when c has no catalog.
-func catalogKey(c *capture.Capture, extra ...string) (key [32]byte, ok bool) {
-	h := sha256.New()
+var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// lastKey remembers the key of the capture with a catalog hashed last:
+// SO101 and SO103 both read the catalog of the capture as captured. It
+// holds the capture weakly, so it neither keeps it alive nor mistakes
+// another capture for it.
+var lastKey struct {
+	sync.Mutex
+	c   weak.Pointer[capture.Capture]
+	key cacheKey
+}
+
+// catalogKey hashes the raw bytes of every native catalog of c; ok is false
+// when c has none.
+func catalogKey(c *capture.Capture) (key cacheKey, ok bool) {
+	lastKey.Lock()
+	if lastKey.c.Value() == c {
+		key = lastKey.key
+		lastKey.Unlock()
+		return key, true
+	}
+	lastKey.Unlock()
+	var h [2]maphash.Hash
+	for i := range h {
+		h[i].SetSeed(hashSeeds[i])
+	}
+	var n [8]byte
 	for _, s := range c.Segments() {
 		if s.Kind == capture.SecCatalog {
-			h.Write([]byte(strconv.Itoa(s.End - s.Start)))
-			h.Write(s.Bytes(c.Doc))
+			binary.LittleEndian.PutUint64(n[:], uint64(s.End-s.Start))
+			for i := range h {
+				h[i].Write(n[:])
+				h[i].Write(s.Bytes(c.Doc))
+			}
 			ok = true
 		}
 	}
-	h.Write([]byte(strings.Join(extra, "\x00")))
-	copy(key[:], h.Sum(nil))
-	return key, ok
+	if !ok {
+		return key, false
+	}
+	binary.LittleEndian.PutUint64(key[:8], h[0].Sum64())
+	binary.LittleEndian.PutUint64(key[8:], h[1].Sum64())
+	lastKey.Lock()
+	lastKey.c, lastKey.key = weak.Make(c), key
+	lastKey.Unlock()
+	return key, true
 }
 
-func cacheGet(key [32]byte) *cacheEntry {
+// DropCache releases every cached catalog: what the catalog rules derived
+// from them is derived again on next use. A long-running process whose
+// catalogs changed can give the memory back; a benchmark measures first
+// requests.
+func DropCache() {
+	catalogCache.Lock()
+	clear(catalogCache.m)
+	catalogCache.order = nil
+	catalogCache.Unlock()
+	lastKey.Lock()
+	lastKey.c = weak.Pointer[capture.Capture]{}
+	lastKey.Unlock()
+}
+
+// cacheGet returns the entry of key, or nil.
+func cacheGet(key cacheKey) *cacheEntry {
 	catalogCache.Lock()
 	defer catalogCache.Unlock()
 	return catalogCache.m[key]
 }
 
-func cachePut(key [32]byte, e *cacheEntry) {
+// entryFor returns the cache entry of c's native catalogs, parsing them on
+// a miss, and the catalogs re-pointed at c's segments; nil when c has no
+// native catalog.
+func entryFor(c *capture.Capture) (*cacheEntry, []catalog.Embedded) {
+	key, ok := catalogKey(c)
+	if !ok {
+		return nil, nil
+	}
+	return entryOf(c, key)
+}
+
+// entryOf is entryFor for c's key.
+func entryOf(c *capture.Capture, key cacheKey) (*cacheEntry, []catalog.Embedded) {
+	if e := cacheGet(key); e != nil {
+		return e, withSpans(c, e.cats)
+	}
+	cats := catalog.FromCapture(c)
+	return cachePut(key, &cacheEntry{cats: cats}), cats
+}
+
+// cachePut stores e under key unless an entry is there already, and
+// returns the stored entry.
+func cachePut(key cacheKey, e *cacheEntry) *cacheEntry {
 	catalogCache.Lock()
 	defer catalogCache.Unlock()
-	if _, ok := catalogCache.m[key]; ok {
-		return
+	if old, ok := catalogCache.m[key]; ok {
+		return old
 	}
 	if len(catalogCache.order) == cacheEntries {
 		delete(catalogCache.m, catalogCache.order[0])
@@ -63,6 +152,7 @@ func cachePut(key [32]byte, e *cacheEntry) {
 	}
 	catalogCache.m[key] = e
 	catalogCache.order = append(catalogCache.order, key)
+	return e
 }
 
 // withSpans returns the cached catalogs re-pointed at this capture's
@@ -79,4 +169,86 @@ func withSpans(c *capture.Capture, cached []catalog.Embedded) []catalog.Embedded
 		}
 	}
 	return out
+}
+
+// excludeKey identifies a list of excluded names.
+func excludeKey(exclude []string) string { return strings.Join(exclude, "\x00") }
+
+// compactBlocks returns SO101's blocks for the entry's catalogs and the
+// figures of the intents they keep.
+func (e *cacheEntry) compactBlocks(budget int, exclude []string) ([]string, catalog.CompactStats) {
+	key := strconv.Itoa(budget) + "\x00" + excludeKey(exclude)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r, ok := e.compact[key]; ok {
+		return r.blocks, r.stats
+	}
+	var r compactResult
+	r.blocks, r.stats = catalog.Compact(e.groupsLocked(exclude), budget)
+	if e.compact == nil {
+		e.compact = map[string]compactResult{}
+	}
+	e.compact[key] = r
+	return r.blocks, r.stats
+}
+
+// groupsLocked returns eligibleGroups of the entry's catalogs.
+func (e *cacheEntry) groupsLocked(exclude []string) [][]catalog.Skill {
+	key := excludeKey(exclude)
+	if g, ok := e.groups[key]; ok {
+		return g
+	}
+	g := eligibleGroups(e.cats, exclude)
+	if e.groups == nil {
+		e.groups = map[string][][]catalog.Skill{}
+	}
+	e.groups[key] = g
+	return g
+}
+
+// eligible returns the eligible skills of every catalog of the entry, in
+// order.
+func (e *cacheEntry) eligible(exclude []string) []catalog.Skill {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.eligibleLocked(exclude)
+}
+
+func (e *cacheEntry) eligibleLocked(exclude []string) []catalog.Skill {
+	key := excludeKey(exclude)
+	if all, ok := e.all[key]; ok {
+		return all
+	}
+	groups := e.groupsLocked(exclude)
+	var all []catalog.Skill
+	if len(groups) == 1 {
+		all = groups[0]
+	} else {
+		for _, g := range groups {
+			all = append(all, g...)
+		}
+	}
+	if e.all == nil {
+		e.all = map[string][]catalog.Skill{}
+	}
+	e.all[key] = all
+	return all
+}
+
+// snapshot returns the snapshot SO103 ranks: the eligible skills without a
+// profile. Its search structures are built by its first search and kept
+// with it.
+func (e *cacheEntry) snapshot(exclude []string) *catalog.Snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := excludeKey(exclude)
+	if s, ok := e.snaps[key]; ok {
+		return s
+	}
+	s := catalog.NewSnapshot(e.eligibleLocked(exclude), catalog.Options{})
+	if e.snaps == nil {
+		e.snaps = map[string]*catalog.Snapshot{}
+	}
+	e.snaps[key] = s
+	return s
 }

@@ -3,8 +3,6 @@ package catalogrules
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
@@ -35,27 +33,14 @@ var CompactIndex = &rules.Rule{
 		if !set.Resolver {
 			return nil // the host withholds skill_search: the native catalog stays
 		}
-		key, ok := catalogKey(p.Capture, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ","))
-		if !ok {
+		e, cats := entryFor(p.Capture)
+		if e == nil {
 			p.Idle("no native skill catalog")
 			return nil
 		}
-		var cats []catalog.Embedded
-		var blocks []string
-		if e := cacheGet(key); e != nil {
-			cats, blocks = withSpans(p.Capture, e.cats), e.blocks
-		} else {
-			cats = catalog.FromCapture(p.Capture)
-			var stats catalog.CompactStats
-			blocks, stats = catalog.Compact(eligibleGroups(cats, set.Exclude), set.BudgetChars)
-			cachePut(key, &cacheEntry{cats: cats, blocks: blocks, stats: stats})
-		}
+		blocks, _ := e.compactBlocks(set.BudgetChars, set.Exclude)
 		if set.Profile != "" {
-			var all []catalog.Skill
-			for _, g := range eligibleGroups(cats, set.Exclude) {
-				all = append(all, g...)
-			}
-			if prof, err := currentProfile(p, all); err != nil {
+			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil {
 				return err
 			} else if prof != nil {
 				// Current cards: the tag directory (SO102) applies.
@@ -70,7 +55,11 @@ var CompactIndex = &rules.Rule{
 // eligibleGroups filters each catalog's skills: excluded names go, and a
 // name already listed by an earlier catalog is not listed again.
 func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill {
-	seen := map[string]bool{}
+	total := len(exclude)
+	for _, e := range cats {
+		total += len(e.Skills)
+	}
+	seen := make(map[string]bool, total)
 	for _, n := range exclude {
 		seen[n] = true
 	}

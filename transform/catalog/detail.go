@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
@@ -126,7 +125,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	// SO101 parsed the catalogs and rendered the compact index when it ran:
 	// its cache holds both, with the intents it kept.
 	var cached *cacheEntry
-	if key, ok := catalogKey(c, "compact", strconv.Itoa(set.BudgetChars), strings.Join(set.Exclude, ",")); ok {
+	if key, ok := catalogKey(c); ok {
 		cached = cacheGet(key)
 	}
 	var cats []catalog.Embedded
@@ -171,7 +170,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	var blocks []string
 	var stats catalog.CompactStats
 	if cached != nil {
-		blocks, stats = cached.blocks, cached.stats
+		blocks, stats = cached.compactBlocks(set.BudgetChars, set.Exclude)
 	} else {
 		blocks, stats = catalog.Compact(groups, set.BudgetChars)
 	}

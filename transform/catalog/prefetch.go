@@ -62,8 +62,11 @@ var prefetch = &rules.Rule{
 		opts := p.Options.(*prefetchOptions)
 		limit := opts.Limit
 		// The catalog as captured: an earlier rule may have compacted it.
-		cats := catalog.FromCapture(p.Original)
-		if len(cats) == 0 {
+		// Its key is known from SO101; its parsed skills and the snapshot
+		// with its search structures come from the catalog cache after the
+		// first request, and are not looked at before the human text is.
+		key, ok := catalogKey(p.Original)
+		if !ok {
 			p.Idle("no native skill catalog")
 			return nil
 		}
@@ -71,14 +74,13 @@ var prefetch = &rules.Rule{
 			p.Idle("catalog.prefetch_limit is 0")
 			return nil
 		}
-		groups := eligibleGroups(cats, set.Exclude)
-		var all []catalog.Skill
-		for _, g := range groups {
-			all = append(all, g...)
-		}
-		if prof, err := currentProfile(p, all); err != nil || prof != nil {
-			p.Idle("the tag directory (SO102) never prefetches")
-			return err
+		var e *cacheEntry
+		if set.Profile != "" {
+			e, _ = entryOf(p.Original, key)
+			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil || prof != nil {
+				p.Idle("the tag directory (SO102) never prefetches")
+				return err
+			}
 		}
 		node, text := latestHumanText(p.Capture)
 		if node < 0 || strings.TrimSpace(text) == "" {
@@ -89,7 +91,10 @@ var prefetch = &rules.Rule{
 			p.Idle("the request is already prefetched")
 			return nil
 		}
-		snap := catalog.NewSnapshot(all, catalog.Options{})
+		if e == nil {
+			e, _ = entryOf(p.Original, key)
+		}
+		snap := e.snapshot(set.Exclude)
 		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars)
 		if overlay == "" {
 			p.Idle("no skill matches the latest human text")

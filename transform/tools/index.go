@@ -67,8 +67,8 @@ var toolSynonyms = [][]string{
 }
 
 // toolSynonymOf maps a normalised term to the normalised terms of its group's
-// head.
-var toolSynonymOf = func() map[string][]string {
+// head (built on first use).
+var toolSynonymOf = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, g := range toolSynonyms {
 		head := toolBaseTerms(g[0])
@@ -80,7 +80,7 @@ var toolSynonymOf = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // toolBaseTerms tokenizes and stems text without synonyms or stop words.
 func toolBaseTerms(text string) []string {
@@ -96,7 +96,7 @@ func toolNormalize(tok string) []string {
 		return nil
 	}
 	t := rank.Stem(tok)
-	if syn, ok := toolSynonymOf[t]; ok {
+	if syn, ok := toolSynonymOf()[t]; ok {
 		return append([]string{t}, syn...)
 	}
 	return []string{t}
@@ -278,15 +278,15 @@ func toolServerPrefix(name string) string {
 	if i := strings.IndexByte(name, '.'); i > 0 {
 		return name[:i+1]
 	}
-	if i := strings.IndexByte(name, '_'); i > 0 && !toolVerbs[strings.ToLower(name[:i])] {
+	if i := strings.IndexByte(name, '_'); i > 0 && !toolVerbs()[strings.ToLower(name[:i])] {
 		return name[:i+1]
 	}
 	return ""
 }
 
 // toolVerbs are first words of tool names that name an action, not a
-// server.
-var toolVerbs = func() map[string]bool {
+// server (built on first use).
+var toolVerbs = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`get list create update delete remove add set put post send read write run exec execute
 	query search find fetch open close start stop show describe check explain apply patch move copy rename upload download
@@ -294,7 +294,7 @@ var toolVerbs = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // toolSchemaTerms walks a parameter schema (bounded) and appends the terms
 // of its property names, titles, descriptions and string enum values.

@@ -2,6 +2,8 @@ package catalogbench
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -106,5 +108,46 @@ func TestBrowsesFivePages(t *testing.T) {
 	}
 	if !strings.Contains(out, "10 with the tag directory") {
 		t.Errorf("session note missing:\n%s", out)
+	}
+}
+
+// TestStartup builds the empty program and measures it against itself (an
+// empty program ignores skillopt's arguments): every figure is positive
+// and the ratio is the quotient of the medians.
+func TestStartup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	empty, err := BuildEmptyProgram(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := MeasureStartup(empty, empty, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runs != 3 || s.VersionMS <= 0 || s.EmptyMS <= 0 || s.ColdTransformMS <= 0 || s.ColdTransformSkills != ColdTransformSkills {
+		t.Fatalf("%+v", s)
+	}
+	if want := float64(int(s.VersionMS/s.EmptyMS*100+0.5)) / 100; s.Ratio != want {
+		t.Fatalf("ratio %v, want %v", s.Ratio, want)
+	}
+	if _, err := MeasureStartup(empty, filepath.Join(t.TempDir(), "missing"), 1); err == nil {
+		t.Fatal("a missing program measured")
+	}
+}
+
+// TestPrefetchFigures: a run reports the prefetch request, its allocation
+// and the first request.
+func TestPrefetchFigures(t *testing.T) {
+	row, err := Run(355, 1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.WarmPrefetchMS <= 0 || row.FirstRequestMS <= 0 || row.PrefetchAllocBytes <= 0 {
+		t.Fatalf("prefetch %.3f ms, %d B; first %.3f ms", row.WarmPrefetchMS, row.PrefetchAllocBytes, row.FirstRequestMS)
 	}
 }

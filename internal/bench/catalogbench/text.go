@@ -11,7 +11,7 @@ import (
 // WriteText writes rows as a table, followed by what the session columns
 // count and where the peak was read.
 func WriteText(w io.Writer, rows []Row) error {
-	table := [][]string{{"skills", "native B", "compact B", "tag B", "cumulative compact", "cumulative tag", "saving", fmt.Sprintf("%d-page saving", BrowsePages), "pagination", "snapshot ms", "warm ms", "peak MiB"}}
+	table := [][]string{{"skills", "native B", "compact B", "tag B", "cumulative compact", "cumulative tag", "saving", fmt.Sprintf("%d-page saving", BrowsePages), "pagination", "snapshot ms", "warm ms", "prefetch ms", "prefetch B", "first ms", "peak MiB"}}
 	for _, r := range rows {
 		many := fmt.Sprintf("%.1f %%", r.ManyPageSaving)
 		if r.BrowsedPages < BrowsePages {
@@ -19,7 +19,8 @@ func WriteText(w io.Writer, rows []Row) error {
 		}
 		table = append(table, []string{measure.Thousands(r.Skills), measure.Thousands(r.NativeBytes), measure.Thousands(r.CompactBytes), measure.Thousands(r.TagBytes),
 			measure.Thousands(r.CumulativeCompact), measure.Thousands(r.CumulativeTag), fmt.Sprintf("%.1f %%", r.CumulativeSaving), many,
-			measure.Thousands(r.PaginatedOnce) + "/" + measure.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS), fmt.Sprintf("%.1f", r.PeakMiB)})
+			measure.Thousands(r.PaginatedOnce) + "/" + measure.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS),
+			fmt.Sprintf("%.2f", r.WarmPrefetchMS), measure.Thousands(int(r.PrefetchAllocBytes)), fmt.Sprintf("%.2f", r.FirstRequestMS), fmt.Sprintf("%.1f", r.PeakMiB)})
 	}
 	if err := bench.WriteTable(w, table); err != nil {
 		return err
@@ -50,4 +51,15 @@ func peakNote(source string) string {
 		return "getrusage ru_maxrss of the whole process so far"
 	}
 	return "not available on this system"
+}
+
+// WriteStartup writes the start-up comparison, or why there is none.
+func WriteStartup(w io.Writer, s *Startup, note string) error {
+	if s == nil {
+		_, err := fmt.Fprintf(w, "start-up: %s\n", note)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "start-up: skillopt --version %.2f ms, an empty Go program %.2f ms (%.2f×); cold transform --rules SO101,SO103 of %s skills %.2f ms (medians of %d alternating runs)\n",
+		s.VersionMS, s.EmptyMS, s.Ratio, measure.Thousands(s.ColdTransformSkills), s.ColdTransformMS, s.Runs)
+	return err
 }

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"strings"
 	"unicode/utf8"
 )
 
@@ -64,13 +63,10 @@ func appendXMLJSONText(dst []byte, s string, escapeHTML bool) []byte {
 
 // entityJSON holds the JSON-escaped XML entities, without and with HTML
 // escaping, indexed by the character they replace.
-var entityJSON = func() (t [2][256]string) {
-	for _, e := range [][2]string{{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {`"`, "&quot;"}, {"'", "&apos;"}} {
-		t[0][e[0][0]] = e[1]
-		t[1][e[0][0]] = strings.NewReplacer("&", `\u0026`).Replace(e[1])
-	}
-	return t
-}()
+var entityJSON = [2][256]string{
+	{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&quot;", '\'': "&apos;"},
+	{'&': `\u0026amp;`, '<': `\u0026lt;`, '>': `\u0026gt;`, '"': `\u0026quot;`, '\'': `\u0026apos;`},
+}
 
 func appendEscaped(dst []byte, s string, class *[256]uint8, escapeHTML bool) []byte {
 	start := 0

@@ -1,0 +1,376 @@
+package catalog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillopt/skillopt/internal/bench/synth"
+	"github.com/skillopt/skillopt/internal/rank"
+)
+
+// searchReference is Search as it was before the search structures: the
+// BM25F hits of Index.Search and a scan of every skill for typos. Search
+// must return exactly what it returns.
+func searchReference(s *Snapshot, query string, limit int) []Result {
+	if limit <= 0 {
+		limit = 10
+	}
+	q := rank.ParseQuery(query)
+	fused := map[int]float64{}
+	why := map[int]string{}
+	add := func(list []int, label string) {
+		for r, i := range list {
+			fused[i] += 1.0 / float64(rrfK+r+1)
+			if _, ok := why[i]; !ok {
+				why[i] = label
+			}
+		}
+	}
+	var exact []int
+	low := strings.ToLower(strings.TrimSpace(query))
+	if i := s.Lookup(low); i >= 0 {
+		exact = append(exact, i)
+	} else if i := s.Lookup(strings.ReplaceAll(low, " ", "-")); i >= 0 {
+		exact = append(exact, i)
+	}
+	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ' ' || r == ',' || r == '`' || r == '"' || r == '\'' }) {
+		if i := s.Lookup(f); i >= 0 && !contains(exact, i) {
+			exact = append(exact, i)
+		}
+	}
+	add(exact, "exact-name")
+	var lexical []int
+	for _, h := range s.bm25().Search(q, 200) {
+		lexical = append(lexical, h.Doc)
+	}
+	if !s.selective(q) {
+		lexical = nil
+	}
+	add(lexical, "lexical")
+	add(typoScan(s, q, exact), "name-typo")
+	out := make([]Result, 0, len(fused))
+	for i, sc := range fused {
+		sk := s.Skills[i]
+		out = append(out, Result{Name: sk.Name, Score: round4(sc * 1000), Description: sk.Description, Match: why[i], index: i})
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Score != out[b].Score {
+			return out[a].Score > out[b].Score
+		}
+		return out[a].index < out[b].index
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// typoScan is the typo search as a scan over every skill.
+func typoScan(s *Snapshot, q rank.Query, skip []int) []int {
+	var out []int
+	for _, t := range q.Terms {
+		if len(t) < 5 || s.bm25().DocFreq(t) > 0 {
+			continue
+		}
+		maxd := 1
+		if len(t) >= 7 {
+			maxd = 2
+		}
+		for i, sk := range s.Skills {
+			if contains(skip, i) || contains(out, i) {
+				continue
+			}
+			if hitRef(t, strings.ToLower(sk.Name), maxd) {
+				out = append(out, i)
+				if len(out) == 20 {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hitRef is the scan's test of one lower-case name against a query word.
+func hitRef(t, name string, maxd int) bool {
+	hit := distanceRef(t, name) <= maxd && t != name
+	for _, part := range strings.Split(name, "-") {
+		if hit || len(part) < 4 || part == t {
+			break
+		}
+		hit = distanceRef(t, part) <= maxd
+	}
+	return hit && name != t
+}
+
+// distanceRef is the plain Levenshtein distance in bytes.
+func distanceRef(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// typo applies k random byte edits to w.
+func typo(r *rand.Rand, w string, k int) string {
+	b := []byte(w)
+	for ; k > 0 && len(b) > 1; k-- {
+		i := r.IntN(len(b))
+		switch r.IntN(4) {
+		case 0:
+			b = append(b[:i], b[i+1:]...)
+		case 1:
+			b[i] = byte('a' + r.IntN(26))
+		case 2:
+			b = append(b[:i], append([]byte{byte('a' + r.IntN(26))}, b[i:]...)...)
+		default:
+			if i+1 < len(b) {
+				b[i], b[i+1] = b[i+1], b[i]
+			}
+		}
+	}
+	return string(b)
+}
+
+// searchQueries returns the queries of the search tests, the synthetic
+// request's text, and queries drawn from the skills: names, name parts and
+// description words as written and with one to three edits, mixed with
+// unrelated words.
+func searchQueries(skills []Skill, n int, seed uint64) []string {
+	qs := []string{
+		"", "the and of", "fill a pdf form", "terraform-state", "use changelog-writer please", "terrafrom",
+		"release notes", "bake a chocolate cake", "write the release notes", "flakey", "create a slack gif",
+		"日本語 クエリ migration", "pdf form filler", "k8s-rollout", "debug kubernetes rollouts and pods",
+		"The nightly reconciliation in ledgerd started dropping entries after last week's batching change: the totals in the export no longer match the bank statement & finance noticed it first. Find out why, fix it, and add a regression test. Don't touch the SQL migrations.",
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	var words []string
+	for _, sk := range skills {
+		words = append(words, sk.Name)
+		words = append(words, strings.Split(strings.ToLower(sk.Name), "-")...)
+		words = append(words, strings.Fields(sk.Description)...)
+	}
+	filler := strings.Fields("please can you help me with this task today quickly reconcile ledger parsing flaky build deploy")
+	for len(qs) < n {
+		var q []string
+		for k := r.IntN(8); k >= 0; k-- {
+			var w string
+			if r.IntN(3) == 0 {
+				w = filler[r.IntN(len(filler))]
+			} else {
+				w = words[r.IntN(len(words))]
+			}
+			if r.IntN(2) == 0 {
+				w = typo(r, w, 1+r.IntN(3))
+			}
+			q = append(q, w)
+		}
+		qs = append(qs, strings.Join(q, " "))
+	}
+	return qs
+}
+
+func checkSameResults(t *testing.T, s *Snapshot, queries []string) {
+	t.Helper()
+	for _, q := range queries {
+		want := searchReference(s, q, 10)
+		for _, limit := range []int{3, 10} {
+			got := s.Search(q, limit)
+			if w := want[:min(limit, len(want))]; !reflect.DeepEqual(got, w) {
+				t.Fatalf("%d skills, %q, limit %d:\n got %+v\nwant %+v", s.Len(), q, limit, got, w)
+			}
+		}
+	}
+}
+
+// TestSearchMatchesReference: the indexed search returns what the scan
+// returned, on the search tests' queries and on generated ones, over small
+// hand-written catalogs, synthetic ones and the corpus's skills.
+func TestSearchMatchesReference(t *testing.T) {
+	hand := []Skill{
+		{Name: "pdf-form-filler", Description: "Fill PDF forms and flatten them."},
+		{Name: "terraform-state", Description: "Move terraform state between backends."},
+		{Name: "changelog-writer", Description: "Draft release notes from commits."},
+		{Name: "k8s-rollout", Description: "Debug Kubernetes rollouts and pods."},
+		{Name: "Slack-GIF-Creator", Description: "Create animated GIFs for Slack."},
+		{Name: "a--b-deploys", Description: "Odd name with an empty part."},
+		{Name: "deploy-deploy-deploy", Description: "A name part that repeats."},
+		{Name: "über-résumé-écrivain", Description: "Écrit des résumés."},
+		{Name: strings.Repeat("longname", 40), Description: "A name past 255 bytes."},
+	}
+	checkSameResults(t, NewSnapshot(hand, Options{}), searchQueries(hand, 400, 1))
+	for _, n := range []int{40, 355, 2000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var skills []Skill
+			for _, s := range synth.Skills(n, 1) {
+				skills = append(skills, Skill{Name: s.Name, Description: s.Description})
+			}
+			checkSameResults(t, NewSnapshot(skills, Options{}), searchQueries(skills, 150+150*min(1, 355/n), uint64(n)))
+		})
+	}
+	root := filepath.Join("..", "..", "shared", "corpus", "skills")
+	if _, err := os.Stat(root); err != nil {
+		t.Log("../shared/corpus not found: corpus skills not checked")
+		return
+	}
+	skills, _ := FromDisk([]string{root})
+	if len(skills) < 50 {
+		t.Fatalf("only %d corpus skills", len(skills))
+	}
+	checkSameResults(t, NewSnapshot(skills, Options{}), searchQueries(skills, 400, 3))
+}
+
+// TestTypoIndexFindsEveryMatch: for every word within distance 1 or 2 of a
+// name or name part, the index finds every skill the scan finds (the
+// superset argument of typo.go, tested directly).
+func TestTypoIndexFindsEveryMatch(t *testing.T) {
+	var skills []Skill
+	for _, s := range synth.Skills(500, 4) {
+		skills = append(skills, Skill{Name: s.Name, Description: s.Description})
+	}
+	s := NewSnapshot(skills, Options{})
+	r := rand.New(rand.NewPCG(9, 9))
+	for k := 0; k < 400; k++ {
+		name := strings.ToLower(skills[r.IntN(len(skills))].Name)
+		w := name
+		if r.IntN(2) == 0 {
+			parts := strings.Split(name, "-")
+			w = parts[r.IntN(len(parts))]
+		}
+		w = typo(r, strings.ReplaceAll(w, "-", ""), 1+r.IntN(2))
+		if len(w) < 5 {
+			continue
+		}
+		maxd := 1
+		if len(w) >= 7 {
+			maxd = 2
+		}
+		got := s.typos().matches(w, maxd, nil, nil, len(skills))
+		var want []int
+		for i := range skills {
+			if hitRef(w, strings.ToLower(skills[i].Name), maxd) {
+				want = append(want, i)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q (distance %d): index %v, scan %v", w, maxd, got, want)
+		}
+	}
+}
+
+// FuzzSearch: on a fixed catalog, any query gives the scan's results.
+func FuzzSearch(f *testing.F) {
+	var skills []Skill
+	for _, s := range synth.Skills(300, 5) {
+		skills = append(skills, Skill{Name: s.Name, Description: s.Description})
+	}
+	skills = append(skills, Skill{Name: "pdf-form-filler", Description: "Fill PDF forms."}, Skill{Name: "Éclair-Maker", Description: "Pâtisserie."})
+	s := NewSnapshot(skills, Options{})
+	for _, q := range searchQueries(skills, 12, 11) {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if len(q) > 4096 {
+			return
+		}
+		got, want := s.Search(q, 10), searchReference(s, q, 10)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %+v\nwant %+v", q, got, want)
+		}
+	})
+}
+
+// TestWithinDistance compares the banded test with the full distance on
+// every pair of a few hundred short words and their edits.
+func TestWithinDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"", "a", "ab", "abc", "deploy", "deplyo", "terraform", "terrafrom", "k8s", "éclair", "eclair"}
+	for len(words) < 300 {
+		w := words[r.IntN(len(words))]
+		if r.IntN(3) == 0 {
+			w += words[r.IntN(len(words))]
+		}
+		words = append(words, typo(r, w, r.IntN(3)))
+	}
+	for _, a := range words {
+		for _, b := range words {
+			d := distanceRef(a, b)
+			for max := 0; max <= 3; max++ {
+				if got, want := withinDistance(a, b, max), a != b && d <= max; got != want {
+					t.Fatalf("withinDistance(%q, %q, %d) = %v, distance %d", a, b, max, got, d)
+				}
+			}
+		}
+	}
+}
+
+// TestSearchConcurrent: searches of one snapshot from several goroutines,
+// the first of them building the search structures, agree with a search
+// made alone (run with -race).
+func TestSearchConcurrent(t *testing.T) {
+	var skills []Skill
+	for _, s := range synth.Skills(800, 6) {
+		skills = append(skills, Skill{Name: s.Name, Description: s.Description})
+	}
+	queries := searchQueries(skills, 40, 6)
+	alone := NewSnapshot(skills, Options{})
+	want := make([][]Result, len(queries))
+	for i, q := range queries {
+		want[i] = alone.Search(q, 5)
+	}
+	shared := NewSnapshot(skills, Options{})
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for k := range queries {
+				i := (k + g*7) % len(queries)
+				if got := shared.Search(queries[i], 5); !reflect.DeepEqual(got, want[i]) {
+					errs <- fmt.Errorf("%q: got %+v, want %+v", queries[i], got, want[i])
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRadixSortKeys: the radix sort orders by key and keeps the order of
+// equal keys, as the plain sort of a small table does.
+func TestRadixSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	var pairs []uint64
+	for id := 0; id < 50000; id++ {
+		for k := r.IntN(3); k >= 0; k-- {
+			pairs = append(pairs, uint64(r.Uint32()&0x0303ffff)<<32|uint64(id))
+		}
+	}
+	want := slices.Clone(pairs)
+	slices.Sort(want)
+	if got := radixSortKeys(pairs); !slices.Equal(got, want) {
+		t.Fatal("radix sort differs from sort")
+	}
+}
