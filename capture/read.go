@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
@@ -90,7 +91,7 @@ type Capture struct {
 	layers []layer // encodings between File.Data[span] and Body, outermost first
 	segs   []Segment
 	// catalogSum memoises CatalogDigest (nil: not computed yet).
-	catalogSum *catalogSum
+	catalogSum atomic.Pointer[catalogSum]
 }
 
 // File is one input file (or stdin) and the captures found in it.
@@ -846,12 +847,9 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := *c
-	n.Body = body
-	n.Doc = doc
-	n.segs = nil
-	n.catalogSum = nil
-	return &n, nil
+	n := &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
+		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, span: c.span, layers: c.layers}
+	return n, nil
 }
 
 // Origin returns the capture as originally read from its file: the capture

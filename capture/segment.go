@@ -2,10 +2,10 @@ package capture
 
 import (
 	"bytes"
-	"crypto/sha256"
+	"encoding/binary"
+	"hash/maphash"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -647,31 +647,45 @@ func (c *Capture) CatalogBytes() []byte {
 }
 
 type catalogSum struct {
-	sum [32]byte
+	sum [16]byte
 	ok  bool
 }
 
-// CatalogDigest is the SHA-256 of the capture's native skill catalogs: each
-// segment's length in decimal, then its raw bytes. ok is false when the
-// capture has none. The digest identifies a catalog across turns and rules;
-// it is computed once per capture.
-func (c *Capture) CatalogDigest() (sum [32]byte, ok bool) {
-	if c.catalogSum == nil {
-		h := sha256.New()
-		cs := &catalogSum{}
-		for _, s := range c.Segments() {
-			if s.Kind == SecCatalog {
-				h.Write(strconv.AppendInt(nil, int64(s.End-s.Start), 10))
-				h.Write(s.Bytes(c.Doc))
-				cs.ok = true
-			}
-		}
-		if cs.ok {
-			h.Sum(cs.sum[:0])
-		}
-		c.catalogSum = cs
+// catalogSeeds key CatalogDigest: drawn at start-up, so that catalogs cannot
+// be crafted to collide.
+var catalogSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// CatalogDigest identifies the capture's native skill catalogs within this
+// process: 128 bits of keyed hash over each catalog segment's length and raw
+// bytes. Two captures of one process have the same digest when their
+// catalogs are byte for byte the same. ok is false when the capture has no
+// catalog. It is computed once per capture and is safe for concurrent use.
+func (c *Capture) CatalogDigest() (sum [16]byte, ok bool) {
+	if cs := c.catalogSum.Load(); cs != nil {
+		return cs.sum, cs.ok
 	}
-	return c.catalogSum.sum, c.catalogSum.ok
+	var h [2]maphash.Hash
+	for i := range h {
+		h[i].SetSeed(catalogSeeds[i])
+	}
+	var n [8]byte
+	cs := &catalogSum{}
+	for _, s := range c.Segments() {
+		if s.Kind == SecCatalog {
+			binary.LittleEndian.PutUint64(n[:], uint64(s.End-s.Start))
+			for i := range h {
+				h[i].Write(n[:])
+				h[i].Write(s.Bytes(c.Doc))
+			}
+			cs.ok = true
+		}
+	}
+	if cs.ok {
+		binary.LittleEndian.PutUint64(cs.sum[:8], h[0].Sum64())
+		binary.LittleEndian.PutUint64(cs.sum[8:], h[1].Sum64())
+	}
+	c.catalogSum.Store(cs)
+	return cs.sum, cs.ok
 }
 
 // WriteCatalog passes the raw bytes of each skill-catalog segment to w, in

@@ -3,6 +3,7 @@ package capture
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -80,5 +81,38 @@ func TestCatalogDigest(t *testing.T) {
 	}
 	if d, _ := n.CatalogDigest(); d != c {
 		t.Error("WithBody kept the digest of the original body")
+	}
+}
+
+// TestWithBodyKeepsFields: a copy with another body keeps every field but
+// the body, its index and what is derived from them.
+func TestWithBodyKeepsFields(t *testing.T) {
+	f, err := Read("c.json", []byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Captures[0]
+	c.URL, c.Method, c.Envelope, c.Line = "https://api.anthropic.com/v1/messages", "POST", "har", 7
+	c.Headers = []Header{{"Content-Type", "application/json"}}
+	c.span, c.layers = [2]int{3, 9}, []layer{layerJSONString}
+	c.Segments()
+	n, err := c.WithBody([]byte(`{"model":"m","max_tokens":2,"messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := map[string]bool{"Body": true, "Doc": true, "segs": true, "catalogSum": true}
+	cv, nv := reflect.ValueOf(c).Elem(), reflect.ValueOf(n).Elem()
+	for i := range cv.NumField() {
+		name := cv.Type().Field(i).Name
+		if derived[name] {
+			continue
+		}
+		a, b := cv.Field(i), nv.Field(i)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("WithBody changed %s: %v → %v", name, a, b)
+		}
+	}
+	if n.segs != nil || string(n.Body) == string(c.Body) {
+		t.Error("WithBody kept the old body or its segments")
 	}
 }

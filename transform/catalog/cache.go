@@ -1,12 +1,9 @@
 package catalogrules
 
 import (
-	"encoding/binary"
-	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
-	"weak"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
@@ -17,8 +14,8 @@ import (
 // snapshot and its search structures) is kept in a small cache keyed by the
 // catalog's raw bytes. Each rule derives what it needs from an entry once
 // per configuration. Hashing the raw bytes costs far less than parsing and
-// rendering; the hash is keyed with seeds drawn at start-up, so catalogs
-// cannot be crafted to collide.
+// rendering (capture.CatalogDigest: keyed with seeds drawn at start-up, so
+// catalogs cannot be crafted to collide).
 
 const cacheEntries = 16
 
@@ -49,52 +46,11 @@ var catalogCache = struct {
 	order []cacheKey
 }{m: map[cacheKey]*cacheEntry{}}
 
-var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
-// lastKey remembers the key of the capture with a catalog hashed last:
-// SO101 and SO103 both read the catalog of the capture as captured. It
-// holds the capture weakly, so it neither keeps it alive nor mistakes
-// another capture for it.
-var lastKey struct {
-	sync.Mutex
-	c   weak.Pointer[capture.Capture]
-	key cacheKey
-}
-
-// catalogKey hashes the raw bytes of every native catalog of c; ok is false
-// when c has none.
-func catalogKey(c *capture.Capture) (key cacheKey, ok bool) {
-	lastKey.Lock()
-	if lastKey.c.Value() == c {
-		key = lastKey.key
-		lastKey.Unlock()
-		return key, true
-	}
-	lastKey.Unlock()
-	var h [2]maphash.Hash
-	for i := range h {
-		h[i].SetSeed(hashSeeds[i])
-	}
-	var n [8]byte
-	for _, s := range c.Segments() {
-		if s.Kind == capture.SecCatalog {
-			binary.LittleEndian.PutUint64(n[:], uint64(s.End-s.Start))
-			for i := range h {
-				h[i].Write(n[:])
-				h[i].Write(s.Bytes(c.Doc))
-			}
-			ok = true
-		}
-	}
-	if !ok {
-		return key, false
-	}
-	binary.LittleEndian.PutUint64(key[:8], h[0].Sum64())
-	binary.LittleEndian.PutUint64(key[8:], h[1].Sum64())
-	lastKey.Lock()
-	lastKey.c, lastKey.key = weak.Make(c), key
-	lastKey.Unlock()
-	return key, true
+// catalogKey is the key of c's native catalogs (capture.CatalogDigest);
+// ok is false when c has none.
+func catalogKey(c *capture.Capture) (cacheKey, bool) {
+	sum, ok := c.CatalogDigest()
+	return cacheKey(sum), ok
 }
 
 // DropCache releases every cached catalog: what the catalog rules derived
@@ -106,9 +62,6 @@ func DropCache() {
 	clear(catalogCache.m)
 	catalogCache.order = nil
 	catalogCache.Unlock()
-	lastKey.Lock()
-	lastKey.c = weak.Pointer[capture.Capture]{}
-	lastKey.Unlock()
 }
 
 // cacheGet returns the entry of key, or nil.
