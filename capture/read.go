@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -92,6 +93,11 @@ type Capture struct {
 	segs   []Segment
 	// catalogSum memoises CatalogDigest (nil: not computed yet).
 	catalogSum atomic.Pointer[catalogSum]
+	// catalogText memoises the text of catalog segments, by span.
+	catalogText struct {
+		sync.Mutex
+		m map[[2]int]string
+	}
 }
 
 // File is one input file (or stdin) and the captures found in it.

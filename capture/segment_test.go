@@ -100,7 +100,7 @@ func TestWithBodyKeepsFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	derived := map[string]bool{"Body": true, "Doc": true, "segs": true, "catalogSum": true}
+	derived := map[string]bool{"Body": true, "Doc": true, "segs": true, "catalogSum": true, "catalogText": true}
 	cv, nv := reflect.ValueOf(c).Elem(), reflect.ValueOf(n).Elem()
 	for i := range cv.NumField() {
 		name := cv.Type().Field(i).Name

@@ -16,7 +16,27 @@ var nonTextKeys = map[string]bool{
 // string content for prose sections (identifiers, signatures and binary
 // payloads left out), the raw JSON for tool declarations and calls, and
 // nothing for media, whose cost is not a function of its bytes.
+//
+// The text of a skill catalog, which several rules and measure read, is
+// decoded once per capture; SegmentText is safe for concurrent use.
 func (c *Capture) SegmentText(s Segment) string {
+	if s.Kind == SecCatalog {
+		c.catalogText.Lock()
+		defer c.catalogText.Unlock()
+		if t, ok := c.catalogText.m[[2]int{s.Start, s.End}]; ok {
+			return t
+		}
+		t := c.segmentText(s)
+		if c.catalogText.m == nil {
+			c.catalogText.m = map[[2]int]string{}
+		}
+		c.catalogText.m[[2]int{s.Start, s.End}] = t
+		return t
+	}
+	return c.segmentText(s)
+}
+
+func (c *Capture) segmentText(s Segment) string {
 	d := c.Doc
 	switch s.Kind {
 	case SecMedia:

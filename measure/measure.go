@@ -504,6 +504,24 @@ func pct(part, whole int) float64 {
 	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
 }
 
+// skillTags counts the <skill> tags of a raw catalog, whichever way JSON
+// wrote its angle brackets, in one pass.
+func skillTags(raw []byte) int {
+	n := 0
+	for {
+		i := bytes.Index(raw, []byte("skill"))
+		if i < 0 {
+			return n
+		}
+		before, after := raw[:i], raw[i+len("skill"):]
+		if (bytes.HasSuffix(before, []byte("<")) || bytes.HasSuffix(before, []byte(`\u003c`))) &&
+			(bytes.HasPrefix(after, []byte(">")) || bytes.HasPrefix(after, []byte(`\u003e`))) {
+			n++
+		}
+		raw = after
+	}
+}
+
 func skills(c *capture.Capture, segs []capture.Segment) Skills {
 	var s Skills
 	for _, seg := range segs {
@@ -512,9 +530,7 @@ func skills(c *capture.Capture, segs []capture.Segment) Skills {
 		}
 		s.Format = seg.Name
 		s.Bytes += seg.End - seg.Start
-		// Count entries in the raw bytes, whichever way '<' was written.
-		raw := seg.Bytes(c.Doc)
-		s.Count += bytes.Count(raw, []byte("<skill>")) + bytes.Count(raw, []byte(`\u003cskill\u003e`)) + bytes.Count(raw, []byte(`\u003cskill>`))
+		s.Count += skillTags(seg.Bytes(c.Doc))
 	}
 	if s.Format == "" {
 		s.Format = "none"

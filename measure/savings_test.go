@@ -279,3 +279,18 @@ func TestShareBar(t *testing.T) {
 		t.Fatalf("catalog bar: %q", lines[3])
 	}
 }
+
+func TestSkillTags(t *testing.T) {
+	for raw, want := range map[string]int{
+		``:                                     0,
+		`<skill><name>a</name></skill>`:        1,
+		`\u003cskill\u003e and \u003cskill>`:   2,
+		`<skills> skill <skill x> <skill>`:     1,
+		`<skill><skill>skill>`:                 2,
+		`\u003cskill\u003e<skill>\u003cskill>`: 3,
+	} {
+		if got := measure.SkillTags([]byte(raw)); got != want {
+			t.Errorf("%s: %d tags, want %d", raw, got, want)
+		}
+	}
+}

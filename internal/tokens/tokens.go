@@ -31,11 +31,13 @@
 //
 // # Cost
 //
-// The vocabulary is the library's, embedded in a compact form; indexing it
-// takes a few milliseconds and about 4 MB for o200k_base, once per process. It is built on the
-// first Count or CountAll of an encoding, or in the background after Preload;
-// importing the package and New cost nothing. Each Counter keeps the counts
-// of the pieces it has seen in fixed-size caches of about 4 MB at most.
+// The vocabulary is the library's, embedded with its lookup table (4.3 MB
+// for o200k_base, 2.1 MB for cl100k_base), so loading it only checks the
+// file's shape, on the first Count or CountAll of an encoding or in the
+// background after Preload; its pages are read as lookups reach them.
+// Importing the package and New cost nothing. Each Counter keeps the counts
+// of the pieces it has seen in fixed-size caches of about 4 MB at most,
+// mapped on huge pages where Linux allows it.
 package tokens
 
 import (

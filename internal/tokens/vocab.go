@@ -4,17 +4,17 @@ import (
 	_ "embed"
 	"encoding/binary"
 	"fmt"
-	"hash/maphash"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 //go:generate go run ./genvocab -dir .
 
-// The vocabularies of github.com/tiktoken-go/tokenizer, written by genvocab:
-// the token count, then every token in rank order as a uvarint length and
-// its bytes. The tests compare them with the library.
+// The vocabularies of github.com/tiktoken-go/tokenizer in the format of
+// VocabFile, written by genvocab. The tests compare them with the library.
 var (
 	//go:embed o200k_base.vocab
 	o200kData string
@@ -63,81 +63,170 @@ func (e *encoding) prepare() {
 	})
 }
 
-// vocab maps token bytes to ranks with an open-addressing table over the
-// embedded token list: about 4 MB and a few milliseconds to build for
-// o200k_base, where a Go map of the same strings takes five times the
-// memory and ten times the time.
+// vocab maps token bytes to ranks with an open-addressing table that is
+// part of the embedded file (see VocabFile): loading it only checks its
+// shape, and its pages are read from the binary as lookups reach them, so a
+// process that counts a few texts touches a fraction of it.
 type vocab struct {
-	data  string   // embedded file; token r is data[off[r]:off[r]+lens[r]]
-	off   []uint32 // start of each token in data
-	lens  []uint8  // length of each token (at most 255 bytes)
-	slots []uint32 // rank+1 of the token hashed there, 0 when empty
+	count int
+	off   []byte // count+1 little-endian uint32: token r is data[off[r]:off[r+1]]
+	slots []byte // 1<<bits little-endian uint32 slots (see slotOf), 0 when empty
 	mask  uint64
-	seed  maphash.Seed
+	data  string // the tokens, concatenated in rank order
 }
 
-func (v *vocab) init(data string) error {
-	count, k := binary.Uvarint([]byte(data[:min(len(data), binary.MaxVarintLen64)]))
-	if k <= 0 || count < 256 || count > 1<<22 {
+// The vocabulary file: the magic, then little-endian uint32 fields: the
+// token count, the number of bits of the slot table and the length of the
+// token bytes; then the offsets, the slots and the token bytes.
+const (
+	vocabMagic  = "skv2"
+	vocabHeader = len(vocabMagic) + 12
+)
+
+// VocabFile returns the vocabulary file of tokens in rank order (package
+// tokens embeds one per encoding; genvocab writes them). The slot table
+// holds at most half as many tokens as slots, placed by vocabHash with
+// linear probing in rank order.
+//
+// A slot holds rank+1 in its low rankBits bits and the top bits of the
+// token's hash above them, so that a probe rejects most other tokens
+// without reading their bytes.
+func VocabFile(tokens []string) ([]byte, error) {
+	bits := 1
+	for 1<<bits < 2*len(tokens) {
+		bits++
+	}
+	size := 0
+	for _, t := range tokens {
+		size += len(t)
+	}
+	if size > math.MaxUint32/2 || bits > 30 || len(tokens) >= 1<<rankBits {
+		return nil, fmt.Errorf("vocabulary too large")
+	}
+	out := append([]byte(vocabMagic), make([]byte, 12)...)
+	binary.LittleEndian.PutUint32(out[4:], uint32(len(tokens)))
+	binary.LittleEndian.PutUint32(out[8:], uint32(bits))
+	binary.LittleEndian.PutUint32(out[12:], uint32(size))
+	pos := 0
+	for _, t := range tokens {
+		out = binary.LittleEndian.AppendUint32(out, uint32(pos))
+		pos += len(t)
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(pos))
+	slots := make([]uint32, 1<<bits)
+	mask := uint64(len(slots) - 1)
+	for r, t := range tokens {
+		h := vocabHash(t)
+		i := h & mask
+		for slots[i] != 0 {
+			if tokens[slots[i]&rankMask-1] == t {
+				return nil, fmt.Errorf("token %q repeats", t)
+			}
+			i = (i + 1) & mask
+		}
+		slots[i] = slotOf(h, uint32(r))
+	}
+	for _, x := range slots {
+		out = binary.LittleEndian.AppendUint32(out, x)
+	}
+	for _, t := range tokens {
+		out = append(out, t...)
+	}
+	return out, nil
+}
+
+// init checks the shape of a vocabulary file: its sizes, offsets that
+// never go back, and slots that name existing ranks.
+func (v *vocab) init(file string) error {
+	if len(file) < vocabHeader || file[:len(vocabMagic)] != vocabMagic {
+		return fmt.Errorf("vocabulary file is damaged (header)")
+	}
+	b := unsafe.Slice(unsafe.StringData(file), len(file))
+	count := uint64(binary.LittleEndian.Uint32(b[4:]))
+	bits := binary.LittleEndian.Uint32(b[8:])
+	size := uint64(binary.LittleEndian.Uint32(b[12:]))
+	if count < 256 || count >= 1<<rankBits || bits > 30 || 1<<bits < 2*count {
 		return fmt.Errorf("vocabulary file is damaged (token count)")
 	}
-	v.data = data
-	v.off = make([]uint32, count)
-	v.lens = make([]uint8, count)
-	pos := k
-	for r := range int(count) {
-		n, k := binary.Uvarint([]byte(data[pos:min(len(data), pos+binary.MaxVarintLen64)]))
-		if k <= 0 || n > 255 || pos+k+int(n) > len(data) {
+	offEnd := uint64(vocabHeader) + 4*(count+1)
+	slotEnd := offEnd + 4<<bits
+	if uint64(len(file)) != slotEnd+size {
+		return fmt.Errorf("vocabulary file is damaged (%d bytes, want %d)", len(file), slotEnd+size)
+	}
+	off, slots := b[vocabHeader:offEnd], b[offEnd:slotEnd]
+	prev := uint32(0)
+	for r := range count + 1 {
+		o := binary.LittleEndian.Uint32(off[4*r:])
+		if o < prev || o > uint32(size) || r == count && o != uint32(size) {
 			return fmt.Errorf("vocabulary file is damaged at token %d", r)
 		}
-		pos += k
-		v.off[r] = uint32(pos)
-		v.lens[r] = uint8(n)
-		pos += int(n)
+		prev = o
 	}
-	if pos != len(data) {
-		return fmt.Errorf("vocabulary file has %d bytes after its last token", len(data)-pos)
-	}
-	size := uint64(1)
-	for size < 2*count {
-		size <<= 1
-	}
-	v.slots = make([]uint32, size)
-	v.mask = size - 1
-	v.seed = maphash.MakeSeed()
-	for r := range uint32(count) {
-		i := maphash.String(v.seed, v.token(r)) & v.mask
-		for v.slots[i] != 0 {
-			if v.token(v.slots[i]-1) == v.token(r) {
-				return fmt.Errorf("vocabulary file repeats token %q", v.token(r))
-			}
-			i = (i + 1) & v.mask
+	for i := 0; i < len(slots); i += 4 {
+		if uint64(binary.LittleEndian.Uint32(slots[i:])&rankMask) > count {
+			return fmt.Errorf("vocabulary file is damaged at slot %d", i/4)
 		}
-		v.slots[i] = r + 1
 	}
+	*v = vocab{count: int(count), off: off, slots: slots, mask: 1<<bits - 1, data: file[slotEnd:]}
 	return nil
 }
 
 // token returns the bytes of the token of rank r.
 func (v *vocab) token(r uint32) string {
-	start := v.off[r]
-	return v.data[start : start+uint32(v.lens[r])]
+	return v.data[binary.LittleEndian.Uint32(v.off[4*r:]):binary.LittleEndian.Uint32(v.off[4*r+4:])]
+}
+
+const (
+	rankBits = 22
+	rankMask = 1<<rankBits - 1
+)
+
+// slotOf is the slot of the token of rank r and hash h.
+func slotOf(h uint64, r uint32) uint32 {
+	return uint32(h>>(64-(32-rankBits)))<<rankBits | (r + 1)
 }
 
 // rank returns the rank of token s, or noRank.
 func (v *vocab) rank(s string) uint32 {
-	i := maphash.String(v.seed, s) & v.mask
-	for {
-		x := v.slots[i]
+	h := vocabHash(s)
+	want := slotOf(h, 0) &^ rankMask
+	for i := h & v.mask; ; i = (i + 1) & v.mask {
+		x := binary.LittleEndian.Uint32(v.slots[4*i:])
 		if x == 0 {
 			return noRank
 		}
-		if v.token(x-1) == s {
-			return x - 1
+		if x&^rankMask == want && v.token(x&rankMask-1) == s {
+			return x&rankMask - 1
 		}
-		i = (i + 1) & v.mask
 	}
 }
 
+// vocabHash is the fixed hash of the slot table: the table is built once,
+// by genvocab, so its hash cannot be seeded per process. Lookups of any
+// input end at an empty slot of a table at most half full.
+func vocabHash(s string) uint64 {
+	const m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9
+	all := unsafe.Slice(unsafe.StringData(s), len(s))
+	b, n := all, len(s)
+	h := uint64(n) * m1
+	var w uint64
+	switch {
+	case n >= 8:
+		for ; len(b) > 8; b = b[8:] {
+			h = (h ^ binary.LittleEndian.Uint64(b)) * m2
+			h ^= h >> 31
+		}
+		w = binary.LittleEndian.Uint64(all[n-8:]) // the last 8 bytes, overlapping
+	case n >= 4:
+		w = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	case n > 0:
+		w = uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16
+	}
+	h = (h ^ w) * m1
+	h ^= h >> 29
+	h *= m2
+	return h ^ h>>32
+}
+
 // len returns the number of tokens.
-func (v *vocab) len() int { return len(v.off) }
+func (v *vocab) len() int { return v.count }

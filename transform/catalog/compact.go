@@ -65,13 +65,24 @@ func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill
 	}
 	groups := make([][]catalog.Skill, len(cats))
 	for i, e := range cats {
-		groups[i] = make([]catalog.Skill, 0, len(e.Skills))
-		for _, sk := range e.Skills {
+		// The catalog's own slice while every skill is kept (the usual
+		// case); a copy once one is left out.
+		copied := false
+		for j, sk := range e.Skills {
 			if seen[sk.Name] || sk.DisableModelInvocation {
+				if !copied {
+					groups[i] = append(make([]catalog.Skill, 0, len(e.Skills)-1), e.Skills[:j]...)
+					copied = true
+				}
 				continue
 			}
 			seen[sk.Name] = true
-			groups[i] = append(groups[i], sk)
+			if copied {
+				groups[i] = append(groups[i], sk)
+			}
+		}
+		if !copied {
+			groups[i] = e.Skills[:len(e.Skills):len(e.Skills)]
 		}
 	}
 	return groups

@@ -1,7 +1,7 @@
 // Command genvocab writes the vocabularies that package tokens embeds, from
-// github.com/tiktoken-go/tokenizer: for each encoding, a file holding the
-// number of tokens and then every token in rank order, each as a uvarint
-// length and its bytes.
+// github.com/tiktoken-go/tokenizer: for each encoding, its tokens in rank
+// order in the format of tokens.VocabFile (offsets, a lookup table and the
+// token bytes).
 //
 //	go run ./genvocab -dir .
 //
@@ -10,12 +10,12 @@
 package main
 
 import (
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/skillopt/skillopt/internal/tokens"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -35,7 +35,7 @@ func write(dir string, enc tokenizer.Encoding) error {
 	if err != nil {
 		return err
 	}
-	var tokens []string
+	var toks []string
 	ids := []uint{0}
 	for id := uint(0); ; id++ {
 		ids[0] = id
@@ -43,15 +43,14 @@ func write(dir string, enc tokenizer.Encoding) error {
 		if err != nil || s == "" {
 			break
 		}
-		tokens = append(tokens, s)
+		toks = append(toks, s)
 	}
-	if len(tokens) < 256 {
-		return fmt.Errorf("%s: only %d tokens", enc, len(tokens))
+	if len(toks) < 256 {
+		return fmt.Errorf("%s: only %d tokens", enc, len(toks))
 	}
-	out := binary.AppendUvarint(nil, uint64(len(tokens)))
-	for _, t := range tokens {
-		out = binary.AppendUvarint(out, uint64(len(t)))
-		out = append(out, t...)
+	out, err := tokens.VocabFile(toks)
+	if err != nil {
+		return fmt.Errorf("%s: %w", enc, err)
 	}
 	return os.WriteFile(filepath.Join(dir, string(enc)+".vocab"), out, 0o644)
 }

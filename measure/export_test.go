@@ -1,0 +1,4 @@
+package measure
+
+// SkillTags exposes skillTags to the external tests.
+var SkillTags = skillTags
