@@ -505,21 +505,14 @@ func pct(part, whole int) float64 {
 }
 
 // skillTags counts the <skill> tags of a raw catalog, whichever way JSON
-// wrote its angle brackets, in one pass.
+// wrote its angle brackets; the escaped forms are looked for only when the
+// catalog has one.
 func skillTags(raw []byte) int {
-	n := 0
-	for {
-		i := bytes.Index(raw, []byte("skill"))
-		if i < 0 {
-			return n
-		}
-		before, after := raw[:i], raw[i+len("skill"):]
-		if (bytes.HasSuffix(before, []byte("<")) || bytes.HasSuffix(before, []byte(`\u003c`))) &&
-			(bytes.HasPrefix(after, []byte(">")) || bytes.HasPrefix(after, []byte(`\u003e`))) {
-			n++
-		}
-		raw = after
+	n := bytes.Count(raw, []byte("<skill>"))
+	if bytes.Contains(raw, []byte(`\u003cskill`)) {
+		n += bytes.Count(raw, []byte(`\u003cskill\u003e`)) + bytes.Count(raw, []byte(`\u003cskill>`))
 	}
+	return n
 }
 
 func skills(c *capture.Capture, segs []capture.Segment) Skills {

@@ -139,7 +139,16 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	}
 	r := &Report{Format: capture.CatalogFormatPi, Requests: max(replay, 0) + 1, BudgetChars: set.BudgetChars}
 	// The skills SO101 and SO102 index, counted the way they count them.
-	groups := eligibleGroups(cats, set.Exclude)
+	var all []catalog.Skill
+	var groups [][]catalog.Skill // without SO101's cache
+	if cached != nil {
+		all = cached.eligible(set.Exclude)
+	} else {
+		groups = eligibleGroups(cats, set.Exclude)
+		for _, g := range groups {
+			all = append(all, g...)
+		}
+	}
 	excluded := map[string]bool{}
 	for _, n := range set.Exclude {
 		excluded[n] = true
@@ -159,10 +168,6 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 			}
 			names[sk.Name] = true
 		}
-	}
-	var all []catalog.Skill
-	for _, g := range groups {
-		all = append(all, g...)
 	}
 	r.Skills = len(all)
 	tool := capture.RenderTool(c.Provider, catalog.SearchTool())

@@ -119,3 +119,37 @@ func TestLoadText(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailWithoutCache: the report reads SO101's cached catalog when it
+// can; without it (dropped between the pipeline and the report) it derives
+// the same figures.
+func TestDetailWithoutCache(t *testing.T) {
+	skills := synth.Skills(300, 11)
+	skills = append(skills, skills[3])
+	body, err := synth.Capture("anthropic", skills, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(drop bool) string {
+		DropCache()
+		f, err := capture.Read("c.json", body, capture.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := rules.Run(f.Captures[0], []*rules.Rule{CompactIndex, tagDirectory}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if drop {
+			DropCache()
+		}
+		cr := measure.Measure(res, measure.Options{Encoding: "test", Counter: quarter{}, Replay: 8})
+		if len(cr.Details) != 1 {
+			t.Fatalf("details %+v", cr.Details)
+		}
+		return string(cr.Details[0].JSON)
+	}
+	if cached, derived := run(false), run(true); cached != derived {
+		t.Fatalf("with SO101's cache:\n%s\nwithout:\n%s", cached, derived)
+	}
+}
