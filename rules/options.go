@@ -361,6 +361,19 @@ func (b *Binding) Options() []Option {
 	return out
 }
 
+// declares reports whether some owner declares the key "section.key".
+func (b *Binding) declares(name string) bool {
+	sec, key, ok := strings.Cut(name, ".")
+	if s := b.sections[sec]; ok && s != nil {
+		for _, bf := range s.fields {
+			if bf.key == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Template renders the sections as commented TOML: each key with its
 // documentation, its owner and its default.
 func (b *Binding) Template() []byte {

@@ -53,13 +53,9 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 		return nil, err
 	}
 	reg.binding = b
-	known := map[string]bool{}
-	for _, o := range b.Options() {
-		known[o.Name()] = true
-	}
 	for _, r := range rs {
 		for _, k := range r.Reads {
-			if !known[k] {
+			if !b.declares(k) {
 				return nil, fmt.Errorf("rule %s reads %s, which no rule or family declares", r.ID, k)
 			}
 		}

@@ -93,9 +93,15 @@ func TestRegistryValidates(t *testing.T) {
 		"no doc":        {{ID: "SO101", Name: "a.b", Run: run}},
 		"no run":        {{ID: "SO101", Name: "a.b", Doc: "d"}},
 		"options clash": {{ID: "SO101", Name: "a.b", Doc: "d", Run: run, Options: &demoOptions{}}, {ID: "SO102", Name: "a.c", Doc: "d", Run: run, Options: &badOptions{}}},
+		"reads unknown": {{ID: "SO101", Name: "a.b", Doc: "d", Run: run, Options: &demoOptions{}}, {ID: "SO102", Name: "a.c", Doc: "d", Run: run, Reads: []string{"demo.budgets"}}},
+		"reads no tbl":  {{ID: "SO101", Name: "a.b", Doc: "d", Run: run, Options: &demoOptions{}}, {ID: "SO102", Name: "a.c", Doc: "d", Run: run, Reads: []string{"budget"}}},
 	} {
 		if _, err := NewRegistry(rs, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+	// A rule may read another owner's declared key.
+	if _, err := NewRegistry([]*Rule{{ID: "SO101", Name: "a.b", Doc: "d", Run: run, Options: &demoOptions{}}, {ID: "SO102", Name: "a.c", Doc: "d", Run: run, Reads: []string{"demo.budget"}}}, nil); err != nil {
+		t.Errorf("reading a declared key: %v", err)
 	}
 }

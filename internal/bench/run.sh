@@ -43,6 +43,7 @@ for n in 10000 100000; do
   "$out/procbench" -runs "$runs" -name "measure --rules none --encoding none" -- "$out/skillopt" measure --rules none --encoding none "$cap" >>"$rows"
   "$out/procbench" -runs "$runs" -name "measure --rules none (o200k_base)" -- "$out/skillopt" measure --rules none --encoding o200k_base "$cap" >>"$rows"
   "$out/procbench" -runs "$runs" -name "measure, default pipeline, --encoding none" -- "$out/skillopt" measure --encoding none "$cap" >>"$rows"
+  "$out/procbench" -runs "$runs" -name "measure (default pipeline, o200k_base)" -- "$out/skillopt" measure "$cap" >>"$rows"
   "$out/procbench" -runs "$runs" -name "validate" -- "$out/skillopt" validate "$cap" >>"$rows"
   "$out/procbench" -compare "$rows"
   awk -v size="$(wc -c <"$cap")" 'BEGIN{FS="\"peak_rss_kib\":"} /measure --rules none --encoding none/ {split($2,a,"}"); printf "peak RSS of measure --rules none --encoding none: %.1f MiB; limit 3 x input + 20 MiB = %.1f MiB\n", a[1]/1024, (3*size)/1048576+20}' "$rows"

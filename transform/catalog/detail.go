@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
@@ -153,7 +154,11 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	for _, n := range set.Exclude {
 		excluded[n] = true
 	}
-	names := map[string]bool{}
+	listed := 0
+	for _, e := range cats {
+		listed += len(e.Skills)
+	}
+	names := make(map[string]bool, listed)
 	for _, e := range cats {
 		r.NativeBytes += e.Segment.End - e.Segment.Start
 		for _, sk := range e.Skills {
@@ -288,11 +293,19 @@ func tagStep(res *rules.Result, set *Settings, all []catalog.Skill, r *Report, c
 			used = append(used, tc)
 		}
 	}
-	names := make(map[string]bool, len(all))
-	for _, sk := range all {
-		names[sk.Name] = true
+	// Which of the few critical and always-listed names are skills here.
+	named := map[string]bool{}
+	for _, n := range slices.Concat(set.Critical, set.Always) {
+		named[n] = false
 	}
-	dir := catalog.DirectoryOf(len(all), used, func(name string) bool { return names[name] }, set.Critical, set.Always)
+	if len(named) > 0 {
+		for _, sk := range all {
+			if _, ok := named[sk.Name]; ok {
+				named[sk.Name] = true
+			}
+		}
+	}
+	dir := catalog.DirectoryOf(len(all), used, func(name string) bool { return named[name] }, set.Critical, set.Always)
 	if !catalog.DirectoryFits(dir, set.BudgetChars) {
 		return nil
 	}
