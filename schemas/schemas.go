@@ -87,6 +87,15 @@ var registry = func() map[string]*compiled {
 	return m
 }()
 
+// Preload compiles the schema of provider on another goroutine, so that it
+// is ready, or nearly, when the first validation needs it. Unknown
+// providers are ignored (validation reports them).
+func Preload(provider string) {
+	if c, ok := registry[provider]; ok {
+		go c.once.Do(c.compile)
+	}
+}
+
 // load returns the compiled schema of provider, compiling it on first use.
 func load(provider string) (*compiled, error) {
 	c, ok := registry[provider]

@@ -701,3 +701,21 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// TestPreload: a schema compiling in the background serves validations
+// that start meanwhile; an unknown provider is left to validation.
+func TestPreload(t *testing.T) {
+	Preload("no-such-provider")
+	Preload("anthropic")
+	body := []byte(`{"model":"claude-sonnet-4-5","max_tokens":"ten","messages":[{"role":"user","content":"hi"}]}`)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			errs, err := Validate("anthropic", body)
+			if err != nil || len(errs) == 0 {
+				t.Errorf("errors %v, %v", errs, err)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform/output"
 )
 
@@ -503,6 +504,11 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		}
 		for _, fe := range f.Errs {
 			e.warnInput(fe)
+		}
+		// Every command validates (the rule engine's guard, validate,
+		// check): the schemas compile while the rest is read.
+		for _, capt := range f.Captures {
+			schemas.Preload(string(capt.Provider))
 		}
 		files = append(files, f)
 		total += len(f.Data)
