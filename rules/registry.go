@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/skillopt/skillopt/internal/suggest"
 )
 
 // Registry is the explicit, ordered list of every rule and every family's
@@ -162,35 +164,11 @@ func (e *UnknownRuleError) Error() string {
 // suggest returns the ID or name closest to ref, when close enough to be a
 // typo.
 func (g *Registry) suggest(ref string) string {
-	best, bestD := "", 3
+	cands := make([]string, 0, 2*len(g.rules))
 	for _, r := range g.rules {
-		for _, cand := range []string{r.ID, r.Name} {
-			if d := editDistance(strings.ToLower(ref), strings.ToLower(cand)); d < bestD {
-				best, bestD = cand, d
-			}
-		}
+		cands = append(cands, r.ID, r.Name)
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Closest(ref, cands, 2)
 }
 
 // Resolve turns references into rules, in the order given; duplicates are

@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -13,52 +15,20 @@ import (
 // a typo: within an edit distance of a third of its length (at least 1,
 // at most 3), or a unique prefix of at least three letters. "" when none.
 func closest(s string, candidates []string) string {
+	if best := suggest.Closest(s, candidates, min(max(1, utf8.RuneCountInString(s)/3), 3)); best != "" {
+		return best
+	}
 	low := strings.ToLower(s)
-	best, bestD := "", min(max(1, len([]rune(low))/3), 3)+1
 	var prefixed []string
 	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		if lc == low {
-			return c
-		}
-		if len(low) >= 3 && strings.HasPrefix(lc, low) {
+		if len(low) >= 3 && strings.HasPrefix(strings.ToLower(c), low) {
 			prefixed = append(prefixed, c)
 		}
-		if d := editDistance(low, lc); d < bestD {
-			best, bestD = c, d
-		}
 	}
-	if best == "" && len(prefixed) == 1 {
+	if len(prefixed) == 1 {
 		return prefixed[0]
 	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b in code points, a
-// swap of two neighbours counting one.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
+	return ""
 }
 
 // didYouMean is " (did you mean X?)" for the closest candidate, or "".

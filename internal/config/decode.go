@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+	"github.com/skillopt/skillopt/internal/suggest"
 )
 
 // The configuration is decoded from go-toml's parser tree by the code
@@ -468,42 +469,11 @@ func (d *decoder) suggestKey(t reflect.Type, root bool, key string) string {
 		}
 	}
 	sort.Strings(keys)
-	low := strings.ToLower(key)
-	best, bestD := "", min(max(1, utf8.RuneCountInString(low)/4), 3)+1
-	for _, k := range keys {
-		if dist := editDistance(low, strings.ToLower(k)); dist < bestD {
-			best, bestD = k, dist
-		}
-	}
+	best := suggest.Closest(key, keys, min(max(1, utf8.RuneCountInString(key)/4), 3))
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", keyName(best))
-}
-
-// editDistance is the Levenshtein distance of a and b in code points.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return math.MaxInt32
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 func (d *decoder) fieldIndex(t reflect.Type) map[string]int {
