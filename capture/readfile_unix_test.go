@@ -6,18 +6,11 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
-
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
 
 // A FIFO in a capture folder is reported, not opened (which would wait for
 // a writer), and the other captures are still returned.
@@ -25,7 +18,7 @@ func TestExpandFIFO(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.json"), testBody)
 	fifo := filepath.Join(dir, "b.json")
-	mkfifo(t, fifo)
+	testfs.Mkfifo(t, fifo)
 	paths, err := Expand([]string{dir})
 	if len(paths) != 1 || paths[0] != filepath.Join(dir, "a.json") {
 		t.Fatalf("paths = %q", paths)
@@ -47,7 +40,7 @@ func TestSidecarFIFO(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.json")
 	writeFile(t, p, testBody)
-	mkfifo(t, filepath.Join(dir, "x.meta.json"))
+	testfs.Mkfifo(t, filepath.Join(dir, "x.meta.json"))
 	f, err := ReadFile(p, nil, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/testfs"
 )
 
 func rels(srcs []Source) []string {
@@ -28,7 +30,7 @@ func events(d *Discovery, kind EventKind) []string {
 }
 
 func TestWalkLayout(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 -- README.md --
 # not a skill unless it has frontmatter
 -- notes.txt --
@@ -83,7 +85,7 @@ func TestWalkLayout(t *testing.T) {
 }
 
 func TestWalkIgnoreFiles(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 -- .gitignore --
 # comment
 build/
@@ -136,7 +138,7 @@ skip-me
 }
 
 func TestWalkSymlinks(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 symlink loop/back ..
 symlink loop/again ../loop
 symlink twice/one ../real
@@ -173,7 +175,7 @@ symlink deadlink ./nothing
 }
 
 func TestWalkDoubleLoopTerminates(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 symlink a/up1 ..
 symlink a/up2 ..
 symlink a/b/up3 ../..
@@ -190,7 +192,7 @@ symlink a/b/side ../../a
 }
 
 func TestWalkRootsAndLimits(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 -- one/SKILL.md --
 -- deep/a/b/c/d/SKILL.md --
 -- single.md --

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/testfs"
 )
 
 // loadoutSummary renders a loadout as "mode resolved: name(from) …
@@ -30,7 +32,7 @@ func loadoutSummary(lo *Loadout) string {
 }
 
 func TestResolveLoadout(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 -- private/alpha/SKILL.md --
 ---
 name: alpha

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/testfs"
 )
 
 func TestParseSkillDoc(t *testing.T) {
@@ -138,7 +140,7 @@ func TestSkillDocPositions(t *testing.T) {
 }
 
 func TestLoadSkills(t *testing.T) {
-	dir := tree(t, `
+	dir := testfs.Tree(t, `
 -- README.md --
 # Readme
 -- titled.md --

@@ -4,33 +4,22 @@ package catalog
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
-
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
 
 // FIFOs in a cloned tree (SKILL.md, an ignore file, an agent definition)
 // used to block the walk or the lint forever; they are refused unopened.
 func TestFIFOsDoNotBlock(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "ok", "SKILL.md"), okSkill)
-	mkfifo(t, filepath.Join(root, "f", "SKILL.md"))
-	mkfifo(t, filepath.Join(root, ".gitignore"))
-	mkfifo(t, filepath.Join(root, "ok", ".ignore"))
+	testfs.Mkfifo(t, filepath.Join(root, "f", "SKILL.md"))
+	testfs.Mkfifo(t, filepath.Join(root, ".gitignore"))
+	testfs.Mkfifo(t, filepath.Join(root, "ok", ".ignore"))
 
 	skills, errs := FromDisk([]string{root})
 	if len(skills) != 1 {
@@ -57,7 +46,7 @@ func TestInitFIFOAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, _ := in.ResponsePath("g0001")
-	mkfifo(t, resp)
+	testfs.Mkfifo(t, resp)
 	if _, rej, err := in.Absorb(st, prof); err != nil || rej != 1 {
 		t.Fatalf("rejected %d, %v", rej, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -68,7 +69,7 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	directives := writeTree(t, root, ar)
+	directives := testfs.WriteTree(t, root, ar)
 	args := []string{root}
 	var ambient []string
 	unsafe := false

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -212,7 +213,7 @@ func TestNameSuggestions(t *testing.T) {
 // Findings that a comment silences are not fixed either; selection flags
 // decide which rules fix.
 func TestFixRespectsSuppression(t *testing.T) {
-	root := tree(t, `
+	root := testfs.Tree(t, `
 -- a/SKILL.md --
 ---
 name: a

@@ -4,34 +4,23 @@ package lint_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
-
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
 
 // FIFOs in a cloned tree (SKILL.md, an ignore file, an agent definition)
 // used to block the lint forever; they are refused unopened.
 func TestFIFOsDoNotBlock(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "ok", "SKILL.md"), okSkill)
-	mkfifo(t, filepath.Join(root, "f", "SKILL.md"))
-	mkfifo(t, filepath.Join(root, ".gitignore"))
-	mkfifo(t, filepath.Join(root, "ok", ".ignore"))
-	mkfifo(t, filepath.Join(root, ".pi", "agents", "a.md"))
+	testfs.Mkfifo(t, filepath.Join(root, "f", "SKILL.md"))
+	testfs.Mkfifo(t, filepath.Join(root, ".gitignore"))
+	testfs.Mkfifo(t, filepath.Join(root, "ok", ".ignore"))
+	testfs.Mkfifo(t, filepath.Join(root, ".pi", "agents", "a.md"))
 	rep, err := run(t, load(t, ""), lint.Options{Paths: []string{root}})
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,8 @@ func mayUseBench(path string) bool {
 }
 
 // TestProductDoesNotImportBench fails when a product package imports
-// benchmark or synthetic-data code, directly or through another package
+// benchmark or synthetic-data code, or the test helpers of testfs,
+// directly or through another package
 // (go list's Deps are transitive and leave out test files).
 func TestProductDoesNotImportBench(t *testing.T) {
 	goTool, err := exec.LookPath("go")
@@ -64,6 +65,9 @@ func TestProductDoesNotImportBench(t *testing.T) {
 		for _, d := range p.Deps {
 			if benchCode(d) {
 				t.Errorf("%s depends on %s: product packages must not use benchmark code", p.ImportPath, d)
+			}
+			if d == module+"/internal/testfs" && p.ImportPath != d {
+				t.Errorf("%s depends on %s, which only tests may use", p.ImportPath, d)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/testfs"
 )
 
 func write(t *testing.T, path string, data []byte) {
@@ -77,7 +79,7 @@ func TestReadFileTooLargeType(t *testing.T) {
 // writer (the test would hang).
 func TestReadFileFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "b.json")
-	mkfifo(t, p)
+	testfs.Mkfifo(t, p)
 	_, err := ReadFile(p, 1<<20)
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "named pipe") {
 		t.Fatalf("err = %v, want a named-pipe refusal", err)
@@ -95,7 +97,7 @@ func TestOpenSwappedForFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(p)
-	mkfifo(t, p)
+	testfs.Mkfifo(t, p)
 	f, _, err := openChecked(p, before)
 	if err == nil {
 		f.Close()

@@ -1,4 +1,7 @@
-package lint_test
+// Package testfs builds file trees for tests: txtar archives with the
+// special files and encodings txtar cannot hold, and named pipes. Only
+// tests import it.
+package testfs
 
 import (
 	"bytes"
@@ -10,7 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// writeTree materialises a txtar archive under dir. Lines of the archive's
+// WriteTree materialises a txtar archive under dir. Lines of the archive's
 // comment are directives for what txtar cannot hold:
 //
 //	symlink LINK TARGET   create LINK (relative to dir) pointing at TARGET
@@ -20,7 +23,7 @@ import (
 //	mkdir DIR             create an empty folder
 //
 // Other comment lines (args …, ambient …) are returned for the caller.
-func writeTree(t testing.TB, dir string, ar *txtar.Archive) []string {
+func WriteTree(t testing.TB, dir string, ar *txtar.Archive) []string {
 	t.Helper()
 	for _, f := range ar.Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))
@@ -73,10 +76,10 @@ func writeTree(t testing.TB, dir string, ar *txtar.Archive) []string {
 	return rest
 }
 
-// tree writes a txtar given as text into a fresh temporary folder.
-func tree(t testing.TB, archive string) string {
+// Tree writes a txtar given as text into a fresh temporary folder.
+func Tree(t testing.TB, archive string) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeTree(t, dir, txtar.Parse([]byte(archive)))
+	WriteTree(t, dir, txtar.Parse([]byte(archive)))
 	return dir
 }
