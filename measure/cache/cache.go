@@ -16,6 +16,8 @@ package cache
 import (
 	"strconv"
 	"strings"
+
+	"github.com/skillopt/skillopt/measure/price"
 )
 
 // Kind is how a provider decides what is cached.
@@ -132,56 +134,12 @@ func Lookup(vendor, model string) Model {
 			return r.model
 		}
 		for _, n := range r.names {
-			if nameMatches(n, name) {
+			if price.Matches(n, name) {
 				return r.model
 			}
 		}
 	}
 	return NoCache(vendor)
-}
-
-// nameMatches reports whether pattern names model: equal, a dated or
-// tagged snapshot of it ("claude-opus-4-1-20250805", "…@20250805"), or,
-// for a pattern ending in "*", any name it starts.
-func nameMatches(pattern, model string) bool {
-	if p, ok := strings.CutSuffix(pattern, "*"); ok {
-		return strings.HasPrefix(model, p)
-	}
-	if model == pattern {
-		return true
-	}
-	rest, ok := strings.CutPrefix(model, pattern)
-	if !ok {
-		return false
-	}
-	return snapshotSuffix(rest)
-}
-
-// snapshotSuffix reports a suffix that names a snapshot of a model: "@…",
-// "-latest", "-YYYYMMDD" or "-YYYY-MM-DD".
-func snapshotSuffix(rest string) bool {
-	if strings.HasPrefix(rest, "@") {
-		return len(rest) > 1
-	}
-	d, ok := strings.CutPrefix(rest, "-")
-	if !ok {
-		return false
-	}
-	if d == "latest" {
-		return true
-	}
-	if len(d) == 10 && d[4] == '-' && d[7] == '-' {
-		d = d[:4] + d[5:7] + d[8:]
-	}
-	if len(d) != 8 {
-		return false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // geminiCaches reports whether a Gemini model has implicit caching: 2.5
