@@ -109,6 +109,28 @@ func ParseQuery(text string) Query {
 	return q
 }
 
+// idf is the inverse document frequency of a term in df documents.
+func (x *Index) idf(df int) float64 {
+	return math.Log(1 + (float64(x.n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// tf is a posting's term frequency over the fields, each weighted and
+// normalised by the field's length against its average (BM25F).
+func (x *Index) tf(p posting) float64 {
+	tf := 0.0
+	for f, fd := range x.fields {
+		if p.tf[f] == 0 {
+			continue
+		}
+		norm := 1.0
+		if x.avg[f] > 0 {
+			norm = 1 - fd.B + fd.B*float64(x.lens[p.doc][f])/x.avg[f]
+		}
+		tf += fd.Weight * float64(p.tf[f]) / norm
+	}
+	return tf
+}
+
 // Search returns the documents matching at least one query term, best
 // first (ties by document number), at most limit (all when limit <= 0).
 func (x *Index) Search(q Query, limit int) []Hit {
@@ -119,19 +141,9 @@ func (x *Index) Search(q Query, limit int) []Hit {
 			continue
 		}
 		ps := x.postings[id]
-		idf := math.Log(1 + (float64(x.n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		idf := x.idf(len(ps))
 		for _, p := range ps {
-			tf := 0.0
-			for f, fd := range x.fields {
-				if p.tf[f] == 0 {
-					continue
-				}
-				norm := 1.0
-				if x.avg[f] > 0 {
-					norm = 1 - fd.B + fd.B*float64(x.lens[p.doc][f])/x.avg[f]
-				}
-				tf += fd.Weight * float64(p.tf[f]) / norm
-			}
+			tf := x.tf(p)
 			h, ok := scores[p.doc]
 			if !ok {
 				h = &Hit{Doc: int(p.doc)}

@@ -68,19 +68,9 @@ func (x *Index) Top(q Query, limit int, dst []Hit) []Hit {
 			continue
 		}
 		ps := x.postings[id]
-		idf := math.Log(1 + (float64(x.n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		idf := x.idf(len(ps))
 		for _, p := range ps {
-			tf := 0.0
-			for f, fd := range x.fields {
-				if p.tf[f] == 0 {
-					continue
-				}
-				norm := 1.0
-				if x.avg[f] > 0 {
-					norm = 1 - fd.B + fd.B*float64(x.lens[p.doc][f])/x.avg[f]
-				}
-				tf += fd.Weight * float64(p.tf[f]) / norm
-			}
+			tf := x.tf(p)
 			if s.matched[p.doc] == 0 {
 				s.touched = append(s.touched, p.doc)
 			}
