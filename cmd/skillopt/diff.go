@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
@@ -218,7 +219,7 @@ func writeSummary(b *strings.Builder, pairs []diffPair) {
 	for _, p := range pairs {
 		prefix := ""
 		if many {
-			prefix = safeText(p.name) + ": "
+			prefix = report.OneLine(p.name) + ": "
 		}
 		if len(p.changes) == 0 {
 			if bytes.Equal(p.a.Body, p.b.Body) {
@@ -275,7 +276,7 @@ func writeStat(b *strings.Builder, pairs []diffPair) {
 	for i, ch := range all {
 		names[i] = ptrText(ch.Pointer)
 		if many {
-			names[i] = safeText(ch.Capture) + " " + names[i]
+			names[i] = report.OneLine(ch.Capture) + " " + names[i]
 		}
 		biggest = max(biggest, abs(ch.BytesAfter-ch.BytesBefore))
 		wName = max(wName, utf8.RuneCountInString(names[i]))
@@ -420,7 +421,7 @@ func writeChangeTable(w io.Writer, pairs []diffPair) {
 
 // diffCell keeps text inside a Markdown table cell.
 func diffCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "`", "'").Replace(safeText(s))
+	return strings.NewReplacer("|", `\|`, "`", "'").Replace(report.OneLine(s))
 }
 
 func ptrText(p string) string {

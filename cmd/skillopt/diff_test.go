@@ -391,3 +391,9 @@ func TestMeasureGolden(t *testing.T) {
 	}
 	runGolden(t, dir, "measure-quiet-pi-0.73.1.txt", 0, "measure", "-q", "pi-0.73.1")
 }
+
+// isControl reports the characters diff output must never carry raw: the
+// C0 controls but tab, DEL and the C1 controls.
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
+}

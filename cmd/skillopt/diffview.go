@@ -12,6 +12,7 @@ import (
 	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/report"
 )
 
 // The review rendering of a request body: the body indented two spaces
@@ -50,7 +51,7 @@ func memberHead(d *capture.Doc, k int) string {
 	if !d.IsMember(k) {
 		return ""
 	}
-	return safeText(`"`+string(d.RawKey(k))+`"`) + ": "
+	return report.OneLine(`"`+string(d.RawKey(k))+`"`) + ": "
 }
 
 // childPointer is the pointer of child k, the n-th of the value at ptr.
@@ -91,7 +92,7 @@ func renderValue(out []viewLine, d *capture.Doc, i int, ptr, indent, head string
 		}
 		return out
 	}
-	return append(out, viewLine{indent + head + safeText(string(d.Raw(i))) + comma, ptr})
+	return append(out, viewLine{indent + head + report.OneLine(string(d.Raw(i))) + comma, ptr})
 }
 
 func brackets(k capture.Kind) (string, string) {
@@ -107,7 +108,7 @@ func stringLine(d *capture.Doc, i int, indent, head, comma string) (string, bool
 	if strings.Contains(d.Str(i), "\n") {
 		return "", false
 	}
-	line := indent + head + safeText(string(d.Raw(i))) + comma
+	line := indent + head + report.OneLine(string(d.Raw(i))) + comma
 	return line, utf8.RuneCountInString(line) <= viewWidth
 }
 
@@ -117,7 +118,7 @@ func blockLines(text, indent string) []string {
 	var out []string
 	width := max(viewWidth-utf8.RuneCountInString(indent), 40)
 	for _, l := range strings.Split(text, "\n") {
-		for k, part := range wrapLine(safeText(l), width) {
+		for k, part := range wrapLine(report.OneLine(l), width) {
 			switch {
 			case part == "":
 				out = append(out, "")
@@ -138,43 +139,6 @@ func collect(d *capture.Doc, i int) []int {
 		kids = append(kids, k)
 	}
 	return kids
-}
-
-// safeText escapes the control characters of s but tab (line breaks,
-// escape sequences, DEL and the C1 controls), so text from a capture
-// cannot drive the terminal or break a line of the diff.
-func safeText(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isControl reports the C0 controls but tab, DEL and the C1 controls.
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
 }
 
 // wrapLine splits s into pieces of at most width characters (the pieces
@@ -602,8 +566,8 @@ func writeHunks(b *strings.Builder, nameA, nameB string, hunks []reviewHunk, col
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	b.WriteString(paint(bold, "--- "+safeText(nameA)) + "\n")
-	b.WriteString(paint(bold, "+++ "+safeText(nameB)) + "\n")
+	b.WriteString(paint(bold, "--- "+report.OneLine(nameA)) + "\n")
+	b.WriteString(paint(bold, "+++ "+report.OneLine(nameB)) + "\n")
 	for _, h := range hunks {
 		b.WriteString(paint("36", hunkHeader(h)))
 		if h.label != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/rules"
 )
@@ -16,10 +17,11 @@ const (
 	yellow = "33"
 )
 
-// oneLine escapes the control characters of s (line breaks, escape
-// sequences), so that every finding stays on its own line and text from an
-// input cannot drive the terminal.
-func oneLine(s string) string {
+// OneLine escapes what could break a line of output or drive the
+// terminal: the control characters but tab (line breaks, escape sequences,
+// DEL and the C1 controls) as \n, \r or \xNN, and bytes that are not
+// UTF-8 as \xNN. Every finding stays on its own line.
+func OneLine(s string) string {
 	clean := true
 	for _, r := range s {
 		if isControl(r) {
@@ -27,16 +29,18 @@ func oneLine(s string) string {
 			break
 		}
 	}
-	if clean {
+	if clean && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r == '\r':
 			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
 		case isControl(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
@@ -74,7 +78,7 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		case rules.Warning:
 			sev = paint(yellow, sev)
 		}
-		place := oneLine(where(d))
+		place := OneLine(where(d))
 		if place != "" {
 			place += ": "
 		}
@@ -82,7 +86,7 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if d.Fix == "safe" {
 			mark = " [*]"
 		}
-		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, oneLine(d.Rule), sev, oneLine(d.Message), mark)
+		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, OneLine(d.Rule), sev, OneLine(d.Message), mark)
 	}
 	byCapture := map[string][]Diagnostic{}
 	for _, d := range r.Diagnostics {
@@ -96,16 +100,16 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if in.Valid == nil {
 			continue
 		}
-		name := oneLine(in.Name)
+		name := OneLine(in.Name)
 		if *in.Valid {
 			if !problemsOnly {
-				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+oneLine(in.Provider)), oneLine(in.Reason))
+				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+OneLine(in.Provider)), OneLine(in.Reason))
 			}
 			continue
 		}
 		listed[in.Name] = true
 		ds := byCapture[in.Name]
-		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+oneLine(in.Provider)), len(ds))
+		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+OneLine(in.Provider)), len(ds))
 		for _, d := range ds {
 			finding("  ", d)
 		}
