@@ -11,7 +11,6 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	"github.com/skillopt/skillopt/internal/tokens"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
@@ -22,16 +21,12 @@ func measureConversation(e *env, c *cli.Context) error {
 	if err := e.setup(c, "text", "json", "markdown", "html"); err != nil {
 		return err
 	}
-	enc := e.cfg.Measure.Encoding
-	if c.IsSet("encoding") {
-		enc = c.String("encoding")
-	}
-	if enc == "none" {
-		return usageErr("--conversation counts tokens: --encoding must be o200k_base or cl100k_base")
-	}
-	counter, err := tokens.New(enc)
+	enc, counter, err := e.counter(c)
 	if err != nil {
-		return usageErr("--encoding: unknown encoding %q (want o200k_base, cl100k_base or none)", enc)
+		return err
+	}
+	if counter == nil {
+		return usageErr("--conversation counts tokens: --encoding must be o200k_base or cl100k_base")
 	}
 	pipeline, err := e.pipeline(c)
 	if err != nil {

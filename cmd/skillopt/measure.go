@@ -58,11 +58,14 @@ func measureCommand(e *env) *cli.Command {
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
 				return err
 			}
-			enc := e.cfg.Measure.Encoding
-			if c.IsSet("encoding") {
-				enc = c.String("encoding")
+			enc, counter, err := e.counter(c)
+			if err != nil {
+				return err
 			}
 			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
+			if counter != nil {
+				opts.Counter = counter
+			}
 			prices := e.prices()
 			opts.Price = func(model string) (float64, bool) {
 				if p := prices.Lookup(model); p != nil {
@@ -72,15 +75,6 @@ func measureCommand(e *env) *cli.Command {
 			}
 			if c.Int("replay") >= 0 {
 				opts.Replay = c.Int("replay")
-			}
-			if enc != "none" {
-				counter, err := tokens.New(enc)
-				if err != nil {
-					return usageErr("--encoding: unknown encoding %q (want o200k_base, cl100k_base or none)", enc)
-				}
-				opts.Counter = counter
-				// The vocabulary loads while the captures are read.
-				counter.Preload()
 			}
 			pipeline, err := e.pipeline(c)
 			if err != nil {
@@ -133,4 +127,23 @@ func measureCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
+}
+
+// counter returns the token encoding of --encoding or measure.encoding and
+// its counter (nil for "none"), the vocabulary loading in the background
+// while the captures are read.
+func (e *env) counter(c *cli.Context) (string, *tokens.Counter, error) {
+	enc := e.cfg.Measure.Encoding
+	if c.IsSet("encoding") {
+		enc = c.String("encoding")
+	}
+	if enc == "none" {
+		return enc, nil, nil
+	}
+	counter, err := tokens.New(enc)
+	if err != nil {
+		return "", nil, usageErr("--encoding: unknown encoding %q (want o200k_base, cl100k_base or none)", enc)
+	}
+	counter.Preload()
+	return enc, counter, nil
 }
