@@ -150,7 +150,7 @@ func ParseSkillDoc(path string, data []byte) (*SkillDoc, error) {
 		text, off = data[3:], 3
 		d.Body = text
 	}
-	first, next := cutLine(text, 0)
+	first, next := CutLine(text, 0)
 	if !isDashes(first) {
 		return d, &DocError{Path: path, Line: 1, Col: 1, Kind: ErrNoFrontmatter, Msg: "file does not start with a --- frontmatter line"}
 	}
@@ -158,7 +158,7 @@ func ParseSkillDoc(path string, data []byte) (*SkillDoc, error) {
 	line := 2
 	start := next
 	for pos := next; pos < len(text); line++ {
-		l, n := cutLine(text, pos)
+		l, n := CutLine(text, pos)
 		if isDashes(l) {
 			d.CloseLine = line
 			d.FrontmatterText = text[start:pos]
@@ -222,9 +222,9 @@ func ParseSkillDoc(path string, data []byte) (*SkillDoc, error) {
 	return d, nil
 }
 
-// cutLine returns the line starting at pos (without its break) and the
+// CutLine returns the line starting at pos (without its break) and the
 // offset of the next line.
-func cutLine(b []byte, pos int) ([]byte, int) {
+func CutLine(b []byte, pos int) ([]byte, int) {
 	for i := pos; i < len(b); i++ {
 		switch b[i] {
 		case '\n':

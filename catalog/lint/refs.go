@@ -29,7 +29,7 @@ func scanLinks(data []byte, start int) []mdLink {
 	var fence []byte // the open fence ("```" or "~~~~"…), nil outside code
 	pos := start
 	for pos < len(data) {
-		line, next := cutLine(data, pos)
+		line, next := catalog.CutLine(data, pos)
 		trimmed := bytes.TrimLeft(line, " ")
 		indent := len(line) - len(trimmed)
 		if fence != nil {
@@ -323,21 +323,4 @@ func (u *Skill) references() []refFinding {
 		}
 	})
 	return u.refs
-}
-
-// cutLine returns the line starting at pos (without its break) and the
-// offset of the next line.
-func cutLine(b []byte, pos int) ([]byte, int) {
-	for i := pos; i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			return b[pos:i], i + 1
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				return b[pos:i], i + 2
-			}
-			return b[pos:i], i + 1
-		}
-	}
-	return b[pos:], len(b)
 }
