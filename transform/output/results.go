@@ -236,8 +236,22 @@ func textBlocks(d *capture.Doc, content int) ([]int, bool) {
 // callNames maps tool-call IDs to tool names, from the calls in the
 // capture's history.
 func callNames(c *capture.Capture) map[string]string {
+	return byCallID(c, func(d *capture.Doc, call, fn int) (string, bool) {
+		name := d.GetStr(call, "name")
+		if name == "" && fn >= 0 {
+			name = d.GetStr(fn, "name")
+		}
+		return name, name != ""
+	})
+}
+
+// byCallID maps the ID of every tool call in the capture's history (its
+// "id" and its "call_id") to what value derives from the call object and
+// its "function" member (-1 when absent); the first call of an ID wins,
+// and calls value rejects are left out.
+func byCallID(c *capture.Capture, value func(d *capture.Doc, call, fn int) (string, bool)) map[string]string {
 	d := c.Doc
-	names := map[string]string{}
+	out := map[string]string{}
 	for _, s := range c.Segments() {
 		if s.Kind != capture.SecToolCalls {
 			continue
@@ -246,23 +260,20 @@ func callNames(c *capture.Capture) map[string]string {
 			if d.Kind(i) != capture.Object {
 				continue
 			}
-			name := d.GetStr(i, "name")
-			if fn := d.Get(i, "function"); name == "" && fn >= 0 {
-				name = d.GetStr(fn, "name")
-			}
-			if name == "" {
+			v, ok := value(d, i, d.Get(i, "function"))
+			if !ok {
 				continue
 			}
 			for _, k := range []string{"id", "call_id"} {
 				if id := d.GetStr(i, k); id != "" {
-					if _, ok := names[id]; !ok {
-						names[id] = name
+					if _, seen := out[id]; !seen {
+						out[id] = v
 					}
 				}
 			}
 		}
 	}
-	return names
+	return out
 }
 
 // builtinExempt are skillopt's own resolvers: reducing their results would

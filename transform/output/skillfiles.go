@@ -134,33 +134,16 @@ func isNameByte(b byte) bool {
 // callArgs maps tool-call IDs to the decoded text of the call's arguments
 // (all their strings, or the JSON text of arguments sent as a string).
 func callArgs(c *capture.Capture) map[string]string {
-	d := c.Doc
-	out := map[string]string{}
-	for _, s := range c.Segments() {
-		if s.Kind != capture.SecToolCalls {
-			continue
+	return byCallID(c, func(d *capture.Doc, call, fn int) (string, bool) {
+		args := d.GetAny(call, "input", "arguments", "args")
+		if args < 0 && fn >= 0 {
+			args = d.GetAny(fn, "arguments", "args")
 		}
-		for i := s.Node; i < int(d.Nodes[s.Node].Skip); i++ {
-			if d.Kind(i) != capture.Object {
-				continue
-			}
-			args := d.GetAny(i, "input", "arguments", "args")
-			if fn := d.Get(i, "function"); args < 0 && fn >= 0 {
-				args = d.GetAny(fn, "arguments", "args")
-			}
-			if args < 0 {
-				continue
-			}
-			for _, k := range []string{"id", "call_id"} {
-				if id := d.GetStr(i, k); id != "" {
-					if _, ok := out[id]; !ok {
-						out[id] = stringsOf(d, args)
-					}
-				}
-			}
+		if args < 0 {
+			return "", false
 		}
-	}
-	return out
+		return stringsOf(d, args), true
+	})
 }
 
 // stringsOf joins the decoded strings of a value, one per line.
