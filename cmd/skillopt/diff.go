@@ -486,15 +486,7 @@ func compareDocs(a, b *capture.Doc) []diffChange {
 			return
 		case ka == capture.Array && kb == capture.Array:
 			ea, eb := collect(a, i), collect(b, j)
-			pre := 0
-			for pre < len(ea) && pre < len(eb) && bytes.Equal(a.Raw(ea[pre]), b.Raw(eb[pre])) {
-				pre++
-			}
-			suf := 0
-			for suf < len(ea)-pre && suf < len(eb)-pre && bytes.Equal(a.Raw(ea[len(ea)-1-suf]), b.Raw(eb[len(eb)-1-suf])) {
-				suf++
-			}
-			pair := min(len(ea), len(eb)) - pre - suf
+			pre, suf, pair := alignElements(a, b, ea, eb)
 			for n := pre; n < pre+pair; n++ {
 				walk(ea[n], eb[n], ptr+"/"+strconv.Itoa(n))
 			}
@@ -529,4 +521,18 @@ func unifiedDiff(nameA, nameB, a, b string, ctx int) string {
 		panic(err)
 	}
 	return out
+}
+
+// alignElements matches two arrays' elements (their nodes ea and eb): pre
+// equal ones at the start, suf equal ones at the end, and pair compared
+// pairwise between them; the rest of the longer array is inserted or
+// deleted.
+func alignElements(a, b *capture.Doc, ea, eb []int) (pre, suf, pair int) {
+	for pre < len(ea) && pre < len(eb) && bytes.Equal(a.Raw(ea[pre]), b.Raw(eb[pre])) {
+		pre++
+	}
+	for suf < len(ea)-pre && suf < len(eb)-pre && bytes.Equal(a.Raw(ea[len(ea)-1-suf]), b.Raw(eb[len(eb)-1-suf])) {
+		suf++
+	}
+	return pre, suf, min(len(ea), len(eb)) - pre - suf
 }

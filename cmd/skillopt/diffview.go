@@ -337,15 +337,7 @@ func (w *differ) members(i, j int, pa, pb, indent string) {
 func (w *differ) elements(i, j int, pa, pb, indent string) {
 	a, b := w.a, w.b
 	ea, eb := collect(a, i), collect(b, j)
-	pre := 0
-	for pre < len(ea) && pre < len(eb) && bytes.Equal(a.Raw(ea[pre]), b.Raw(eb[pre])) {
-		pre++
-	}
-	suf := 0
-	for suf < len(ea)-pre && suf < len(eb)-pre && bytes.Equal(a.Raw(ea[len(ea)-1-suf]), b.Raw(eb[len(eb)-1-suf])) {
-		suf++
-	}
-	pair := min(len(ea), len(eb)) - pre - suf
+	pre, suf, pair := alignElements(a, b, ea, eb)
 	x := func(n int) (int, string, bool) { return ea[n], pa + "/" + strconv.Itoa(n), n == len(ea)-1 }
 	y := func(n int) (int, string, bool) { return eb[n], pb + "/" + strconv.Itoa(n), n == len(eb)-1 }
 	for n := 0; n < pre+pair; n++ {
