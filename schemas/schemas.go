@@ -23,6 +23,7 @@ import (
 	"embed"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -64,9 +65,10 @@ var schemaFiles embed.FS
 
 // compiled holds one provider's schema, compiled on first use.
 type compiled struct {
-	once   sync.Once
-	name   string
-	schema *schema
+	once      sync.Once
+	preloaded atomic.Bool // a Preload has started compiling
+	name      string
+	schema    *schema
 	// codeAssist is the schema of the request of a Code Assist wrapper
 	// (Gemini only).
 	codeAssist *schema
@@ -88,10 +90,11 @@ var registry = func() map[string]*compiled {
 }()
 
 // Preload compiles the schema of provider on another goroutine, so that it
-// is ready, or nearly, when the first validation needs it. Unknown
-// providers are ignored (validation reports them).
+// is ready, or nearly, when the first validation needs it; calls after the
+// first cost nothing. Unknown providers are ignored (validation reports
+// them).
 func Preload(provider string) {
-	if c, ok := registry[provider]; ok {
+	if c, ok := registry[provider]; ok && c.preloaded.CompareAndSwap(false, true) {
 		go c.once.Do(c.compile)
 	}
 }
