@@ -71,17 +71,6 @@ func (li *lineIndex) pos(off int) (line, col int) {
 	return i + 1, utf8.RuneCount(li.data[start:off]) + 1
 }
 
-// offset returns the byte offset of a line (1-based) start.
-func (li *lineIndex) offset(line int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > len(li.starts) {
-		return len(li.data)
-	}
-	return li.starts[line-1]
-}
-
 // text returns a line without its line break.
 func (li *lineIndex) text(line int) []byte {
 	if line < 1 || line > len(li.starts) {

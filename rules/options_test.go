@@ -7,13 +7,14 @@ import (
 )
 
 type demoOptions struct {
-	Budget  int               `toml:"budget" doc:"characters per index"`
-	Names   []string          `toml:"names" doc:"skills never listed"`
-	Ratio   float64           `toml:"ratio" doc:"share that must be saved"`
-	On      bool              `toml:"on" doc:"whether it runs"`
-	Mode    string            `toml:"mode" doc:"compact or native"`
-	Tiers   map[string]int    `toml:"tiers" doc:"ceilings by tier"`
-	Labels  map[string]string `toml:"labels" doc:"free labels"`
+	Budget int               `toml:"budget" doc:"characters per index"`
+	Names  []string          `toml:"names" doc:"skills never listed"`
+	Ratio  float64           `toml:"ratio" doc:"share that must be saved"`
+	On     bool              `toml:"on" doc:"whether it runs"`
+	Mode   string            `toml:"mode" doc:"compact or native"`
+	Tiers  map[string]int    `toml:"tiers" doc:"ceilings by tier"`
+	Labels map[string]string `toml:"labels" doc:"free labels"`
+	//lint:ignore U1000 an unexported field, which the binding must leave out
 	private int
 }
 

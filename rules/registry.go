@@ -91,7 +91,7 @@ func (g *Registry) Settings() []Settings { return g.settings }
 func (g *Registry) Owners() []Owner {
 	var out []Owner
 	for _, s := range g.settings {
-		out = append(out, Owner{Name: s.Name, Doc: s.Doc, Options: s.Options})
+		out = append(out, Owner(s))
 	}
 	for _, r := range g.rules {
 		if r.Options != nil {

@@ -117,13 +117,6 @@ type Options struct {
 	Window int
 }
 
-func (o Options) window() int {
-	if o.Window <= 0 {
-		return DefaultWindow
-	}
-	return o.Window
-}
-
 // CheckDisabled validates names given to disable signals.
 func CheckDisabled(names []string) (map[string]bool, error) {
 	out := map[string]bool{}

@@ -173,7 +173,8 @@ func TestRulesAreValues(t *testing.T) {
 	}) {
 		t.Errorf("rules out of order or missing: %v", ids)
 	}
-	if !reflect.DeepEqual(lint.Rules(), lint.Rules()) || &lint.Rules()[0] == &lint.Rules()[0] {
+	a, b := lint.Rules(), lint.Rules()
+	if !reflect.DeepEqual(a, b) || &a[0] == &b[0] {
 		t.Error("Rules must return a fresh list of the same values")
 	}
 }

@@ -73,7 +73,7 @@ func CaptureWith(provider string, skills []Skill, turns int, opts CaptureOptions
 	marker := appendJSONText([]byte{'"'}, systemPlaceholder, e.escapeHTML)
 	marker = append(marker, '"')
 	k := bytes.Index(skeleton, marker)
-	if k < 0 || bytes.Index(skeleton[k+len(marker):], marker) >= 0 {
+	if k < 0 || bytes.Contains(skeleton[k+len(marker):], marker) {
 		return nil, fmt.Errorf("synth: %s body does not hold the system text exactly once", provider)
 	}
 	out := make([]byte, 0, len(skeleton)+sysLen*21/20+1024)
