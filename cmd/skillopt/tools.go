@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/tools"
 )
 
@@ -33,7 +35,8 @@ func toolsSearchCommand(e *env) *cli.Command {
 			"and which are deferred, then searches the deferred ones for QUERY: one page of at most\n" +
 			"tools.page_size results, best first, the cursor of the next page (pass it back with\n" +
 			"--cursor and the same QUERY), the tools the page activates and every tool declared once\n" +
-			"they are added. When the capture fails open or has nothing to defer, the page is empty\n" +
+			"they are added (skillopt's own skill_search and retrieve_output included when the pipeline\n" +
+			"declares them). When the capture fails open or has nothing to defer, the page is empty\n" +
 			"and says why. A cursor from another query or tool set is refused (exit 2).\n\n" +
 			"A file holding several captures (JSONL, HAR) is searched in its capture --entry N.\n\n" +
 			"Formats: text, json ({\"tools\":[{\"name\",\"score\"}],\"cursor\":\"…\"|null,\"activated\":[…],\"active\":[…],…}).\n\n" +
@@ -81,6 +84,21 @@ func toolsSearchCommand(e *env) *cli.Command {
 				}
 				return err
 			}
+			// The transformed request may declare tools of skillopt's own
+			// besides the host's (skill_search, retrieve_output): active
+			// lists them too. The pipeline runs as under measure, writing
+			// nothing.
+			pipeline, err := e.pipeline(c)
+			if err != nil {
+				return err
+			}
+			renv := e.ruleEnv(pipeline)
+			ruleset.SetArchive(renv, renv.Archive, true)
+			res, err := rules.Run(capt, pipeline, renv)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			page.AddDeclared(capt, res.Final)
 			if e.format == "json" {
 				return e.finish(writeJSON(e, page))
 			}

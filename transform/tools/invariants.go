@@ -280,6 +280,7 @@ var activationAdditive = &rules.Rule{
 		if err != nil {
 			return err
 		}
+		page.AddDeclared(t.orig, t.final)
 		removed := plan.deferredSet()
 		for _, n := range page.Activated {
 			if !removed[n] {

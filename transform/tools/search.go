@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/transform"
 )
 
 // Match is one search result.
@@ -86,6 +87,36 @@ func (p *Plan) Search(query, cursor string) (*Page, error) {
 		page.Cursor = &next
 	}
 	return page, nil
+}
+
+// AddDeclared completes the page's Active list for the request as the
+// pipeline transformed it: the tools final declares besides the host's own
+// (skill_search, retrieve_output, which other rules add) come after the
+// kept ones, so that a host that declares what Active lists keeps every
+// tool the transformed request had. Search tools are not listed.
+func (pg *Page) AddDeclared(orig, final *capture.Capture) {
+	host := map[string]bool{}
+	for _, t := range transform.ToolDecls(orig) {
+		host[t.Name] = true
+	}
+	listed := map[string]bool{}
+	for _, n := range pg.Active {
+		listed[n] = true
+	}
+	var own []string
+	for _, t := range transform.ToolDecls(final) {
+		if t.Search || t.Deferred || host[t.Name] || listed[t.Name] || t.Name == "" {
+			continue
+		}
+		listed[t.Name] = true
+		own = append(own, t.Name)
+	}
+	if len(own) == 0 {
+		return
+	}
+	kept := len(pg.Active) - len(pg.Activated)
+	active := append(append(append([]string{}, pg.Active[:kept]...), own...), pg.Active[kept:]...)
+	pg.Active = active
 }
 
 // searchDeferred ranks the plan's deferred tools for query.
