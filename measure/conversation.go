@@ -88,6 +88,14 @@ type Break struct {
 	// requests already break there, or the cause is not known).
 	Rule     string `json:"rule"`
 	RuleName string `json:"rule_name,omitempty"`
+	// Reason is the rule's own account of why changing the prefix once
+	// pays (rules.Step.PrefixChange), "" when it gave none.
+	Reason string `json:"reason,omitempty"`
+	// Cost is what the break costs this request: the previous prompt's
+	// tokens this request no longer shares, billed as written or uncached
+	// input where they would have been read. It is null without a price,
+	// 0 when the cache would not have held them.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 // Usage is a provider's own count of one request's tokens, normalized:
@@ -225,7 +233,14 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output)
 		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil {
 			if id, name := attribute(tc, reqs[k-1].Result, r.Result, opts); id != "" {
-				t.After.Break.Rule, t.After.Break.RuleName = id, name
+				b := t.After.Break
+				b.Rule, b.RuleName = id, name
+				for _, st := range r.Result.Steps {
+					if st.Applied && st.Rule.ID == id {
+						b.Reason = st.PrefixChange
+					}
+				}
+				b.Cost = breakCost(b, cm, pr)
 			}
 		}
 		if t.After.Break != nil && t.After.Break.Rule != "" {
@@ -260,9 +275,9 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 	ct := cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
 	ct.Output = make([]bool, len(l.blocks))
 	for i, b := range l.blocks {
-		ct.Output[i] = b.output
-		if b.ttl != "" {
-			ct.Breakpoints = append(ct.Breakpoints, cache.Breakpoint{Block: i, TTL: b.ttl})
+		ct.Output[i] = b.Output
+		if b.TTL != "" {
+			ct.Breakpoints = append(ct.Breakpoints, cache.Breakpoint{Block: i, TTL: b.TTL})
 		}
 	}
 	if l.c.Provider == capture.PiMessages && cm.Kind == cache.Explicit {
@@ -288,7 +303,7 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 				// This request ends where the previous one went on: point
 				// at what holds its last block.
 				last := l.blocks[len(l.blocks)-1]
-				at, node = last.end, max(l.c.Doc.ParentOf(last.node), 0)
+				at, node = last.End, max(l.c.Doc.ParentOf(last.Node), 0)
 			}
 			s.Break = &Break{Pointer: l.c.Doc.Pointer(node), Offset: at, Previous: prev.tokens(), Kept: shared[n-1].Tokens}
 		}
@@ -323,7 +338,7 @@ func (tc *tokenCache) shared(prev, cur *layout, partial bool) cache.Shared {
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++
 	}
-	if n <= len(cur.blocks[k].mark)+1 {
+	if n <= len(cur.blocks[k].Mark)+1 {
 		return s
 	}
 	text := cur.text(k, cur.bodyOffset(k, n))
@@ -368,6 +383,26 @@ func attribute(tc *tokenCache, prev, cur *rules.Result, opts ConversationOptions
 		}
 	}
 	return "", ""
+}
+
+// breakCost is what a break costs the request it happens in: the tokens of
+// the previous prompt it no longer shares, at the price of writing them to
+// the cache (or of plain input where writes are not billed) instead of
+// reading them; nothing when the cache would not have held them.
+func breakCost(b *Break, cm cache.Model, pr *price.Price) *float64 {
+	if pr == nil {
+		return nil
+	}
+	lost := b.Previous - b.Kept
+	c := 0.0
+	if cm.Kind != cache.None && lost > 0 && b.Previous >= cm.MinTokens {
+		w := pr.Input
+		if cm.BillsWrites {
+			w = pr.CacheWrite
+		}
+		c = float64(lost) * max(w-pr.CacheRead, 0) / 1e6
+	}
+	return &c
 }
 
 // fillUsageCost prices a provider's count when the provider did not.

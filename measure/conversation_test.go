@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -142,7 +143,7 @@ func TestConverseAnthropic(t *testing.T) {
 		if c.Provider != capture.Anthropic {
 			t.Fatalf("detected %s", c.Provider)
 		}
-		vendor, model := VendorOf(c)
+		vendor, model := cache.VendorOf(c)
 		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: vendor, Model: model})
 	}
 	cv := converse(t, reqs, ConversationOptions{})
@@ -351,8 +352,8 @@ func TestLayoutOrder(t *testing.T) {
 		l := newLayout(f.Captures[0])
 		var marks, ttls []string
 		for i, b := range l.blocks {
-			marks = append(marks, b.mark)
-			ttls = append(ttls, b.ttl)
+			marks = append(marks, b.Mark)
+			ttls = append(ttls, b.TTL)
 			if bytes.Contains(l.norm(i), []byte("cache_control")) {
 				t.Errorf("%s: block %d compares its cache_control: %s", c.provider, i, l.norm(i))
 			}
@@ -467,15 +468,15 @@ func FuzzLayout(f *testing.F) {
 			tc.count(l)
 			for i, b := range l.blocks {
 				n := l.norm(i)
-				prev := b.start
+				prev := b.Start
 				for off := 0; off <= len(n); off++ {
 					at := l.bodyOffset(i, off)
-					if at < b.start || at > b.end || at < prev {
-						t.Fatalf("%s block %d: offset %d maps to %d outside [%d,%d] or backwards", p, i, off, at, b.start, b.end)
+					if at < b.Start || at > b.End || at < prev {
+						t.Fatalf("%s block %d: offset %d maps to %d outside [%d,%d] or backwards", p, i, off, at, b.Start, b.End)
 					}
 					prev = at
 				}
-				_ = l.text(i, b.end)
+				_ = l.text(i, b.End)
 				if b.tokens < 0 {
 					t.Fatalf("negative tokens")
 				}

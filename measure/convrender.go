@@ -115,6 +115,9 @@ func breakCell(t ConvTurn) string {
 		s := "after: " + pointerText(b.Pointer)
 		if b.Rule != "" {
 			s += " by " + b.Rule + " " + b.RuleName
+			if b.Cost != nil {
+				s += ", " + signedCost(*b.Cost)
+			}
 		}
 		parts = append(parts, s)
 	}
@@ -202,10 +205,34 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 	if tot.Usage != nil {
 		fmt.Fprintf(w, "%s\n", usageLine(tot.Usage, tot.Error))
 	}
+	for _, n := range breakNotes(cv) {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	for _, n := range cv.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	return nil
+}
+
+// breakNotes explain the breaks the rules made on purpose, with the
+// reason the rule gave.
+func breakNotes(cv *Conversation) []string {
+	var out []string
+	for _, t := range cv.Turns {
+		if b := t.After.Break; b != nil && b.Reason != "" {
+			out = append(out, fmt.Sprintf("turn %d: %s changes the cached prefix once: %s", t.Turn, b.Rule, b.Reason))
+		}
+	}
+	return out
+}
+
+// signedCost writes a break's cost as an addition: "+$0.0070", or says
+// that the cache would have held nothing of it.
+func signedCost(c float64) string {
+	if c == 0 {
+		return "no cache lost"
+	}
+	return "+" + Cost(&c)
 }
 
 // mdCell escapes text for a Markdown table cell.
@@ -267,7 +294,7 @@ func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
 			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), Cost(u.Cost), e)
 		}
 	}
-	for _, n := range cv.Notes {
+	for _, n := range append(breakNotes(cv), cv.Notes...) {
 		fmt.Fprintf(w, "\n_Note: %s_\n", mdCell(n))
 	}
 	return nil

@@ -106,7 +106,7 @@ svg { display: block; }
 		}
 		bw.WriteString("</table>\n")
 	}
-	for _, n := range cv.Notes {
+	for _, n := range append(breakNotes(cv), cv.Notes...) {
 		fmt.Fprintf(bw, "<p class=\"muted\">Note: %s</p>\n", e(n))
 	}
 	bw.WriteString("</body>\n</html>\n")

@@ -17,19 +17,7 @@ import (
 
 // block is one unit of a request's prompt.
 type block struct {
-	node       int
-	start, end int // the block's span in the body
-	// mark names the block's role in the prompt ("message user", …); it
-	// is part of what is compared, so that the same text under another
-	// role or at another level is another block.
-	mark string
-	// cuts are the spans of cache_control members inside the block, in
-	// order; they are left out of what is compared and counted.
-	cuts [][2]int
-	// ttl is "5m" or "1h" for an explicit cache breakpoint on the block.
-	ttl string
-	// output: the block replays the model's own output.
-	output bool
+	capture.PromptBlock
 	hash   [32]byte
 	tokens int
 }
@@ -61,33 +49,33 @@ func (l *layout) tokens() int {
 func (l *layout) norm(i int) []byte {
 	b := &l.blocks[i]
 	src := l.c.Body
-	out := make([]byte, 0, len(b.mark)+1+b.end-b.start)
-	out = append(out, b.mark...)
+	out := make([]byte, 0, len(b.Mark)+1+b.End-b.Start)
+	out = append(out, b.Mark...)
 	out = append(out, 0)
-	at := b.start
-	for _, cut := range b.cuts {
+	at := b.Start
+	for _, cut := range b.Cuts {
 		out = append(out, src[at:cut[0]]...)
 		at = cut[1]
 	}
-	return append(out, src[at:b.end]...)
+	return append(out, src[at:b.End]...)
 }
 
 // bodyOffset maps an offset into norm(i) back to the body.
 func (l *layout) bodyOffset(i, off int) int {
 	b := &l.blocks[i]
-	off -= len(b.mark) + 1
+	off -= len(b.Mark) + 1
 	if off <= 0 {
-		return b.start
+		return b.Start
 	}
-	at := b.start
-	for _, cut := range b.cuts {
+	at := b.Start
+	for _, cut := range b.Cuts {
 		if at+off < cut[0] {
 			return at + off
 		}
 		off -= cut[0] - at
 		at = cut[1]
 	}
-	return min(at+off, b.end)
+	return min(at+off, b.End)
 }
 
 // text returns what is counted of block i up to body offset end: the text
@@ -96,11 +84,11 @@ func (l *layout) bodyOffset(i, off int) int {
 func (l *layout) text(i, end int) string {
 	b := &l.blocks[i]
 	c := l.c
-	end = min(end, b.end)
+	end = min(end, b.End)
 	var sb strings.Builder
 	// raw appends body bytes [from,to) without the cut spans.
 	raw := func(from, to int) {
-		for _, cut := range b.cuts {
+		for _, cut := range b.Cuts {
 			if cut[1] <= from || cut[0] >= to {
 				continue
 			}
@@ -113,11 +101,11 @@ func (l *layout) text(i, end int) string {
 			sb.Write(c.Body[from:to])
 		}
 	}
-	at := b.start
-	k := sort.Search(len(l.segs), func(k int) bool { return l.segs[k].End > b.start })
+	at := b.Start
+	k := sort.Search(len(l.segs), func(k int) bool { return l.segs[k].End > b.Start })
 	for ; k < len(l.segs) && l.segs[k].Start < end; k++ {
 		s := l.segs[k]
-		from, to := max(s.Start, b.start), min(s.End, end)
+		from, to := max(s.Start, b.Start), min(s.End, end)
 		if from >= to {
 			continue
 		}
@@ -130,10 +118,10 @@ func (l *layout) text(i, end int) string {
 		default:
 			part := s
 			part.Start, part.End = from, to
-			if s.Start < b.start || s.End > b.end {
+			if s.Start < b.Start || s.End > b.End {
 				// A segment wider than the block (a whole message
 				// labelled at once): read only the block's part.
-				part.Node = b.node
+				part.Node = b.Node
 			}
 			sb.WriteString(c.SegmentText(part))
 		}
@@ -148,203 +136,15 @@ func (l *layout) text(i, end int) string {
 // newLayout cuts a request into blocks; tokens are counted later.
 func newLayout(c *capture.Capture) *layout {
 	l := &layout{c: c, gaps: c.Provider != capture.PiMessages}
-	d := c.Doc
-	if d == nil || len(d.Nodes) == 0 {
-		return l
+	p := c.Prompt()
+	l.blocks = make([]block, len(p.Blocks))
+	for i, b := range p.Blocks {
+		l.blocks[i].PromptBlock = b
 	}
-	add := func(node int, mark string, output bool) {
-		if node < 0 {
-			return
-		}
-		n := &d.Nodes[node]
-		b := block{node: node, start: int(n.Start), end: int(n.End), mark: mark, output: output}
-		b.cuts, b.ttl = cacheControls(d, node)
-		l.blocks = append(l.blocks, b)
-	}
-	root := 0
-	switch c.Provider {
-	case capture.Anthropic:
-		for t := range d.Children(d.Get(root, "tools")) {
-			add(t, "tool", false)
-		}
-		if s := d.Get(root, "system"); d.Kind(s) == capture.Array {
-			for b := range d.Children(s) {
-				add(b, "system", false)
-			}
-		} else {
-			add(s, "system", false)
-		}
-		for m := range d.Children(d.Get(root, "messages")) {
-			role := d.GetStr(m, "role")
-			content := d.Get(m, "content")
-			mark := "message " + role
-			if d.Kind(content) != capture.Array {
-				add(m, mark, role == "assistant")
-				continue
-			}
-			first := true
-			for b := range d.Children(content) {
-				add(b, mark, role == "assistant")
-				if first {
-					mark, first = "", false
-				}
-			}
-			if first {
-				add(m, mark, role == "assistant")
-			}
-		}
-		l.auto = d.Get(root, "cache_control") >= 0
-	case capture.OpenAIChat, capture.Mistral:
-		for _, key := range []string{"tools", "functions"} {
-			for t := range d.Children(d.Get(root, key)) {
-				add(t, "tool", false)
-			}
-		}
-		for m := range d.Children(d.Get(root, "messages")) {
-			add(m, "message", d.GetStr(m, "role") == "assistant")
-		}
-		l.keyed = d.Kind(d.Get(root, "prompt_cache_key")) == capture.String
-	case capture.OpenAIResponses:
-		for t := range d.Children(d.Get(root, "tools")) {
-			add(t, "tool", false)
-		}
-		if s := d.Get(root, "instructions"); d.Kind(s) == capture.String {
-			add(s, "system", false)
-		}
-		in := d.Get(root, "input")
-		if d.Kind(in) == capture.Array {
-			for it := range d.Children(in) {
-				add(it, "item", responsesOutput(d, it))
-			}
-		} else {
-			add(in, "message user", false)
-		}
-		l.keyed = d.Kind(d.Get(root, "prompt_cache_key")) == capture.String
-	case capture.Gemini:
-		for t := range d.Children(d.Get(root, "tools")) {
-			if decls := d.Get(t, "functionDeclarations"); d.Kind(decls) == capture.Array {
-				for f := range d.Children(decls) {
-					add(f, "tool", false)
-				}
-				continue
-			}
-			add(t, "tool", false)
-		}
-		add(d.GetAny(root, "systemInstruction", "system_instruction"), "system", false)
-		for m := range d.Children(d.Get(root, "contents")) {
-			add(m, "content", d.GetStr(m, "role") == "model")
-		}
-	case capture.PiMessages:
-		switch d.Kind(root) {
-		case capture.Array:
-			for e := range d.Children(root) {
-				add(e, "entry", piOutput(d, e))
-			}
-		case capture.Object:
-			if d.Get(root, "role") >= 0 {
-				add(root, "entry", piOutput(d, root))
-				break
-			}
-			for t := range d.Children(d.Get(root, "tools")) {
-				add(t, "tool", false)
-			}
-			add(d.Get(root, "systemPrompt"), "system", false)
-			for m := range d.Children(d.Get(root, "messages")) {
-				add(m, "entry", piOutput(d, m))
-			}
-		}
-	}
+	l.auto, l.keyed = p.Auto, p.Keyed
 	l.segs = c.Segments()
 	return l
 }
-
-// responsesOutput reports an input item of a Responses body that replays
-// model output.
-func responsesOutput(d *capture.Doc, it int) bool {
-	if d.GetStr(it, "role") == "assistant" {
-		return true
-	}
-	switch d.GetStr(it, "type") {
-	case "reasoning", "function_call", "custom_tool_call", "web_search_call", "file_search_call", "computer_call", "code_interpreter_call":
-		return true
-	}
-	return false
-}
-
-// piOutput reports a Pi message or session entry holding an assistant
-// message.
-func piOutput(d *capture.Doc, e int) bool {
-	if m := d.Get(e, "message"); m >= 0 {
-		e = m
-	}
-	return d.GetStr(e, "role") == "assistant"
-}
-
-// cacheControls returns the spans of the cache_control members inside node
-// (each with its separating comma, so that what is left reads as the same
-// JSON without the member) and the lifetime of a cache_control member of
-// node itself ("" when it has none).
-func cacheControls(d *capture.Doc, node int) (cuts [][2]int, ttl string) {
-	if k := d.Kind(node); k != capture.Object && k != capture.Array {
-		return nil, ""
-	}
-	src := d.Src
-	check := func(m int) {
-		if !d.IsMember(m) || d.Key(m) != "cache_control" {
-			return
-		}
-		ks, _ := d.KeySpan(m)
-		end := int(d.Nodes[m].End)
-		start := ks
-		// Take the comma before the member, or else the one after it.
-		i := ks - 1
-		for i >= 0 && isSpace(src[i]) {
-			i--
-		}
-		if i >= 0 && src[i] == ',' {
-			start = i
-		} else {
-			j := end
-			for j < len(src) && isSpace(src[j]) {
-				j++
-			}
-			if j < len(src) && src[j] == ',' {
-				j++
-				for j < len(src) && isSpace(src[j]) {
-					j++
-				}
-				end = j
-			}
-		}
-		cuts = append(cuts, [2]int{start, end})
-	}
-	for m := range d.Children(node) {
-		check(m)
-		if d.IsMember(m) && d.Key(m) == "cache_control" && d.Kind(m) == capture.Object {
-			ttl = "5m"
-			if d.StrIs(d.Get(m, "ttl"), "1h") {
-				ttl = "1h"
-			}
-		}
-	}
-	for m, parent := range d.Walk(node) {
-		if parent != node {
-			check(m)
-		}
-	}
-	sort.Slice(cuts, func(i, j int) bool { return cuts[i][0] < cuts[j][0] })
-	// A member nested in another cut member is inside its span already.
-	out := cuts[:0]
-	for _, c := range cuts {
-		if len(out) > 0 && c[0] < out[len(out)-1][1] {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out, ttl
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // tokenCache keeps the token count of each block seen, by its identity,
 // so a conversation's shared history is counted once.
@@ -375,7 +175,7 @@ func (tc *tokenCache) count(ls ...*layout) {
 				continue
 			}
 			pending[b.hash] = true
-			texts = append(texts, l.text(i, l.blocks[i].end))
+			texts = append(texts, l.text(i, l.blocks[i].End))
 			refs = append(refs, ref{l, i})
 		}
 	}

@@ -209,13 +209,10 @@ type Saving struct {
 	Dropped string `json:"dropped,omitempty"`
 	// Idle says why the rule proposed no edit, in its own words.
 	Idle string `json:"idle,omitempty"`
-	// FixedBytes are the bytes of the tools the rule declares on every
-	// request of a conversation (rules.Rule.Declares), counted in the
-	// figures above: on a request with nothing to reduce they are all the
-	// step adds, so that later turns keep the same cached tools.
-	FixedBytes int `json:"fixed_bytes,omitempty"`
-	// Declared names those tools.
-	Declared []string `json:"declared,omitempty"`
+	// PrefixChange says why the step's change of what the previous
+	// request of the conversation sent pays for itself (see
+	// rules.Step.PrefixChange).
+	PrefixChange string `json:"prefix_change,omitempty"`
 }
 
 // Why says why a step saved nothing: the engine's reason for dropping
@@ -224,8 +221,6 @@ func (s Saving) Why() string {
 	switch {
 	case s.Dropped != "":
 		return "dropped: " + s.Dropped
-	case s.FixedBytes > 0 && s.SavedBytes+s.FixedBytes <= 0:
-		return fmt.Sprintf("declares %s (%s B) on every turn, so that later turns keep the same cached tools", strings.Join(s.Declared, ", "), Thousands(s.FixedBytes))
 	case s.SavedBytes != 0:
 		return ""
 	case s.Idle != "":
@@ -414,10 +409,7 @@ func savings(r *CaptureReport, res *rules.Result, opts Options) {
 	// Tokens after each step: only an applied step changes them.
 	tokens := r.Tokens.Count
 	for _, st := range res.Steps {
-		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped, Idle: st.Idle, FixedBytes: st.Fixed}
-		if st.Fixed > 0 {
-			sv.Declared = st.Rule.Declares
-		}
+		sv := Saving{Rule: st.Rule.ID, Name: st.Rule.Name, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped, Idle: st.Idle, PrefixChange: st.PrefixChange}
 		sv.SavedBytes = st.BytesBefore - st.BytesAfter
 		sv.SavedPct = pct(sv.SavedBytes, st.BytesBefore)
 		if counting && st.Applied && st.After != nil {

@@ -321,6 +321,9 @@ func writeCapture(w io.Writer, c *CaptureReport) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  stable prefix: %s\n", prefixText(c, false))
 	writeSavings(w, c)
+	for _, n := range prefixNotes(c) {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 	for _, x := range c.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", x)
 	}
@@ -484,6 +487,9 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "- after: %s\n", c.afterLine())
+	for _, n := range prefixNotes(c) {
+		fmt.Fprintf(w, "- note: %s\n", mdText(n))
+	}
 	for _, x := range c.Warnings {
 		fmt.Fprintf(w, "- **warning:** %s\n", mdText(x))
 	}
@@ -515,4 +521,16 @@ func tokenLabel(t Tokens) string {
 		return t.Encoding
 	}
 	return t.Encoding + ", estimated"
+}
+
+// prefixNotes say which rules change, on this request, what the previous
+// request of its conversation sent, and why that pays.
+func prefixNotes(c *CaptureReport) []string {
+	var out []string
+	for _, s := range c.Savings {
+		if s.PrefixChange != "" {
+			out = append(out, fmt.Sprintf("%s changes what the previous request sent, once (its cached prefix is written again): %s", s.Rule, s.PrefixChange))
+		}
+	}
+	return out
 }

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/cache"
 )
 
 // Input is one request of a conversation as read from the captures, before
@@ -45,7 +43,7 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 				continue
 			}
 			in := Input{Name: c.Name, Capture: c}
-			in.Vendor, in.Model = VendorOf(c)
+			in.Vendor, in.Model = cache.VendorOf(c)
 			if c.Envelope == capture.EnvHAR {
 				if har == nil {
 					har, _ = capture.Parse(f.Data)
@@ -56,95 +54,6 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 		}
 	}
 	return out, errs
-}
-
-var (
-	reModelPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/models/([^/:?]+)`) })
-	reMistral   = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
-	})
-)
-
-// VendorOf returns the cache and price family of a captured request and the
-// model it names: the body's shape where it says (Anthropic, Gemini,
-// Mistral), else the endpoint's host, else the model's name. An endpoint
-// that is none of these (a local server, a reseller) has vendor "".
-func VendorOf(c *capture.Capture) (vendor, model string) {
-	d := c.Doc
-	if d != nil && d.Kind(0) == capture.Object {
-		model = d.GetStr(0, "model")
-	}
-	host, path := "", ""
-	if c.URL != "" {
-		if u, err := url.Parse(c.URL); err == nil {
-			host, path = strings.ToLower(u.Hostname()), u.Path
-		}
-	}
-	if model == "" {
-		if m := reModelPath().FindStringSubmatch(path); m != nil {
-			model = m[1]
-		}
-	}
-	switch c.Provider {
-	case capture.Anthropic:
-		return "anthropic", model
-	case capture.Gemini:
-		return "gemini", model
-	case capture.Mistral:
-		return "mistral", model
-	}
-	switch {
-	case strings.HasSuffix(host, "openai.com"):
-		return "openai", model
-	case strings.HasSuffix(host, "deepseek.com"):
-		return "deepseek", model
-	case strings.HasSuffix(host, "mistral.ai"):
-		return "mistral", model
-	case strings.HasSuffix(host, "anthropic.com"):
-		return "anthropic", model
-	case strings.HasSuffix(host, "googleapis.com"):
-		return "gemini", model
-	}
-	return vendorOfModel(model), model
-}
-
-// vendorOfModel guesses the vendor from a model's name.
-func vendorOfModel(model string) string {
-	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	switch {
-	case strings.HasPrefix(m, "gpt-"), strings.HasPrefix(m, "chatgpt-"), strings.HasPrefix(m, "codex-"),
-		len(m) > 1 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9':
-		return "openai"
-	case strings.HasPrefix(m, "claude-"):
-		return "anthropic"
-	case strings.HasPrefix(m, "gemini-"):
-		return "gemini"
-	case strings.HasPrefix(m, "deepseek"):
-		return "deepseek"
-	case reMistral().MatchString(m):
-		return "mistral"
-	}
-	return ""
-}
-
-// piVendor maps a Pi provider name to a vendor.
-func piVendor(provider, model string) string {
-	switch p := strings.ToLower(provider); {
-	case p == "anthropic":
-		return "anthropic"
-	case p == "openai", p == "openai-codex", p == "azure-openai-responses":
-		return "openai"
-	case strings.HasPrefix(p, "google"):
-		return "gemini"
-	case p == "deepseek":
-		return "deepseek"
-	case p == "mistral":
-		return "mistral"
-	}
-	return vendorOfModel(model)
 }
 
 // SessionTurns splits a Pi session (read as one capture holding the
@@ -211,7 +120,7 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 		}
 		turn.Name = fmt.Sprintf("%s:%d", c.Name, line)
 		model := d.GetStr(msg, "model")
-		in := Input{Name: turn.Name, Capture: turn, Vendor: piVendor(d.GetStr(msg, "provider"), model), Model: model}
+		in := Input{Name: turn.Name, Capture: turn, Vendor: cache.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
 		in.Usage = piUsage(d, d.Get(msg, "usage"))
 		out = append(out, in)
 	}

@@ -169,7 +169,7 @@ func cachedThrough(c *capture.Capture, msgs []int) int {
 // touching names the rules whose applied changes lie at or under one of
 // the pointer prefixes in prev or next: those that changed such a place in
 // one of the two requests only, or else all of them.
-func touching(prefixes []string, prev, next *Result) string {
+func touching(prefixes []string, prev, next *Result) []string {
 	under := func(ptr string) bool {
 		for _, p := range prefixes {
 			if ptr == p || strings.HasPrefix(ptr, p+"/") {
@@ -205,11 +205,45 @@ func touching(prefixes []string, prev, next *Result) string {
 	if len(ids) == 0 {
 		ids = all
 	}
+	sort.Strings(ids)
+	return slices.Compact(ids)
+}
+
+// changedBy reads " (changed by SO301, SO302)", or "" for no rule.
+func changedBy(ids []string) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	sort.Strings(ids)
-	return " (changed by " + strings.Join(slices.Compact(ids), ", ") + ")"
+	return " (changed by " + strings.Join(ids, ", ") + ")"
+}
+
+// prefixDiff reports a difference from the previous turn that rules made:
+// an error, unless every rule that made it gave its reason for changing
+// the prefix once on this turn (Pass.PrefixChange), which is reported as
+// information with that reason.
+func prefixDiff(p *Pass, r *Result, pointer, msg string, ids []string) {
+	d := Diagnostic{Capture: r.Original.Name, Pointer: pointer, Message: msg + changedBy(ids)}
+	var why []string
+	for _, id := range ids {
+		w := ""
+		for _, s := range r.Steps {
+			if s.Applied && s.Rule.ID == id {
+				w = s.PrefixChange
+			}
+		}
+		if w == "" {
+			why = nil
+			break
+		}
+		why = append(why, id+" "+w)
+	}
+	if len(why) > 0 {
+		// Naming the rule keeps Report from raising the severity to the
+		// rule's own.
+		d.Rule, d.Severity = p.Rule.ID, Info
+		d.Message += ", once, by design: " + strings.Join(slices.Compact(why), "; ")
+	}
+	p.Report(d)
 }
 
 // systemPointers are where a body keeps the instructions of its prefix.
@@ -217,10 +251,9 @@ var systemPointers = []string{"/system", "/instructions", "/systemInstruction", 
 
 func runConversationPrefix(p *Pass) error {
 	type last struct {
-		res          *Result
-		before       turnParts
-		after        turnParts
-		beforeSystem [32]byte
+		res    *Result
+		before turnParts
+		after  turnParts
 	}
 	groups := map[[32]byte]*last{}
 	for _, r := range p.Batch {
@@ -246,14 +279,13 @@ func runConversationPrefix(p *Pass) error {
 		if prev == nil {
 			continue
 		}
-		name := r.Original.Name
 		if !bytes.Equal(prev.after.tools, after.tools) && !restored(prev.after.decls, after.decls, before.decls) {
-			p.Report(Diagnostic{Capture: name, Pointer: "/tools", Message: fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before%s",
-				prev.res.Original.Name, touching([]string{"/tools"}, prev.res, r))})
+			prefixDiff(p, r, "/tools", fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before",
+				prev.res.Original.Name), touching([]string{"/tools"}, prev.res, r))
 		}
 		if !bytes.Equal(prev.after.system, after.system) {
-			p.Report(Diagnostic{Capture: name, Message: fmt.Sprintf("system text differs from that of %s after transformation although it was the same before%s",
-				prev.res.Original.Name, touching(systemPointers, prev.res, r))})
+			prefixDiff(p, r, "", fmt.Sprintf("system text differs from that of %s after transformation although it was the same before",
+				prev.res.Original.Name), touching(systemPointers, prev.res, r))
 		}
 		checkCachedMessages(p, prev.res, r, prev.before, before, prev.after, after)
 	}
@@ -304,9 +336,8 @@ func checkCachedMessages(p *Pass, prev, next *Result, pb, nb, pa, na turnParts) 
 	for i := 0; i <= through; i++ {
 		if i >= len(na.msgs) || !bytes.Equal(stripCacheControl(fd, pa.msgs[i]), stripCacheControl(gd, na.msgs[i])) {
 			list := prev.Final.Doc.Pointer(messageList(prev.Final))
-			p.Report(Diagnostic{Capture: next.Original.Name, Pointer: list + "/" + strconv.Itoa(i),
-				Message: fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached%s",
-					i, prev.Original.Name, touching([]string{list}, prev, next))})
+			prefixDiff(p, next, list+"/"+strconv.Itoa(i), fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached",
+				i, prev.Original.Name), touching([]string{list}, prev, next))
 			return
 		}
 	}

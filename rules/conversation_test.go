@@ -7,61 +7,75 @@ import (
 	"github.com/skillopt/skillopt/capture"
 )
 
-// declRule declares a tool: as a fixed declaration, with or without
-// shrinking the system text as well.
-func declRule(fixed, shrink bool) *Rule {
-	r := &Rule{ID: "T7", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+// declRule declares a tool, with or without shrinking the system text as
+// well.
+func declRule(shrink bool) *Rule {
+	return &Rule{ID: "T7", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
 		d := p.Capture.Doc
 		if !strings.Contains(string(d.Raw(d.Get(0, "tools"))), `"x"`) {
-			p.Edit(Edit{Pointer: "/tools", Append: true, Fixed: fixed, NewJSON: []byte(`{"name":"x","input_schema":{}}`)})
+			p.Edit(Edit{Pointer: "/tools", Append: true, NewJSON: []byte(`{"name":"x","input_schema":{}}`)})
 		}
 		if shrink && d.GetStr(0, "system") != "S" {
 			p.Edit(Edit{Pointer: "/system", NewJSON: []byte(`"S"`)})
 		}
+		p.PrefixChange("because")
 		return nil
 	}}
-	if fixed {
-		r.Declares = []string{"x"}
-	}
-	return r
 }
 
 const toolBody = `{"model":"m","max_tokens":1,"system":"a long system text","tools":[{"name":"a","input_schema":{}}],"messages":[{"role":"user","content":"hi"}]}`
 
-// TestFixedDeclaration: a fixed declaration alone is applied although the
-// body grows, and judged apart from the rest of a step's edits; an
-// ordinary addition that saves nothing is dropped.
-func TestFixedDeclaration(t *testing.T) {
+// TestDeclarationCounts: a declaration counts against the step's saving
+// like any other addition. Alone it is dropped; with a larger saving the
+// step is applied and keeps the reason it gave for changing the prefix.
+func TestDeclarationCounts(t *testing.T) {
 	c := read(t, toolBody)
-	res, err := Run(c, []*Rule{declRule(true, false)}, nil)
+	res, err := Run(c, []*Rule{declRule(false)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Steps[0]
-	if !s.Applied || !s.OnlyFixed() || s.Fixed == 0 || s.BytesAfter-s.Fixed != s.BytesBefore || s.Saved() != 0 {
-		t.Fatalf("fixed declaration alone: %+v", s)
+	if s := res.Steps[0]; s.Applied || !strings.Contains(s.Dropped, "not smaller") || s.PrefixChange != "" || res.Changed() {
+		t.Fatalf("a declaration alone: %+v", s)
+	}
+	long := mustWith(t, c, strings.Replace(toolBody, "a long system text", strings.Repeat("a long system text ", 10), 1))
+	res, _ = Run(long, []*Rule{declRule(true)}, nil)
+	if s := res.Steps[0]; !s.Applied || s.Saved() <= 0 || s.PrefixChange != "because" {
+		t.Fatalf("a declaration with a larger saving: %+v", s)
 	}
 	if diags, _ := Verify(res, []*Rule{NoGrowth}, nil); len(diags) != 0 {
-		t.Fatalf("SO402 on a fixed declaration: %+v", diags)
+		t.Fatalf("SO402: %+v", diags)
 	}
-	// With a saving smaller than the declaration: applied, the saving is
-	// what the step is judged by.
-	res, _ = Run(c, []*Rule{declRule(true, true)}, nil)
-	if s := res.Steps[0]; !s.Applied || s.OnlyFixed() || s.Saved() <= 0 || s.BytesAfter <= s.BytesBefore {
-		t.Fatalf("fixed declaration with a saving: %+v", s)
+	grown := &Result{Original: c, Final: mustWith(t, c, strings.Replace(toolBody, `"hi"`, `"hi there"`, 1)),
+		Steps: []Step{{Rule: declRule(false), Applied: true, BytesBefore: 1, BytesAfter: 4, Changes: []Change{{BytesAfter: 3}}}}}
+	if diags, _ := Verify(grown, []*Rule{NoGrowth}, nil); len(diags) != 2 {
+		t.Fatalf("growth: %+v", diags)
 	}
-	// Not fixed (or fixed by a rule that names no declaration): dropped.
-	for _, r := range []*Rule{declRule(false, false), func() *Rule { r := declRule(true, false); r.Declares = nil; return r }()} {
-		res, _ = Run(c, []*Rule{r}, nil)
-		if res.Steps[0].Applied || !strings.Contains(res.Steps[0].Dropped, "not smaller") {
-			t.Fatalf("ordinary addition without a saving: %+v", res.Steps[0])
+}
+
+// TestShared: the passes of one run share what Shared computes, and see
+// the run's pipeline; another run computes it again.
+func TestShared(t *testing.T) {
+	calls := 0
+	var seen [][]*Rule
+	mk := func(id string) *Rule {
+		return &Rule{ID: id, Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+			p.Shared("k", func() any { calls++; return calls })
+			seen = append(seen, p.Pipeline())
+			return nil
+		}}
+	}
+	pipe := []*Rule{mk("T1"), mk("T2")}
+	c := read(t, toolBody)
+	for range 2 {
+		if _, err := Run(c, pipe, nil); err != nil {
+			t.Fatal(err)
 		}
 	}
-	// Growth beyond the fixed bytes is still growth.
-	grown := &Result{Original: c, Final: mustWith(t, c, strings.Replace(toolBody, `"hi"`, `"hi there"`, 1)),
-		Steps: []Step{{Rule: declRule(true, false), Applied: true, Fixed: 3, BytesBefore: 1, BytesAfter: 4, Changes: []Change{{Fixed: true, BytesAfter: 3}}}}}
-	if diags, _ := Verify(grown, []*Rule{NoGrowth}, nil); len(diags) != 1 {
-		t.Fatalf("growth beyond the fixed declaration: %+v", diags)
+	if calls != 2 || len(seen) != 4 || len(seen[3]) != 2 || seen[3][1] != pipe[1] {
+		t.Fatalf("calls %d, pipelines %v", calls, seen)
+	}
+	if p := (&Pass{Rule: pipe[0]}); p.Pipeline() != nil || p.Shared("k", func() any { return 7 }) != 7 {
+		t.Fatal("a pass outside the engine")
 	}
 }
 
@@ -70,7 +84,7 @@ func TestFixedDeclaration(t *testing.T) {
 func TestApplyBefore(t *testing.T) {
 	c := read(t, `{"tools":[{"name":"a"}, {"name":"b","cache_control":{"type":"ephemeral"}}],"model":"m","messages":[]}`)
 	next, changes, err := Apply(c, []Edit{
-		{Pointer: "/tools/1", Before: true, NewJSON: []byte(`{"name":"x"}`), Fixed: true},
+		{Pointer: "/tools/1", Before: true, NewJSON: []byte(`{"name":"x"}`)},
 		{Pointer: "/tools/1", NewJSON: []byte(`{"name":"B"}`)},
 		{Pointer: "/tools", Append: true, NewJSON: []byte(`{"name":"z"}`)},
 	})
@@ -80,7 +94,7 @@ func TestApplyBefore(t *testing.T) {
 	if want := `{"tools":[{"name":"a"}, {"name":"x"},{"name":"B"},{"name":"z"}],"model":"m","messages":[]}`; string(next.Body) != want {
 		t.Fatalf("got  %s\nwant %s", next.Body, want)
 	}
-	if !changes[0].Fixed || changes[1].Fixed || changes[0].BytesBefore != 0 {
+	if changes[0].BytesBefore != 0 || changes[0].BytesAfter == 0 {
 		t.Fatalf("changes %+v", changes)
 	}
 	if _, _, err := Apply(c, []Edit{{Pointer: "/model", Before: true, NewJSON: []byte(`1`)}}); err == nil {

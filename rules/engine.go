@@ -100,8 +100,6 @@ type Change struct {
 	Pointer     string `json:"pointer"`
 	BytesBefore int    `json:"bytes_before"`
 	BytesAfter  int    `json:"bytes_after"`
-	// Fixed says the change added a fixed declaration (Edit.Fixed).
-	Fixed bool `json:"fixed,omitempty"`
 }
 
 // Step records what one transform rule did.
@@ -110,39 +108,24 @@ type Step struct {
 	BytesBefore int
 	BytesAfter  int
 	Applied     bool
-	// Fixed is the bytes the step added by fixed declarations
-	// (Rule.Declares), included in BytesAfter; the guards judge the step
-	// without them.
-	Fixed int
 	// Dropped says why edits were rejected ("" when applied or when the
 	// rule had nothing to do).
 	Dropped string
 	// Idle says why the rule proposed no edit, in the rule's words ("" when
 	// it did, or when it gave no reason); see Pass.Idle.
-	Idle    string
-	Changes []Change
+	Idle string
+	// PrefixChange says why the step's change of what an earlier request
+	// sent is worth the cache it costs (see Pass.PrefixChange); "" for a
+	// step that keeps every earlier request's prefix.
+	PrefixChange string
+	Changes      []Change
 	// After is the capture after the step: the one before it when the step
 	// was not applied.
 	After *capture.Capture
 }
 
-// Saved is what the step saved apart from its fixed declarations (negative
-// when it grew by more than them).
-func (s *Step) Saved() int { return s.BytesBefore - (s.BytesAfter - s.Fixed) }
-
-// OnlyFixed reports whether the step's applied edits did nothing but add
-// its fixed declarations.
-func (s *Step) OnlyFixed() bool {
-	if !s.Applied || len(s.Changes) == 0 {
-		return false
-	}
-	for _, ch := range s.Changes {
-		if !ch.Fixed {
-			return false
-		}
-	}
-	return true
-}
+// Saved is what the step saved (negative when it grew).
+func (s *Step) Saved() int { return s.BytesBefore - s.BytesAfter }
 
 // Result is a capture after the pipeline.
 type Result struct {
@@ -170,19 +153,20 @@ func (r *Result) Changes() []Change {
 // A rule that errors or panics stops the run with a *RuleError.
 func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 	res := &Result{Original: c, Final: c}
+	run := &runState{pipeline: pipeline}
 	var origErrs []string
 	validated := false
 	for _, r := range pipeline {
 		switch r.Kind {
 		case Check:
-			p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: c, Env: env}
+			p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: c, Env: env, run: run}
 			if err := call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
 		case Transform:
 			cur := res.Final
-			p := &Pass{Rule: r, Options: env.options(r), Capture: cur, Original: c, Env: env}
+			p := &Pass{Rule: r, Options: env.options(r), Capture: cur, Original: c, Env: env, run: run}
 			if err := call(p); err != nil {
 				return nil, err
 			}
@@ -201,10 +185,9 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Dropped = reason
 				res.Diagnostics = append(res.Diagnostics, Diagnostic{Rule: r.ID, Severity: sev, Capture: c.Name, Message: "transform dropped: " + reason})
 			}
-			// Fixed declarations are judged at conversation level: the
-			// rest of the edits must save, and a request may grow by the
-			// declarations alone.
-			fixed, onlyFixed := fixedBytes(r, changes)
+			// Everything a step adds counts against what it saves: a
+			// declaration, a marker or a label is paid for by the request
+			// it is added to.
 			reason := ""
 			switch {
 			case bytes.Equal(next.Body, cur.Body):
@@ -212,13 +195,12 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Idle = p.idle
 				res.Steps = append(res.Steps, step)
 				continue
-			case onlyFixed:
-			case r.Additive && len(next.Body)-fixed >= len(c.Body):
-				reason = fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body)-fixed)
-			case r.Size != nil && r.Size(next)-fixed >= r.Size(cur):
-				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next)-fixed)
-			case !r.Additive && r.Size == nil && len(next.Body)-fixed >= len(cur.Body):
-				reason = fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body)-fixed)
+			case r.Additive && len(next.Body) >= len(c.Body):
+				reason = fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body))
+			case r.Size != nil && r.Size(next) >= r.Size(cur):
+				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next))
+			case !r.Additive && r.Size == nil && len(next.Body) >= len(cur.Body):
+				reason = fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body))
 			}
 			if reason != "" {
 				drop(reason, Info)
@@ -239,7 +221,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 			}
 			if reason == "" {
 				var err error
-				if reason, err = secondPass(r, next, c, env); err != nil {
+				if reason, err = secondPass(r, next, c, env, run); err != nil {
 					return nil, err
 				}
 			}
@@ -248,7 +230,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 			} else {
 				step.Applied = true
 				step.BytesAfter = len(next.Body)
-				step.Fixed = fixed
+				step.PrefixChange = p.prefix
 				step.Changes = changes
 				step.After = next
 				res.Final = next
@@ -259,28 +241,10 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 	return res, nil
 }
 
-// fixedBytes returns the bytes the changes add by fixed declarations of r
-// (only a rule that names its declarations may make them, and only by
-// adding), and whether they are all there is.
-func fixedBytes(r *Rule, changes []Change) (int, bool) {
-	if len(r.Declares) == 0 {
-		return 0, false
-	}
-	n, all := 0, true
-	for _, ch := range changes {
-		if ch.Fixed {
-			n += ch.BytesAfter
-		} else {
-			all = false
-		}
-	}
-	return n, all && n > 0
-}
-
 // secondPass reruns r on its own result and reports why that is not
 // identity ("" when it is).
-func secondPass(r *Rule, next, orig *capture.Capture, env *Env) (string, error) {
-	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env}
+func secondPass(r *Rule, next, orig *capture.Capture, env *Env, run *runState) (string, error) {
+	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env, run: run}
 	if err := call(p); err != nil {
 		return "", err
 	}
@@ -434,8 +398,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		out = append(out, c.Body[prev:s.start]...)
 		out = append(out, s.text...)
 		prev = s.end
-		added := s.e.Append || s.e.Before || s.e.Insert != ""
-		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text), Fixed: s.e.Fixed && added})
+		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
 	}
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)

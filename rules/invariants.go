@@ -63,26 +63,20 @@ var NoGrowth = &Rule{
 	Name:     "invariant.no-growth",
 	Kind:     Invariant,
 	Severity: Error,
-	Doc: "A transformed capture is never larger than the original, apart from the fixed tool declarations of its rules. " +
-		"Every accepted transformation must make the body smaller, counting everything it adds (markers, recovery labels, declarations made for this request only); when nothing can be saved the capture must be left byte-identical. " +
-		"The one exception is a rule's fixed declaration (skill_search, retrieve_output): it is added from the first request of a conversation with the same bytes on every turn, " +
-		"so that the provider's prompt cache keeps covering the tools; the request may grow by exactly those bytes, a cost the conversation pays once and then reads from cache. " +
+	Doc: "A transformed capture is never larger than the original. " +
+		"Every accepted transformation must make the body smaller, counting everything it adds (markers, recovery labels, tool declarations); when nothing can be saved the capture must be left byte-identical. " +
 		"A rule that declares its own measure (native tool deferral keeps definitions on the wire but hides them from the model) must make that measure smaller instead.",
 	Run: func(p *Pass) error {
 		before, after := len(p.Result.Original.Body), len(p.Result.Final.Body)
 		ownMeasure := false
-		fixed := 0
 		for _, s := range p.Result.Steps {
 			ownMeasure = ownMeasure || s.Applied && s.Rule.Size != nil
-			if s.Applied {
-				fixed += s.Fixed
-			}
 		}
-		if after-fixed > before && !ownMeasure {
-			p.Reportf("", "transformed body grew from %d to %d bytes (%d of them fixed declarations)", before, after, fixed)
+		if after > before && !ownMeasure {
+			p.Reportf("", "transformed body grew from %d to %d bytes", before, after)
 		}
 		for _, s := range p.Result.Steps {
-			if s.Applied && !s.Rule.Additive && s.Rule.Size == nil && !s.OnlyFixed() && s.Saved() <= 0 {
+			if s.Applied && !s.Rule.Additive && s.Rule.Size == nil && s.Saved() <= 0 {
 				p.Reportf("", "rule %s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 		}

@@ -109,18 +109,6 @@ type Rule struct {
 	// step may grow the body as long as the result stays smaller than the
 	// capture as read.
 	Additive bool
-	// Declares names the tools the rule declares on every request it may
-	// act on, whether or not it changes anything else there (skill_search,
-	// retrieve_output). A provider caches a conversation's prefix (tools,
-	// then system, then messages) only while its bytes repeat, so a
-	// declaration that appeared on the first turn a rule saves something
-	// would make every earlier turn's cache useless: it is added from the
-	// first request instead, with the same bytes on every turn. The edit
-	// that adds it is marked Edit.Fixed; the guards judge the rest of the
-	// rule's edits and let a request grow by the declaration alone, a
-	// fixed cost that the conversation pays once and then reads from
-	// cache.
-	Declares []string
 	Run      func(*Pass) error
 	// Detail, when set, adds the rule's own section to measure's report
 	// of a capture whose pipeline ran the rule; nil for no section.
@@ -162,9 +150,6 @@ type Edit struct {
 	Append  bool
 	Before  bool
 	Insert  string
-	// Fixed marks an addition that declares one of the rule's Declares
-	// tools: the guards do not count its bytes against the rule's saving.
-	Fixed   bool
 	Rule    string
 	Message string
 }
@@ -189,9 +174,46 @@ type Pass struct {
 	// Batch holds every capture's result (cross-capture invariants only).
 	Batch []*Result
 
-	diags []Diagnostic
-	edits []Edit
-	idle  string
+	diags  []Diagnostic
+	edits  []Edit
+	idle   string
+	prefix string
+	run    *runState
+}
+
+// runState is what the passes of one pipeline run over one capture share.
+type runState struct {
+	pipeline []*Rule
+	memo     map[any]any
+}
+
+// Pipeline returns the rules of the run the pass belongs to, in order: the
+// rules that decide together look up which of them are in it. It is nil
+// for a pass run outside the engine.
+func (p *Pass) Pipeline() []*Rule {
+	if p.run == nil {
+		return nil
+	}
+	return p.run.pipeline
+}
+
+// Shared returns the value of key for the whole run over this capture,
+// computed by f on its first use: rules that decide together (the output
+// rules share one decision on retrieve_output) decide once, on the capture
+// the first of them sees. Outside the engine f runs every time.
+func (p *Pass) Shared(key any, f func() any) any {
+	if p.run == nil {
+		return f()
+	}
+	if v, ok := p.run.memo[key]; ok {
+		return v
+	}
+	if p.run.memo == nil {
+		p.run.memo = map[any]any{}
+	}
+	v := f()
+	p.run.memo[key] = v
+	return v
 }
 
 // Report records a diagnostic. Rule, severity and capture default to the
@@ -228,6 +250,15 @@ func (p *Pass) Edit(e Edit) {
 // measure shows it beside the rule's zero saving. The last call wins.
 func (p *Pass) Idle(format string, args ...any) {
 	p.idle = fmt.Sprintf(format, args...)
+}
+
+// PrefixChange records that the rule's edits deliberately change what an
+// earlier request of the conversation sent, so that the provider's cached
+// prefix is written again once, and why that costs less than it saves.
+// It is kept only when the rule's edits are applied (Step.PrefixChange);
+// the conversation invariant and measure show it.
+func (p *Pass) PrefixChange(format string, args ...any) {
+	p.prefix = fmt.Sprintf(format, args...)
 }
 
 // Diagnostics returns what the pass has reported so far (for drivers that

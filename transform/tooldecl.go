@@ -175,14 +175,13 @@ func DeclaredAs(c *capture.Capture, name string, ours func(desc string) bool) Pr
 // provider's shape and where the provider's prompt cache still covers the
 // whole tools array: on Anthropic, in front of the last tool that carries a
 // cache_control breakpoint (a declaration after it would sit outside the
-// cached prefix); elsewhere at the end. Fixed marks a rule's fixed
-// declaration (rules.Rule.Declares).
-func Declare(c *capture.Capture, spec capture.ToolSpec, fixed bool) (rules.Edit, error) {
+// cached prefix); elsewhere at the end.
+func Declare(c *capture.Capture, spec capture.ToolSpec) (rules.Edit, error) {
 	ins, err := c.ToolInsertion(spec)
 	if err != nil {
 		return rules.Edit{}, err
 	}
-	e := rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Fixed: fixed, Message: "declare " + spec.Name}
+	e := rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + spec.Name}
 	if bp := lastToolBreakpoint(c); bp >= 0 && ins.Append && ins.Pointer == "/tools" {
 		e.Pointer, e.Append, e.Before = c.Doc.Pointer(bp), false, true
 	}

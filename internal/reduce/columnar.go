@@ -34,8 +34,10 @@ const ColumnarKey = "skillopt_columnar"
 // objects, or ok=false when the text is not such an array, when the array
 // is heterogeneous (an element is not an object, or fewer than half of the
 // cells would be present), when a string holds invalid Unicode (a lone
-// surrogate escape), when the form is not smaller, or when it fails the
-// exact round trip or loses a protected evidence string.
+// surrogate escape), when a string value holds protected evidence (an
+// error message, a stack frame, a file:line: evidence is kept as it was
+// written, as by the line reducers), when the form is not smaller, or when
+// it fails the exact round trip.
 func Columnar(text, handle string) (string, bool) {
 	trim := strings.TrimSpace(text)
 	if len(trim) < 2 || trim[0] != '[' {
@@ -69,7 +71,7 @@ func Columnar(text, handle string) (string, bool) {
 	if rows < 2 || cols == 0 || present*2 < rows*cols {
 		return "", false
 	}
-	if badUnicode(d) {
+	if badUnicode(d) || evidenceIn(d) {
 		return "", false
 	}
 	var b strings.Builder
@@ -213,6 +215,17 @@ func writeCompact(b *strings.Builder, raw []byte) {
 		}
 	}
 	b.Write(raw[start:])
+}
+
+// evidenceIn reports whether a string value of d (not a key) holds
+// protected evidence.
+func evidenceIn(d *capture.Doc) bool {
+	for i := range d.Nodes {
+		if d.Nodes[i].Kind == capture.String && classifyToken(d, i) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // badUnicode reports whether a string or key of d holds a lone surrogate

@@ -1,7 +1,6 @@
 package ruleset
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -149,10 +148,12 @@ func cacheTurns(turns []prefixParts) []turnCost {
 }
 
 // TestPiConversationsKeepTheirCachedPrefix: on every real Pi conversation,
-// the default pipeline gives every turn the same tool declarations and
-// system text (a declaration a rule adds is there from turn 1), changes no
-// message the previous turn had sent, breaks no cross-capture invariant,
-// and lowers the cost of the conversation under a prompt-cache model.
+// the default pipeline gives each turn the tool declarations, system text
+// and messages the previous turn sent, except on at most one turn, whose
+// change (retrieve_output comes with the first reductions) the rules that
+// made it justify (rules.Step.PrefixChange); every later turn extends it.
+// No cross-capture invariant reports an error, and the conversation costs
+// less under a prompt-cache model.
 func TestPiConversationsKeepTheirCachedPrefix(t *testing.T) {
 	convs := piConversations(t)
 	pipeline, err := Pipeline(config.DefaultPipeline(), nil, nil)
@@ -201,34 +202,44 @@ func TestPiConversationsKeepTheirCachedPrefix(t *testing.T) {
 				}
 			}
 		}
-		first := batch[0].Final
+		breaks := 0
 		for k, res := range batch[1:] {
-			if !bytes.Equal(toolsRaw(first), toolsRaw(res.Final)) {
-				t.Errorf("%s: turn %d declares other tools than turn 1 after the pipeline", name, k+2)
-			}
-			if after[k+1].canon[1] != after[0].canon[1] {
-				t.Errorf("%s: turn %d has other system text than turn 1 after the pipeline", name, k+2)
-			}
-			// The previous turn's whole request is a prefix of this one.
 			prev := after[k]
+			kept := true
 			for i := range prev.canon {
 				if i >= len(after[k+1].canon) || after[k+1].canon[i] != prev.canon[i] {
-					t.Errorf("%s: turn %d changes part %d of what turn %d sent", name, k+2, i, k+1)
+					kept = false
 					break
 				}
 			}
+			if kept {
+				continue
+			}
+			breaks++
+			justified := false
+			for _, s := range res.Steps {
+				justified = justified || s.Applied && s.PrefixChange != ""
+			}
+			if !justified {
+				t.Errorf("%s: turn %d changes what turn %d sent, and no rule says why", name, k+2, k+1)
+			}
+		}
+		if breaks > 1 {
+			t.Errorf("%s: %d turns change what the turn before sent; at most one may", name, breaks)
 		}
 		diags, err := rules.VerifyBatch(batch, invariants, env)
-		if err != nil || len(diags) > 0 {
-			t.Errorf("%s: cross-capture invariants: %v %v", name, diags, err)
+		for _, d := range diags {
+			if d.Severity == rules.Error {
+				t.Errorf("%s: cross-capture invariant: %+v", name, d)
+			}
+		}
+		if err != nil {
+			t.Error(err)
 		}
 		cb, ca := cacheTurns(before), cacheTurns(after)
 		var costB, costA float64
 		var line strings.Builder
 		for k := range cb {
-			if k > 0 && ca[k].parts < len(after[k-1].canon) {
-				t.Errorf("%s: turn %d reads %d parts from cache, fewer than the %d turn %d sent", name, k+1, ca[k].parts, len(after[k-1].canon), k)
-			}
 			costB += cb[k].cost()
 			costA += ca[k].cost()
 			fmt.Fprintf(&line, " turn %d: cached %d→%d written %d→%d;", k+1, cb[k].cached, ca[k].cached, cb[k].written, ca[k].written)
@@ -238,16 +249,6 @@ func TestPiConversationsKeepTheirCachedPrefix(t *testing.T) {
 			t.Errorf("%s: the pipeline raises the conversation's cost from %.0f to %.0f byte-units", name, costB, costA)
 		}
 	}
-}
-
-func toolsRaw(c *capture.Capture) []byte {
-	var b []byte
-	for _, s := range c.Segments() {
-		if s.Kind == capture.SecTools && s.Msg < 0 {
-			b = append(append(b, s.Bytes(c.Doc)...), '\n')
-		}
-	}
-	return b
 }
 
 // TestHostToolNamesNotTakenOver: when a real Pi request already declares a

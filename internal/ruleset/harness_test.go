@@ -108,10 +108,6 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 		bodies[c] = res.Final.Body
 		for _, s := range res.Steps {
 			switch {
-			case s.OnlyFixed():
-				fmt.Fprintf(&report, "%s: %s declared its fixed tools only: %d → %d bytes\n", filepath.Base(c.Name), s.Rule.ID, s.BytesBefore, s.BytesAfter)
-			case s.Applied && s.Fixed > 0:
-				fmt.Fprintf(&report, "%s: %s applied: %d → %d bytes (%d of fixed declarations)\n", filepath.Base(c.Name), s.Rule.ID, s.BytesBefore, s.BytesAfter, s.Fixed)
 			case s.Applied:
 				fmt.Fprintf(&report, "%s: %s applied: %d → %d bytes\n", filepath.Base(c.Name), s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			case s.Dropped != "":

@@ -133,7 +133,7 @@ func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) er
 		p.Reportf("", "native catalog left in place: the request already has a tool named %s that skillopt did not declare", catalog.SearchToolName)
 		return nil
 	case transform.Absent:
-		e, err := transform.Declare(c, catalog.SearchTool(), false)
+		e, err := transform.Declare(c, catalog.SearchTool())
 		if err != nil {
 			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
 			p.Idle("cannot declare %s: %v", catalog.SearchToolName, err)

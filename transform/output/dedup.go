@@ -18,12 +18,11 @@ var dedup = &rules.Rule{
 		"The first copy in body order stays intact; every later result with exactly the same text is replaced by a reference that names the handle of the archived original. " +
 		"Error results, results with images or other media, results below dedup_min_bytes, results with protected evidence (errors, frames, file:line, exit codes, summaries, expected/actual), " +
 		"results that already carry a handle, nested Pi results and exempt tools never change. At most dedup_max_artifacts (128) distinct originals are referenced per capture, " +
-		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references. Loaded skill files are never replaced; retrieve_output is declared as by SO301.",
-	Options:  &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
-	Reads:    []string{"output.exempt_tools"},
-	Declares: []string{retrieveTool},
-	Detail:   detail,
-	Run:      runDedup,
+		"counting references already present; at capacity, new duplicates stay unchanged instead of producing more references. Loaded skill files are never replaced; retrieve_output is declared, and waits for the recovery gate, as with SO301.",
+	Options: &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
+	Reads:   []string{"output.exempt_tools"},
+	Detail:  detail,
+	Run:     runDedup,
 }
 
 // dedupOptions are SO303's keys of the [output] table.
@@ -46,18 +45,19 @@ func (o *dedupOptions) Check() []rules.OptionError {
 }
 
 func runDedup(p *rules.Pass) error {
-	c := p.Capture
 	opts := p.Options.(*dedupOptions)
+	return produce(p, fmt.Sprintf("no tool result of output.dedup_min_bytes (%d) repeats an earlier one", opts.MinBytes))
+}
+
+// planDedup is SO303's planner: it sees the results of one capture in body
+// order, so that the first copy of each stays.
+func planDedup(p *rules.Pass, o rules.Options) planner {
+	opts := o.(*dedupOptions)
 	exemptTools := SettingsOf(p.Env).ExemptTools
-	decl := declaration(p, archiving(p))
-	if !decl.usable(p) {
-		p.Idle("retrieve_output cannot be declared in this request")
-		return nil
-	}
-	results := passResults(p)
+	c := p.Capture
 	// Distinct originals already referenced count towards the capacity.
 	artifacts := map[string]bool{}
-	for _, r := range results {
+	for _, r := range passResults(p) {
 		for _, t := range r.texts {
 			if text := c.Doc.Str(t); reduce.IsDuplicateLabel(text) {
 				for _, h := range archive.FindHandles(text) {
@@ -67,33 +67,22 @@ func runDedup(p *rules.Pass) error {
 		}
 	}
 	first := map[string]bool{}
-	var edits []rules.Edit
-	for _, r := range results {
+	return func(r *toolResult, text string) (replacement, bool) {
 		if r.isErr || r.media || len(r.texts) != 1 || r.protected(exemptTools) {
-			continue
+			return replacement{}, false
 		}
-		t := r.texts[0]
-		text := c.Doc.Str(t)
 		if len(text) < opts.MinBytes || hasHandle(text) || reduce.HasEvidence(text) {
-			continue
+			return replacement{}, false
 		}
 		h := handleOf(text)
 		if !first[h] {
 			first[h] = true
-			continue
+			return replacement{}, false
 		}
 		if !artifacts[h] && len(artifacts) >= opts.MaxArtifacts {
-			continue
-		}
-		ptr := c.Doc.Pointer(t)
-		if _, err := keep(p, text); err != nil {
-			kept(p, ptr, "duplicate", err)
-			continue
+			return replacement{}, false
 		}
 		artifacts[h] = true
-		edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(reduce.DuplicateLabel(len(text), h)), Message: "duplicate of an earlier result"})
+		return replacement{reduce.DuplicateLabel(len(text), h), "duplicate of an earlier result"}, true
 	}
-	p.Idle("no tool result of output.dedup_min_bytes (%d) repeats an earlier one", opts.MinBytes)
-	emit(p, decl, edits)
-	return nil
 }

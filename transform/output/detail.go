@@ -31,10 +31,7 @@ type report struct {
 	// names.
 	Handles int `json:"handles"`
 	// RetrieveToolBytes is what the retrieve_output declaration added.
-	RetrieveToolBytes int `json:"retrieve_tool_bytes"`
-	// RetrieveToolFixed says the declaration is the fixed one, there from
-	// the first turn of a conversation on (rules.Rule.Declares).
-	RetrieveToolFixed bool         `json:"retrieve_tool_fixed"`
+	RetrieveToolBytes int          `json:"retrieve_tool_bytes"`
 	Rules             []ruleSaving `json:"rules"`
 }
 
@@ -49,9 +46,6 @@ type ruleSaving struct {
 	SavedBytes  int     `json:"saved_bytes"`
 	SavedPct    float64 `json:"saved_pct"`
 	Dropped     string  `json:"dropped,omitempty"`
-	// Declared says the step added the fixed retrieve_output declaration
-	// and nothing else.
-	Declared bool `json:"declared,omitempty"`
 }
 
 // isOutputStep reports whether a step belongs to the family: the section
@@ -91,11 +85,9 @@ func newReport(res *rules.Result) *report {
 		s := ruleSaving{Rule: st.Rule.ID, Name: st.Rule.Name, Applied: st.Applied, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped}
 		s.SavedBytes = st.BytesBefore - st.BytesAfter
 		s.SavedPct = pct(s.SavedBytes, st.BytesBefore)
-		s.Declared = st.OnlyFixed()
 		for _, ch := range st.Changes {
 			if isAddition(ch) {
 				r.RetrieveToolBytes += ch.BytesAfter
-				r.RetrieveToolFixed = r.RetrieveToolFixed || ch.Fixed
 				continue
 			}
 			s.Replaced++
@@ -182,11 +174,7 @@ func (o *report) text() string {
 	var b strings.Builder
 	b.WriteString("  " + o.summary())
 	if o.RetrieveToolBytes > 0 {
-		fixed := ""
-		if o.RetrieveToolFixed {
-			fixed = " (fixed, on every turn)"
-		}
-		fmt.Fprintf(&b, "; retrieve_output declaration %s%s", measure.Size(o.RetrieveToolBytes), fixed)
+		fmt.Fprintf(&b, "; retrieve_output declaration %s", measure.Size(o.RetrieveToolBytes))
 	}
 	b.WriteString("\n")
 	for _, s := range o.Rules {
@@ -197,8 +185,6 @@ func (o *report) text() string {
 		case !s.Applied:
 			// The savings table gives the rule's reason.
 			continue
-		case s.Declared:
-			state = "declared retrieve_output"
 		}
 		fmt.Fprintf(&b, "    %s %-18s %3d replaced, %s saved (%.1f %%), %s\n", s.Rule, s.Name, s.Replaced, measure.Thousands(s.SavedBytes), s.SavedPct, state)
 	}

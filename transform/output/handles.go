@@ -76,16 +76,14 @@ type retrieveDecl struct {
 	foreign bool
 }
 
-// declaration decides how a pass declares retrieve_output. enabled says the
-// rule may leave handles in this conversation (it is configured to and the
-// archive is on): then a request that already declares tools gets
-// retrieve_output from its first turn on, as a fixed declaration
-// (rules.Rule.Declares), whether or not this request has anything to
-// reduce, so that the tools array does not change on the turn where it
-// first has. Otherwise the declaration comes with the first handle and
-// counts against its saving. A tool of the host named retrieve_output stops
-// the rule: its recovery labels would point the model at that tool.
-func declaration(p *rules.Pass, enabled bool) retrieveDecl {
+// declaration decides how a pass declares retrieve_output: it is there
+// already, the edit that adds it, or (a bare Pi message list, which
+// declares no tools) the host's business. The declaration comes with the
+// first handle a request carries and counts against what that request
+// saves; when it is added in the middle of a conversation is the recovery
+// gate's decision (recovery.go). A tool of the host named retrieve_output
+// stops the rule: its recovery labels would point the model at that tool.
+func declaration(p *rules.Pass) retrieveDecl {
 	c := p.Capture
 	switch transform.DeclaredAs(c, retrieveTool, isRetrieveDesc) {
 	case transform.Ours:
@@ -93,8 +91,7 @@ func declaration(p *rules.Pass, enabled bool) retrieveDecl {
 	case transform.Foreign:
 		return retrieveDecl{foreign: true}
 	}
-	fixed := enabled && len(c.ToolNames()) > 0
-	e, err := transform.Declare(c, retrieveSpec, fixed)
+	e, err := transform.Declare(c, retrieveSpec)
 	if err != nil {
 		return retrieveDecl{ok: c.Provider == capture.PiMessages}
 	}
@@ -110,29 +107,11 @@ func (d retrieveDecl) usable(p *rules.Pass) bool {
 	return d.ok
 }
 
-// retrieveEdit returns the edit that declares retrieve_output in c as the
-// first handle needs it, or nil when c declares it already. ok is false when
-// handles may not be left in c.
-func retrieveEdit(c *capture.Capture) (*rules.Edit, bool) {
-	switch transform.DeclaredAs(c, retrieveTool, isRetrieveDesc) {
-	case transform.Ours:
-		return nil, true
-	case transform.Foreign:
-		return nil, false
-	}
-	e, err := transform.Declare(c, retrieveSpec, false)
-	if err != nil {
-		return nil, c.Provider == capture.PiMessages
-	}
-	return &e, true
-}
-
 // emit records edits that leave handles in the capture, together with the
-// retrieve_output declaration: a fixed one always, one for this request
-// only when there are edits. Nothing is recorded when handles may not be
-// left.
+// retrieve_output declaration they need. Nothing is recorded when there
+// are no edits or handles may not be left.
 func emit(p *rules.Pass, decl retrieveDecl, edits []rules.Edit) {
-	if !decl.ok || len(edits) == 0 && (decl.edit == nil || !decl.edit.Fixed) {
+	if !decl.ok || len(edits) == 0 {
 		return
 	}
 	for _, e := range edits {

@@ -25,7 +25,7 @@ var headTail = &rules.Rule{
 		"longest texts with a counted marker, and the whole at max_total_chars: first the middle marker goes, then interior groups from the geometric middle outwards, with the first and last " +
 		"groups kept as anchors, and finally the last anchor is truncated. Thinking blocks, tool-call arguments, identifiers and signatures, loaded skill files and server-produced content are never cut. " +
 		"The output items of one OpenAI Responses turn (reasoning, calls, assistant messages) stay together, a Gemini function-call turn stays with the turn before it, and the system and developer messages " +
-		"at the start of a chat-shaped body are kept and are not head messages. The result must still validate for its provider. With middle_mode = \"marker\" and the archive on, retrieve_output is declared from the first turn on, as by SO301.",
+		"at the start of a chat-shaped body are kept and are not head messages. The result must still validate for its provider. With middle_mode = \"marker\" and the archive on, retrieve_output is declared with the first marker that names a handle.",
 	Options: &headTailOptions{
 		Strategy:           "recent",
 		HeadMessages:       2,
@@ -34,9 +34,8 @@ var headTail = &rules.Rule{
 		MaxCharsPerMessage: 10000,
 		MaxTotalChars:      60000,
 	},
-	Declares: []string{retrieveTool},
-	Detail:   detail,
-	Run:      runHeadTail,
+	Detail: detail,
+	Run:    runHeadTail,
 }
 
 // headTailOptions are SO306's keys of the [output] table.
@@ -183,20 +182,13 @@ func runHeadTail(p *rules.Pass) error {
 	// The marker names the archived history when retrieve_output is or
 	// can be declared (a tool of the host of that name keeps it silent).
 	withHandle := opts.MiddleMode == "marker" && archiving(p)
-	decl := declaration(p, withHandle)
+	decl := declaration(p)
 	a.canHandle = decl.ok && (decl.edit != nil || declaresRetrieve(c)) && hasNewMarker(a.items) && withHandle
 	a.capMessages()
 	a.capTotal()
 	if a.omitted == 0 && len(a.repl) == 0 && !a.oldGone {
 		p.Idle("the history fits its head and tail")
-		if decl.edit != nil && decl.edit.Fixed {
-			p.Edit(*decl.edit)
-		}
 		return nil
-	}
-	if decl.edit != nil && decl.edit.Fixed {
-		p.Edit(*decl.edit)
-		decl.edit = nil
 	}
 	handle := ""
 	if a.canHandle && hasNewMarker(a.items) {

@@ -223,13 +223,13 @@ var smaller = &rules.Rule{
 	Severity: rules.Error,
 	Doc: "Every value an output or history rule replaced got smaller, and so did every step. " +
 		"Each replacement an SO3xx rule made (a tool result, an assistant text, a history array) must be fewer bytes than what it replaced, and each applied SO3xx step must shrink the body, " +
-		"counting a retrieve_output declaration made for this request only. A step may add the fixed retrieve_output declaration alone, or besides its savings: that declaration is there from a conversation's first request on and is judged at conversation level (SO402).",
+		"counting the retrieve_output declaration it adds.",
 	Run: func(p *rules.Pass) error {
 		for _, s := range p.Result.Steps {
 			if !strings.HasPrefix(s.Rule.ID, "SO3") || !s.Applied {
 				continue
 			}
-			if !s.OnlyFixed() && s.Saved() <= 0 {
+			if s.Saved() <= 0 {
 				p.Reportf("", "%s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 			for _, ch := range s.Changes {

@@ -47,7 +47,7 @@ var outputInvariants = []*rules.Rule{evidenceKept, handlesResolve, noArchivePath
 func TestOutputInvariantsHoldOnRealResults(t *testing.T) {
 	cases := [][2]string{
 		{"SO301", "anthropic-go-test-error"}, {"SO301", "crlf"}, {"SO301", "pi-bash-and-nested"}, {"SO302", "numbers-unicode-missing-keys"},
-		{"SO302", "evidence-in-values"}, {"SO303", "three-copies"}, {"SO304", "memory-preview"}, {"SO305", "anthropic-traces"},
+		{"SO302", "evidence-in-values-unchanged"}, {"SO303", "three-copies"}, {"SO304", "memory-preview"}, {"SO305", "anthropic-traces"},
 	}
 	for _, tc := range cases {
 		env, _ := outEnv(t, nil)
@@ -70,11 +70,12 @@ func TestEvidenceKeptCatchesLoss(t *testing.T) {
 	if msgs := verifyOne(t, evidenceKept, bad, env); len(msgs) != 1 || !strings.Contains(msgs[0], "TestParseErrors") {
 		t.Fatalf("got %v", msgs)
 	}
-	// Columnar: a changed evidence token is caught too.
-	res = outRun(t, outCase(t, "SO302", "evidence-in-values"), env, columnar)
+	// JSON that keeps its evidence as it was written (SO302 leaves it to
+	// SO301): a changed evidence token is caught too.
+	res = outRun(t, outCase(t, "SO302", "evidence-in-values-unchanged"), env, columnar, smart)
 	bad = tamper(t, res, "connection refused by db-0", "connection accepted by db-0")
 	if msgs := verifyOne(t, evidenceKept, bad, env); len(msgs) != 1 {
-		t.Fatalf("columnar: got %v", msgs)
+		t.Fatalf("json: got %v", msgs)
 	}
 }
 

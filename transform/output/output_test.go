@@ -171,11 +171,10 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-// reduced reports whether the pipeline changed anything besides adding
-// the fixed retrieve_output declaration.
+// reduced reports whether the pipeline changed anything.
 func reduced(res *rules.Result) bool {
 	for _, s := range res.Steps {
-		if s.Applied && !s.OnlyFixed() {
+		if s.Applied {
 			return true
 		}
 	}

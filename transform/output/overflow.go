@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -21,7 +20,7 @@ var overflow = &rules.Rule{
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +
 		"With context_memory on, the original is archived and the result becomes a note with its byte size and handle followed by its first preview_head_chars and last preview_tail_chars characters. " +
 		"With context_memory off, it becomes a request to refine the query, and nothing is archived. Exempt tools, loaded skill files, nested Pi results and results that already carry a handle are left alone. " +
-		"With context_memory on, a request that declares one of overflow_tools gets retrieve_output from the first turn on, as by SO301.",
+		"With context_memory on, retrieve_output is declared, and the rule waits for the recovery gate, as with SO301; without it each result is replaced on its own turn.",
 	Options: &overflowOptions{
 		CeilingBytes:     25000,
 		ContextMemory:    true,
@@ -29,10 +28,9 @@ var overflow = &rules.Rule{
 		PreviewTailChars: 4000,
 		Tiers:            map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000},
 	},
-	Reads:    []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
-	Declares: []string{retrieveTool},
-	Detail:   detail,
-	Run:      runOverflow,
+	Reads:  []string{"output.overflow_tools", "output.tier", "output.exempt_tools"},
+	Detail: detail,
+	Run:    runOverflow,
 }
 
 // overflowOptions are SO304's keys of the [output] table.
@@ -81,68 +79,59 @@ func (o *overflowOptions) ceiling(tier string) int {
 }
 
 func runOverflow(p *rules.Pass) error {
-	c := p.Capture
 	opts := p.Options.(*overflowOptions)
 	cfg := SettingsOf(p.Env)
-	var decl retrieveDecl
+	idle := fmt.Sprintf("no result of output.overflow_tools (%s) over the %d-byte ceiling", strings.Join(cfg.OverflowTools, ", "), opts.ceiling(cfg.Tier))
 	if opts.ContextMemory {
-		decl = declaration(p, archiving(p) && declaresOverflowTool(c, cfg.OverflowTools))
-		if !decl.usable(p) {
-			p.Idle("retrieve_output cannot be declared in this request")
-			return nil
-		}
+		return produce(p, idle)
 	}
-	ceiling := opts.ceiling(cfg.Tier)
-	p.Idle("no result of output.overflow_tools (%s) over the %d-byte ceiling", strings.Join(cfg.OverflowTools, ", "), ceiling)
-	var edits []rules.Edit
+	// Without context memory nothing is archived and no handle is left:
+	// each result is judged on its own, the same on every turn.
+	p.Idle("%s", idle)
+	pl := overflowPlanner(p, opts)
+	d := p.Capture.Doc
 	for _, r := range passResults(p) {
-		if !toolIn(r.name, cfg.OverflowTools) || r.protected(cfg.ExemptTools) {
-			continue
-		}
 		for _, t := range r.texts {
-			text := c.Doc.Str(t)
-			if len(text) <= ceiling || hasHandle(text) || reduce.IsOverflow(text) {
-				continue
+			if rep, ok := pl(&r, d.Str(t)); ok {
+				p.Edit(rules.Edit{Pointer: d.Pointer(t), NewJSON: quote(rep.out), Message: rep.msg})
 			}
-			ptr := c.Doc.Pointer(t)
-			name := r.name
-			if name == "" {
-				name = "the tool"
-			}
-			var out string
-			if opts.ContextMemory {
-				out = reduce.OverflowText(name, len(text), ceiling, handleOf(text), text, opts.PreviewHeadChars, opts.PreviewTailChars)
-				if len(out) >= len(text) {
-					continue
-				}
-				if _, err := keep(p, text); err != nil {
-					kept(p, ptr, "original", err)
-					continue
-				}
-			} else {
-				out = reduce.RefineText(name, len(text), ceiling)
-			}
-			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out), Message: fmt.Sprintf("overflow %d bytes over a %d-byte ceiling", len(text), ceiling)})
 		}
-	}
-	if opts.ContextMemory {
-		emit(p, decl, edits)
-		return nil
-	}
-	for _, e := range edits {
-		p.Edit(e)
 	}
 	return nil
 }
 
-// declaresOverflowTool reports whether c declares a tool whose results
-// SO304 may replace: only then does the rule need retrieve_output from the
-// first turn on.
-func declaresOverflowTool(c *capture.Capture, tools []string) bool {
-	for _, n := range c.ToolNames() {
-		if toolIn(n, tools) {
-			return true
-		}
+// planOverflow is SO304's planner when it leaves handles (context_memory
+// on); nil otherwise.
+func planOverflow(p *rules.Pass, o rules.Options) planner {
+	opts := o.(*overflowOptions)
+	if !opts.ContextMemory {
+		return nil
 	}
-	return false
+	return overflowPlanner(p, opts)
+}
+
+func overflowPlanner(p *rules.Pass, opts *overflowOptions) planner {
+	cfg := SettingsOf(p.Env)
+	ceiling := opts.ceiling(cfg.Tier)
+	return func(r *toolResult, text string) (replacement, bool) {
+		if !toolIn(r.name, cfg.OverflowTools) || r.protected(cfg.ExemptTools) {
+			return replacement{}, false
+		}
+		if len(text) <= ceiling || hasHandle(text) || reduce.IsOverflow(text) {
+			return replacement{}, false
+		}
+		name := r.name
+		if name == "" {
+			name = "the tool"
+		}
+		msg := fmt.Sprintf("overflow %d bytes over a %d-byte ceiling", len(text), ceiling)
+		if !opts.ContextMemory {
+			return replacement{reduce.RefineText(name, len(text), ceiling), msg}, true
+		}
+		out := reduce.OverflowText(name, len(text), ceiling, handleOf(text), text, opts.PreviewHeadChars, opts.PreviewTailChars)
+		if len(out) >= len(text) {
+			return replacement{}, false
+		}
+		return replacement{out, msg}, true
+	}
 }

@@ -23,6 +23,8 @@ type Settings struct {
 	ExemptTools   []string `toml:"exempt_tools" doc:"tools whose results are never changed, besides skill_search, optimizer_tool_search and retrieve_output"`
 	OverflowTools []string `toml:"overflow_tools" doc:"tools whose results over the overflow ceiling are replaced by a handle and a preview (\"*\": every tool); the other output rules leave them alone"`
 	Tier          string   `toml:"tier" doc:"\"\", \"cheap\", \"balanced\" or \"frontier\": the overflow ceiling of that tier in output.tiers (the --tier flag sets it too)"`
+	// The recovery gate (recovery.go).
+	BreakEvenTurns int `toml:"break_even_turns" doc:"later turns whose saving may pay for declaring retrieve_output in the middle of a conversation (0: the request that declares it must save more than re-writing the cached prefix costs, so no conversation gets dearer)"`
 	// SO305 and `skillopt sanitize`.
 	StripToolTraces     bool `toml:"strip_tool_traces" doc:"remove tool-trace fences and JSON-RPC or tool-call envelope lines from assistant text"`
 	FinalOutputMaxChars int  `toml:"final_output_max_chars" doc:"cap on each assistant text in characters, truncation marker included (0: none)"`
@@ -44,6 +46,7 @@ var Defaults = &Settings{
 	ExemptTools:         []string{},
 	OverflowTools:       []string{"codebase-retrieval"},
 	Tier:                "",
+	BreakEvenTurns:      0,
 	StripToolTraces:     true,
 	FinalOutputMaxChars: 120000,
 }
@@ -91,7 +94,7 @@ func (s *Settings) Check() []rules.OptionError {
 	nonNegative(add, []keyValue{
 		{"trigger_bytes", s.TriggerBytes}, {"trigger_lines", s.TriggerLines}, {"min_saved_bytes", s.MinSavedBytes},
 		{"head_lines", s.HeadLines}, {"tail_lines", s.TailLines}, {"context_lines", s.ContextLines},
-		{"max_line_bytes", s.MaxLineBytes}, {"final_output_max_chars", s.FinalOutputMaxChars},
+		{"max_line_bytes", s.MaxLineBytes}, {"final_output_max_chars", s.FinalOutputMaxChars}, {"break_even_turns", s.BreakEvenTurns},
 	})
 	if s.MinSavedRatio < 0 || s.MinSavedRatio >= 1 || math.IsNaN(s.MinSavedRatio) {
 		add("min_saved_ratio", "%g is outside 0..1 (exclusive of 1)", s.MinSavedRatio)

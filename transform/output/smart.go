@@ -22,54 +22,42 @@ var smart = &rules.Rule{
 		"Error results (is_error, isError, a non-zero exit code) are reduced too: their evidence is kept, their noise is not. " +
 		"Loaded skill files (a read of a SKILL.md or of a file inside a catalogued skill's folder), content a provider's server produced (Anthropic server and MCP tool results in assistant turns), " +
 		"results of skill_search, optimizer_tool_search, retrieve_output, exempt_tools and overflow_tools, nested Pi results, results that already carry a handle, " +
-		"and JSON arrays that SO302 converts are left alone. With the archive on, a request that declares tools gets retrieve_output from the first turn on, " +
-		"reduced or not, with the same bytes and in front of Anthropic's last tool cache breakpoint (a fixed declaration, judged at conversation level); " +
-		"without tool declarations it comes with the first reduction and counts against its saving. A tool of the host named retrieve_output stops the rule.",
+		"and JSON arrays that SO302 converts are left alone. retrieve_output is declared with the first handle (in front of Anthropic's last tool cache breakpoint) and counts against the saving; " +
+		"a request with nothing to reduce comes back unchanged. Declaring it in the middle of a conversation makes the provider write the cached prefix again, so the output rules wait, together, " +
+		"for the first request whose own saving pays for that at the model's cache write and read prices (the recovery gate; output.break_even_turns counts later turns too), " +
+		"and go on from there on every later turn. A tool of the host named retrieve_output stops the rule.",
 	Reads: []string{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Declares: []string{retrieveTool},
-	Detail:   detail,
-	Run:      runSmart,
+	Detail: detail,
+	Run:    runSmart,
 }
 
 func runSmart(p *rules.Pass) error {
-	c := p.Capture
 	cfg := SettingsOf(p.Env)
-	decl := declaration(p, archiving(p))
-	if !decl.usable(p) {
-		p.Idle("retrieve_output cannot be declared in this request")
-		return nil
-	}
+	return produce(p, fmt.Sprintf("no tool result of output.trigger_bytes (%d) or trigger_lines (%d) that a reducer shortens enough", cfg.TriggerBytes, cfg.TriggerLines))
+}
+
+// planSmart is SO301's planner: large results a reducer shortens enough,
+// except those SO302 and SO304 take.
+func planSmart(p *rules.Pass, _ rules.Options) planner {
+	cfg := SettingsOf(p.Env)
 	opts, th := reduceOptions(cfg), thresholds(cfg)
-	var edits []rules.Edit
-	for _, r := range passResults(p) {
+	return func(r *toolResult, text string) (replacement, bool) {
 		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
-			continue
+			return replacement{}, false
 		}
-		for _, t := range r.texts {
-			text := c.Doc.Str(t)
-			if !triggered(text, cfg) || hasHandle(text) || columnarCandidate(text, cfg) {
-				continue
-			}
-			out, res, ok := reduce.Smart(text, opts, th, handleOf(text))
-			if !ok {
-				continue
-			}
-			ptr := c.Doc.Pointer(t)
-			if _, err := keep(p, text); err != nil {
-				kept(p, ptr, "original", err)
-				continue
-			}
-			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(out),
-				Message: fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))})
+		if !triggered(text, cfg) || hasHandle(text) || columnarCandidate(text, cfg) {
+			return replacement{}, false
 		}
+		out, res, ok := reduce.Smart(text, opts, th, handleOf(text))
+		if !ok {
+			return replacement{}, false
+		}
+		return replacement{out, fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))}, true
 	}
-	p.Idle("no tool result of output.trigger_bytes (%d) or trigger_lines (%d) that a reducer shortens enough", cfg.TriggerBytes, cfg.TriggerLines)
-	emit(p, decl, edits)
-	return nil
 }
 
 // columnarCandidate reports whether SO302 would convert text, so SO301

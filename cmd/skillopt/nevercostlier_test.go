@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The default pipeline never makes a request or a conversation dearer:
+// these tests hold it to that on every real capture and conversation of
+// the shared corpus.
+
+type measureSaving struct {
+	Rule       string `json:"rule"`
+	SavedBytes int    `json:"saved_bytes"`
+	Idle       string `json:"idle"`
+	Dropped    string `json:"dropped"`
+}
+
+type measureCapture struct {
+	Name  string `json:"name"`
+	Bytes int    `json:"bytes"`
+	After struct {
+		Bytes int `json:"bytes"`
+	} `json:"after"`
+	Savings []measureSaving `json:"savings"`
+}
+
+// TestCorpusDefaultNeverLarger: on every corpus file, measure shows no
+// default rule with a negative saving and no capture that grows; transform
+// writes a file no larger than the input, and byte for byte the input
+// when measure shows no rule saving anything.
+func TestCorpusDefaultNeverLarger(t *testing.T) {
+	archiveDir := t.TempDir()
+	unchanged, smaller := 0, 0
+	for _, p := range corpusFiles(t) {
+		in, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"skillopt", "measure", "--format", "json", "--encoding", "none", p}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: measure exit %d: %s", p, code, stderr.String())
+			continue
+		}
+		var rep struct {
+			Captures []measureCapture `json:"captures"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		saves := false
+		for _, c := range rep.Captures {
+			if c.After.Bytes > c.Bytes {
+				t.Errorf("%s: grows from %d to %d bytes", c.Name, c.Bytes, c.After.Bytes)
+			}
+			for _, s := range c.Savings {
+				if s.SavedBytes < 0 {
+					t.Errorf("%s: %s saves %d bytes", c.Name, s.Rule, s.SavedBytes)
+				}
+				if s.SavedBytes == 0 && s.Idle == "" && s.Dropped == "" {
+					t.Errorf("%s: %s saves nothing and says not why", c.Name, s.Rule)
+				}
+				saves = saves || s.SavedBytes > 0
+			}
+		}
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"skillopt", "transform", "-q", "--archive", archiveDir, p}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: transform exit %d: %s", p, code, stderr.String())
+			continue
+		}
+		out := stdout.Bytes()
+		switch {
+		case len(out) > len(in):
+			t.Errorf("%s: transform grew the file from %d to %d bytes", p, len(in), len(out))
+		case !saves && !bytes.Equal(out, in):
+			t.Errorf("%s: no rule saves anything, but transform changed the bytes", p)
+		case !saves:
+			unchanged++
+		default:
+			smaller++
+		}
+	}
+	t.Logf("%d files unchanged, %d smaller", unchanged, smaller)
+	if smaller == 0 {
+		t.Error("the default pipeline shrank no corpus file")
+	}
+}
+
+// TestCorpusCheckClean: check with the default pipeline finds no error on
+// the corpus, its cross-capture invariants included.
+func TestCorpusCheckClean(t *testing.T) {
+	files := corpusFiles(t)
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"skillopt", "check"}, files...), nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("check exit %d over %d files:\n%s\n%s", code, len(files), stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), " 0 findings") {
+		t.Errorf("check:\n%s", stdout.String())
+	}
+}
+
+// conversationsOf returns the conversations measure --conversation reads
+// in the corpus, by name: the three-turn Pi conversations, the successive
+// requests of one recorded test (NAME.reqN.json), and every JSONL and HAR
+// file (Pi sessions, recorded traffic). long keeps the two large Pi
+// sessions whole; otherwise they are cut to their first lines, which is
+// itself a session.
+func conversationsOf(t *testing.T, long bool) map[string][]string {
+	t.Helper()
+	convs := map[string][]string{}
+	reqN := regexp.MustCompile(`^(.*)\.req([0-9]+)\.json$`)
+	type turn struct {
+		n    int
+		path string
+	}
+	series := map[string][]turn{}
+	for _, p := range corpusFiles(t) {
+		base := filepath.Base(p)
+		switch {
+		case strings.Contains(p, "pi-0.73.1") && strings.Contains(base, "-small-"):
+			k := base[:strings.LastIndexByte(base, '-')]
+			n, _ := strconv.Atoi(strings.TrimSuffix(base[strings.LastIndexByte(base, '-')+1:], ".json"))
+			series[k] = append(series[k], turn{n, p})
+		case reqN.MatchString(base):
+			m := reqN.FindStringSubmatch(base)
+			n, _ := strconv.Atoi(m[2])
+			series[filepath.Join(filepath.Dir(p), m[1])] = append(series[filepath.Join(filepath.Dir(p), m[1])], turn{n, p})
+		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".har"):
+			info, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Size() > 512<<10 && !long {
+				p = headLines(t, p, 150)
+			}
+			convs[base] = []string{p}
+		}
+	}
+	for k, ts := range series {
+		if len(ts) < 2 {
+			continue
+		}
+		sort.Slice(ts, func(a, b int) bool { return ts[a].n < ts[b].n })
+		for _, x := range ts {
+			convs[k] = append(convs[k], x.path)
+		}
+	}
+	return convs
+}
+
+// headLines writes the first n lines of a JSONL file to a temporary file.
+func headLines(t *testing.T, path string, n int) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for i := 0; i < n && sc.Scan(); i++ {
+		b.Write(sc.Bytes())
+		b.WriteByte('\n')
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(out, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type convBreak struct {
+	Rule   string   `json:"rule"`
+	Reason string   `json:"reason"`
+	Cost   *float64 `json:"cost"`
+}
+
+// TestCorpusConversationsNeverDearer: on every conversation of the corpus,
+// the default pipeline's requests cost no more than the captured ones,
+// summed over the turns whose model has a price, and no turn's prompt
+// grows; a prefix break a rule causes happens at most once and comes with
+// the rule's reason. SKILLOPT_LONG_TESTS=1 measures the large Pi sessions
+// whole.
+func TestCorpusConversationsNeverDearer(t *testing.T) {
+	convs := conversationsOf(t, os.Getenv("SKILLOPT_LONG_TESTS") != "")
+	if len(convs) < 20 {
+		t.Fatalf("only %d conversations", len(convs))
+	}
+	names := make([]string, 0, len(convs))
+	for k := range convs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var summary strings.Builder
+	for _, name := range names {
+		var stdout, stderr bytes.Buffer
+		argv := append([]string{"skillopt", "measure", "--conversation", "--format", "json"}, convs[name]...)
+		if code := run(argv, nil, &stdout, &stderr); code != 0 {
+			// A file measure cannot read as requests is not a
+			// conversation it measures.
+			t.Logf("%s: exit %d: %s", name, code, strings.TrimSpace(stderr.String()))
+			continue
+		}
+		var rep struct {
+			Conversation struct {
+				Turns []struct {
+					Turn   int `json:"turn"`
+					Before struct {
+						Input int      `json:"input"`
+						Cost  *float64 `json:"cost"`
+					} `json:"before"`
+					After struct {
+						Input int        `json:"input"`
+						Cost  *float64   `json:"cost"`
+						Break *convBreak `json:"prefix_break"`
+					} `json:"after"`
+				} `json:"turns"`
+			} `json:"conversation"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var before, after float64
+		breaks := 0
+		for _, turn := range rep.Conversation.Turns {
+			if turn.After.Input > turn.Before.Input {
+				t.Errorf("%s turn %d: the prompt grows from %d to %d tokens", name, turn.Turn, turn.Before.Input, turn.After.Input)
+			}
+			if turn.Before.Cost != nil && turn.After.Cost != nil {
+				before += *turn.Before.Cost
+				after += *turn.After.Cost
+			}
+			if b := turn.After.Break; b != nil && b.Rule != "" {
+				breaks++
+				if b.Reason == "" {
+					t.Errorf("%s turn %d: %s breaks the prefix without a reason", name, turn.Turn, b.Rule)
+				}
+			}
+		}
+		if after > before+1e-12 {
+			t.Errorf("%s: the conversation costs $%.6f after the rules, $%.6f before", name, after, before)
+		}
+		if breaks > 1 {
+			t.Errorf("%s: %d prefix breaks by a rule", name, breaks)
+		}
+		fmt.Fprintf(&summary, "%s: %d turns, $%.4f → $%.4f, %d rule break(s)\n", name, len(rep.Conversation.Turns), before, after, breaks)
+	}
+	t.Log("\n" + summary.String())
+}
