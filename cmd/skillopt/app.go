@@ -278,6 +278,9 @@ func (e *env) setup(c *cli.Context, formats ...string) error {
 	if err == nil {
 		err = cfg.CheckRules(ruleset.MatchErr)
 	}
+	if err == nil && lookup(c, "archive") == "" {
+		err = cfg.ArchiveErr()
+	}
 	if err != nil {
 		return e.configErr(err)
 	}

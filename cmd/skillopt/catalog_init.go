@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,31 +62,15 @@ func configuredProfile(cfgPath, p string) (string, error) {
 	if cfgPath == "" {
 		return p, nil // a built-in default, not a file's
 	}
-	local, err := untrusted.Rel(filepath.ToSlash(p))
-	if err != nil {
+	if _, err := untrusted.Rel(filepath.ToSlash(p)); err != nil {
 		return "", fmt.Errorf("%s: catalog.profile %v: catalog init writes a configured profile only inside the configuration's folder (pass --profile to choose another place)", cfgPath, err)
 	}
-	base := filepath.Dir(cfgPath)
-	path := filepath.Join(base, local)
-	// The deepest folder of the path that exists must resolve inside base.
-	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-		_, err := untrusted.Within(base, dir)
-		if err == nil {
-			break
-		}
-		if errors.Is(err, untrusted.ErrOutside) {
-			return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
-		}
-		if !errors.Is(err, fs.ErrNotExist) || dir == base || dir == filepath.Dir(dir) {
-			return "", fmt.Errorf("%s: catalog.profile %q: %v", cfgPath, p, err)
-		}
-	}
-	// The profile itself may be a symlink: atomicfile replaces the link,
-	// but reading it first must not leave the folder either.
-	if _, err := os.Lstat(path); err == nil {
-		if _, err := untrusted.Within(base, path); err != nil {
-			return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
-		}
+	path, err := untrusted.Confine(filepath.Dir(cfgPath), p)
+	switch {
+	case errors.Is(err, untrusted.ErrOutside):
+		return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
+	case err != nil:
+		return "", fmt.Errorf("%s: catalog.profile %q: %v", cfgPath, p, err)
 	}
 	return path, nil
 }

@@ -38,6 +38,8 @@ type Config struct {
 
 	// src locates keys of the decoded file in messages.
 	src *source
+	// archiveErr: archive.dir leads out of the file's folder.
+	archiveErr error
 }
 
 // Rules selects and tunes rules.
@@ -201,6 +203,7 @@ func DecodeWith(path string, data []byte, cfg *Config, b *rules.Binding) error {
 	src, probs := decode(path, data, cfg, targets)
 	cfg.src = src
 	cfg.check(probs)
+	cfg.confineArchive(path)
 	if b != nil {
 		set, errs := b.Set(targets)
 		cfg.Options = set
@@ -245,6 +248,34 @@ func (c *Config) check(p *problems) {
 		}
 	}
 }
+
+// confineArchive resolves an archive.dir the file sets, relative to the
+// file's folder, and refuses one that leads out of it: a configuration can
+// come with a cloned repository, and skillopt writes capture content into
+// the archive. An absolute path, a ".." or a symbolic link out of the
+// folder is an error at the key (ArchiveErr); --archive DIR on the command
+// line chooses any place deliberately. The built-in default stays relative
+// to the working directory.
+func (c *Config) confineArchive(path string) {
+	if c.src == nil || c.Archive.Dir == "" {
+		return
+	}
+	if _, set := c.src.pos["archive.dir"]; !set {
+		return
+	}
+	dir, err := untrusted.Confine(filepath.Dir(path), c.Archive.Dir)
+	if err != nil {
+		p := c.problems()
+		p.at("archive.dir", fmt.Sprintf("archive.dir: %v; a configuration file may only name a folder inside its own folder (pass --archive DIR to choose another place)", err))
+		c.archiveErr = p.err()
+		return
+	}
+	c.Archive.Dir = dir
+}
+
+// ArchiveErr is why the file's archive.dir may not be used (nil when it
+// may): a command that is not given --archive refuses the configuration.
+func (c *Config) ArchiveErr() error { return c.archiveErr }
 
 // CheckRules reports every rule reference in the configuration that known
 // does not resolve, in file order.

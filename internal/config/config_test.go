@@ -27,6 +27,51 @@ func TestTemplateDecodesToDefaults(t *testing.T) {
 	}
 }
 
+// TestArchiveDirConfined: archive.dir from a file is resolved in the
+// file's folder, and a symbolic link there that leads out is refused.
+func TestArchiveDirConfined(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "proj", FileName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Default()
+	if err := DecodeWith(path, []byte("[archive]\ndir = \"cache/archive\"\n"), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, "proj", "cache", "archive"); cfg.Archive.Dir != want {
+		t.Fatalf("archive.dir %q, want %q", cfg.Archive.Dir, want)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "proj", "out")); err != nil {
+		t.Skip(err)
+	}
+	for dir, want := range map[string]string{
+		"/var/tmp/x": `s.toml:2:7: archive.dir: "/var/tmp/x" is not relative; a configuration file may only name a folder inside its own folder (pass --archive DIR to choose another place)`,
+		"a/../../x":  `s.toml:2:7: archive.dir: "a/../../x": path leaves its folder; a configuration file may only name a folder inside its own folder (pass --archive DIR to choose another place)`,
+	} {
+		cfg := Default()
+		if err := DecodeWith("s.toml", []byte("[archive]\ndir = \""+dir+"\"\n"), cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.ArchiveErr(); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", dir, err, want)
+		}
+	}
+	cfg = Default()
+	if err := DecodeWith(path, []byte("[archive]\ndir = \"out/x\"\n"), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := cfg.ArchiveErr()
+	if err == nil || !strings.Contains(err.Error(), "archive.dir: ") || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), "--archive DIR") {
+		t.Fatalf("symlink out: %v", err)
+	}
+	// Without the key, the default stays relative to the working folder.
+	cfg = Default()
+	if err := DecodeWith(path, []byte("[measure]\nreplay = 3\n"), cfg, nil); err != nil || cfg.Archive.Dir != ".skillopt/archive" {
+		t.Fatalf("default: %q %v", cfg.Archive.Dir, err)
+	}
+}
+
 func TestDecodeErrors(t *testing.T) {
 	cases := []struct {
 		name, toml string

@@ -3,6 +3,8 @@ package untrusted
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -116,4 +118,35 @@ func resolve(p string) (string, error) {
 		return "", unwrapPath(err)
 	}
 	return filepath.Abs(c)
+}
+
+// Confine returns rel (slash-separated, from data such as a configuration
+// file) joined to base, checking that it stays inside base: Rel's checks,
+// then the deepest part of the path that exists (and the path itself, when
+// it exists) must resolve inside base through any symbolic link. The path
+// need not exist: Confine is for places that are about to be written.
+func Confine(base, rel string) (string, error) {
+	local, err := Rel(filepath.ToSlash(rel))
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(base, local)
+	for dir := filepath.Dir(p); ; dir = filepath.Dir(dir) {
+		_, err := Within(base, dir)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, ErrOutside) {
+			return "", fmt.Errorf("%q leads out through a symbolic link: %w", rel, ErrOutside)
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == base || dir == filepath.Dir(dir) {
+			return "", err
+		}
+	}
+	if _, err := os.Lstat(p); err == nil {
+		if _, err := Within(base, p); err != nil {
+			return "", fmt.Errorf("%q leads out through a symbolic link: %w", rel, ErrOutside)
+		}
+	}
+	return p, nil
 }
