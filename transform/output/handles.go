@@ -38,12 +38,29 @@ func archiving(p *rules.Pass) bool { return storeOf(p) != archive.Off }
 
 // keep archives an original and returns its handle. Under a dry run
 // nothing is written: the handle is the digest, known without writing.
+//
+// An original that could not be archived stays unkept for the rest of the
+// run over the capture, even if the archive would take it on a second try
+// (another process may be cleaning the archive): the engine's second pass
+// must not reduce what the first one left, or it would drop the rule's
+// whole step as not idempotent and hide the real cause, the failed write.
 func keep(p *rules.Pass, original string) (string, error) {
 	if p.Env != nil && p.Env.DryRun {
 		return archive.HandleOf([]byte(original)), nil
 	}
-	return storeOf(p).Put([]byte(original))
+	failed := p.Shared(failedKey{}, func() any { return map[string]error{} }).(map[string]error)
+	if err, ok := failed[original]; ok {
+		return "", err
+	}
+	h, err := storeOf(p).Put([]byte(original))
+	if err != nil {
+		failed[original] = err
+	}
+	return h, err
 }
+
+// failedKey keys the originals the archive refused during a run.
+type failedKey struct{}
 
 // kept reports an original left in place because it could not be
 // archived. It is a warning whatever the rule's severity: the reduction

@@ -3,10 +3,12 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -225,5 +227,49 @@ func TestRecoveryDecidesOnce(t *testing.T) {
 			}
 			t.Errorf("%v: changed %v, want %v", ids, res.Changed(), tc.open)
 		}
+	}
+}
+
+// flakyKeeper refuses the first Put of each original, then keeps it, as
+// an archive does while another process removes what it is writing.
+type flakyKeeper struct {
+	seen map[string]bool
+	mem  *archive.Memory
+}
+
+func (k *flakyKeeper) Put(data []byte) (string, error) {
+	if !k.seen[string(data)] {
+		k.seen[string(data)] = true
+		return "", errors.New("rename: no such file or directory")
+	}
+	return k.mem.Put(data)
+}
+
+func (k *flakyKeeper) Get(h string) ([]byte, error) { return k.mem.Get(h) }
+
+// TestArchiveFailureIsReportedAsSuch: an original the archive refused once
+// stays as it was for the whole run, with a warning that names the
+// failed write; the engine's second pass does not reduce it behind the
+// first one's back, so no step is dropped as "not idempotent".
+func TestArchiveFailureIsReportedAsSuch(t *testing.T) {
+	c := conversation(t, "claude-sonnet-4-5", 500, []string{goTestLog(100), goTestLog(200)}, true)
+	env, _ := outEnv(t, nil)
+	k := &flakyKeeper{seen: map[string]bool{}, mem: archive.NewMemory(nil)}
+	k.seen[goTestLog(200)] = true // only the first output's write fails
+	env.Archive = k
+	res := outRun(t, c, env, recoveryPipeline...)
+	s := res.Steps[0]
+	if !s.Applied || s.Dropped != "" || len(s.Changes) != 2 {
+		t.Fatalf("step %+v", s)
+	}
+	warned := false
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "not identity") {
+			t.Errorf("%s: %s", d.Rule, d.Message)
+		}
+		warned = warned || d.Severity == rules.Warning && strings.Contains(d.Message, "original kept: rename: no such file or directory")
+	}
+	if !warned || !strings.Contains(string(res.Final.Body), "--- PASS: TestCase0099") {
+		t.Fatalf("the refused original is not kept with a warning: %+v", res.Diagnostics)
 	}
 }
