@@ -146,6 +146,9 @@ func initCommand(e *env) *cli.Command {
 				return err
 			}
 			out := c.String("output")
+			if out == "" {
+				return usageErr("-o: an empty file name; give a file, or - for standard output")
+			}
 			if out == "-" {
 				_, err := e.stdout.Write(config.TemplateWith(ruleset.Registry().Binding()))
 				return err

@@ -142,6 +142,9 @@ func (e *env) runTransform(c *cli.Context) error {
 		}
 	}
 	out := c.String("output")
+	if c.IsSet("output") && out == "" {
+		return usageErr("-o: an empty file name; give a file, or - (or no -o) for standard output")
+	}
 	toFile := out != "" && out != "-"
 	if toFile {
 		if in != "-" && atomicfile.SameFile(in, out) {
