@@ -7,7 +7,7 @@ import (
 
 // Rules returns the family in registry order.
 func Rules() []*rules.Rule {
-	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools}
+	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates}
 }
 
 // Check runs every rule of the family on c and returns their findings, for

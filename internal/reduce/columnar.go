@@ -233,41 +233,12 @@ func evidenceIn(d *capture.Doc) bool {
 func badUnicode(d *capture.Doc) bool {
 	for i := range d.Nodes {
 		n := &d.Nodes[i]
-		if n.Kind == capture.String && loneSurrogate(d.Src[n.Start:n.End]) {
+		if n.Kind == capture.String && capture.LoneSurrogate(d.Src[n.Start:n.End]) >= 0 {
 			return true
 		}
-		if d.IsMember(i) && loneSurrogate(d.RawKey(i)) {
+		if d.IsMember(i) && capture.LoneSurrogate(d.RawKey(i)) >= 0 {
 			return true
 		}
-	}
-	return false
-}
-
-func loneSurrogate(tok []byte) bool {
-	for i := 0; i+1 < len(tok); i++ {
-		if tok[i] != '\\' {
-			continue
-		}
-		if tok[i+1] != 'u' || i+6 > len(tok) {
-			i++
-			continue
-		}
-		r, _ := strconv.ParseUint(string(tok[i+2:i+6]), 16, 32)
-		switch {
-		case r >= 0xDC00 && r <= 0xDFFF:
-			return true
-		case r >= 0xD800 && r <= 0xDBFF:
-			if i+12 > len(tok) || tok[i+6] != '\\' || tok[i+7] != 'u' {
-				return true
-			}
-			r2, _ := strconv.ParseUint(string(tok[i+8:i+12]), 16, 32)
-			if r2 < 0xDC00 || r2 > 0xDFFF {
-				return true
-			}
-			i += 11
-			continue
-		}
-		i += 5
 	}
 	return false
 }
