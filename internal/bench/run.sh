@@ -74,3 +74,31 @@ for entry in "${memfiles[@]}"; do
   memrow "validate $base" "$factor" "$file" "$out/skillopt" validate "$file"
   memrow "transform $base" "$factor" "$file" "$out/skillopt" transform -o "$out/transformed.json" "$file"
 done
+
+# Scaling: every command on every hostile shape (synth.Hostile) at N and 4N
+# bytes; time and peak memory should both grow about 4x (TestScalingAllocations
+# asserts the allocation ratio in make test). SCALING_BYTES sets N.
+echo "== scaling (N = ${SCALING_BYTES:=1048576} bytes)"
+printf '%-15s %-24s %10s %10s %6s %10s %10s %6s\n' shape command "ms N" "ms 4N" ratio "MiB N" "MiB 4N" ratio
+scale_cmds=("measure" "measure --encoding none" "validate" "transform" "check" "diff" "diff --stat")
+for shape in $("$out/synthgen" -list-hostile); do
+  for n in "$SCALING_BYTES" $((4 * SCALING_BYTES)); do
+    "$out/synthgen" -hostile "$shape" -bytes "$n" -o "$out/h-$shape-$n-a.json"
+    "$out/synthgen" -hostile "$shape" -bytes "$n" -variant -o "$out/h-$shape-$n-b.json"
+  done
+  for cmd in "${scale_cmds[@]}"; do
+    line=""
+    for n in "$SCALING_BYTES" $((4 * SCALING_BYTES)); do
+      a="$out/h-$shape-$n-a.json" b="$out/h-$shape-$n-b.json"
+      case $cmd in
+      diff*) args=($cmd "$a" "$b") ;;
+      transform) args=(transform --no-archive -o "$out/h-out.json" "$a") ;;
+      *) args=($cmd "$a") ;;
+      esac
+      r=$("$out/procbench" -runs 3 -warmup 1 -name x -- "$out/skillopt" "${args[@]}" || true)
+      line="$line $(echo "$r" | sed -E 's/.*"median_ms":([0-9.]+).*"peak_rss_kib":([0-9]+).*/\1 \2/')"
+    done
+    echo "$shape|$cmd|$line" | awk -F'|' '{split($3,v," "); if (v[1]=="" || v[3]=="") {printf "%-15s %-24s failed\n", $1, $2; next}
+      printf "%-15s %-24s %10.1f %10.1f %6.2f %10.1f %10.1f %6.2f\n", $1, $2, v[1], v[3], v[3]/v[1], v[2]/1024, v[4]/1024, v[4]/v[2]}'
+  done
+done

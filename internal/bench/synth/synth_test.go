@@ -480,3 +480,30 @@ func BenchmarkCaptureGemini10k(b *testing.B) {
 		}
 	}
 }
+
+// TestHostileBodies: every hostile shape is one JSON value of about the
+// size asked, and its variant differs from it.
+func TestHostileBodies(t *testing.T) {
+	for _, shape := range Hostile {
+		a, err := HostileBody(shape, 64<<10, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := HostileBody(shape, 64<<10, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(a) || !json.Valid(b) {
+			t.Errorf("%s: not JSON", shape)
+		}
+		if len(a) < 64<<10 || len(a) > 80<<10 {
+			t.Errorf("%s: %d bytes for 64 KiB", shape, len(a))
+		}
+		if bytes.Equal(a, b) {
+			t.Errorf("%s: the variant is the same body", shape)
+		}
+	}
+	if _, err := HostileBody("nope", 10, false); err == nil {
+		t.Error("an unknown shape was accepted")
+	}
+}

@@ -5,6 +5,12 @@
 //
 //	synthgen -dense 10000000 -o FILE
 //
+//	synthgen -hostile SHAPE -bytes N [-variant] -o FILE
+//
+// -hostile SHAPE writes an Anthropic body of about N bytes made of one
+// construct repeated (synth.Hostile lists them), for the scaling
+// benchmarks; -variant writes the other side of a diff.
+//
 // -dense N writes, instead of a catalog, an Anthropic body whose tool call
 // input holds an array of N zeros: the densest JSON a request carries, for
 // memory benchmarks.
@@ -45,6 +51,10 @@ type config struct {
 	out        string
 	escapeHTML bool
 	dense      int
+	hostile    string
+	bytes      int
+	variant    bool
+	list       bool
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
@@ -59,6 +69,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "o", "-", "output file (- for standard output)")
 	fs.BoolVar(&c.escapeHTML, "escape-html", false, `write <, > and & as \u003c, \u003e and \u0026`)
 	fs.IntVar(&c.dense, "dense", 0, "write an Anthropic body whose tool call input is an array of this many zeros")
+	fs.StringVar(&c.hostile, "hostile", "", "write a body of one hostile shape: "+strings.Join(synth.Hostile, ", "))
+	fs.IntVar(&c.bytes, "bytes", 1<<20, "with -hostile: the body's size in bytes")
+	fs.BoolVar(&c.variant, "variant", false, "with -hostile: the variant, a few values changed")
+	fs.BoolVar(&c.list, "list-hostile", false, "print the hostile shapes, one a line")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: synthgen [-n N] [-provider P] [-seed S] [-turns T] [-envelope none|record] [-escape-html] [-o FILE]")
 		fs.PrintDefaults()
@@ -73,6 +87,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("-n must not be negative")
 	case c.dense < 0:
 		return c, fmt.Errorf("-dense must not be negative")
+	case c.hostile != "" && !slices.Contains(synth.Hostile, c.hostile):
+		return c, fmt.Errorf("unknown -hostile %q (want one of %s)", c.hostile, strings.Join(synth.Hostile, ", "))
+	case c.bytes < 1:
+		return c, fmt.Errorf("-bytes must be positive")
 	case c.turns < 1:
 		return c, fmt.Errorf("-turns must be at least 1")
 	case !slices.Contains(synth.Providers, c.provider):
@@ -96,6 +114,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "synthgen:", err)
 		return 2
 	}
+	if c.list {
+		fmt.Fprintln(stdout, strings.Join(synth.Hostile, "\n"))
+		return 0
+	}
 	data, err := generate(c)
 	if err != nil {
 		fmt.Fprintln(stderr, "synthgen:", err)
@@ -116,6 +138,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func generate(c config) ([]byte, error) {
 	if c.dense > 0 {
 		return denseBody(c.dense), nil
+	}
+	if c.hostile != "" {
+		return synth.HostileBody(c.hostile, c.bytes, c.variant)
 	}
 	opts := synth.CaptureOptions{EscapeHTML: c.escapeHTML}
 	body, err := synth.CaptureWith(c.provider, synth.Skills(c.n, c.seed), c.turns, opts)
