@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/escape"
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
@@ -76,7 +77,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 				// exit 2 at the end, as lint; the other skills are used.
 				e.warnInput(err)
 			case !e.quiet:
-				fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
+				printErr(e.stderr, err)
 			}
 		}
 		source = strings.Join(roots, ", ")
@@ -287,9 +288,9 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			why := browseEmpty(snap, page, tags, c.String("query"))
 			if e.format == "json" {
 				if why != "" && !e.quiet {
-					fmt.Fprintf(e.stderr, "skillopt: %s\n", why)
+					fmt.Fprintf(e.stderr, "skillopt: %s\n", escape.Text(why))
 				}
-				_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+				_, err = fmt.Fprintf(e.stdout, "%s\n", escape.JSON(data))
 				return err
 			}
 			return writeBrowseText(e, page, why)

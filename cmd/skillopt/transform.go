@@ -9,6 +9,7 @@ import (
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -118,7 +119,7 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 			if e.quiet && d.Severity < rules.Warning {
 				continue
 			}
-			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", d.Capture, d.Rule, d.Severity, d.Message)
+			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", escape.Text(d.Capture), d.Rule, d.Severity, escape.Text(d.Message))
 		}
 	}
 }
@@ -203,7 +204,7 @@ func (e *env) runTransform(c *cli.Context) error {
 	}
 	data := f.Rebuild(bodies)
 	if archived > 0 && !e.quiet {
-		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, store.Dir())
+		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, escape.Text(store.Dir()))
 	}
 	if !toFile {
 		if _, err := e.stdout.Write(data); err != nil {
