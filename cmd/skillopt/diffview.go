@@ -118,7 +118,7 @@ func blockLines(text, indent string) []string {
 	var out []string
 	width := max(viewWidth-utf8.RuneCountInString(indent), 40)
 	for _, l := range strings.Split(text, "\n") {
-		for k, part := range wrapLine(escape.Text(l), width) {
+		for k, part := range wrapLine(escape.Lines(l), width) {
 			switch {
 			case part == "":
 				out = append(out, "")

@@ -13,24 +13,25 @@ import (
 	"unicode/utf8"
 )
 
-// Text escapes s for one line of terminal output: line feed and carriage
-// return as \n and \r; the other C0 controls but tab, DEL and the C1
-// controls as \xNN (ESC is \x1b); the bidi controls that reorder a line
-// (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and the line and
-// paragraph separators as \uXXXX; bytes that are not UTF-8 as \xNN.
-// Printable text, other Unicode and tabs are kept; a string with nothing
-// to escape is returned as it is.
+// Text escapes s for one field of a line of terminal output: line feed,
+// carriage return and tab as \n, \r and \t (a tab would shift the columns
+// of a table); the other C0 controls, DEL and the C1 controls as \xNN (ESC
+// is \x1b); the bidi controls that reorder a line (U+202A–U+202E,
+// U+2066–U+2069, U+200E, U+200F, U+061C) and the line and paragraph
+// separators as \uXXXX; bytes that are not UTF-8 as \xNN. Printable text
+// and other Unicode are kept; a string with nothing to escape is returned
+// as it is.
 func Text(s string) string { return escape(s, false) }
 
 // Lines is Text for output that is multi-line by design (a final text, a
-// body shown as a block): line feeds are kept, everything else is escaped
-// as Text does.
+// block of a body): line feeds and tabs are kept, everything else is
+// escaped as Text does.
 func Lines(s string) string { return escape(s, true) }
 
 func escape(s string, keepLF bool) string {
 	clean := true
 	for _, r := range s {
-		if needs(r) && !(keepLF && r == '\n') {
+		if needs(r) && !(keepLF && (r == '\n' || r == '\t')) {
 			clean = false
 			break
 		}
@@ -44,10 +45,12 @@ func escape(s string, keepLF bool) string {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' && keepLF:
-			b.WriteByte('\n')
+		case (r == '\n' || r == '\t') && keepLF:
+			b.WriteRune(r)
 		case r == '\n':
 			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0xa0 && needs(r):
@@ -61,12 +64,12 @@ func escape(s string, keepLF bool) string {
 	return b.String()
 }
 
-// needs reports a rune Text escapes: the C0 controls but tab, DEL, the C1
+// needs reports a rune Text escapes: the C0 controls, DEL, the C1
 // controls, the bidi controls and the line and paragraph separators.
 func needs(r rune) bool {
 	switch {
 	case r < 0x20:
-		return r != '\t'
+		return true
 	case r < 0x7f:
 		return false
 	case r < 0xa0:

@@ -10,7 +10,7 @@ import (
 func TestText(t *testing.T) {
 	for _, tc := range []struct{ in, text, lines string }{
 		{"plain words, ünïcødé 😀", "plain words, ünïcødé 😀", "plain words, ünïcødé 😀"},
-		{"a\tb", "a\tb", "a\tb"},
+		{"a\tb", `a\tb`, "a\tb"},
 		{"title \x1b]0;pwn\a!", `title \x1b]0;pwn\x07!`, `title \x1b]0;pwn\x07!`},
 		{"\x1b[2J\x1b[31mred", `\x1b[2J\x1b[31mred`, `\x1b[2J\x1b[31mred`},
 		{"one\ntwo\r\n", `one\ntwo\r\n`, "one\ntwo\\r\n"},
@@ -108,7 +108,7 @@ func terminalSafe(s string, lf bool) (rune, bool) {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			return r, false
-		case r == '\n' && lf, r == '\t':
+		case (r == '\n' || r == '\t') && lf:
 		case r < 0x20, r >= 0x7f && r < 0xa0, isBidi(r), r == '\u2028', r == '\u2029':
 			return r, false
 		}
@@ -117,7 +117,7 @@ func terminalSafe(s string, lf bool) (rune, bool) {
 }
 
 // FuzzEscape checks the promises of every function on any input: Text is
-// one line and safe, Lines keeps exactly the input's line feeds, both are
+// one line and safe, Lines keeps exactly the input's line feeds and tabs, both are
 // idempotent and keep safe input as it is; Markdown and HTML hold no <; JSON
 // keeps the value of any JSON document and leaves no raw C1 or bidi
 // control in it.
@@ -133,7 +133,7 @@ func FuzzEscape(f *testing.F) {
 		if r, ok := terminalSafe(lines, true); !ok {
 			t.Fatalf("Lines(%q) = %q holds %U", s, lines, r)
 		}
-		if strings.Count(lines, "\n") != strings.Count(s, "\n") {
+		if strings.Count(lines, "\n") != strings.Count(s, "\n") || strings.Count(lines, "\t") != strings.Count(s, "\t") {
 			t.Fatalf("Lines(%q) = %q changed the line feeds", s, lines)
 		}
 		if Text(text) != text || Lines(lines) != lines {
