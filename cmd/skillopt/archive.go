@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/transform/output"
@@ -189,10 +190,10 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				}
 			} else {
 				for _, d := range damaged {
-					fmt.Fprintf(e.stdout, "%s: %s: %s\n", d.Handle, e.paint(red, "damaged"), d.Problem)
+					fmt.Fprintf(e.stdout, "%s: %s: %s\n", escape.Text(d.Handle), e.paint(red, "damaged"), escape.Text(d.Problem))
 				}
 				for _, st := range stale {
-					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", st.Path, e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
+					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", escape.Text(st.Path), e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
 				}
 				if !e.quiet {
 					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
@@ -276,7 +277,7 @@ func archiveGcCommand(e *env) *cli.Command {
 				return e.finish(nil)
 			}
 			for _, st := range removed {
-				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", st.Path, thousands(int(st.Bytes)))
+				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", escape.Text(st.Path), thousands(int(st.Bytes)))
 			}
 			if !e.quiet {
 				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), thousands(int(total)))

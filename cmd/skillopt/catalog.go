@@ -168,7 +168,7 @@ func catalogBuildCommand(e *env) *cli.Command {
 			if e.format == "json" {
 				return writeJSON(e, out)
 			}
-			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, out.Source)
+			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, escape.Text(out.Source))
 			if out.Cards {
 				fmt.Fprintf(e.stdout, "cards: %d tags in use, %d unclassified\n", out.Tags, out.Unclassified)
 			} else {
@@ -226,7 +226,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			for i, r := range res {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.Name, r.Match, catalog.Intent(r.Description))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, escape.Text(r.Name), r.Match, escape.Text(catalog.Intent(r.Description)))
 			}
 			return tw.Flush()
 		},
@@ -327,18 +327,18 @@ func browseEmpty(snap *catalog.Snapshot, page *catalog.Page, tags []string, quer
 // next page's cursor and the tag counts.
 func writeBrowseText(e *env, page *catalog.Page, why string) error {
 	if why != "" {
-		_, err := fmt.Fprintln(e.stdout, why)
+		_, err := fmt.Fprintln(e.stdout, escape.Text(why))
 		return err
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, c := range page.Cards {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, strings.Join(c.Tags, ", "), c.Card)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", escape.Text(c.Name), textList(c.Tags), escape.Text(c.Card))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if page.Cursor != nil {
-		fmt.Fprintf(e.stdout, "more: --cursor %s\n", *page.Cursor)
+		fmt.Fprintf(e.stdout, "more: --cursor %s\n", escape.Text(*page.Cursor))
 	}
 	if len(page.Facets) > 0 && !e.quiet {
 		type facet struct {
@@ -357,7 +357,7 @@ func writeBrowseText(e *env, page *catalog.Page, why string) error {
 		})
 		var parts []string
 		for _, f := range fs {
-			parts = append(parts, fmt.Sprintf("%s %d", f.tag, f.n))
+			parts = append(parts, fmt.Sprintf("%s %d", escape.Text(f.tag), f.n))
 		}
 		fmt.Fprintf(e.stdout, "tags: %s\n", strings.Join(parts, ", "))
 	}
