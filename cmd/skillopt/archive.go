@@ -55,6 +55,8 @@ func archiveGetCommand(e *env) *cli.Command {
 			"inclusive; A: and :B are open ranges). Anything that is not a well-formed handle is\n" +
 			"rejected before the archive is touched. Exit 2 when the handle is malformed, not archived,\n" +
 			"damaged, or the range lies outside the original.\n\n" +
+			"The output is data, not a report: control characters and escape sequences in the\n" +
+			"original are printed as they are (page it with less to see them).\n\n" +
 			"Formats: text.\n\n" +
 			"Examples:\n" +
 			"  skillopt archive get sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU\n" +
@@ -299,6 +301,8 @@ func sanitizeCommand(e *env) *cli.Command {
 			"ordinary code fences and {\"type\":…} lines stay. The text is then capped at --max-chars\n" +
 			"characters (default output.final_output_max_chars, 120000; 0: no cap), the truncation\n" +
 			"marker counted inside the budget.\n\n" +
+			"The text format prints the sanitized text byte for byte, for a host to use: control\n" +
+			"characters and escape sequences in it are not escaped (json escapes them).\n\n" +
 			"Formats: text (the sanitized text), json ({\"text\",\"removed_sections\",\"truncated\",\n" +
 			"\"original_chars\",\"final_chars\"}).\n\n" +
 			"Examples:\n" +

@@ -366,11 +366,14 @@ func writeBrowseText(e *env, page *catalog.Page, why string) error {
 
 func catalogLoadCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "load",
-		Usage:       "print a skill's SKILL.md verbatim",
-		ArgsUsage:   "NAME",
-		Description: "The file must stay inside the folder the skill was found in.\n\nExamples:\n  skillopt catalog load pdf --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "load",
+		Usage:     "print a skill's SKILL.md verbatim",
+		ArgsUsage: "NAME",
+		Description: "The file must stay inside the folder the skill was found in.\n\n" +
+			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
+			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+			"Examples:\n  skillopt catalog load pdf --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err
@@ -394,11 +397,14 @@ func catalogLoadCommand(e *env) *cli.Command {
 
 func catalogResourceCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "resource",
-		Usage:       "print a file inside a skill's folder verbatim",
-		ArgsUsage:   "NAME PATH",
-		Description: "PATH is relative to the skill's folder and may not leave it.\n\nExamples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "resource",
+		Usage:     "print a file inside a skill's folder verbatim",
+		ArgsUsage: "NAME PATH",
+		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" +
+			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
+			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+			"Examples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err
@@ -422,11 +428,13 @@ func catalogResourceCommand(e *env) *cli.Command {
 
 func catalogLocationCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "location",
-		Usage:       "print where a skill's file is",
-		ArgsUsage:   "NAME",
-		Description: "Examples:\n  skillopt catalog location pdf --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "location",
+		Usage:     "print where a skill's file is",
+		ArgsUsage: "NAME",
+		Description: "Prints the path as it is, for a host to open: control characters in it are not\n" +
+			"escaped.\n\n" +
+			"Examples:\n  skillopt catalog location pdf --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err

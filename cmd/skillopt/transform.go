@@ -41,6 +41,7 @@ func transformCommand(e *env) *cli.Command {
 			"(-q silences it). With --no-archive nothing is archived and the rules that need the\n" +
 			"archive leave their content in place. A failed archive write keeps that original in the\n" +
 			"output, with a warning.\n\n" +
+			"The output is the request, not a report: its bytes are printed as they are.\n\n" +
 			"Examples:\n" +
 			"  skillopt transform capture.json -o capture.min.json\n" +
 			"  skillopt transform --rules SO101 - < capture.json\n" +
