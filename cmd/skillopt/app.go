@@ -95,11 +95,11 @@ func (e *env) warnInput(err error) {
 	printErr(e.stderr, err)
 }
 
-// printErr prints an error as "skillopt: message". Messages quote names
-// and text from inputs; escape.Lines keeps those from driving the
-// terminal.
+// printErr prints an error as "skillopt: message", on one line. Messages
+// quote names and text from inputs; escape.Text keeps those from driving
+// the terminal or starting a line of their own.
 func printErr(w io.Writer, err error) {
-	fmt.Fprintf(w, "skillopt: %s\n", escape.Lines(err.Error()))
+	fmt.Fprintf(w, "skillopt: %s\n", escape.Text(err.Error()))
 }
 
 func (e *env) finish(err error) error {
