@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 )
@@ -150,18 +151,18 @@ func usageLine(u *Usage, e *PredictionError) string {
 func WriteConversationText(w io.Writer, cv *Conversation) error {
 	fmt.Fprintf(w, "conversation: %d request(s)\n", len(cv.Turns))
 	for _, l := range summaryLines(cv) {
-		fmt.Fprintf(w, "  %s\n", l)
+		fmt.Fprintf(w, "  %s\n", escape.Text(l))
 	}
 	var rows [][]string
 	notes := map[int]string{} // a line printed after row i
 	rows = append(rows, []string{"turn", "capture", "input", "cached", "written", "uncached", "cost", "prefix break"})
 	for _, t := range cv.Turns {
-		rows = append(rows, []string{strconv.Itoa(t.Turn), t.Capture,
+		rows = append(rows, []string{strconv.Itoa(t.Turn), escape.Text(t.Capture),
 			arrow(t.Before.Input, t.After.Input), arrow(t.Before.Cached, t.After.Cached),
 			arrow(t.Before.Written, t.After.Written), arrow(t.Before.Uncached, t.After.Uncached),
-			Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), breakCell(t)})
+			Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), escape.Text(breakCell(t))})
 		if t.Usage != nil {
-			notes[len(rows)-1] = "      " + usageLine(t.Usage, t.Error)
+			notes[len(rows)-1] = "      " + escape.Text(usageLine(t.Usage, t.Error))
 		}
 	}
 	tot := cv.Total
@@ -203,13 +204,13 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		fmt.Fprintln(w, "saved: n/a (a model has no price; see [prices] in skillopt.toml)")
 	}
 	if tot.Usage != nil {
-		fmt.Fprintf(w, "%s\n", usageLine(tot.Usage, tot.Error))
+		fmt.Fprintf(w, "%s\n", escape.Text(usageLine(tot.Usage, tot.Error)))
 	}
 	for _, n := range breakNotes(cv) {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
 	}
 	for _, n := range cv.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
 	}
 	return nil
 }
@@ -235,11 +236,8 @@ func signedCost(c float64) string {
 	return "+" + Cost(&c)
 }
 
-// mdCell escapes text for a Markdown table cell.
-func mdCell(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "`", "'", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
-	return r.Replace(s)
-}
+// mdCell escapes text for a Markdown table cell or list item.
+func mdCell(s string) string { return escape.Markdown(s) }
 
 // WriteConversationMarkdown writes a conversation report for a pull
 // request comment.
@@ -291,7 +289,7 @@ func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
 			if t.Error != nil {
 				e = fmt.Sprintf("%+.1f %%", t.Error.InputPct)
 			}
-			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), Cost(u.Cost), e)
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), Cost(u.Cost), mdCell(e))
 		}
 	}
 	for _, n := range append(breakNotes(cv), cv.Notes...) {

@@ -3,9 +3,10 @@ package measure
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"math"
+
+	"github.com/skillopt/skillopt/internal/escape"
 )
 
 // The chart's geometry and colours; the browser test checks a screenshot
@@ -38,7 +39,7 @@ const (
 // breakdown of the largest request, and the tables of the text report.
 func WriteConversationHTML(w io.Writer, cv *Conversation) error {
 	bw := bufio.NewWriter(w)
-	e := html.EscapeString
+	e := escape.HTML
 	fmt.Fprintf(bw, `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -177,7 +178,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 			if s.Break != nil {
 				// A prefix break: a mark above the bar.
 				fmt.Fprintf(w, `<text x="%d" y="%d" font-size="12" font-weight="bold" text-anchor="middle" fill="%s">✕<title>prefix break at %s</title></text>`+"\n",
-					bx+bar/2, chartBottom-all-4, colorBreak, html.EscapeString(pointerText(s.Break.Pointer)))
+					bx+bar/2, chartBottom-all-4, colorBreak, escape.HTML(pointerText(s.Break.Pointer)))
 			}
 		}
 		if every := max(1, int(math.Ceil(40/group))); i%every == 0 || n <= 40 {
@@ -204,7 +205,7 @@ func writeSectionChart(w *bufio.Writer, l *LargestRequest) {
 	fmt.Fprintf(w, `<rect x="%d" y="6" width="12" height="12" fill="%s"/><text x="%d" y="17" font-size="12" fill="%s">after</text>`+"\n", labelW+80, colorAfter, labelW+96, colorInk)
 	for i, s := range secs {
 		y := 28 + i*rowH
-		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="12" text-anchor="end" fill="%s">%s</text>`+"\n", labelW-8, y+14, colorInk, html.EscapeString(s.Kind))
+		fmt.Fprintf(w, `<text x="%d" y="%d" font-size="12" text-anchor="end" fill="%s">%s</text>`+"\n", labelW-8, y+14, colorInk, escape.HTML(s.Kind))
 		for k, v := range []int{s.Before, s.After} {
 			width := 0
 			if top > 0 {

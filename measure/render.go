@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -204,7 +205,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) error {
 		writeCaptureTable(w, rep)
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
 	}
 	return nil
 }
@@ -247,7 +248,7 @@ func writeCaptureTable(w io.Writer, rep *Report) {
 	t := &table{right: []bool{false, false, true, true, true, true, true, true}}
 	t.add("capture", "provider", "bytes", "tokens", "catalog", "after", "saved", "", "")
 	for _, c := range rep.Captures {
-		t.add(c.Name, c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count), catalogShare(c),
+		t.add(escape.Text(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count), catalogShare(c),
 			Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes), "")
 	}
 	tt := rep.Totals
@@ -284,9 +285,9 @@ func writeCapture(w io.Writer, c *CaptureReport) {
 	if c.counting() {
 		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
-	head := c.Name + "  " + c.Provider
+	head := escape.Text(c.Name) + "  " + c.Provider
 	if c.Model != "" {
-		head += "  " + c.Model
+		head += "  " + escape.Text(c.Model)
 	}
 	fmt.Fprintf(w, "%s  %s bytes  %s chars  %s\n", head, Thousands(c.Bytes), Thousands(c.Chars), tok)
 	t := &table{right: []bool{false, true, true, true, true, true}}
@@ -308,7 +309,7 @@ func writeCapture(w io.Writer, c *CaptureReport) {
 	if len(c.Tools.Largest) > 0 {
 		parts := make([]string, 0, 3)
 		for _, t := range c.Tools.Largest[:min(3, len(c.Tools.Largest))] {
-			parts = append(parts, fmt.Sprintf("%s %s", t.Name, Size(t.Bytes)))
+			parts = append(parts, fmt.Sprintf("%s %s", escape.Text(t.Name), Size(t.Bytes)))
 		}
 		fmt.Fprintf(w, " (largest: %s)", strings.Join(parts, ", "))
 	}
@@ -316,25 +317,25 @@ func writeCapture(w io.Writer, c *CaptureReport) {
 	fmt.Fprintf(w, "  tool results: %d, %s, %s", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
 	if len(c.ToolResults.Largest) > 0 {
 		l := c.ToolResults.Largest[0]
-		fmt.Fprintf(w, "; largest %s at %s", Size(l.Bytes), l.Pointer)
+		fmt.Fprintf(w, "; largest %s at %s", Size(l.Bytes), escape.Text(l.Pointer))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  stable prefix: %s\n", prefixText(c, false))
 	writeSavings(w, c)
 	for _, n := range prefixNotes(c) {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", escape.Text(n))
 	}
 	for _, x := range c.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", x)
+		fmt.Fprintf(w, "  warning: %s\n", escape.Text(x))
 	}
 	if len(c.NextSteps) > 0 {
 		fmt.Fprintf(w, "  next steps:\n")
 		for i, s := range c.NextSteps {
-			fmt.Fprintf(w, "    %d. %s\n", i+1, nextText(c, s))
+			fmt.Fprintf(w, "    %d. %s\n", i+1, escape.Text(nextText(c, s)))
 		}
 	}
 	for _, d := range c.Details {
-		fmt.Fprint(w, d.Text)
+		fmt.Fprint(w, escape.Lines(d.Text))
 	}
 }
 
@@ -396,11 +397,11 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 		t.add(append(cells, note)...)
 	}
 	for _, s := range c.Savings {
-		row(s.Rule+" "+s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, s.Why())
+		row(s.Rule+" "+s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, escape.Text(s.Why()))
 	}
 	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
 	t.write(w, "  ")
-	fmt.Fprintf(w, "  after: %s\n", c.afterLine())
+	fmt.Fprintf(w, "  after: %s\n", escape.Text(c.afterLine()))
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown: one
@@ -421,7 +422,7 @@ func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
 		tokens := rep.Totals.Encoding != "none" && rep.Totals.Encoding != ""
 		fmt.Fprintf(w, "| capture | provider | bytes | tokens | catalog | after | saved |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
 		for _, c := range rep.Captures {
-			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s (%s) |\n", mdEscape(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count),
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s (%s) |\n", escape.MarkdownCode(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count),
 				catalogShare(c), Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes))
 		}
 		t := rep.Totals
@@ -430,15 +431,15 @@ func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
 		fmt.Fprintf(w, "**Total:** %s\n\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "> note: %s\n", mdEscape(n))
+		fmt.Fprintf(w, "> note: %s\n", mdText(n))
 	}
 	return nil
 }
 
 func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
-	fmt.Fprintf(w, "### `%s` (%s)\n\n", mdEscape(c.Name), c.Provider)
+	fmt.Fprintf(w, "### %s (%s)\n\n", escape.MarkdownCode(c.Name), c.Provider)
 	if c.Model != "" {
-		fmt.Fprintf(w, "model `%s`, ", mdEscape(c.Model))
+		fmt.Fprintf(w, "model %s, ", escape.MarkdownCode(c.Model))
 	}
 	fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
 	if c.counting() {
@@ -454,9 +455,9 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	fmt.Fprintf(w, "- stable prefix: %s\n", prefixText(c, true))
 	for _, d := range c.Details {
 		if d.Markdown != "" {
-			fmt.Fprint(w, d.Markdown)
+			fmt.Fprint(w, escape.MarkdownProse(d.Markdown))
 		} else {
-			fmt.Fprint(w, d.Text)
+			fmt.Fprint(w, escape.MarkdownProse(d.Text))
 		}
 	}
 	if len(c.Savings) > 0 {
@@ -486,7 +487,7 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "- after: %s\n", c.afterLine())
+	fmt.Fprintf(w, "- after: %s\n", mdText(c.afterLine()))
 	for _, n := range prefixNotes(c) {
 		fmt.Fprintf(w, "- note: %s\n", mdText(n))
 	}
@@ -502,16 +503,11 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	fmt.Fprintln(w)
 }
 
-// mdEscape keeps a name inside a Markdown table cell or code span.
-func mdEscape(s string) string {
-	return mdCellEscaper.Replace(s)
-}
-
-var mdCellEscaper = strings.NewReplacer("|", `\|`, "`", "'")
-
-// mdText keeps prose, code spans included, inside a table cell or list.
+// mdText keeps prose, code spans included, inside a table cell or list:
+// one line, pipes escaped, no markup or controls from the inputs (see
+// escape.MarkdownProse).
 func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+	return strings.ReplaceAll(escape.MarkdownProse(escape.Text(s)), "|", `\|`)
 }
 
 // tokenLabel names the encoding of a count and says when the count is an

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -91,7 +92,14 @@ type env struct {
 // exit code 2.
 func (e *env) warnInput(err error) {
 	e.errored = true
-	fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
+	printErr(e.stderr, err)
+}
+
+// printErr prints an error as "skillopt: message", on one line. Messages
+// quote names and text from inputs; escape.Text keeps those from driving
+// the terminal or starting a line of their own.
+func printErr(w io.Writer, err error) {
+	fmt.Fprintf(w, "skillopt: %s\n", escape.Text(err.Error()))
 }
 
 func (e *env) finish(err error) error {
@@ -138,7 +146,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := &env{args: args, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if v := recover(); v != nil {
-			fmt.Fprintf(stderr, "skillopt: internal error: %v\n%s", v, debug.Stack())
+			fmt.Fprintf(stderr, "skillopt: internal error: %s\n%s", escape.Lines(fmt.Sprint(v)), debug.Stack())
 			code = exitUsage
 		}
 	}()
@@ -153,13 +161,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "skillopt: %v\n", ee.err)
+			printErr(stderr, ee.err)
 		}
 		return ee.code
 	}
 	// Anything else is a usage error reported by the CLI library or an
 	// input error.
-	fmt.Fprintf(stderr, "skillopt: %v\n", err)
+	printErr(stderr, err)
 	return exitUsage
 }
 
@@ -296,7 +304,7 @@ func (e *env) configErr(err error) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 	for _, line := range list.Lines() {
-		fmt.Fprintf(e.stderr, "skillopt: %s\n", line)
+		fmt.Fprintf(e.stderr, "skillopt: %s\n", escape.Text(line))
 	}
 	return &exitError{code: exitUsage}
 }
@@ -316,8 +324,14 @@ func writeJSON(e *env, v any) error {
 	return err
 }
 
-// withConfig adds the "config" field to an indented JSON object.
+// withConfig adds the "config" field to an indented JSON object, and
+// escapes the runes a terminal would act on that JSON leaves raw (see
+// escape.JSON).
 func (e *env) withConfig(obj []byte) []byte {
+	return escape.JSON(e.addConfig(obj))
+}
+
+func (e *env) addConfig(obj []byte) []byte {
 	var path any
 	if e.cfg != nil && e.cfg.Path != "" {
 		path = e.cfg.Path

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/transform/output"
@@ -54,6 +55,8 @@ func archiveGetCommand(e *env) *cli.Command {
 			"inclusive; A: and :B are open ranges). Anything that is not a well-formed handle is\n" +
 			"rejected before the archive is touched. Exit 2 when the handle is malformed, not archived,\n" +
 			"damaged, or the range lies outside the original.\n\n" +
+			"The output is data, not a report: control characters and escape sequences in the\n" +
+			"original are printed as they are (page it with less to see them).\n\n" +
 			"Formats: text.\n\n" +
 			"Examples:\n" +
 			"  skillopt archive get sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU\n" +
@@ -189,10 +192,10 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				}
 			} else {
 				for _, d := range damaged {
-					fmt.Fprintf(e.stdout, "%s: %s: %s\n", d.Handle, e.paint(red, "damaged"), d.Problem)
+					fmt.Fprintf(e.stdout, "%s: %s: %s\n", escape.Text(d.Handle), e.paint(red, "damaged"), escape.Text(d.Problem))
 				}
 				for _, st := range stale {
-					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", st.Path, e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
+					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", escape.Text(st.Path), e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
 				}
 				if !e.quiet {
 					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
@@ -276,7 +279,7 @@ func archiveGcCommand(e *env) *cli.Command {
 				return e.finish(nil)
 			}
 			for _, st := range removed {
-				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", st.Path, thousands(int(st.Bytes)))
+				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", escape.Text(st.Path), thousands(int(st.Bytes)))
 			}
 			if !e.quiet {
 				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), thousands(int(total)))
@@ -298,6 +301,8 @@ func sanitizeCommand(e *env) *cli.Command {
 			"ordinary code fences and {\"type\":…} lines stay. The text is then capped at --max-chars\n" +
 			"characters (default output.final_output_max_chars, 120000; 0: no cap), the truncation\n" +
 			"marker counted inside the budget.\n\n" +
+			"The text format prints the sanitized text byte for byte, for a host to use: control\n" +
+			"characters and escape sequences in it are not escaped (json escapes them).\n\n" +
 			"Formats: text (the sanitized text), json ({\"text\",\"removed_sections\",\"truncated\",\n" +
 			"\"original_chars\",\"final_chars\"}).\n\n" +
 			"Examples:\n" +

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/escape"
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
@@ -76,7 +77,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 				// exit 2 at the end, as lint; the other skills are used.
 				e.warnInput(err)
 			case !e.quiet:
-				fmt.Fprintf(e.stderr, "skillopt: %v\n", err)
+				printErr(e.stderr, err)
 			}
 		}
 		source = strings.Join(roots, ", ")
@@ -167,7 +168,7 @@ func catalogBuildCommand(e *env) *cli.Command {
 			if e.format == "json" {
 				return writeJSON(e, out)
 			}
-			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, out.Source)
+			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, escape.Text(out.Source))
 			if out.Cards {
 				fmt.Fprintf(e.stdout, "cards: %d tags in use, %d unclassified\n", out.Tags, out.Unclassified)
 			} else {
@@ -225,7 +226,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			for i, r := range res {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.Name, r.Match, catalog.Intent(r.Description))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, escape.Text(r.Name), r.Match, escape.Text(catalog.Intent(r.Description)))
 			}
 			return tw.Flush()
 		},
@@ -287,9 +288,9 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			why := browseEmpty(snap, page, tags, c.String("query"))
 			if e.format == "json" {
 				if why != "" && !e.quiet {
-					fmt.Fprintf(e.stderr, "skillopt: %s\n", why)
+					fmt.Fprintf(e.stderr, "skillopt: %s\n", escape.Text(why))
 				}
-				_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+				_, err = fmt.Fprintf(e.stdout, "%s\n", escape.JSON(data))
 				return err
 			}
 			return writeBrowseText(e, page, why)
@@ -326,18 +327,18 @@ func browseEmpty(snap *catalog.Snapshot, page *catalog.Page, tags []string, quer
 // next page's cursor and the tag counts.
 func writeBrowseText(e *env, page *catalog.Page, why string) error {
 	if why != "" {
-		_, err := fmt.Fprintln(e.stdout, why)
+		_, err := fmt.Fprintln(e.stdout, escape.Text(why))
 		return err
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, c := range page.Cards {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, strings.Join(c.Tags, ", "), c.Card)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", escape.Text(c.Name), textList(c.Tags), escape.Text(c.Card))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if page.Cursor != nil {
-		fmt.Fprintf(e.stdout, "more: --cursor %s\n", *page.Cursor)
+		fmt.Fprintf(e.stdout, "more: --cursor %s\n", escape.Text(*page.Cursor))
 	}
 	if len(page.Facets) > 0 && !e.quiet {
 		type facet struct {
@@ -356,7 +357,7 @@ func writeBrowseText(e *env, page *catalog.Page, why string) error {
 		})
 		var parts []string
 		for _, f := range fs {
-			parts = append(parts, fmt.Sprintf("%s %d", f.tag, f.n))
+			parts = append(parts, fmt.Sprintf("%s %d", escape.Text(f.tag), f.n))
 		}
 		fmt.Fprintf(e.stdout, "tags: %s\n", strings.Join(parts, ", "))
 	}
@@ -365,11 +366,14 @@ func writeBrowseText(e *env, page *catalog.Page, why string) error {
 
 func catalogLoadCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "load",
-		Usage:       "print a skill's SKILL.md verbatim",
-		ArgsUsage:   "NAME",
-		Description: "The file must stay inside the folder the skill was found in.\n\nExamples:\n  skillopt catalog load pdf --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "load",
+		Usage:     "print a skill's SKILL.md verbatim",
+		ArgsUsage: "NAME",
+		Description: "The file must stay inside the folder the skill was found in.\n\n" +
+			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
+			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+			"Examples:\n  skillopt catalog load pdf --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err
@@ -393,11 +397,14 @@ func catalogLoadCommand(e *env) *cli.Command {
 
 func catalogResourceCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "resource",
-		Usage:       "print a file inside a skill's folder verbatim",
-		ArgsUsage:   "NAME PATH",
-		Description: "PATH is relative to the skill's folder and may not leave it.\n\nExamples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "resource",
+		Usage:     "print a file inside a skill's folder verbatim",
+		ArgsUsage: "NAME PATH",
+		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" +
+			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
+			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+			"Examples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err
@@ -421,11 +428,13 @@ func catalogResourceCommand(e *env) *cli.Command {
 
 func catalogLocationCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "location",
-		Usage:       "print where a skill's file is",
-		ArgsUsage:   "NAME",
-		Description: "Examples:\n  skillopt catalog location pdf --skills skills/",
-		Flags:       sourceFlags(),
+		Name:      "location",
+		Usage:     "print where a skill's file is",
+		ArgsUsage: "NAME",
+		Description: "Prints the path as it is, for a host to open: control characters in it are not\n" +
+			"escaped.\n\n" +
+			"Examples:\n  skillopt catalog location pdf --skills skills/",
+		Flags: sourceFlags(),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text"); err != nil {
 				return err

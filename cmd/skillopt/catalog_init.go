@@ -121,10 +121,10 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		OnAnswer: func(o catalog.AnswerOutcome) {
 			answers++
 			if steps > 0 {
-				fmt.Fprintf(e.stderr, "group %d/%d %s (%s): %s\n", step, steps, o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
+				printLines(e.stderr, "group %d/%d %s (%s): %s\n", step, steps, o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
 				return
 			}
-			fmt.Fprintf(e.stdout, "%s (%s): %s\n", o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
+			printLines(e.stdout, "%s (%s): %s\n", o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
 		}}
 	st, err := in.Plan(prof)
 	if err != nil {
@@ -132,7 +132,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	}
 	report := func() {
 		p := catalog.ProgressOf(st)
-		fmt.Fprintf(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
+		printLines(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
 	}
 	again := "skillopt catalog init" + sourceArgs(c) + " --responses " + shellQuote(dir)
 	switch {
@@ -177,13 +177,13 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 			return &exitError{code: exitUsage, err: err}
 		}
 		pending := len(catalog.PendingIDs(st))
-		fmt.Fprintf(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
+		printLines(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
 		switch {
 		case answers == 0 && pending > 0:
-			fmt.Fprintf(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
+			printLines(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
 				filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
 		case pending > 0:
-			fmt.Fprintf(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
+			printLines(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
 				plural(pending, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
 		}
 		report()
@@ -192,7 +192,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 		if n == 0 {
 			fmt.Fprintln(e.stdout, "every eligible skill has a current card: nothing to ask")
 		} else {
-			fmt.Fprintf(e.stdout, "%s in %s; answer each in %s with the same file name (ID.json), then run:\n  %s\n",
+			printLines(e.stdout, "%s in %s; answer each in %s with the same file name (ID.json), then run:\n  %s\n",
 				plural(n, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
 		}
 		report()
@@ -277,31 +277,31 @@ func shellQuote(s string) string {
 // use them (SO102, catalog browse) find them: catalog.profile is set in
 // the configuration when it can be, or the exact line to add is printed.
 func (e *env) profileNext(profPath string, configured bool, carded int) {
-	fmt.Fprintf(e.stdout, "profile: %s (%s with a card)\n", profPath, plural(carded, "skill"))
+	printLines(e.stdout, "profile: %s (%s with a card)\n", profPath, plural(carded, "skill"))
 	if configured {
-		fmt.Fprintf(e.stdout, "catalog.profile of %s names it: SO102 and catalog browse use the cards\n", e.cfg.Path)
+		printLines(e.stdout, "catalog.profile of %s names it: SO102 and catalog browse use the cards\n", e.cfg.Path)
 		return
 	}
 	cfgPath := e.cfg.Path
 	if cfgPath == "" {
-		fmt.Fprintf(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", tomlString(filepath.ToSlash(profPath)))
+		printLines(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", tomlString(filepath.ToSlash(profPath)))
 		return
 	}
 	rel, err := filepath.Rel(filepath.Dir(mustAbs(cfgPath)), mustAbs(profPath))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		fmt.Fprintf(e.stdout, "the profile is outside the folder of %s, where catalog init keeps a configured profile: pass --profile %s to the commands that use it\n", cfgPath, shellQuote(profPath))
+		printLines(e.stdout, "the profile is outside the folder of %s, where catalog init keeps a configured profile: pass --profile %s to the commands that use it\n", cfgPath, shellQuote(profPath))
 		return
 	}
 	rel = filepath.ToSlash(rel)
 	if cur := e.catalogSettings().Profile; cur != "" {
-		fmt.Fprintf(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, tomlString(rel))
+		printLines(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, tomlString(rel))
 		return
 	}
 	if err := setConfigString(cfgPath, "catalog", "profile", rel); err != nil {
-		fmt.Fprintf(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, tomlString(rel))
+		printLines(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, tomlString(rel))
 		return
 	}
-	fmt.Fprintf(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", tomlString(rel), cfgPath)
+	printLines(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", tomlString(rel), cfgPath)
 }
 
 func mustAbs(p string) string {

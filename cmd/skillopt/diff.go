@@ -15,7 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/report"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
@@ -129,7 +129,8 @@ func diffCommand(e *env) *cli.Command {
 						writeHunks(&b, p.nameA, p.nameB, reviewDiff(p.a.Doc, p.b.Doc, p.changes, ctx), false)
 					}
 					if b.Len() > 0 {
-						fmt.Fprintf(e.stdout, "```diff\n%s```\n\n", b.String())
+						fence := codeFence(b.String())
+						fmt.Fprintf(e.stdout, "%sdiff\n%s%s\n\n", fence, b.String(), fence)
 					}
 				}
 				writeChangeTable(e.stdout, pairs)
@@ -219,7 +220,7 @@ func writeSummary(b *strings.Builder, pairs []diffPair) {
 	for _, p := range pairs {
 		prefix := ""
 		if many {
-			prefix = report.OneLine(p.name) + ": "
+			prefix = escape.Text(p.name) + ": "
 		}
 		if len(p.changes) == 0 {
 			if bytes.Equal(p.a.Body, p.b.Body) {
@@ -276,7 +277,7 @@ func writeStat(b *strings.Builder, pairs []diffPair) {
 	for i, ch := range all {
 		names[i] = ptrText(ch.Pointer)
 		if many {
-			names[i] = report.OneLine(ch.Capture) + " " + names[i]
+			names[i] = escape.Text(ch.Capture) + " " + names[i]
 		}
 		biggest = max(biggest, abs(ch.BytesAfter-ch.BytesBefore))
 		wName = max(wName, utf8.RuneCountInString(names[i]))
@@ -403,13 +404,13 @@ func writeChangeTable(w io.Writer, pairs []diffPair) {
 	for _, ch := range all {
 		fmt.Fprint(w, "| ")
 		if many {
-			fmt.Fprintf(w, "%s | ", diffCell(ch.Capture))
+			fmt.Fprintf(w, "%s | ", escape.Markdown(ch.Capture))
 		}
 		rule := ""
 		if ch.Rule != "" {
 			rule = ruleLabel(ch.Rule)
 		}
-		fmt.Fprintf(w, "%s | `%s` | %s | %s | %s |\n", rule, diffCell(ptrText(ch.Pointer)), measure.Thousands(ch.BytesBefore), measure.Thousands(ch.BytesAfter), signedBytes(ch.BytesAfter-ch.BytesBefore))
+		fmt.Fprintf(w, "%s | %s | %s | %s | %s |\n", rule, escape.MarkdownCode(ptrText(ch.Pointer)), measure.Thousands(ch.BytesBefore), measure.Thousands(ch.BytesAfter), signedBytes(ch.BytesAfter-ch.BytesBefore))
 	}
 	before, after := 0, 0
 	for _, p := range pairs {
@@ -419,16 +420,28 @@ func writeChangeTable(w io.Writer, pairs []diffPair) {
 	fmt.Fprintf(w, "\n%s: %s → %s B (%s)\n", counted(len(all), "change"), measure.Thousands(before), measure.Thousands(after), signedBytes(after-before))
 }
 
-// diffCell keeps text inside a Markdown table cell.
-func diffCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "`", "'").Replace(report.OneLine(s))
-}
-
+// ptrText shows a JSON Pointer on one line of output.
 func ptrText(p string) string {
 	if p == "" {
 		return "(root)"
 	}
-	return p
+	return escape.Text(p)
+}
+
+// codeFence is a fence for a Markdown code block holding text: longer
+// than any run of backticks in it, so that no line of the text can close
+// the block and let what follows render as Markdown or HTML.
+func codeFence(text string) string {
+	run, longest := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
 }
 
 // pretty indents a JSON body two spaces deep, keeping key order, number
@@ -473,7 +486,7 @@ func compareDocs(a, b *capture.Doc) []diffChange {
 			}
 			for _, k := range order {
 				ci, cj := a.Get(i, k), b.Get(j, k)
-				p := ptr + "/" + escape(k)
+				p := ptr + "/" + pointerToken(k)
 				switch {
 				case ci < 0:
 					out = append(out, diffChange{Pointer: p, BytesAfter: len(b.Raw(cj))})
@@ -504,7 +517,8 @@ func compareDocs(a, b *capture.Doc) []diffChange {
 	return out
 }
 
-func escape(s string) string {
+// pointerToken escapes a member name as a JSON Pointer reference token.
+func pointerToken(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 

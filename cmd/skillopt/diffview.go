@@ -12,7 +12,7 @@ import (
 	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/report"
+	"github.com/skillopt/skillopt/internal/escape"
 )
 
 // The review rendering of a request body: the body indented two spaces
@@ -51,13 +51,13 @@ func memberHead(d *capture.Doc, k int) string {
 	if !d.IsMember(k) {
 		return ""
 	}
-	return report.OneLine(`"`+string(d.RawKey(k))+`"`) + ": "
+	return escape.Text(`"`+string(d.RawKey(k))+`"`) + ": "
 }
 
 // childPointer is the pointer of child k, the n-th of the value at ptr.
 func childPointer(d *capture.Doc, k, n int, ptr string) string {
 	if d.IsMember(k) {
-		return ptr + "/" + escape(d.Key(k))
+		return ptr + "/" + pointerToken(d.Key(k))
 	}
 	return ptr + "/" + strconv.Itoa(n)
 }
@@ -92,7 +92,7 @@ func renderValue(out []viewLine, d *capture.Doc, i int, ptr, indent, head string
 		}
 		return out
 	}
-	return append(out, viewLine{indent + head + report.OneLine(string(d.Raw(i))) + comma, ptr})
+	return append(out, viewLine{indent + head + escape.Text(string(d.Raw(i))) + comma, ptr})
 }
 
 func brackets(k capture.Kind) (string, string) {
@@ -108,7 +108,7 @@ func stringLine(d *capture.Doc, i int, indent, head, comma string) (string, bool
 	if strings.Contains(d.Str(i), "\n") {
 		return "", false
 	}
-	line := indent + head + report.OneLine(string(d.Raw(i))) + comma
+	line := indent + head + escape.Text(string(d.Raw(i))) + comma
 	return line, utf8.RuneCountInString(line) <= viewWidth
 }
 
@@ -118,7 +118,7 @@ func blockLines(text, indent string) []string {
 	var out []string
 	width := max(viewWidth-utf8.RuneCountInString(indent), 40)
 	for _, l := range strings.Split(text, "\n") {
-		for k, part := range wrapLine(report.OneLine(l), width) {
+		for k, part := range wrapLine(escape.Lines(l), width) {
 			switch {
 			case part == "":
 				out = append(out, "")
@@ -305,27 +305,27 @@ func (w *differ) members(i, j int, pa, pb, indent string) {
 		switch {
 		case x < len(ma) && (!inB[a.Key(ma[x])] || moved[a.Key(ma[x])]):
 			k := ma[x]
-			w.replace(k, -1, pa+"/"+escape(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
+			w.replace(k, -1, pa+"/"+pointerToken(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
 			x++
 		case y < len(mb) && (!inA[b.Key(mb[y])] || moved[b.Key(mb[y])]):
 			k := mb[y]
-			w.replace(-1, k, "", pb+"/"+escape(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
+			w.replace(-1, k, "", pb+"/"+pointerToken(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
 			y++
 		case x < len(ma) && y < len(mb) && a.Key(ma[x]) == b.Key(mb[y]):
 			ka, kb := ma[x], mb[y]
-			w.value(ka, kb, pa+"/"+escape(a.Key(ka)), pb+"/"+escape(b.Key(kb)), indent, memberHead(a, ka), memberHead(b, kb), x == len(ma)-1, y == len(mb)-1)
+			w.value(ka, kb, pa+"/"+pointerToken(a.Key(ka)), pb+"/"+pointerToken(b.Key(kb)), indent, memberHead(a, ka), memberHead(b, kb), x == len(ma)-1, y == len(mb)-1)
 			x++
 			y++
 		case x >= len(ma):
 			// Only with repeated keys, which the reader rejects.
 			k := mb[y]
-			w.replace(-1, k, "", pb+"/"+escape(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
+			w.replace(-1, k, "", pb+"/"+pointerToken(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
 			y++
 		default:
 			// The keys come in another order: this one moves.
 			k := ma[x]
 			moved[a.Key(k)] = true
-			w.replace(k, -1, pa+"/"+escape(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
+			w.replace(k, -1, pa+"/"+pointerToken(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
 			x++
 		}
 	}
@@ -558,8 +558,8 @@ func writeHunks(b *strings.Builder, nameA, nameB string, hunks []reviewHunk, col
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	b.WriteString(paint(bold, "--- "+report.OneLine(nameA)) + "\n")
-	b.WriteString(paint(bold, "+++ "+report.OneLine(nameB)) + "\n")
+	b.WriteString(paint(bold, "--- "+escape.Text(nameA)) + "\n")
+	b.WriteString(paint(bold, "+++ "+escape.Text(nameB)) + "\n")
 	for _, h := range hunks {
 		b.WriteString(paint("36", hunkHeader(h)))
 		if h.label != "" {

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -100,7 +102,7 @@ type loadoutDiag struct {
 
 // writeLoadoutText prints a resolved loadout like an /agent-skills report.
 func writeLoadoutText(w io.Writer, lo *catalog.Loadout, diags []rules.Diagnostic, e *env) {
-	fmt.Fprintf(w, "agent: %s\n", lo.Agent.Path)
+	fmt.Fprintf(w, "agent: %s\n", escape.Text(lo.Agent.Path))
 	mode := lo.Mode
 	if lo.Agent.Valid() {
 		mode += fmt.Sprintf(" (inheritSkills: %t)", lo.Agent.Inherit)
@@ -130,24 +132,24 @@ func writeLoadoutText(w io.Writer, lo *catalog.Loadout, diags []rules.Diagnostic
 			fmt.Fprintln(w, "skills:")
 			width := 0
 			for _, en := range lo.Entries {
-				width = max(width, len(en.Name))
+				width = max(width, utf8.RuneCountInString(escape.Text(en.Name)))
 			}
 			for _, en := range lo.Entries {
 				note := en.From
 				if en.Disabled {
 					note += ", disabled: not advertised"
 				}
-				fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, en.Name, en.Path, note)
+				fmt.Fprintf(w, "  %s  %s  (%s)\n", padRight(escape.Text(en.Name), width), escape.Text(en.Path), escape.Text(note))
 			}
 			for _, p := range lo.Pending {
-				fmt.Fprintf(w, "  %-*s  (pending: from the ambient skills at run time)\n", width, p)
+				fmt.Fprintf(w, "  %s  (pending: from the ambient skills at run time)\n", padRight(escape.Text(p), width))
 			}
 		}
 	}
 	if len(diags) > 0 {
 		fmt.Fprintln(w, "diagnostics:")
 		for _, d := range diags {
-			fmt.Fprintf(w, "  %s:%d:%d: %s %s: %s\n", d.File, d.Line, d.Column, d.Rule, d.Severity, d.Message)
+			fmt.Fprintf(w, "  %s:%d:%d: %s %s: %s\n", escape.Text(d.File), d.Line, d.Column, d.Rule, d.Severity, escape.Text(d.Message))
 		}
 	}
 }

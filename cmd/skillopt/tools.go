@@ -3,11 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/tools"
@@ -110,23 +111,24 @@ func toolsSearchCommand(e *env) *cli.Command {
 
 func writeToolPage(e *env, name string, page *tools.Page) {
 	w := e.stdout
+	name = escape.Text(name)
 	if page.Note != "" {
-		fmt.Fprintf(w, "%s: no deferred tools to search (%s)\n", name, page.Note)
+		fmt.Fprintf(w, "%s: no deferred tools to search (%s)\n", name, escape.Text(page.Note))
 		return
 	}
 	fmt.Fprintf(w, "%s: %q matches %d of %d deferred tools\n", name, page.Query, page.Matches, page.Deferred)
 	width := 0
 	for _, t := range page.Tools {
-		width = max(width, len(t.Name))
+		width = max(width, utf8.RuneCountInString(escape.Text(t.Name)))
 	}
 	for _, t := range page.Tools {
-		fmt.Fprintf(w, "  %-*s %8.3f\n", width, t.Name, t.Score)
+		fmt.Fprintf(w, "  %s %8.3f\n", padRight(escape.Text(t.Name), width), t.Score)
 	}
 	if len(page.Activated) > 0 {
-		fmt.Fprintf(w, "activates: %s\n", strings.Join(page.Activated, ", "))
+		fmt.Fprintf(w, "activates: %s\n", textList(page.Activated))
 	}
-	fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), strings.Join(page.Active, ", "))
+	fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), textList(page.Active))
 	if page.Cursor != nil {
-		fmt.Fprintf(w, "next page: --cursor %s\n", *page.Cursor)
+		fmt.Fprintf(w, "next page: --cursor %s\n", escape.Text(*page.Cursor))
 	}
 }

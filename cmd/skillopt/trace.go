@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/trace"
 )
 
@@ -365,7 +366,7 @@ func tracePruneCommand(e *env) *cli.Command {
 				verb = "deleted"
 			}
 			for _, d := range out.Delete {
-				fmt.Fprintf(e.stdout, "%s %s (%s, %s)\n", verb, d.File, d.Skill, stamp(d.Timestamp))
+				fmt.Fprintf(e.stdout, "%s %s (%s, %s)\n", verb, escape.Text(d.File), escape.Text(d.Skill), stamp(d.Timestamp))
 			}
 			if !e.quiet {
 				s := fmt.Sprintf("%d kept, %d %s (%d per skill)", out.Kept, len(out.Delete), strings.TrimPrefix(verb, "would "), keep)

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/trace"
 )
 
@@ -157,7 +158,7 @@ func percent(n, total int) int {
 func signalList(sc []trace.SignalCount) string {
 	parts := make([]string, len(sc))
 	for i, s := range sc {
-		parts[i] = fmt.Sprintf("%s (%dx)", s.Signal, s.Count)
+		parts[i] = fmt.Sprintf("%s (%dx)", escape.Text(s.Signal), s.Count)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -180,7 +181,7 @@ func (e *env) writeReportText(rep []trace.SkillReport, o trace.ReportOptions) er
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", e.paint(bold, sr.Skill), covered(sr))
+		fmt.Fprintf(e.stdout, "%s: %s\n", e.paint(bold, escape.Text(sr.Skill)), covered(sr))
 		for _, oc := range trace.Outcomes {
 			n := sr.Outcomes[oc]
 			fmt.Fprintf(e.stdout, "  %-18s %s %3d/%d %4d%%\n", oc, bar(n, sr.Traces), n, sr.Traces, percent(n, sr.Traces))
@@ -195,8 +196,8 @@ func (e *env) writeReportText(rep []trace.SkillReport, o trace.ReportOptions) er
 			fmt.Fprintln(e.stdout, "  recent:")
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			for _, s := range sr.Recent {
-				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", s.File, e.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
-					plural(s.Calls, "call"), duration(s.DurationMs), s.StoppedReason, stamp(s.Timestamp))
+				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", escape.Text(s.File), e.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
+					plural(s.Calls, "call"), duration(s.DurationMs), escape.Text(s.StoppedReason), stamp(s.Timestamp))
 			}
 			tw.Flush()
 		}
@@ -233,25 +234,20 @@ func (e *env) outcome(o trace.Outcome) string {
 	return string(o)
 }
 
-// mdCell escapes a markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-}
-
 func (e *env) writeReportMarkdown(rep []trace.SkillReport, o trace.ReportOptions) error {
 	w := e.stdout
 	fmt.Fprintln(w, "# Skill health")
 	if len(rep) == 0 {
 		fmt.Fprintln(w)
 		if o.Skill != "" {
-			fmt.Fprintf(w, "No runs of skill `%s`.\n", o.Skill)
+			fmt.Fprintf(w, "No runs of skill %s.\n", escape.MarkdownCode(o.Skill))
 		} else {
 			fmt.Fprintln(w, "No skill runs found.")
 		}
 		return nil
 	}
 	for _, sr := range rep {
-		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n", mdCell(sr.Skill), strings.ToUpper(covered(sr)[:1])+covered(sr)[1:])
+		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n", escape.Markdown(sr.Skill), strings.ToUpper(covered(sr)[:1])+covered(sr)[1:])
 		fmt.Fprintln(w, "| outcome | runs | share |")
 		fmt.Fprintln(w, "| --- | ---: | ---: |")
 		for _, oc := range trace.Outcomes {
@@ -259,7 +255,7 @@ func (e *env) writeReportMarkdown(rep []trace.SkillReport, o trace.ReportOptions
 			fmt.Fprintf(w, "| %s | %d/%d | %d%% |\n", oc, n, sr.Traces, percent(n, sr.Traces))
 		}
 		if len(sr.Signals) > 0 {
-			fmt.Fprintf(w, "\n**Failure signals:** %s\n", mdCell(signalList(sr.Signals)))
+			fmt.Fprintf(w, "\n**Failure signals:** %s\n", escape.Markdown(signalList(sr.Signals)))
 		}
 		if sr.Trend != nil {
 			fmt.Fprintf(w, "\n**Trend:** %s\n", trendLine(sr.Trend))
@@ -268,9 +264,9 @@ func (e *env) writeReportMarkdown(rep []trace.SkillReport, o trace.ReportOptions
 			fmt.Fprintln(w, "\n| run | outcome | confidence | tool calls | duration | stopped | finished | signals |")
 			fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | --- | --- | --- |")
 			for _, s := range sr.Recent {
-				fmt.Fprintf(w, "| `%s` | %s | %.2f | %d | %s | %s | %s | %s |\n", strings.ReplaceAll(mdCell(s.File), "`", "'"), s.Verdict.Outcome,
-					round2(s.Verdict.Confidence), s.Calls, duration(s.DurationMs), mdCell(s.StoppedReason), stamp(s.Timestamp),
-					mdCell(strings.Join(s.Verdict.Labels(), "; ")))
+				fmt.Fprintf(w, "| %s | %s | %.2f | %d | %s | %s | %s | %s |\n", escape.MarkdownCode(s.File), s.Verdict.Outcome,
+					round2(s.Verdict.Confidence), s.Calls, duration(s.DurationMs), escape.Markdown(s.StoppedReason), stamp(s.Timestamp),
+					escape.Markdown(strings.Join(s.Verdict.Labels(), "; ")))
 			}
 		}
 		if sr.More > 0 {
@@ -294,6 +290,8 @@ var reportPage = sync.OnceValue(func() *template.Template {
 		"outcomes": func() []trace.Outcome { return trace.Outcomes },
 		"labels":   func(v trace.Verdict) []string { return v.Labels() },
 		"word":     pluralWord,
+		// html/template escapes markup; lines shows the controls too.
+		"lines": escape.Lines,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -320,12 +318,12 @@ ul.signals { margin: 0; padding-left: 1rem; }
 <body>
 <h1>Skill health</h1>
 {{- if not .Skills}}
-<p>{{if .Skill}}No runs of skill <code>{{.Skill}}</code>.{{else}}No skill runs found.{{end}}</p>
+<p>{{if .Skill}}No runs of skill <code>{{lines .Skill}}</code>.{{else}}No skill runs found.{{end}}</p>
 {{- end}}
 {{- range .Skills}}
 {{- $sr := .}}
 <section>
-<h2>{{.Skill}}</h2>
+<h2>{{lines .Skill}}</h2>
 <p>{{covered .}}</p>
 <table class="outcomes">
 <tr><th>outcome</th><th></th><th>runs</th><th>share</th></tr>
@@ -344,7 +342,7 @@ ul.signals { margin: 0; padding-left: 1rem; }
 <table class="recent">
 <tr><th>run</th><th>outcome</th><th>confidence</th><th>tool calls</th><th>duration</th><th>stopped</th><th>finished</th><th>signals</th></tr>
 {{- range .Recent}}
-<tr><td><code>{{.File}}</code></td><td>{{.Verdict.Outcome}}</td><td class="num">{{conf .Verdict.Confidence}}</td><td class="num">{{.Calls}}</td><td class="num">{{duration .DurationMs}}</td><td>{{.StoppedReason}}</td><td>{{stamp .Timestamp}}</td><td>{{with labels .Verdict}}<ul class="signals">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}</td></tr>
+<tr><td><code>{{lines .File}}</code></td><td>{{.Verdict.Outcome}}</td><td class="num">{{conf .Verdict.Confidence}}</td><td class="num">{{.Calls}}</td><td class="num">{{duration .DurationMs}}</td><td>{{lines .StoppedReason}}</td><td>{{stamp .Timestamp}}</td><td>{{with labels .Verdict}}<ul class="signals">{{range .}}<li>{{lines .}}</li>{{end}}</ul>{{end}}</td></tr>
 {{- end}}
 </table>
 {{- end}}
@@ -451,10 +449,10 @@ func resultSize(c trace.ViewCall) string {
 func (e *env) writeViewText(v trace.View) error {
 	w := e.stdout
 	r := v.Run
-	fmt.Fprintf(w, "%s\n", e.paint(bold, r.File))
-	fmt.Fprintf(w, "  skill: %s (%s)\n", r.Skill, r.Source)
+	fmt.Fprintf(w, "%s\n", e.paint(bold, escape.Text(r.File)))
+	fmt.Fprintf(w, "  skill: %s (%s)\n", escape.Text(r.Skill), r.Source)
 	if r.Model != "" {
-		fmt.Fprintf(w, "  model: %s\n", r.Model)
+		fmt.Fprintf(w, "  model: %s\n", escape.Text(r.Model))
 	}
 	if rt := r.Route; rt != nil {
 		parts := []string{}
@@ -470,7 +468,7 @@ func (e *env) writeViewText(v trace.View) error {
 		if rt.HasConfidence {
 			parts = append(parts, fmt.Sprintf("confidence %.2f", rt.Confidence))
 		}
-		fmt.Fprintf(w, "  route: %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "  route: %s\n", textList(parts))
 	}
 	prefixes := make([]string, len(v.Verdict.Signals))
 	for i, s := range v.Verdict.Signals {
@@ -478,20 +476,20 @@ func (e *env) writeViewText(v trace.View) error {
 	}
 	because := ""
 	if len(prefixes) > 0 {
-		because = " (" + strings.Join(prefixes, ", ") + ")"
+		because = " (" + textList(prefixes) + ")"
 	}
 	fmt.Fprintf(w, "  outcome: %s %.2f%s\n", e.outcome(v.Verdict.Outcome), round2(v.Verdict.Confidence), because)
 	for _, s := range v.Verdict.Signals {
-		fmt.Fprintf(w, "    - %s\n", s.Label)
+		fmt.Fprintf(w, "    - %s\n", escape.Text(s.Label))
 	}
-	fmt.Fprintf(w, "  duration: %s  tool calls: %d  stopped: %s  finished: %s\n", duration(v.DurationMs), len(r.Calls), r.StoppedReason, stamp(r.Timestamp))
+	fmt.Fprintf(w, "  duration: %s  tool calls: %d  stopped: %s  finished: %s\n", duration(v.DurationMs), len(r.Calls), escape.Text(r.StoppedReason), stamp(r.Timestamp))
 	if len(v.Calls) == 0 {
 		fmt.Fprintln(w, "  timeline: no tool calls")
 	} else {
 		fmt.Fprintln(w, "  timeline:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, c := range v.Calls {
-			fmt.Fprintf(tw, "    [%s]\t%s\t%s\t→ %s\n", offset(c.OffsetMs), c.Name(), c.Args, resultSize(c))
+			fmt.Fprintf(tw, "    [%s]\t%s\t%s\t→ %s\n", offset(c.OffsetMs), escape.Text(c.Name()), escape.Text(c.Args), resultSize(c))
 		}
 		tw.Flush()
 	}
@@ -501,7 +499,7 @@ func (e *env) writeViewText(v trace.View) error {
 	}
 	fmt.Fprintln(w, "  final text:")
 	for _, line := range strings.Split(strings.TrimRight(v.FinalText, "\n"), "\n") {
-		fmt.Fprintf(w, "    %s\n", line)
+		fmt.Fprintf(w, "    %s\n", escape.Lines(line))
 	}
 	return nil
 }
@@ -552,8 +550,8 @@ func (e *env) writeAlertsText(fire []trace.Alert, held []trace.Suppressed) error
 		if len(a.Signals) > 0 {
 			fmt.Fprintf(w, "  signals: %s\n", signalList(a.Signals))
 		}
-		fmt.Fprintf(w, "  newest run: %s (%s)\n", a.Newest.File, stamp(a.Newest.Timestamp))
-		fmt.Fprintf(w, "  last successful run: %s (%s)\n", a.LastSuccess.File, stamp(a.LastSuccess.Timestamp))
+		fmt.Fprintf(w, "  newest run: %s (%s)\n", escape.Text(a.Newest.File), stamp(a.Newest.Timestamp))
+		fmt.Fprintf(w, "  last successful run: %s (%s)\n", escape.Text(a.LastSuccess.File), stamp(a.LastSuccess.Timestamp))
 	}
 	if e.quiet {
 		return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -40,6 +41,7 @@ func transformCommand(e *env) *cli.Command {
 			"(-q silences it). With --no-archive nothing is archived and the rules that need the\n" +
 			"archive leave their content in place. A failed archive write keeps that original in the\n" +
 			"output, with a warning.\n\n" +
+			"The output is the request, not a report: its bytes are printed as they are.\n\n" +
 			"Examples:\n" +
 			"  skillopt transform capture.json -o capture.min.json\n" +
 			"  skillopt transform --rules SO101 - < capture.json\n" +
@@ -118,7 +120,7 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 			if e.quiet && d.Severity < rules.Warning {
 				continue
 			}
-			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", d.Capture, d.Rule, d.Severity, d.Message)
+			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", escape.Text(d.Capture), d.Rule, d.Severity, escape.Text(d.Message))
 		}
 	}
 }
@@ -206,7 +208,7 @@ func (e *env) runTransform(c *cli.Context) error {
 	}
 	data := f.Rebuild(bodies)
 	if archived > 0 && !e.quiet {
-		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, store.Dir())
+		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, escape.Text(store.Dir()))
 	}
 	if !toFile {
 		if _, err := e.stdout.Write(data); err != nil {

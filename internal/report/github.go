@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -69,8 +70,10 @@ var (
 	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 )
 
-// escapeData escapes a workflow command's message.
-func escapeData(s string) string { return dataEscaper.Replace(s) }
+// escapeData escapes a workflow command's message: the controls as
+// escape.Lines shows them (the log would act on colours and other escape
+// sequences), then the runner's own escapes.
+func escapeData(s string) string { return dataEscaper.Replace(escape.Lines(s)) }
 
-// escapeProperty escapes a workflow command's property value.
-func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
+// escapeProperty escapes a workflow command's property value, one line.
+func escapeProperty(s string) string { return propertyEscaper.Replace(escape.Text(s)) }

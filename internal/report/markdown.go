@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/skillopt/skillopt/internal/escape"
 )
 
 // writeMarkdown writes the report for a pull-request comment: a heading,
@@ -14,9 +15,9 @@ import (
 // itself.
 func writeMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### %s %s\n\n", r.Tool, mdText(r.Command))
+	fmt.Fprintf(bw, "### %s %s\n\n", r.Tool, escape.Markdown(r.Command))
 	if s := summaryLine(r); s != "" {
-		fmt.Fprintf(bw, "%s\n\n", mdText(s))
+		fmt.Fprintf(bw, "%s\n\n", escape.Markdown(s))
 	}
 	if r.Incomplete {
 		bw.WriteString("**Incomplete:** some inputs could not be read or checked; the findings cover the others.\n\n")
@@ -35,7 +36,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 			if *in.Valid {
 				verdict = "valid"
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s |\n", mdCode(in.Name), mdText(in.Provider), verdict)
+			fmt.Fprintf(bw, "| %s | %s | %s |\n", escape.MarkdownCode(in.Name), escape.Markdown(in.Provider), verdict)
 		}
 		bw.WriteString("\n")
 	}
@@ -45,54 +46,11 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	}
 	bw.WriteString("| severity | rule | where | message |\n| --- | --- | --- | --- |\n")
 	for _, d := range r.Diagnostics {
-		place := mdCode(where(d))
+		place := escape.MarkdownCode(where(d))
 		if d.Capture != "" && d.Line > 0 && !d.Exact {
 			place += " (in the string holding the body)"
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", d.Severity, mdCode(d.Rule), place, mdText(d.Message))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", d.Severity, escape.MarkdownCode(d.Rule), place, escape.Markdown(d.Message))
 	}
 	return bw.Flush()
-}
-
-// mdText escapes text for a Markdown table cell: the characters that could
-// start emphasis, code, links, HTML, entities, strikethrough, math or a
-// cell break are backslash-escaped (with [ and ] escaped, parentheses and
-// ! cannot form a link or image), and line breaks become spaces.
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\r', '\n':
-			b.WriteByte(' ')
-			continue
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '$':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// mdCode renders s as a code span inside a table cell: a fence longer than
-// any run of backticks in s, pipes escaped (GitHub splits cells before it
-// reads code spans), line breaks as spaces.
-func mdCode(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = strings.NewReplacer("\r", " ", "\n", " ", "|", `\|`).Replace(s)
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
 }

@@ -7,11 +7,13 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
 	"slices"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -204,12 +206,19 @@ func Write(w io.Writer, r *Report, format string, opts Options) error {
 	switch format {
 	case "text":
 		return writeText(w, r, opts)
-	case "json":
-		return writeJSON(w, r)
+	case "json", "sarif":
+		var b bytes.Buffer
+		write := writeJSON
+		if format == "sarif" {
+			write = func(w io.Writer, r *Report) error { return writeSARIF(w, r, opts) }
+		}
+		if err := write(&b, r); err != nil {
+			return err
+		}
+		_, err := w.Write(escape.JSON(b.Bytes()))
+		return err
 	case "markdown":
 		return writeMarkdown(w, r)
-	case "sarif":
-		return writeSARIF(w, r, opts)
 	case "github":
 		return writeGitHub(w, r, opts)
 	}

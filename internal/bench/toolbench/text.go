@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/bench"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/measure"
 )
 
@@ -42,7 +44,7 @@ var setNotes = map[string]string{
 // WriteText writes the report as tables, one per prompt list, and with
 // cases every prompt's outcome.
 func WriteText(w io.Writer, r *Report, cases bool) error {
-	fmt.Fprintf(w, "tool deferral (%s %s): %d tools (%s set)\n", r.Rule, r.RuleName, r.Tools, r.Set)
+	fmt.Fprintf(w, "tool deferral (%s %s): %d tools (%s set)\n", r.Rule, r.RuleName, r.Tools, escape.Text(r.Set))
 	for _, s := range r.Results {
 		fmt.Fprintf(w, "\n%s prompts (%d, %s):\n", s.Name, s.Prompts, setNotes[s.Name])
 		rows := [][]string{{"provider", "confident", "fail-open", "recall confident", "recall fail-open", "native", "initial", "saved", "activated", "searches", "failures", "larger", "plan µs"}}
@@ -73,10 +75,15 @@ func WriteText(w io.Writer, r *Report, cases bool) error {
 				case k.Deferred == 0:
 					state = "kept all"
 				}
-				fmt.Fprintf(w, "  %-22s %-12s tools %7s → %7s bytes  needed %d: kept %d, found %d", k.ID, state,
+				id := escape.Text(k.ID)
+				fmt.Fprintf(w, "  %s%s %-12s tools %7s → %7s bytes  needed %d: kept %d, found %d", id, strings.Repeat(" ", max(22-utf8.RuneCountInString(id), 0)), state,
 					measure.Thousands(k.NativeBytes), measure.Thousands(k.InitialBytes), k.Needed, k.Kept, k.Found)
 				if len(k.Missing) > 0 {
-					fmt.Fprintf(w, ", missing %s", strings.Join(k.Missing, ", "))
+					missing := make([]string, len(k.Missing))
+					for i, m := range k.Missing {
+						missing[i] = escape.Text(m)
+					}
+					fmt.Fprintf(w, ", missing %s", strings.Join(missing, ", "))
 				}
 				fmt.Fprintln(w)
 			}
