@@ -653,7 +653,7 @@ func (r *reader) har(doc *Doc, log int) error {
 	// out not to be a body is walked as envelope text afterwards.
 	bodies := map[int]bool{}
 	for e := range doc.Children(entries) {
-		if text := harText(doc, e); text >= 0 {
+		if text, _ := harText(doc, e); text >= 0 {
 			bodies[text] = true
 		}
 	}
@@ -678,17 +678,32 @@ func (r *reader) har(doc *Doc, log int) error {
 		if h := doc.Get(req, "headers"); h >= 0 {
 			c.Headers = w.headers(h)
 		}
-		text := harText(doc, e)
+		text, b64 := harText(doc, e)
 		if text < 0 {
 			continue
 		}
-		body, err := Parse([]byte(doc.Str(text)))
+		layers := []layer{layerJSONString}
+		data := []byte(doc.Str(text))
+		if b64 {
+			dec, err := base64.StdEncoding.DecodeString(string(data))
+			if err != nil {
+				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %v", err)})
+				notBody(text)
+				continue
+			}
+			data, layers = dec, append(layers, layerBase64)
+		}
+		body, err := Parse(data)
 		if err != nil {
-			r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text: %w", err)})
+			what := "postData.text"
+			if b64 {
+				what += " (base64-decoded)"
+			}
+			r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("%s: %w", what, err)})
 			notBody(text)
 			continue
 		}
-		if err := r.finishIn(c, body, text, doc, 0, []layer{layerJSONString}); err != nil {
+		if err := r.finishIn(c, body, text, doc, 0, layers); err != nil {
 			r.f.Errs = append(r.f.Errs, err)
 			notBody(text)
 		}
@@ -704,20 +719,40 @@ func (r *reader) har(doc *Doc, log int) error {
 }
 
 // harText returns the postData.text node of HAR entry e when it may hold a
-// JSON request body, or -1.
-func harText(doc *Doc, e int) int {
-	text := doc.Get(doc.Get(doc.Get(e, "request"), "postData"), "text")
+// JSON request body, or -1, and whether the text is base64 (postData
+// "encoding": "base64", which some exporters write for every body).
+func harText(doc *Doc, e int) (int, bool) {
+	pd := doc.Get(doc.Get(e, "request"), "postData")
+	text := doc.Get(pd, "text")
 	if doc.Kind(text) != String {
-		return -1
+		return -1, false
+	}
+	if enc := doc.Get(pd, "encoding"); doc.Kind(enc) == String && strings.EqualFold(doc.Str(enc), "base64") {
+		p := strings.TrimSpace(doc.StrPrefix(text, 64))
+		if p == "" {
+			return -1, false
+		}
+		if !doc.StrIs(text, p) {
+			p = p[:len(p)/4*4]
+		}
+		// A prefix that decodes to something other than JSON is another
+		// kind of body (a form); one that does not decode is reported
+		// when the whole text is read.
+		if dec, err := base64.StdEncoding.DecodeString(p); err == nil {
+			if t := bytes.TrimSpace(dec); len(t) > 0 && t[0] != '{' && t[0] != '[' {
+				return -1, false
+			}
+		}
+		return text, true
 	}
 	trimmed := strings.TrimSpace(doc.StrPrefix(text, 64))
 	if trimmed == "" {
 		trimmed = strings.TrimSpace(doc.Str(text))
 	}
 	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return -1
+		return -1, false
 	}
-	return text
+	return text, false
 }
 
 // bodyCredentials returns fixes replacing the credentials a request body
