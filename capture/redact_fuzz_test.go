@@ -299,6 +299,9 @@ func FuzzRedactText(f *testing.F) {
 		`{"headers":[["authorization","x"]],"token":1}`,
 		`"api_key": "abc", 'token': 'def'`,
 		"-----BEGIN PRIVATE KEY-----\nabc",
+		"Referer: https://app.test/cb?code=4%2F0Ab&state=x#state=y&amp;code=z;sid=1",
+		"token 0123456789abcdef0123 ya29.a0AfB_byC1234567890abcdefg 1//0gAbCdEfGhIjKlMnOpQrSt",
+		`{"private_key_id":"k","apiKeys":["a"],"passphrase":"p"}`,
 	} {
 		f.Add(s)
 	}

@@ -17,6 +17,9 @@ func TestIsSecretName(t *testing.T) {
 		"cookie", "Cookie", "set-cookie", "Set-Cookie", "sig", "signature", "X-Amz-Credential",
 		"X-Amz-Security-Token", "X-Amz-Signature", "x-goog-signature", "ocp-apim-subscription-key",
 		"x-functions-key", "AccountKey", "jsessionid", "auth", "api%5Fkey", "--api-key",
+		// Free-text names beyond the credential names bodies are judged by.
+		"passphrase", "GPG_PASSPHRASE", "session", "x-sid", "sid", "x-auth", "apiKeys", "api_keys",
+		"x-access-key-id", "aws_access_key_id", "private_key_id", "x-session", "credentials",
 	}
 	plain := []string{
 		"x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "anthropic-ratelimit-tokens-remaining",
@@ -26,7 +29,7 @@ func TestIsSecretName(t *testing.T) {
 		"url", "method", "name", "value", "", "-",
 	}
 	for _, n := range secret {
-		if !IsSecretName(n) || !mayBeSecret([]byte(n)) {
+		if !IsSecretName(n) || isCredentialNorm(normName(n)) && !mayBeSecret([]byte(n)) {
 			t.Errorf("IsSecretName(%q) = %v, mayBeSecret %v, want true", n, IsSecretName(n), mayBeSecret([]byte(n)))
 		}
 	}
@@ -45,6 +48,8 @@ func TestIsBodyCredential(t *testing.T) {
 		"prompt_cache_key":   false, "idempotency_key": false, "cache_key": false, "key": false,
 		"max_tokens": false, "signature": false, "page_token": false, "model": false, "messages": false,
 		"metadata": false, "user": false, "safety_identifier": false,
+		// Free-text secret names are request parameters in a body.
+		"session": false, "sid": false, "passphrase": false, "private_key_id": false, "apiKeys": false,
 	} {
 		if got := isBodyCredential(n); got != want {
 			t.Errorf("isBodyCredential(%q) = %v, want %v", n, got, want)
@@ -81,6 +86,27 @@ func TestRedactText(t *testing.T) {
 		{"pat github_pat_11ABCDEFG0123456789_abcdefghij", "pat REDACTED"},
 		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig-part_x", "jwt REDACTED"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nrest", "REDACTED\nrest"},
+		// Google OAuth access and refresh tokens, npm tokens, "token …".
+		{"sent ya29.a0AfB_byC1234567890abcdefghijklmnop-_x.y with it", "sent REDACTED with it"},
+		{"refresh 1//0gAbCdEfGhIjKlMnOpQrStUvWxYz0123", "refresh REDACTED"},
+		{"npm_abcdefghijklmnopqrstuvwxyz0123456789", "REDACTED"},
+		{"Authorization: token 0123456789abcdef0123456789abcdef01234567", "Authorization: REDACTED"},
+		{"sent with token 0123456789abcdef0123456789abcdef01234567", "sent with token REDACTED"},
+		{"curl -H 'X-Upstream: token 0123456789abcdef0123456789abcdef' x", "curl -H 'X-Upstream: token REDACTED' x"},
+		{"a token limit_of_2 words", "a token limit_of_2 words"},
+		// Private key JSON fields (a service account file pasted as text).
+		{`{"type":"service_account","private_key_id":"0a1b2c3d4e","private_key":"-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n","client_email":"x@p.iam.gserviceaccount.com"}`,
+			`{"type":"service_account","private_key_id":"REDACTED","private_key":"REDACTED","client_email":"x@p.iam.gserviceaccount.com"}`},
+		{`private_key_id = 0a1b2c3d4e`, `private_key_id = REDACTED`},
+		// Names beyond credentials: passphrases, sessions, key lists.
+		{"passphrase: correct horse", "passphrase: REDACTED"},
+		{"x-sid: S1\nx-auth: S2\nsession=S3; x-access-key-id: S4", "x-sid: REDACTED\nx-auth: REDACTED\nsession=REDACTED; x-access-key-id: REDACTED"},
+		{`{"apiKeys":["S1","S2"],"n":1}`, `{"apiKeys":["REDACTED","REDACTED"],"n":1}`},
+		// OAuth codes and states in any URL, query or fragment.
+		{"Referer: https://app.test/callback?code=4%2F0AbCd&state=xyz123&scope=email", "Referer: https://app.test/callback?code=REDACTED&state=REDACTED&scope=email"},
+		{"back to https://app.test/cb#state=S1&code=S2 now", "back to https://app.test/cb#state=REDACTED&code=REDACTED now"},
+		{"https://idp.test/sso?SAMLResponse=PHNhbWw%3D&RelayState=S1", "https://idp.test/sso?SAMLResponse=REDACTED&RelayState=REDACTED"},
+		{"the state=ok of code=42 in prose", "the state=ok of code=42 in prose"},
 		// JSON-ish text that does not parse.
 		{`{"api_key": "S1", "n": 1,}`, `{"api_key": "REDACTED", "n": 1,}`},
 		{`token: 12345, next`, `token: REDACTED`},
