@@ -60,7 +60,8 @@ const (
 	EnvPiSession  = "pi-session"  // Pi session JSONL, read as one array of its entries
 )
 
-// Header is one request header as captured, with secrets redacted.
+// Header is one request header as captured; its value is REDACTED unless
+// the reading Keep keeps its name.
 type Header struct{ Name, Value string }
 
 // layer is one encoding wrapped around the body bytes at a span.
@@ -132,6 +133,9 @@ func (e *Error) Unwrap() error { return e.Err }
 type Options struct {
 	// Provider, when set, overrides detection for every capture.
 	Provider Provider
+	// Keep names the header and parameter values envelopes keep; nil
+	// keeps KeptNames.
+	Keep *Keep
 }
 
 // MaxFileSize bounds one input file (stdin included); larger input is
@@ -280,8 +284,8 @@ func (f *File) applySidecar(path string, opts Options) {
 			return
 		}
 		c := f.Captures[0]
-		w := newWalker(doc, 0)
-		w.walk(0, modePlain)
+		w := newWalker(doc, 0, keepOf(opts))
+		w.shaped(0, requestShape)
 		c.URL = w.url(doc.GetAny(0, "url", "uri", "path"))
 		c.Method = w.strOnly(doc.Get(0, "method"))
 		if h := doc.Get(0, "headers"); h >= 0 {
@@ -491,7 +495,7 @@ func (r *reader) top(doc *Doc, base, line int) error {
 func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
 	body := doc.Get(obj, "body")
-	w := r.envelope(doc, obj, base, func(i int) bool { return i == body })
+	w := r.envelope(doc, obj, base, requestShape, func(i int) bool { return i == body })
 	c.URL = w.url(doc.GetAny(obj, "url", "uri"))
 	c.Method = w.strOnly(doc.Get(obj, "method"))
 	if h := doc.Get(obj, "headers"); h >= 0 {
@@ -558,15 +562,23 @@ type encoded struct {
 	node, base int
 }
 
-// envelope redacts the envelope document doc from node root down, leaving
-// the nodes skip reports (the body) alone, and records its secrets for
-// output. base is the document's offset in the file.
-func (r *reader) envelope(doc *Doc, root, base int, skip func(int) bool) *walker {
-	w := newWalker(doc, 0)
+// envelope redacts the envelope document doc from node root down as sh,
+// leaving the nodes skip reports (the body) alone, and records its secrets
+// for output. base is the document's offset in the file.
+func (r *reader) envelope(doc *Doc, root, base int, sh *shape, skip func(int) bool) *walker {
+	w := newWalker(doc, 0, keepOf(r.opts))
 	w.skip = skip
-	w.walk(root, modePlain)
+	w.shaped(root, sh)
 	r.addFixes(w.fixes, base)
 	return w
+}
+
+// keepOf returns the Keep of opts.
+func keepOf(opts Options) *Keep {
+	if opts.Keep == nil {
+		return defaultKeep
+	}
+	return opts.Keep
 }
 
 // addFixes records fixes of a document at offset base of the file for
@@ -583,7 +595,7 @@ func (r *reader) finish(c *Capture, doc *Doc, node, base int, layers []layer) er
 	if doc.Kind(node) == Object {
 		if req := doc.Get(node, "request"); req >= 0 && doc.Kind(req) == Object && doc.GetAny(req, "contents") >= 0 && (doc.Get(node, "project") >= 0 || doc.Get(node, "model") >= 0) {
 			c.Envelope = EnvCodeAssist
-			r.envelope(doc, node, base, func(i int) bool { return i == req })
+			r.envelope(doc, node, base, codeAssistShape, func(i int) bool { return i == req })
 			node = req
 		}
 	}
@@ -657,12 +669,13 @@ func (r *reader) har(doc *Doc, log int) error {
 			bodies[text] = true
 		}
 	}
-	w := newWalker(doc, 0)
+	w := newWalker(doc, 0, keepOf(r.opts))
 	w.skip = func(i int) bool { return bodies[i] }
-	w.walk(0, modePlain)
+	w.shaped(0, harShape)
+	// A text that is no body after all is envelope text of its postData.
 	notBody := func(text int) {
 		delete(bodies, text)
-		w.walk(text, modePlain)
+		w.holdText(doc.ParentOf(text), text)
 	}
 	k := 0
 	for e := range doc.Children(entries) {

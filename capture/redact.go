@@ -203,7 +203,7 @@ func isBodyCredential(name string) bool {
 // Text holding a JSON object or array is redacted member by member as an
 // envelope is.
 func RedactText(s string) string {
-	out, _ := redactText(s, 0)
+	out, _ := redactText(s, 0, nil)
 	return out
 }
 
@@ -211,14 +211,16 @@ func RedactText(s string) string {
 // structurally; deeper text is scanned as plain text.
 const maxTextDepth = 4
 
-// redactText redacts s and reports whether anything changed.
-func redactText(s string, depth int) (string, bool) {
+// redactText redacts s and reports whether anything changed. With keep
+// set, s is envelope text: the values of every URL's query, fragment and
+// ';' parameters are redacted unless keep keeps their names.
+func redactText(s string, depth int, keep *Keep) (string, bool) {
 	if len(s) < 4 {
 		return s, false
 	}
 	if t := strings.TrimSpace(s); depth < maxTextDepth && len(t) > 1 && (t[0] == '{' || t[0] == '[') {
 		if d, err := Parse([]byte(s)); err == nil {
-			w := newWalker(d, depth+1)
+			w := newWalker(d, depth+1, keep)
 			w.walk(0, modePlain)
 			if len(w.fixes) == 0 {
 				return s, false
@@ -226,10 +228,16 @@ func redactText(s string, depth int) (string, bool) {
 			return string(applyFixes(d.Src, w.fixes)), true
 		}
 	}
-	spans := textSecrets(s)
+	spans := textSecrets(s, keep)
 	if len(spans) == 0 {
 		return s, false
 	}
+	return spliceRedacted(s, spans), true
+}
+
+// spliceRedacted returns s with each of the sorted, disjoint spans
+// replaced by REDACTED.
+func spliceRedacted(s string, spans [][2]int) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
@@ -239,11 +247,12 @@ func redactText(s string, depth int) (string, bool) {
 		prev = sp[1]
 	}
 	b.WriteString(s[prev:])
-	return b.String(), true
+	return b.String()
 }
 
-// textSecrets returns the sorted, disjoint spans of s that hold secrets.
-func textSecrets(s string) [][2]int {
+// textSecrets returns the sorted, disjoint spans of s that hold secrets
+// (keep: see redactText).
+func textSecrets(s string, keep *Keep) [][2]int {
 	var spans [][2]int
 	add := func(a, b int) {
 		if b > a && s[a:b] != Redacted {
@@ -266,13 +275,22 @@ func textSecrets(s string) [][2]int {
 	}
 	if marks&markURL != 0 {
 		userInfo(s, add)
-		urlParams(s, add, isURLSecretParam, false)
+		if keep == nil {
+			urlParams(s, add, isURLSecretParam, false)
+		} else {
+			urlParams(s, add, func(name string) bool { return !keep.keepsParam(name) }, true)
+		}
 	}
 	if marks&markCurl != 0 {
 		for _, m := range reCurlUser().FindAllStringSubmatchIndex(s, -1) {
 			add(m[2], m[3])
 		}
 	}
+	return mergeSpans(spans)
+}
+
+// mergeSpans sorts spans and joins those that overlap.
+func mergeSpans(spans [][2]int) [][2]int {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -466,6 +484,51 @@ func valueSpan(s string, k int, sep byte, quote string, inPath bool) (int, int) 
 		b--
 	}
 	return k, b
+}
+
+// redactURL returns the URL s (absolute, or a path with its query) with
+// the values of its query, fragment and ';' parameters redacted unless
+// keep keeps their names, a user-info password redacted, and whatever
+// free text holds (a key in the path).
+func redactURL(s string, keep *Keep) (string, bool) {
+	spans := textSecrets(s, keep)
+	add := func(a, b int) {
+		if b > a && s[a:b] != Redacted {
+			spans = append(spans, [2]int{a, b})
+		}
+	}
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 {
+		start = i + 3
+	}
+	if j := strings.IndexAny(s[start:], "?#;"); j >= 0 {
+		params(s, start+j, len(s), add, func(name string) bool { return !keep.keepsParam(name) }, true)
+	}
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return s, false
+	}
+	return spliceRedacted(s, spans), true
+}
+
+// redactForm returns form-encoded text (a=1&b=2) with the values of
+// parameters keep does not keep redacted, and whatever free text holds.
+func redactForm(s string, keep *Keep) (string, bool) {
+	q := "?" + s
+	var spans [][2]int
+	for _, sp := range textSecrets(s, keep) {
+		spans = append(spans, [2]int{sp[0] + 1, sp[1] + 1})
+	}
+	params(q, 0, len(q), func(a, b int) {
+		if b > a && q[a:b] != Redacted {
+			spans = append(spans, [2]int{a, b})
+		}
+	}, func(name string) bool { return !keep.keepsParam(name) }, true)
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return s, false
+	}
+	return spliceRedacted(q, spans)[1:], true
 }
 
 // userInfo finds the password in scheme://user:password@host.
