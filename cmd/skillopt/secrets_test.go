@@ -232,9 +232,13 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		if strings.HasSuffix(name, ".meta.json") {
 			continue
 		}
+		for _, f := range []string{"text", "json", "markdown", "html"} {
+			runs = append(runs, invocation{args: []string{"measure", "--conversation", "--format", f, name}})
+		}
 		for _, f := range []string{"text", "json", "markdown"} {
 			runs = append(runs,
 				invocation{args: []string{"measure", "--format", f, name}},
+				invocation{args: []string{"measure", "--details", "--format", f, name}},
 				invocation{args: []string{"diff", "--format", f, name}},
 				invocation{args: []string{"diff", "--format", f, name, name}})
 		}
