@@ -4,8 +4,11 @@
 // A capture file holds one or more request bodies in an envelope: a bare
 // body, a body encoded as a JSON string (also twice, or base64), a request
 // record {url, method, headers, body}, a HAR log, JSON Lines, or a Pi
-// session file. ReadFile and Read unwrap the envelope, redact every
-// credential it carries (see README, Captures), detect the provider shape
+// session file. ReadFile and Read unwrap the envelope, redact it (every
+// header and parameter value off the list of Keep, every field its format
+// does not define, every credential in the text of the rest; see README,
+// Captures) and the credentials at the body's top level, detect the
+// provider shape
 // (Anthropic Messages, OpenAI Chat Completions and Responses, Gemini,
 // Mistral, Pi messages) and index each body with Parse.
 //

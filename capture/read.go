@@ -60,7 +60,8 @@ const (
 	EnvPiSession  = "pi-session"  // Pi session JSONL, read as one array of its entries
 )
 
-// Header is one request header as captured, with secrets redacted.
+// Header is one request header as captured; its value is REDACTED unless
+// the reading Keep keeps its name.
 type Header struct{ Name, Value string }
 
 // layer is one encoding wrapped around the body bytes at a span.
@@ -132,6 +133,9 @@ func (e *Error) Unwrap() error { return e.Err }
 type Options struct {
 	// Provider, when set, overrides detection for every capture.
 	Provider Provider
+	// Keep names the header and parameter values envelopes keep; nil
+	// keeps KeptNames.
+	Keep *Keep
 }
 
 // MaxFileSize bounds one input file (stdin included); larger input is
@@ -280,8 +284,8 @@ func (f *File) applySidecar(path string, opts Options) {
 			return
 		}
 		c := f.Captures[0]
-		w := newWalker(doc, 0)
-		w.walk(0, modePlain)
+		w := newWalker(doc, 0, keepOf(opts))
+		w.shaped(0, requestShape)
 		c.URL = w.url(doc.GetAny(0, "url", "uri", "path"))
 		c.Method = w.strOnly(doc.Get(0, "method"))
 		if h := doc.Get(0, "headers"); h >= 0 {
@@ -491,7 +495,7 @@ func (r *reader) top(doc *Doc, base, line int) error {
 func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
 	body := doc.Get(obj, "body")
-	w := r.envelope(doc, obj, base, func(i int) bool { return i == body })
+	w := r.envelope(doc, obj, base, requestShape, func(i int) bool { return i == body })
 	c.URL = w.url(doc.GetAny(obj, "url", "uri"))
 	c.Method = w.strOnly(doc.Get(obj, "method"))
 	if h := doc.Get(obj, "headers"); h >= 0 {
@@ -558,15 +562,23 @@ type encoded struct {
 	node, base int
 }
 
-// envelope redacts the envelope document doc from node root down, leaving
-// the nodes skip reports (the body) alone, and records its secrets for
-// output. base is the document's offset in the file.
-func (r *reader) envelope(doc *Doc, root, base int, skip func(int) bool) *walker {
-	w := newWalker(doc, 0)
+// envelope redacts the envelope document doc from node root down as sh,
+// leaving the nodes skip reports (the body) alone, and records its secrets
+// for output. base is the document's offset in the file.
+func (r *reader) envelope(doc *Doc, root, base int, sh *shape, skip func(int) bool) *walker {
+	w := newWalker(doc, 0, keepOf(r.opts))
 	w.skip = skip
-	w.walk(root, modePlain)
+	w.shaped(root, sh)
 	r.addFixes(w.fixes, base)
 	return w
+}
+
+// keepOf returns the Keep of opts.
+func keepOf(opts Options) *Keep {
+	if opts.Keep == nil {
+		return defaultKeep
+	}
+	return opts.Keep
 }
 
 // addFixes records fixes of a document at offset base of the file for
@@ -583,7 +595,7 @@ func (r *reader) finish(c *Capture, doc *Doc, node, base int, layers []layer) er
 	if doc.Kind(node) == Object {
 		if req := doc.Get(node, "request"); req >= 0 && doc.Kind(req) == Object && doc.GetAny(req, "contents") >= 0 && (doc.Get(node, "project") >= 0 || doc.Get(node, "model") >= 0) {
 			c.Envelope = EnvCodeAssist
-			r.envelope(doc, node, base, func(i int) bool { return i == req })
+			r.envelope(doc, node, base, codeAssistShape, func(i int) bool { return i == req })
 			node = req
 		}
 	}
@@ -653,16 +665,17 @@ func (r *reader) har(doc *Doc, log int) error {
 	// out not to be a body is walked as envelope text afterwards.
 	bodies := map[int]bool{}
 	for e := range doc.Children(entries) {
-		if text := harText(doc, e); text >= 0 {
+		if text, _ := harText(doc, e); text >= 0 {
 			bodies[text] = true
 		}
 	}
-	w := newWalker(doc, 0)
+	w := newWalker(doc, 0, keepOf(r.opts))
 	w.skip = func(i int) bool { return bodies[i] }
-	w.walk(0, modePlain)
+	w.shaped(0, harShape)
+	// A text that is no body after all is envelope text of its postData.
 	notBody := func(text int) {
 		delete(bodies, text)
-		w.walk(text, modePlain)
+		w.holdText(doc.ParentOf(text), text)
 	}
 	k := 0
 	for e := range doc.Children(entries) {
@@ -678,17 +691,32 @@ func (r *reader) har(doc *Doc, log int) error {
 		if h := doc.Get(req, "headers"); h >= 0 {
 			c.Headers = w.headers(h)
 		}
-		text := harText(doc, e)
+		text, b64 := harText(doc, e)
 		if text < 0 {
 			continue
 		}
-		body, err := Parse([]byte(doc.Str(text)))
+		layers := []layer{layerJSONString}
+		data := []byte(doc.Str(text))
+		if b64 {
+			dec, err := base64.StdEncoding.DecodeString(string(data))
+			if err != nil {
+				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %v", err)})
+				notBody(text)
+				continue
+			}
+			data, layers = dec, append(layers, layerBase64)
+		}
+		body, err := Parse(data)
 		if err != nil {
-			r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text: %w", err)})
+			what := "postData.text"
+			if b64 {
+				what += " (base64-decoded)"
+			}
+			r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("%s: %w", what, err)})
 			notBody(text)
 			continue
 		}
-		if err := r.finishIn(c, body, text, doc, 0, []layer{layerJSONString}); err != nil {
+		if err := r.finishIn(c, body, text, doc, 0, layers); err != nil {
 			r.f.Errs = append(r.f.Errs, err)
 			notBody(text)
 		}
@@ -704,20 +732,40 @@ func (r *reader) har(doc *Doc, log int) error {
 }
 
 // harText returns the postData.text node of HAR entry e when it may hold a
-// JSON request body, or -1.
-func harText(doc *Doc, e int) int {
-	text := doc.Get(doc.Get(doc.Get(e, "request"), "postData"), "text")
+// JSON request body, or -1, and whether the text is base64 (postData
+// "encoding": "base64", which some exporters write for every body).
+func harText(doc *Doc, e int) (int, bool) {
+	pd := doc.Get(doc.Get(e, "request"), "postData")
+	text := doc.Get(pd, "text")
 	if doc.Kind(text) != String {
-		return -1
+		return -1, false
+	}
+	if enc := doc.Get(pd, "encoding"); doc.Kind(enc) == String && strings.EqualFold(doc.Str(enc), "base64") {
+		p := strings.TrimSpace(doc.StrPrefix(text, 64))
+		if p == "" {
+			return -1, false
+		}
+		if !doc.StrIs(text, p) {
+			p = p[:len(p)/4*4]
+		}
+		// A prefix that decodes to something other than JSON is another
+		// kind of body (a form); one that does not decode is reported
+		// when the whole text is read.
+		if dec, err := base64.StdEncoding.DecodeString(p); err == nil {
+			if t := bytes.TrimSpace(dec); len(t) > 0 && t[0] != '{' && t[0] != '[' {
+				return -1, false
+			}
+		}
+		return text, true
 	}
 	trimmed := strings.TrimSpace(doc.StrPrefix(text, 64))
 	if trimmed == "" {
 		trimmed = strings.TrimSpace(doc.Str(text))
 	}
 	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return -1
+		return -1, false
 	}
-	return text
+	return text, false
 }
 
 // bodyCredentials returns fixes replacing the credentials a request body

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
@@ -23,6 +24,7 @@ func TestReadEnvelopes(t *testing.T) {
 		{"record base64", `{"method":"POST","body":"eyJtb2RlbCI6Im0iLCJtYXhfdG9rZW5zIjo1LCJtZXNzYWdlcyI6W119"}`, EnvRecord, 1},
 		{"code assist", `{"model":"gemini-2.5-pro","project":"p","request":{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}}`, EnvCodeAssist, 1},
 		{"har", `{"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/responses","headers":[{"name":"Authorization","value":"Bearer x"}],"postData":{"mimeType":"application/json","text":` + string(Quote(`{"model":"m","input":"hi"}`)) + `}}}]}}`, EnvHAR, 1},
+		{"har base64", `{"log":{"entries":[{"request":{"method":"POST","url":"https://api.anthropic.com/v1/messages","postData":{"mimeType":"application/json","encoding":"base64","text":"` + base64.StdEncoding.EncodeToString([]byte(body)) + `"}}}]}}`, EnvHAR, 1},
 		{"jsonl", body + "\n" + body + "\n", EnvBare, 2},
 	}
 	for _, tc := range cases {
@@ -59,6 +61,50 @@ func TestReadEnvelopes(t *testing.T) {
 		if !bytes.Equal(g.Captures[0].Body, nb) || g.Captures[0].Envelope != tc.env {
 			t.Errorf("%s: rebuilt body %q, want %q", tc.name, g.Captures[0].Body, nb)
 		}
+	}
+}
+
+// A HAR postData marked "encoding": "base64" is decoded; a new body is
+// encoded the same way, and one that cannot be read says why.
+func TestHARBase64(t *testing.T) {
+	har := func(postData string) string {
+		return `{"log":{"entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/responses","postData":` + postData + `}}]}}`
+	}
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	body := `{"model":"gpt-5","api_key":"SECRET1","input":"hi"}`
+	f := readOne(t, "h.har", har(`{"mimeType":"application/json","encoding":"base64","text":"`+b64(body)+`"}`))
+	c := f.Captures[0]
+	if c.Provider != OpenAIResponses || string(c.Body) != `{"model":"gpt-5","api_key":"REDACTED","input":"hi"}` {
+		t.Fatalf("provider %s, body %s", c.Provider, c.Body)
+	}
+	if l := leaks(f, "SECRET"); len(l) > 0 {
+		t.Errorf("secret kept in %v", l)
+	}
+	out := f.Rebuild(map[*Capture][]byte{c: []byte(`{"model":"gpt-5","input":"ho"}`)})
+	if !bytes.Contains(out, []byte(`"text":"`+b64(`{"model":"gpt-5","input":"ho"}`)+`"`)) {
+		t.Errorf("new body not base64-encoded:\n%s", out)
+	}
+	if g := readOne(t, "h.har", string(out)); string(g.Captures[0].Body) != `{"model":"gpt-5","input":"ho"}` {
+		t.Errorf("rebuilt body read back as %s", g.Captures[0].Body)
+	}
+	// Without credentials the file is rebuilt byte for byte.
+	plain := har(`{"mimeType":"application/json","encoding":"base64","text":"` + b64(`{"model":"gpt-5","input":"hi"}`) + `"}`)
+	if g := readOne(t, "h.har", plain); !bytes.Equal(g.Rebuild(nil), []byte(plain)) {
+		t.Errorf("rebuilt\n%s\nwant\n%s", g.Rebuild(nil), plain)
+	}
+	for _, tc := range []struct{ name, postData, want string }{
+		{"not base64", `{"encoding":"base64","text":"{\"model\":\"gpt-5\",\"input\":\"hi\"}"}`, "postData.text is marked base64 but does not decode"},
+		{"not JSON", `{"encoding":"base64","text":"` + b64(`{"model":`) + `"}`, "postData.text (base64-decoded): "},
+	} {
+		_, err := Read("h.har", []byte(har(tc.postData)), Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "h.har#1: ") {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// A form posted in base64 is not a JSON body: the entry is skipped.
+	_, err := Read("h.har", []byte(har(`{"mimeType":"application/x-www-form-urlencoded","encoding":"base64","text":"`+b64("grant_type=x&a=b")+`"}`)), Options{})
+	if err == nil || !strings.Contains(err.Error(), "no request with a JSON body") {
+		t.Errorf("form: err = %v", err)
 	}
 }
 

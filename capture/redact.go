@@ -12,18 +12,21 @@ import (
 // Redacted replaces every secret skillopt finds in a capture.
 const Redacted = "REDACTED"
 
-// Secret names. A header, query parameter, cookie or envelope member is
-// secret when its name, normalised by normName, is one of secretNames or
-// ends with one of secretSuffixes, and is not one of notSecretNames.
+// Secret names. A header, query parameter, cookie or member name is a
+// credential when its name, normalised by normName, is one of
+// credentialNames or ends with one of credentialSuffixes, and is not one of
+// notSecretNames; in free text (and JSON text in an envelope string) the
+// names of textSecretNames and textSecretSuffixes are secret too. Request
+// bodies are judged by credential names only (isBodyCredential).
 var (
-	secretNames = map[string]bool{
+	credentialNames = map[string]bool{
 		"key": true, "apikey": true, "api-key": true, "token": true, "secret": true,
 		"password": true, "passwd": true, "auth": true, "authorization": true,
 		"proxy-authorization": true, "cookie": true, "set-cookie": true,
 		"sig": true, "signature": true, "credential": true, "jwt": true,
 		"jsessionid": true, "phpsessid": true,
 	}
-	secretSuffixes = []string{
+	credentialSuffixes = []string{
 		"-key", "-apikey", "-token", "-secret", "-password", "-passwd",
 		"-signature", "-credential", "-authorization", "-cookie",
 	}
@@ -31,6 +34,20 @@ var (
 	// carry no credential.
 	notSecretNames = map[string]bool{
 		"idempotency-key": true, "x-idempotency-key": true, "prompt-cache-key": true,
+	}
+	textSecretNames = map[string]bool{
+		"passphrase": true, "session": true, "sid": true, "api-keys": true, "apikeys": true,
+		"access-key-id": true, "private-key-id": true, "credentials": true,
+	}
+	textSecretSuffixes = []string{
+		"-passphrase", "-session", "-sid", "-auth", "-api-keys", "-access-key-id", "-private-key-id", "-credentials",
+	}
+	// urlSecretNames are secret as URL query and fragment parameters:
+	// OAuth and SAML flows hand over codes, states and assertions there.
+	urlSecretNames = map[string]bool{
+		"code": true, "state": true, "session-state": true, "code-verifier": true, "nonce": true,
+		"assertion": true, "client-assertion": true, "ticket": true, "otp": true,
+		"saml-response": true, "samlresponse": true, "relay-state": true, "relaystate": true, "oauth-verifier": true,
 	}
 )
 
@@ -72,21 +89,23 @@ func normName(name string) string {
 func isLowerDigit(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 
 // IsSecretName reports whether values under the header, query parameter,
-// cookie or member name are secret: authorization, cookies, API keys,
-// tokens, secrets, passwords, signatures and credentials in any common
-// spelling (x-api-key, X_API_KEY, apiKey, X-Amz-Security-Token, sig, …).
-// Names such as max_tokens, x-ratelimit-remaining-tokens, anthropic-version
-// or content-type are not secret.
+// cookie or member name are secret in free text: authorization, cookies,
+// API keys, tokens, secrets, passwords, passphrases, sessions, signatures
+// and credentials in any common spelling (x-api-key, X_API_KEY, apiKey,
+// X-Amz-Security-Token, sig, x-sid, …). Names such as max_tokens,
+// x-ratelimit-remaining-tokens, anthropic-version or content-type are not
+// secret. (Envelope headers and parameters are kept by the allow-list of
+// Keep instead.)
 func IsSecretName(name string) bool { return isSecretNorm(normName(name)) }
 
 func isSecretNorm(n string) bool {
+	if isCredentialNorm(n) || textSecretNames[n] {
+		return true
+	}
 	if n == "" || notSecretNames[n] {
 		return false
 	}
-	if secretNames[n] {
-		return true
-	}
-	for _, s := range secretSuffixes {
+	for _, s := range textSecretSuffixes {
 		if strings.HasSuffix(n, s) {
 			return true
 		}
@@ -94,22 +113,39 @@ func isSecretNorm(n string) bool {
 	return false
 }
 
-// secretEnds holds the last two letters of every secret name and suffix:
-// a name ending otherwise cannot be secret (see mayBeSecret).
+// isCredentialNorm reports a normalised name of credentialNames or
+// credentialSuffixes.
+func isCredentialNorm(n string) bool {
+	if n == "" || notSecretNames[n] {
+		return false
+	}
+	if credentialNames[n] {
+		return true
+	}
+	for _, s := range credentialSuffixes {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretEnds holds the last two letters of every credential name and
+// suffix: a name ending otherwise cannot be a credential (see mayBeSecret).
 var secretEnds = func() map[[2]byte]bool {
 	m := map[[2]byte]bool{}
 	add := func(s string) { m[[2]byte{s[len(s)-2], s[len(s)-1]}] = true }
-	for n := range secretNames {
+	for n := range credentialNames {
 		add(n)
 	}
-	for _, s := range secretSuffixes {
+	for _, s := range credentialSuffixes {
 		add(s)
 	}
 	return m
 }()
 
 // mayBeSecret is a quick test on a raw member key, before decoding it: false
-// means the name is not secret.
+// means the name is not a credential.
 func mayBeSecret(raw []byte) bool {
 	for len(raw) > 0 && strings.IndexByte("-_. \t", raw[len(raw)-1]) >= 0 {
 		raw = raw[:len(raw)-1]
@@ -137,7 +173,7 @@ var bodyKeySuffixes = []string{"api-key", "apikey", "secret-key", "access-key", 
 // is a request parameter unless its name plainly says credential.
 func isBodyCredential(name string) bool {
 	n := normName(name)
-	if !isSecretNorm(n) {
+	if !isCredentialNorm(n) {
 		return false
 	}
 	switch {
@@ -157,15 +193,17 @@ func isBodyCredential(name string) bool {
 }
 
 // RedactText returns s with every credential it can recognise replaced by
-// REDACTED: values after a secret name in "Name: value" header lines,
-// name=value parameters (URL queries, fragments, ';' parameters, "&amp;"
-// separators, command-line flags) and "name": value pairs; Bearer and Basic
-// credentials; passwords in URL user-info and curl -u; private key blocks;
-// and well-known key shapes (sk-…, AIza…, ghp_…, github_pat_…, xox?-…,
-// AKIA…, JWTs). Text holding a JSON object or array is redacted member by
-// member as an envelope is.
+// REDACTED: values after a secret name (IsSecretName) in "Name: value"
+// header lines, name=value parameters (URL queries, fragments, ';'
+// parameters, "&amp;" separators, command-line flags) and "name": value
+// pairs; OAuth and SAML codes, states and assertions in URL queries and
+// fragments; Bearer, Basic and Token credentials; passwords in URL
+// user-info and curl -u; private key blocks; and well-known key shapes
+// (sk-…, AIza…, ya29.…, 1//…, ghp_…, github_pat_…, xox?-…, AKIA…, JWTs).
+// Text holding a JSON object or array is redacted member by member as an
+// envelope is.
 func RedactText(s string) string {
-	out, _ := redactText(s, 0)
+	out, _ := redactText(s, 0, nil)
 	return out
 }
 
@@ -173,14 +211,16 @@ func RedactText(s string) string {
 // structurally; deeper text is scanned as plain text.
 const maxTextDepth = 4
 
-// redactText redacts s and reports whether anything changed.
-func redactText(s string, depth int) (string, bool) {
+// redactText redacts s and reports whether anything changed. With keep
+// set, s is envelope text: the values of every URL's query, fragment and
+// ';' parameters are redacted unless keep keeps their names.
+func redactText(s string, depth int, keep *Keep) (string, bool) {
 	if len(s) < 4 {
 		return s, false
 	}
 	if t := strings.TrimSpace(s); depth < maxTextDepth && len(t) > 1 && (t[0] == '{' || t[0] == '[') {
 		if d, err := Parse([]byte(s)); err == nil {
-			w := newWalker(d, depth+1)
+			w := newWalker(d, depth+1, keep)
 			w.walk(0, modePlain)
 			if len(w.fixes) == 0 {
 				return s, false
@@ -188,10 +228,16 @@ func redactText(s string, depth int) (string, bool) {
 			return string(applyFixes(d.Src, w.fixes)), true
 		}
 	}
-	spans := textSecrets(s)
+	spans := textSecrets(s, keep)
 	if len(spans) == 0 {
 		return s, false
 	}
+	return spliceRedacted(s, spans), true
+}
+
+// spliceRedacted returns s with each of the sorted, disjoint spans
+// replaced by REDACTED.
+func spliceRedacted(s string, spans [][2]int) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
@@ -201,11 +247,12 @@ func redactText(s string, depth int) (string, bool) {
 		prev = sp[1]
 	}
 	b.WriteString(s[prev:])
-	return b.String(), true
+	return b.String()
 }
 
-// textSecrets returns the sorted, disjoint spans of s that hold secrets.
-func textSecrets(s string) [][2]int {
+// textSecrets returns the sorted, disjoint spans of s that hold secrets
+// (keep: see redactText).
+func textSecrets(s string, keep *Keep) [][2]int {
 	var spans [][2]int
 	add := func(a, b int) {
 		if b > a && s[a:b] != Redacted {
@@ -228,12 +275,22 @@ func textSecrets(s string) [][2]int {
 	}
 	if marks&markURL != 0 {
 		userInfo(s, add)
+		if keep == nil {
+			urlParams(s, add, isURLSecretParam, false)
+		} else {
+			urlParams(s, add, func(name string) bool { return !keep.keepsParam(name) }, true)
+		}
 	}
 	if marks&markCurl != 0 {
 		for _, m := range reCurlUser().FindAllStringSubmatchIndex(s, -1) {
 			add(m[2], m[3])
 		}
 	}
+	return mergeSpans(spans)
+}
+
+// mergeSpans sorts spans and joins those that overlap.
+func mergeSpans(spans [][2]int) [][2]int {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -253,7 +310,7 @@ func textSecrets(s string) [][2]int {
 // Marks tell textSecrets which of its scanners can find anything in a text.
 const (
 	markNamed  = 1 << iota // a ':' or '=' separator
-	markScheme             // Bearer or Basic
+	markScheme             // Bearer, Basic or Token
 	markShape              // the start of a well-known key shape
 	markURL                // "://"
 	markCurl               // "-u" or "--user"
@@ -273,6 +330,10 @@ func scanMarks(s string) int {
 			m |= markNamed
 		case 'B', 'b':
 			if len(rest) >= 5 && (strings.EqualFold(rest[:5], "basic") || len(rest) >= 6 && strings.EqualFold(rest[:6], "bearer")) {
+				m |= markScheme
+			}
+		case 'T', 't':
+			if len(rest) >= 5 && strings.EqualFold(rest[:5], "token") {
 				m |= markScheme
 			}
 		case '-':
@@ -295,7 +356,7 @@ func scanMarks(s string) int {
 }
 
 // keyShapePrefixes start every match of reKeyShapes (with -----BEGIN).
-var keyShapePrefixes = []string{"sk-", "sk_", "rk_", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gsk_", "xox", "xai-", "hf_", "eyJ"}
+var keyShapePrefixes = []string{"sk-", "sk_", "rk_", "AIza", "ya29.", "1//", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gsk_", "xox", "xai-", "hf_", "npm_", "eyJ"}
 
 // shapeStarts indexes keyShapePrefixes by their first byte.
 var shapeStarts = func() (t [256][]string) {
@@ -308,7 +369,7 @@ var shapeStarts = func() (t [256][]string) {
 var (
 	// Key shapes issued by well-known services, matched where a word starts.
 	reKeyShapes = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`sk-[A-Za-z0-9_-]{8,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposre]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)`)
+		return regexp.MustCompile(`sk-[A-Za-z0-9_-]{8,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|ya29\.[0-9A-Za-z_.-]{20,}|1//0[0-9A-Za-z_-]{20,}|npm_[A-Za-z0-9]{30,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposre]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)`)
 	})
 	// curl -u user:password, --user user:password
 	reCurlUser = sync.OnceValue(func() *regexp.Regexp {
@@ -425,6 +486,51 @@ func valueSpan(s string, k int, sep byte, quote string, inPath bool) (int, int) 
 	return k, b
 }
 
+// redactURL returns the URL s (absolute, or a path with its query) with
+// the values of its query, fragment and ';' parameters redacted unless
+// keep keeps their names, a user-info password redacted, and whatever
+// free text holds (a key in the path).
+func redactURL(s string, keep *Keep) (string, bool) {
+	spans := textSecrets(s, keep)
+	add := func(a, b int) {
+		if b > a && s[a:b] != Redacted {
+			spans = append(spans, [2]int{a, b})
+		}
+	}
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 {
+		start = i + 3
+	}
+	if j := strings.IndexAny(s[start:], "?#;"); j >= 0 {
+		params(s, start+j, len(s), add, func(name string) bool { return !keep.keepsParam(name) }, true)
+	}
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return s, false
+	}
+	return spliceRedacted(s, spans), true
+}
+
+// redactForm returns form-encoded text (a=1&b=2) with the values of
+// parameters keep does not keep redacted, and whatever free text holds.
+func redactForm(s string, keep *Keep) (string, bool) {
+	q := "?" + s
+	var spans [][2]int
+	for _, sp := range textSecrets(s, keep) {
+		spans = append(spans, [2]int{sp[0] + 1, sp[1] + 1})
+	}
+	params(q, 0, len(q), func(a, b int) {
+		if b > a && q[a:b] != Redacted {
+			spans = append(spans, [2]int{a, b})
+		}
+	}, func(name string) bool { return !keep.keepsParam(name) }, true)
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return s, false
+	}
+	return spliceRedacted(q, spans)[1:], true
+}
+
 // userInfo finds the password in scheme://user:password@host.
 func userInfo(s string, add func(a, b int)) {
 	for off := 0; ; {
@@ -447,9 +553,10 @@ func userInfo(s string, add func(a, b int)) {
 }
 
 // schemeTokens finds credentials after the HTTP authentication schemes
-// Bearer and Basic.
+// Bearer, Basic and Token (GitHub's and Django's "token …"; a longer
+// credential is wanted after that common word).
 func schemeTokens(s string, add func(a, b int)) {
-	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC"} {
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC", "Token", "token", "TOKEN"} {
 		for off := 0; ; {
 			i := strings.Index(s[off:], scheme)
 			if i < 0 {
@@ -471,10 +578,74 @@ func schemeTokens(s string, add func(a, b int)) {
 			for b < len(s) && (isWordByte(s[b]) || strings.IndexByte("-._~+/=", s[b]) >= 0) {
 				b++
 			}
-			if credentialLike(s[k:b]) {
+			if credentialLike(s[k:b]) && (scheme[0] != 'T' && scheme[0] != 't' || b-k >= 20) {
 				add(k, b)
 			}
 		}
+	}
+}
+
+// isURLSecretParam reports the query and fragment parameters of a URL in
+// free text whose values are secret: secret names and the OAuth and SAML
+// parameters of urlSecretNames.
+func isURLSecretParam(name string) bool {
+	n := normName(name)
+	return urlSecretNames[n] || isSecretNorm(n)
+}
+
+// urlParams finds the parameters of every URL in s (scheme://…): its query
+// and fragment parameters, and ';' parameters of its path. It reports the
+// value of each parameter named as secret reports; with bare set, a
+// parameter without '=' counts as a value whose name is itself.
+func urlParams(s string, add func(a, b int), secret func(name string) bool, bare bool) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "://")
+		if i < 0 {
+			return
+		}
+		a := off + i + 3
+		b := a
+		for b < len(s) && strings.IndexByte(" \t\r\n\"'<>\\`", s[b]) < 0 {
+			b++
+		}
+		off = b
+		j := strings.IndexAny(s[a:b], "?#;")
+		if j < 0 {
+			continue
+		}
+		params(s, a+j, b, add, secret, bare)
+	}
+}
+
+// params reports the secret parameter values of s[from:to], the part of a
+// URL from its first '?', '#' or ';' on: name=value parameters separated
+// by '&' (or "&amp;"), ';', '?' or '#'.
+func params(s string, from, to int, add func(a, b int), secret func(name string) bool, bare bool) {
+	for k := from; k < to; {
+		// s[k] is a separator; the parameter runs to the next one.
+		k++
+		for strings.HasPrefix(s[k:to], "amp;") && s[k-1] == '&' {
+			k += len("amp;")
+		}
+		e := k
+		for e < to && strings.IndexByte("&;?#", s[e]) < 0 {
+			e++
+		}
+		name, _, hasValue := strings.Cut(s[k:e], "=")
+		switch {
+		case hasValue:
+			v := k + len(name) + 1
+			end := v
+			for end < e && strings.IndexByte(",)]}", s[end]) < 0 {
+				end++
+			}
+			if end > v && secret(name) {
+				add(v, end)
+			}
+		case bare && e > k && secret(name):
+			add(k, e)
+		}
+		k = e
 	}
 }
 

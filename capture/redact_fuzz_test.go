@@ -50,8 +50,15 @@ func (g *envGen) mark(num bool) string {
 var (
 	fuzzSecretNames = []string{"authorization", "Authorization", "x-api-key", "X_API_KEY", "apiKey", "x-goog-api-key",
 		"cookie", "Set-Cookie", "proxy-authorization", "api-key", "X-Amz-Security-Token", "x-auth-token", "client_secret", "ACCESS_TOKEN"}
-	fuzzPlainNames = []string{"accept", "content-type", "anthropic-version", "x-ratelimit-remaining-tokens", "user-agent", "max_tokens"}
-	fuzzParams     = []string{"key", "api_key", "access_token", "sig", "X-Amz-Signature", "token", "apikey", "X-Amz-Credential"}
+	fuzzPlainNames = []string{"accept", "content-type", "anthropic-version", "user-agent", "x-stainless-os", "Accept-Encoding"}
+	// fuzzUnlistedNames are not kept: unusual credential names, harmless
+	// names off the list, and look-alikes of kept names (a Unicode hyphen,
+	// a NUL, a no-break space, a fullwidth letter, a secret under a kept
+	// prefix).
+	fuzzUnlistedNames = []string{"x-auth", "x-api-key-2", "passphrase", "session", "x-sid", "x-access-key-id", "apiKeys",
+		"x-ratelimit-remaining-tokens", "max_tokens", "referer", "content\u2010type", "user-agent\x00", "Accept\u00a0",
+		"\uff43ontent-type", "x-stainless-api-key", "accept-token"}
+	fuzzParams = []string{"key", "api_key", "access_token", "sig", "X-Amz-Signature", "token", "apikey", "X-Amz-Credential"}
 )
 
 type fuzzHeader struct {
@@ -65,7 +72,7 @@ func (g *envGen) headerList() []fuzzHeader {
 	seen := map[string]bool{}
 	for n := 1 + g.pick(4); n > 0; n-- {
 		var h fuzzHeader
-		switch g.pick(4) {
+		switch g.pick(5) {
 		case 0, 1:
 			h.name = fuzzSecretNames[g.pick(len(fuzzSecretNames))]
 			h.num = g.pick(4) == 0
@@ -87,11 +94,19 @@ func (g *envGen) headerList() []fuzzHeader {
 			case 2:
 				h.raw = `{"api_key":"` + m + `"}`
 			}
+		case 3:
+			// Any name off the list: its value goes, whatever it is.
+			h.name = fuzzUnlistedNames[g.pick(len(fuzzUnlistedNames))]
+			if g.pick(3) == 0 {
+				h.name = "x-" + g.word()
+			}
+			h.val = g.word()
+			if !defaultKeep.Keeps(h.name) {
+				h.num = g.pick(4) == 0
+				h.val = g.mark(h.num)
+			}
 		default:
 			h.name = fuzzPlainNames[g.pick(len(fuzzPlainNames))]
-			if g.pick(3) == 0 {
-				h.name = g.word()
-			}
 			h.val = g.word()
 		}
 		if !seen[h.name] {
@@ -163,8 +178,13 @@ func (g *envGen) url() string {
 			sep = "?"
 		}
 		first = false
-		if g.pick(3) == 0 {
+		switch g.pick(4) {
+		case 0:
 			u += sep + "alt=" + g.word()
+			continue
+		case 1:
+			// A parameter off the list, an OAuth code or state among them.
+			u += sep + []string{"code", "state", "session", "x", "q"}[g.pick(5)] + "=" + g.mark(false)
 			continue
 		}
 		u += sep + fuzzParams[g.pick(len(fuzzParams))] + "=" + g.mark(false)
@@ -215,11 +235,13 @@ func (g *envGen) harPairs(secretName bool) string {
 	var parts []string
 	for n := g.pick(3); n > 0; n-- {
 		name := g.word()
+		if !secretName && g.pick(2) == 0 {
+			name = fuzzParams[g.pick(len(fuzzParams))]
+		}
+		// Every value under a name off the list is secret (and every
+		// cookie value).
 		val := string(Quote(g.word()))
-		if secretName || g.pick(2) == 0 {
-			if !secretName {
-				name = fuzzParams[g.pick(len(fuzzParams))]
-			}
+		if secretName || !defaultKeep.Keeps(name) {
 			val = string(Quote(g.mark(false)))
 		}
 		parts = append(parts, `{"name":`+string(Quote(name))+`,"value":`+val+"}")
@@ -245,7 +267,8 @@ func (g *envGen) har() string {
 }
 
 // FuzzEnvelopeSecrets: no secret planted under a header, query parameter,
-// cookie or credential name, in any container shape, survives reading —
+// cookie or credential name, or any name off the kept list (look-alikes of
+// kept names among them), in any container shape, survives reading —
 // not in File.Rebuild output (with the body kept or replaced), Capture.URL,
 // Capture.Headers or Capture.Body — and the rebuilt file reads back with
 // nothing left to redact.
@@ -299,6 +322,9 @@ func FuzzRedactText(f *testing.F) {
 		`{"headers":[["authorization","x"]],"token":1}`,
 		`"api_key": "abc", 'token': 'def'`,
 		"-----BEGIN PRIVATE KEY-----\nabc",
+		"Referer: https://app.test/cb?code=4%2F0Ab&state=x#state=y&amp;code=z;sid=1",
+		"token 0123456789abcdef0123 ya29.a0AfB_byC1234567890abcdefg 1//0gAbCdEfGhIjKlMnOpQrSt",
+		`{"private_key_id":"k","apiKeys":["a"],"passphrase":"p"}`,
 	} {
 		f.Add(s)
 	}

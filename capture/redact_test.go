@@ -17,6 +17,9 @@ func TestIsSecretName(t *testing.T) {
 		"cookie", "Cookie", "set-cookie", "Set-Cookie", "sig", "signature", "X-Amz-Credential",
 		"X-Amz-Security-Token", "X-Amz-Signature", "x-goog-signature", "ocp-apim-subscription-key",
 		"x-functions-key", "AccountKey", "jsessionid", "auth", "api%5Fkey", "--api-key",
+		// Free-text names beyond the credential names bodies are judged by.
+		"passphrase", "GPG_PASSPHRASE", "session", "x-sid", "sid", "x-auth", "apiKeys", "api_keys",
+		"x-access-key-id", "aws_access_key_id", "private_key_id", "x-session", "credentials",
 	}
 	plain := []string{
 		"x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "anthropic-ratelimit-tokens-remaining",
@@ -26,7 +29,7 @@ func TestIsSecretName(t *testing.T) {
 		"url", "method", "name", "value", "", "-",
 	}
 	for _, n := range secret {
-		if !IsSecretName(n) || !mayBeSecret([]byte(n)) {
+		if !IsSecretName(n) || isCredentialNorm(normName(n)) && !mayBeSecret([]byte(n)) {
 			t.Errorf("IsSecretName(%q) = %v, mayBeSecret %v, want true", n, IsSecretName(n), mayBeSecret([]byte(n)))
 		}
 	}
@@ -45,6 +48,8 @@ func TestIsBodyCredential(t *testing.T) {
 		"prompt_cache_key":   false, "idempotency_key": false, "cache_key": false, "key": false,
 		"max_tokens": false, "signature": false, "page_token": false, "model": false, "messages": false,
 		"metadata": false, "user": false, "safety_identifier": false,
+		// Free-text secret names are request parameters in a body.
+		"session": false, "sid": false, "passphrase": false, "private_key_id": false, "apiKeys": false,
 	} {
 		if got := isBodyCredential(n); got != want {
 			t.Errorf("isBodyCredential(%q) = %v, want %v", n, got, want)
@@ -81,6 +86,27 @@ func TestRedactText(t *testing.T) {
 		{"pat github_pat_11ABCDEFG0123456789_abcdefghij", "pat REDACTED"},
 		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig-part_x", "jwt REDACTED"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nrest", "REDACTED\nrest"},
+		// Google OAuth access and refresh tokens, npm tokens, "token …".
+		{"sent ya29.a0AfB_byC1234567890abcdefghijklmnop-_x.y with it", "sent REDACTED with it"},
+		{"refresh 1//0gAbCdEfGhIjKlMnOpQrStUvWxYz0123", "refresh REDACTED"},
+		{"npm_abcdefghijklmnopqrstuvwxyz0123456789", "REDACTED"},
+		{"Authorization: token 0123456789abcdef0123456789abcdef01234567", "Authorization: REDACTED"},
+		{"sent with token 0123456789abcdef0123456789abcdef01234567", "sent with token REDACTED"},
+		{"curl -H 'X-Upstream: token 0123456789abcdef0123456789abcdef' x", "curl -H 'X-Upstream: token REDACTED' x"},
+		{"a token limit_of_2 words", "a token limit_of_2 words"},
+		// Private key JSON fields (a service account file pasted as text).
+		{`{"type":"service_account","private_key_id":"0a1b2c3d4e","private_key":"-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n","client_email":"x@p.iam.gserviceaccount.com"}`,
+			`{"type":"service_account","private_key_id":"REDACTED","private_key":"REDACTED","client_email":"x@p.iam.gserviceaccount.com"}`},
+		{`private_key_id = 0a1b2c3d4e`, `private_key_id = REDACTED`},
+		// Names beyond credentials: passphrases, sessions, key lists.
+		{"passphrase: correct horse", "passphrase: REDACTED"},
+		{"x-sid: S1\nx-auth: S2\nsession=S3; x-access-key-id: S4", "x-sid: REDACTED\nx-auth: REDACTED\nsession=REDACTED; x-access-key-id: REDACTED"},
+		{`{"apiKeys":["S1","S2"],"n":1}`, `{"apiKeys":["REDACTED","REDACTED"],"n":1}`},
+		// OAuth codes and states in any URL, query or fragment.
+		{"Referer: https://app.test/callback?code=4%2F0AbCd&state=xyz123&scope=email", "Referer: https://app.test/callback?code=REDACTED&state=REDACTED&scope=email"},
+		{"back to https://app.test/cb#state=S1&code=S2 now", "back to https://app.test/cb#state=REDACTED&code=REDACTED now"},
+		{"https://idp.test/sso?SAMLResponse=PHNhbWw%3D&RelayState=S1", "https://idp.test/sso?SAMLResponse=REDACTED&RelayState=REDACTED"},
+		{"the state=ok of code=42 in prose", "the state=ok of code=42 in prose"},
 		// JSON-ish text that does not parse.
 		{`{"api_key": "S1", "n": 1,}`, `{"api_key": "REDACTED", "n": 1,}`},
 		{`token: 12345, next`, `token: REDACTED`},
@@ -167,15 +193,17 @@ func TestEnvelopeRedaction(t *testing.T) {
 		{"header list values", "r.json", record(`"headers":{"Cookie":["a=SECRET1","b=SECRET2"]}`), nil, "Cookie=REDACTED"},
 		{"name value list", "r.json", record(`"headers":[{"name":"X-Goog-Api-Key","value":"SECRET1"},{"name":"content-type","value":"application/json"}]`), []string{`"value":"application/json"`}, "content-type=application/json"},
 		{"key value list", "r.json", record(`"headers":[{"key":"api-key","value":"SECRET1"},{"key":"anthropic-version","value":"2023-06-01"}]`), []string{"2023-06-01"}, "anthropic-version=2023-06-01"},
-		{"pairs", "r.json", record(`"headers":[["authorization","Bearer SECRET1"],["x-ratelimit-remaining-tokens","4000"]]`), []string{`["x-ratelimit-remaining-tokens","4000"]`}, "x-ratelimit-remaining-tokens=4000"},
+		{"pairs", "r.json", record(`"headers":[["authorization","Bearer SECRET1"],["anthropic-version","2023-06-01"],["x-ratelimit-remaining-tokens","4000"]]`), []string{`["anthropic-version","2023-06-01"]`, `["x-ratelimit-remaining-tokens","REDACTED"]`}, "anthropic-version=2023-06-01"},
 		{"raw string", "r.json", record(`"headers":"POST /v1/chat/completions HTTP/1.1\r\nAuthorization: Bearer SECRET1\r\nContent-Type: application/json\r\n"`), []string{`Content-Type: application/json`}, "Content-Type=application/json"},
 		{"raw lines", "r.json", record(`"headers":["Authorization: Bearer SECRET1","Accept: */*"]`), []string{"Accept: */*"}, "Authorization=REDACTED"},
 		{"nested groups", "r.json", record(`"headers":{"common":{"Authorization":"Bearer SECRET1","Accept":"application/json"},"post":{"Content-Type":"application/json"}}`), []string{`"Accept":"application/json"`}, "Accept=application/json"},
 		{"number value", "r.json", record(`"headers":{"x-api-key":12345678901234567890}`), nil, "x-api-key=REDACTED"},
 		{"object value", "r.json", record(`"headers":{"authorization":{"scheme":"Bearer","token":"SECRET1"}}`), nil, "authorization=REDACTED"},
 		{"array of objects value", "r.json", record(`"headers":{"cookie":[{"sid":"SECRET1"},7]}`), nil, "cookie=REDACTED"},
-		{"secret inside a plain value", "r.json", record(`"headers":{"x-list":[{"token":"SECRET1"},"b"],"x-n":[["sig",5]]}`), nil, `x-list={"token":"REDACTED"}, b`},
-		{"number in a pair", "r.json", record(`"headers":{"x-n":[["sig",5]]}`), nil, `x-n=sig, REDACTED`},
+		{"unlisted header, nested value", "r.json", record(`"headers":{"x-list":[{"token":"SECRET1"},"SECRET2"],"x-n":[["sig",5]]}`), []string{`"x-list":[{"token":"REDACTED"},"REDACTED"]`, `"x-n":[["REDACTED","REDACTED"]]`}, `x-list=REDACTED`},
+		{"number in a pair", "r.json", record(`"headers":[["x-n",12345]]`), []string{`["x-n","REDACTED"]`}, `x-n=REDACTED`},
+		{"kept header, secret in its text", "r.json", record(`"headers":{"user-agent":"tool/1 Bearer sk-SECRET1abcdef"}`), []string{`"user-agent":"tool/1 Bearer REDACTED"`}, "user-agent=tool/1 Bearer REDACTED"},
+		{"look-alike names", "r.json", record("\"headers\":{\"content\u2010type\":\"SECRET1\",\"Content-Type\\u0000\":\"SECRET2\",\"x-stainless-api-key\":\"SECRET3\",\"CONTENT_TYPE\":\"application/json\"}"), []string{`"CONTENT_TYPE":"application/json"`}, "CONTENT_TYPE=application/json"},
 		{"null and empty kept", "r.json", record(`"headers":{"authorization":null,"x-api-key":""}`), []string{`"authorization":null`, `"x-api-key":""`}, "x-api-key="},
 		{"url fragment", "r.json", `{"url":"https://api.openai.com/v1/chat/completions#access_token=SECRET1","body":` + chatBody + `}`, []string{"#access_token=REDACTED"}, ""},
 		{"url semicolon", "r.json", `{"url":"https://api.openai.com/v1/chat/completions;key=SECRET1","body":` + chatBody + `}`, nil, ""},
@@ -183,13 +211,13 @@ func TestEnvelopeRedaction(t *testing.T) {
 		{"url object", "r.json", `{"url":{"raw":"https://generativelanguage.googleapis.com/v1beta/models/g:generateContent?key=SECRET1","host":["generativelanguage","googleapis","com"],"query":[{"key":"key","value":"SECRET2"},{"key":"alt","value":"sse"}]},"method":"POST","body":` + geminiBody + `}`, []string{`{"key":"alt","value":"sse"}`}, ""},
 		{"url user-info", "r.json", `{"url":"https://me:SECRET1@api.openai.com/v1/chat/completions","body":` + chatBody + `}`, nil, ""},
 		{"comment with curl", "r.json", record(`"comment":"curl https://api.openai.com -H \"Authorization: Bearer sk-SECRET1abc\" -H 'x-api-key: SECRET2'","headers":{}`), []string{"curl https://api.openai.com"}, ""},
-		{"unknown fields", "r.json", record(`"headers":{},"meta":{"client":{"clientSecret":"SECRET1","id":"app"},"auth":["SECRET2"],"note":"key=SECRET3"}`), []string{`"id":"app"`}, ""},
+		{"unknown fields", "r.json", record(`"headers":{},"meta":{"client":{"clientSecret":"SECRET1","id":"SECRET4"},"auth":["SECRET2"],"note":"SECRET3","n":1,"ok":true}`), []string{`"id":"REDACTED"`, `"n":"REDACTED"`, `"ok":true`}, ""},
 		{"secret in a key", "r.json", record(`"headers":{},"meta":{"Bearer sk-SECRET1abcdef":1}`), nil, ""},
 		{"jsonl records", "r.jsonl", record(`"headers":{"x-api-key":"SECRET1"}`) + "\n" + record(`"headers":[["x-api-key","SECRET2"]]`) + "\n", nil, "x-api-key=REDACTED"},
 		{"har query and cookies", "h.har", har(`"headers":[{"name":"cookie","value":"sid=SECRET1"}],"queryString":[{"name":"key","value":"SECRET2"},{"name":"alt","value":"sse"}],"cookies":[{"name":"sid","value":"SECRET3","path":"/"}],`, ""), []string{`{"name":"alt","value":"sse"}`, `"path":"/"`}, ""},
 		{"har url", "h.har", strings.Replace(har(`"headers":[],`, ""), `g:generateContent"`, `g:generateContent?alt=sse&key=SECRET1"`, 1), []string{"alt=sse&key=REDACTED"}, ""},
-		{"har response", "h.har", har(`"headers":[],`, `,"response":{"status":200,"headers":[{"name":"set-cookie","value":"sid=SECRET1; Path=/"},{"name":"x-ratelimit-remaining-tokens","value":"99"}],"cookies":[{"name":"sid","value":"SECRET2"}],"content":{"mimeType":"application/json","text":"{\"access_token\":\"SECRET3\",\"usage\":{\"total_tokens\":3}}"}}`), []string{`"value":"99"`, `\"total_tokens\":3`}, ""},
-		{"har form body", "h.har", `{"log":{"entries":[{"request":{"url":"https://api.openai.com/v1/responses","postData":{"text":"{\"model\":\"m\",\"input\":\"hi\"}"}}},{"request":{"url":"https://auth.test/token","postData":{"mimeType":"application/x-www-form-urlencoded","text":"grant_type=client_credentials&client_secret=SECRET1","params":[{"name":"client_secret","value":"SECRET2"}]}}}]}}`, []string{"grant_type=client_credentials"}, ""},
+		{"har response", "h.har", har(`"headers":[],`, `,"response":{"status":200,"headers":[{"name":"set-cookie","value":"sid=SECRET1; Path=/"},{"name":"x-ratelimit-remaining-tokens","value":"99"}],"cookies":[{"name":"sid","value":"SECRET2"}],"content":{"mimeType":"application/json","text":"{\"access_token\":\"SECRET3\",\"usage\":{\"total_tokens\":3}}"}}`), []string{`"status":200`, `{"name":"x-ratelimit-remaining-tokens","value":"REDACTED"}`, `\"total_tokens\":3`}, ""},
+		{"har form body", "h.har", `{"log":{"entries":[{"request":{"url":"https://api.openai.com/v1/responses","postData":{"text":"{\"model\":\"m\",\"input\":\"hi\"}"}}},{"request":{"url":"https://auth.test/token","postData":{"mimeType":"application/x-www-form-urlencoded","text":"grant_type=client_credentials&client_secret=SECRET1","params":[{"name":"client_secret","value":"SECRET2"}]}}}]}}`, []string{"grant_type=REDACTED&client_secret=REDACTED"}, ""},
 		{"code assist wrapper", "c.json", `{"model":"gemini-2.5-pro","project":"p","api_key":"SECRET1","request":` + geminiBody + `}`, []string{`"project":"p"`}, ""},
 		{"record around code assist", "c.json", `{"url":"https://cloudcode-pa.googleapis.com/v1internal:generateContent?key=SECRET1","headers":{"authorization":"Bearer SECRET2"},"body":{"model":"gemini-2.5-pro","project":"p","token":"SECRET3","request":` + geminiBody + `}}`, nil, ""},
 	}

@@ -37,22 +37,26 @@ const (
 	modeCookies                 // under "cookies": every cookie value is secret
 )
 
-// walker redacts an envelope: every value outside the body, whatever its
-// container. Values under a secret name are replaced whole (strings and
-// numbers, inside arrays and objects too); {name|key, value} objects and
-// [name, value] pairs are judged by their name; cookies are always secret;
-// every other string and member key goes through the text redactor.
+// walker redacts a document outside the body. An envelope is walked by
+// its shape (see envelope.go): values under names keep does not keep are
+// replaced whole, and the strings of known fields go through the text
+// redactor. JSON text found in a string is walked by names (walk): values
+// under a secret name are replaced whole (strings and numbers, inside
+// arrays and objects too); {name|key, value} objects and [name, value]
+// pairs are judged by their name; cookies are always secret; every other
+// string and member key goes through the text redactor.
 type walker struct {
 	d     *Doc
 	depth int              // nesting of JSON text inside strings
+	keep  *Keep            // names kept in an envelope; nil in free text
 	skip  func(i int) bool // nodes left alone (the body)
 	fixes []fix            // in d.Src coordinates
 	strs  map[int]string   // redacted value of a string or number node
 	keys  map[int]string   // redacted key of a member node
 }
 
-func newWalker(d *Doc, depth int) *walker {
-	return &walker{d: d, depth: depth}
+func newWalker(d *Doc, depth int, keep *Keep) *walker {
+	return &walker{d: d, depth: depth, keep: keep}
 }
 
 func (w *walker) set(i int, s string) {
@@ -81,7 +85,7 @@ func (w *walker) walk(i int, mode walkMode) {
 	case String:
 		if mode != modePlain {
 			w.secret(i)
-		} else if t, ok := redactText(d.Str(i), w.depth); ok {
+		} else if t, ok := redactText(d.Str(i), w.depth, w.keep); ok {
 			w.set(i, t)
 		}
 	case Number:
@@ -147,7 +151,7 @@ func (w *walker) object(i int, mode walkMode) {
 
 // key runs member m's key k through the text redactor.
 func (w *walker) key(m int, k string) {
-	t, ok := redactText(k, w.depth)
+	t, ok := redactText(k, w.depth, w.keep)
 	if !ok {
 		return
 	}
@@ -240,7 +244,7 @@ func (w *walker) headers(h int) []Header {
 func (w *walker) addHeaders(out *[]Header, h, depth int) {
 	d := w.d
 	add := func(name, value string) {
-		if value != "" && IsSecretName(name) {
+		if value != "" && !w.keep.Keeps(name) {
 			value = Redacted
 		}
 		*out = append(*out, Header{Name: name, Value: value})
@@ -248,7 +252,7 @@ func (w *walker) addHeaders(out *[]Header, h, depth int) {
 	switch d.Kind(h) {
 	case Object:
 		for m := range d.Children(h) {
-			if d.Kind(m) == Object && depth < 2 && d.Get(m, "value") < 0 && !IsSecretName(d.Key(m)) {
+			if isHeaderGroup(d, m, depth) {
 				w.addHeaders(out, m, depth+1)
 				continue
 			}
@@ -282,11 +286,11 @@ func (w *walker) addHeaders(out *[]Header, h, depth int) {
 func headerLines(s string, add func(name, value string)) {
 	for line := range strings.Lines(s) {
 		name, value, ok := strings.Cut(strings.TrimRight(line, "\r\n"), ":")
-		name = strings.TrimSpace(name)
+		name = strings.Trim(name, " \t")
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
 			continue
 		}
-		add(name, strings.TrimSpace(value))
+		add(name, strings.Trim(value, " \t"))
 	}
 }
 

@@ -503,6 +503,13 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		}
 		opts.Provider = prov
 	}
+	if names := c.StringSlice("keep-header"); len(names) > 0 {
+		keep, err := capture.NewKeep(names)
+		if err != nil {
+			return nil, usageErr("--keep-header: %v", err)
+		}
+		opts.Keep = keep
+	}
 	paths, err := capture.Expand(args)
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, err := range j.Unwrap() {
@@ -540,6 +547,10 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 
 func providerFlag() cli.Flag {
 	return &cli.StringFlag{Name: "provider", Usage: "override provider detection: anthropic, openai-chat, openai-responses, gemini, mistral or pi-messages"}
+}
+
+func keepHeaderFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "keep-header", Usage: "keep the values of the envelope headers and URL or form parameters named `NAME` (repeatable; NAME* for a prefix) besides the built-in list; every other value is written as REDACTED"}
 }
 
 func tierFlag() cli.Flag {

@@ -30,8 +30,12 @@ func transformCommand(e *env) *cli.Command {
 		Description: "Runs the configured transform rules (or --rules) over every capture in the file and\n" +
 			"writes the file back in the same envelope and provider shape: to stdout, or atomically\n" +
 			"to -o OUT. The input is never modified. Untouched bytes stay byte-identical; with\n" +
-			"--rules none the output equals the input except that secrets (credentials in the\n" +
-			"envelope and at the top level of the body) are replaced by REDACTED.\n\n" +
+			"--rules none the output equals the input except that secrets are replaced by\n" +
+			"REDACTED: in the envelope, every header, URL parameter, cookie and field value\n" +
+			"that is not on the list of harmless metadata (content-type, user-agent,\n" +
+			"anthropic-version, x-stainless-*, …; see the README), credentials in the text of the\n" +
+			"rest, and credentials at the top level of the body. --keep-header NAME keeps one\n" +
+			"more header or parameter.\n\n" +
 			"-o OUT must be a new path or a writable regular file: a symbolic link, FIFO, device or\n" +
 			"directory is refused (the link is not followed), as is any input file, also through a\n" +
 			"link; a read-only file only with --force. An existing OUT keeps its permissions.\n\n" +
@@ -52,6 +56,7 @@ func transformCommand(e *env) *cli.Command {
 			archiveFlag(),
 			noArchiveFlag(),
 			tierFlag(),
+			keepHeaderFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` atomically instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a read-only OUT"},
 		},

@@ -154,9 +154,70 @@ func ReadFileBuf(path string, limit int64, buf []byte) ([]byte, error) {
 }
 
 // ReadAll reads r to its end, stopping after limit+1 bytes: more than limit
-// bytes is a *TooLargeError, and the rest of r is left unread.
+// bytes is a *TooLargeError, and the rest of r is left unread. A regular
+// file (stdin redirected from one) is refused by its size before it is
+// read. A stream is read in blocks that are never copied while it is read,
+// so that refusing one holds little more than limit bytes, whatever the
+// collector's pace; the blocks are joined once the end is seen.
 func ReadAll(r io.Reader, limit int64) ([]byte, error) {
-	return readUpTo(r, nil, limit)
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size := st.Size()
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil && off <= size {
+				size -= off
+			}
+			if size > limit {
+				return nil, &TooLargeError{Size: size, Limit: limit}
+			}
+			return readUpTo(f, make([]byte, 0, size+1), limit)
+		}
+	}
+	return readBlocks(r, limit)
+}
+
+// Block sizes of readBlocks: the first block is small, so that a short
+// stream costs little, and each next one doubles up to maxBlock.
+const (
+	firstBlock = 32 << 10
+	maxBlock   = 4 << 20
+)
+
+// readBlocks reads a stream of unknown length, at most limit bytes.
+func readBlocks(r io.Reader, limit int64) ([]byte, error) {
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	var blocks [][]byte
+	var total int64
+	size := firstBlock
+	for {
+		b := make([]byte, min(int64(size), limit+1-total))
+		n, err := io.ReadFull(lr, b)
+		if n > 0 {
+			blocks = append(blocks, b[:n])
+			total += int64(n)
+		}
+		if total > limit {
+			return nil, &TooLargeError{Size: -1, Limit: limit}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, maxBlock)
+	}
+	switch len(blocks) {
+	case 0:
+		return []byte{}, nil
+	case 1:
+		return blocks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for i, b := range blocks {
+		out = append(out, b...)
+		blocks[i] = nil
+	}
+	return out, nil
 }
 
 // readUpTo appends r's content to buf, at most limit bytes.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -183,6 +184,70 @@ func TestReadAll(t *testing.T) {
 	}
 	if _, err := ReadAll(io.MultiReader(strings.NewReader("ab"), errReader{}), 10); err == nil || err.Error() != "boom" {
 		t.Fatalf("read error lost: %v", err)
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A stream is refused having held little more than the limit: its blocks
+// are not copied as they grow (a growing buffer would allocate about five
+// times the limit before refusing it, and keep much of it as garbage).
+func TestReadAllMemory(t *testing.T) {
+	const limit = 16 << 20
+	var err error
+	n := allocated(func() { _, err = ReadAll(&countingReader{}, limit) })
+	var tl *TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if n > limit+limit/4 {
+		t.Errorf("refusing an endless stream allocated %d bytes, want at most %d", n, limit+limit/4)
+	}
+	// Input within the limit comes back whole, for the blocks plus one
+	// joined copy.
+	data := bytes.Repeat([]byte("0123456789abcdef"), (limit-5)/16)
+	var got []byte
+	n = allocated(func() { got, err = ReadAll(io.MultiReader(bytes.NewReader(data), strings.NewReader("tail")), limit) })
+	if err != nil || !bytes.Equal(got, append(data, "tail"...)) {
+		t.Fatalf("got %d bytes, %v", len(got), err)
+	}
+	if n > 2*limit+limit/4 {
+		t.Errorf("reading %d bytes allocated %d", len(got), n)
+	}
+}
+
+// Stdin redirected from a regular file is refused by its size, unread.
+func TestReadAllRegularFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	write(t, p, bytes.Repeat([]byte("x"), 100))
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = ReadAll(f, 64)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Size != 100 {
+		t.Fatalf("err = %v, want a refusal by size", err)
+	}
+	if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
+		t.Errorf("read %d bytes before refusing", off)
+	}
+	// What is left after the offset is what counts.
+	if _, err := f.Seek(50, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadAll(f, 64)
+	if err != nil || len(got) != 50 {
+		t.Fatalf("got %d bytes, %v", len(got), err)
 	}
 }
 
