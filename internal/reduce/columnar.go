@@ -40,7 +40,7 @@ const ColumnarKey = "skillopt_columnar"
 // it fails the exact round trip.
 func Columnar(text, handle string) (string, bool) {
 	trim := strings.TrimSpace(text)
-	if len(trim) < 2 || trim[0] != '[' {
+	if len(trim) < 2 || trim[0] != '[' || !elementsAreObjects(trim) {
 		return "", false
 	}
 	d, err := capture.Parse([]byte(text))
@@ -143,6 +143,42 @@ func Columnar(text, handle string) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// elementsAreObjects reports whether every element of the array s (which
+// starts with '[') starts with '{', reading s as JSON without checking it.
+// It turns away arrays of anything but objects before they are indexed: the
+// index of a dense array costs 16 bytes a value, eight times the array.
+func elementsAreObjects(s string) bool {
+	depth := 0
+	element := false // the next value at depth 1 is an element
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if element && c != '{' {
+			return false
+		}
+		element = false
+		switch c {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+			element = depth == 1
+		case ']', '}':
+			depth--
+		case ',':
+			element = depth == 1
+		}
+	}
+	return true
 }
 
 // roundTrips reports whether the columnar form dout decodes to exactly the

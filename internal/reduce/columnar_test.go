@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -127,5 +128,45 @@ func TestEqualJSON(t *testing.T) {
 	}
 	if _, err := DecodeColumnar(`{"skillopt_columnar":1,"columns":["a"],"rows":[[1,2]]}`); err == nil {
 		t.Error("row of the wrong width decoded")
+	}
+}
+
+func TestElementsAreObjects(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{`[{},{}]`, true},
+		{"[ {\"a\": [1, 2]} ,\n\t{\"b\": \"]\"} ]", true},
+		{`[{"a":"\"}, 1"},{"b":{"c":[{}]}}]`, true},
+		{`[{"a":1}, 2]`, false},
+		{`[1, {"a":1}]`, false},
+		{`["{}", {}]`, false},
+		{`[[{}], {}]`, false},
+		{`[{}, null]`, false},
+		{`[]`, false},
+		{`[0,0,0,0]`, false},
+	}
+	for _, c := range cases {
+		if got := elementsAreObjects(c.text); got != c.want {
+			t.Errorf("elementsAreObjects(%s) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestColumnarDeclinesDenseArrayCheaply: an array of numbers is turned away
+// before it is indexed (the index alone would take eight times the text).
+func TestColumnarDeclinesDenseArrayCheaply(t *testing.T) {
+	text := "[" + strings.Repeat("0,", 1<<19) + "0]"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, ok := Columnar(text, "")
+	runtime.ReadMemStats(&after)
+	if ok {
+		t.Fatal("an array of numbers was converted")
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > uint64(len(text))/8 {
+		t.Errorf("declining %d bytes of numbers allocated %d bytes", len(text), a)
 	}
 }
