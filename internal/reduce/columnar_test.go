@@ -131,42 +131,49 @@ func TestEqualJSON(t *testing.T) {
 	}
 }
 
-func TestElementsAreObjects(t *testing.T) {
+func TestMayBeRecords(t *testing.T) {
 	cases := []struct {
 		text string
 		want bool
 	}{
-		{`[{},{}]`, true},
+		{`[{"a":1},{}]`, true},
 		{"[ {\"a\": [1, 2]} ,\n\t{\"b\": \"]\"} ]", true},
-		{`[{"a":"\"}, 1"},{"b":{"c":[{}]}}]`, true},
+		{`[{},{"a":"\"}, 1"},{"b":{"c":[{}]}}]`, true},
+		{`[{"a":1}]`, false},
+		{`[{},{}]`, false},
 		{`[{"a":1}, 2]`, false},
 		{`[1, {"a":1}]`, false},
-		{`["{}", {}]`, false},
-		{`[[{}], {}]`, false},
-		{`[{}, null]`, false},
+		{`["{}", {"a":1}]`, false},
+		{`[[{"a":1}], {"a":1}]`, false},
+		{`[{"a":1}, null]`, false},
 		{`[]`, false},
 		{`[0,0,0,0]`, false},
 	}
 	for _, c := range cases {
-		if got := elementsAreObjects(c.text); got != c.want {
-			t.Errorf("elementsAreObjects(%s) = %v, want %v", c.text, got, c.want)
+		if got := mayBeRecords(c.text); got != c.want {
+			t.Errorf("mayBeRecords(%s) = %v, want %v", c.text, got, c.want)
 		}
 	}
 }
 
-// TestColumnarDeclinesDenseArrayCheaply: an array of numbers is turned away
-// before it is indexed (the index alone would take eight times the text).
+// TestColumnarDeclinesDenseArrayCheaply: arrays of numbers and of empty
+// objects are turned away before they are indexed (the index alone would
+// take eight times the text).
 func TestColumnarDeclinesDenseArrayCheaply(t *testing.T) {
-	text := "[" + strings.Repeat("0,", 1<<19) + "0]"
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, ok := Columnar(text, "")
-	runtime.ReadMemStats(&after)
-	if ok {
-		t.Fatal("an array of numbers was converted")
-	}
-	if a := after.TotalAlloc - before.TotalAlloc; a > uint64(len(text))/8 {
-		t.Errorf("declining %d bytes of numbers allocated %d bytes", len(text), a)
+	for _, text := range []string{
+		"[" + strings.Repeat("0,", 1<<19) + "0]",
+		"[" + strings.Repeat("{},", 1<<18) + "{}]",
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, ok := Columnar(text, "")
+		runtime.ReadMemStats(&after)
+		if ok {
+			t.Fatalf("%.20s… was converted", text)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(len(text))/8 {
+			t.Errorf("declining %d bytes of %.20s… allocated %d bytes", len(text), text, a)
+		}
 	}
 }
