@@ -40,7 +40,7 @@ const ColumnarKey = "skillopt_columnar"
 // it fails the exact round trip.
 func Columnar(text, handle string) (string, bool) {
 	trim := strings.TrimSpace(text)
-	if len(trim) < 2 || trim[0] != '[' {
+	if len(trim) < 2 || trim[0] != '[' || !mayBeRecords(trim) {
 		return "", false
 	}
 	d, err := capture.Parse([]byte(text))
@@ -143,6 +143,48 @@ func Columnar(text, handle string) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// mayBeRecords reports whether the array s (which starts with '[') has at
+// least two elements, every one of which starts with '{', and a member in
+// one of them, reading s as JSON without checking it. It turns away what
+// Columnar would decline anyway before it is indexed: the index of a dense
+// array costs 16 bytes a value, eight times the array.
+func mayBeRecords(s string) bool {
+	depth, elements := 0, 0
+	element := false // the next value at depth 1 is an element
+	member := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if element {
+			if c != '{' {
+				return false
+			}
+			elements++
+		}
+		element = false
+		switch c {
+		case '"':
+			member = member || depth == 2
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+			element = depth == 1
+		case ']', '}':
+			depth--
+		case ',':
+			element = depth == 1
+		}
+	}
+	return elements >= 2 && member
 }
 
 // roundTrips reports whether the columnar form dout decodes to exactly the

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -127,5 +128,52 @@ func TestEqualJSON(t *testing.T) {
 	}
 	if _, err := DecodeColumnar(`{"skillopt_columnar":1,"columns":["a"],"rows":[[1,2]]}`); err == nil {
 		t.Error("row of the wrong width decoded")
+	}
+}
+
+func TestMayBeRecords(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{`[{"a":1},{}]`, true},
+		{"[ {\"a\": [1, 2]} ,\n\t{\"b\": \"]\"} ]", true},
+		{`[{},{"a":"\"}, 1"},{"b":{"c":[{}]}}]`, true},
+		{`[{"a":1}]`, false},
+		{`[{},{}]`, false},
+		{`[{"a":1}, 2]`, false},
+		{`[1, {"a":1}]`, false},
+		{`["{}", {"a":1}]`, false},
+		{`[[{"a":1}], {"a":1}]`, false},
+		{`[{"a":1}, null]`, false},
+		{`[]`, false},
+		{`[0,0,0,0]`, false},
+	}
+	for _, c := range cases {
+		if got := mayBeRecords(c.text); got != c.want {
+			t.Errorf("mayBeRecords(%s) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestColumnarDeclinesDenseArrayCheaply: arrays of numbers and of empty
+// objects are turned away before they are indexed (the index alone would
+// take eight times the text).
+func TestColumnarDeclinesDenseArrayCheaply(t *testing.T) {
+	for _, text := range []string{
+		"[" + strings.Repeat("0,", 1<<19) + "0]",
+		"[" + strings.Repeat("{},", 1<<18) + "{}]",
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, ok := Columnar(text, "")
+		runtime.ReadMemStats(&after)
+		if ok {
+			t.Fatalf("%.20s… was converted", text)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(len(text))/8 {
+			t.Errorf("declining %d bytes of %.20s… allocated %d bytes", len(text), text, a)
+		}
 	}
 }

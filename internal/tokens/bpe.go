@@ -1,6 +1,10 @@
 package tokens
 
-import "math"
+import (
+	"math"
+	"slices"
+	"sync"
+)
 
 const noRank = math.MaxUint32
 
@@ -12,6 +16,10 @@ const smallPiece = 128
 // piece. Pairs merge lowest rank first, leftmost first among equal ranks,
 // which is the order of the reference implementation. Every single byte is
 // a token, so merging always ends with len(piece) tokens at most.
+//
+// A piece longer than pieceWindow is encoded window by window (see
+// bpeWindowed), so that a hostile piece of megabytes costs time and memory
+// linear in its length.
 func bpeCount(e *encoding, piece string) int {
 	switch n := len(piece); {
 	case n <= 1:
@@ -23,8 +31,10 @@ func bpeCount(e *encoding, piece string) int {
 		return 2
 	case n < smallPiece:
 		return bpeSmall(e, piece)
-	default:
+	case n <= pieceWindow:
 		return bpeLarge(e, piece)
+	default:
+		return bpeWindowed(e, piece, pieceWindow, windowKeep)
 	}
 }
 
@@ -118,11 +128,31 @@ type mergeItem struct {
 	at   int32
 }
 
+// mergeScratch is the working memory of mergeLarge, reused through
+// scratchPool: a piece of up to pieceWindow bytes needs less than 150 KB.
+type mergeScratch struct {
+	nodes []mergeNode
+	heap  mergeHeap
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(mergeScratch) }}
+
 // bpeLarge gives the same result as bpeSmall in O(n log n), using a binary
 // heap of candidate merges ordered by rank, then position.
 func bpeLarge(e *encoding, piece string) int {
+	sc := scratchPool.Get().(*mergeScratch)
+	n := mergeLarge(e, piece, sc)
+	scratchPool.Put(sc)
+	return n
+}
+
+// mergeLarge merges piece as bpeLarge does and returns the number of
+// parts. It leaves the parts in sc.nodes: part boundaries are linked from
+// node 0 through next, and the last part ends at node len(piece).
+func mergeLarge(e *encoding, piece string, sc *mergeScratch) int {
 	n := int32(len(piece))
-	nodes := make([]mergeNode, n+1)
+	nodes := slices.Grow(sc.nodes[:0], int(n)+1)[:n+1]
+	sc.nodes = nodes
 	for i := range nodes {
 		nodes[i] = mergeNode{prev: int32(i) - 1, next: int32(i) + 1, rank: noRank}
 	}
@@ -138,7 +168,7 @@ func bpeLarge(e *encoding, piece string) int {
 		}
 		return e.rankOf(piece[i:k])
 	}
-	h := make(mergeHeap, 0, n)
+	h := slices.Grow(sc.heap[:0], int(n))
 	for i := int32(0); i+2 <= n; i++ {
 		if r := e.pairRank(piece[i], piece[i+1]); r != noRank {
 			nodes[i].rank = r
@@ -171,6 +201,7 @@ func bpeLarge(e *encoding, piece string) int {
 			}
 		}
 	}
+	sc.heap = h[:0]
 	return parts
 }
 

@@ -5,9 +5,11 @@
 //
 // Counts are exact with respect to github.com/tiktoken-go/tokenizer and the
 // vocabulary it embeds: Count(s) equals len(ids) for the ids the library's
-// Encode(s) returns in its default error mode, for every string s, including
-// invalid UTF-8. There are no special tokens: text such as "<|endoftext|>" is
-// encoded as ordinary text.
+// Encode(s) returns in its default error mode, for every string s (invalid
+// UTF-8 included) none of whose pieces (see below) is longer than 4096
+// bytes, and for the longer pieces of ordinary text (see Long pieces).
+// There are no special tokens: text such as "<|endoftext|>" is encoded as
+// ordinary text.
 //
 // The text is first split into pieces by a hand-written scanner equivalent to
 // the encoding's split pattern as the library evaluates it, then each piece
@@ -21,6 +23,18 @@
 //     and "  \n" where tiktoken keeps "\n\n  \n" whole.
 //   - U+007F (DEL) matches no alternative of the pattern: it is skipped and
 //     yields no token, where tiktoken treats it as punctuation.
+//
+// # Long pieces
+//
+// A piece longer than 4096 bytes (a run of megabytes of "-", of "a" or of
+// "[{},{},…]" is one piece) is merged in windows of 4096 bytes, keeping
+// from each window the tokens that end in its first 3584 bytes, so that
+// counting takes time and memory linear in the text whatever its shape. The
+// count of such a piece equals the library's unless merges near the end of
+// a window, which the text after it would have changed, carry back over
+// the last 512 bytes of the window; runs of one character or of a short
+// pattern and the long pieces of ordinary text do not (the tests check
+// them), so only a piece built for it can be counted differently.
 //
 // # Invalid UTF-8
 //

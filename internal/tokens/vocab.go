@@ -73,6 +73,9 @@ type vocab struct {
 	slots []byte // 1<<bits little-endian uint32 slots (see slotOf), 0 when empty
 	mask  uint64
 	data  string // the tokens, concatenated in rank order
+	// maxLen is the length of the longest token: no longer string is
+	// looked up.
+	maxLen int
 }
 
 // The vocabulary file: the magic, then little-endian uint32 fields: the
@@ -154,12 +157,13 @@ func (v *vocab) init(file string) error {
 		return fmt.Errorf("vocabulary file is damaged (%d bytes, want %d)", len(file), slotEnd+size)
 	}
 	off, slots := b[vocabHeader:offEnd], b[offEnd:slotEnd]
-	prev := uint32(0)
+	prev, maxLen := uint32(0), uint32(0)
 	for r := range count + 1 {
 		o := binary.LittleEndian.Uint32(off[4*r:])
 		if o < prev || o > uint32(size) || r == count && o != uint32(size) {
 			return fmt.Errorf("vocabulary file is damaged at token %d", r)
 		}
+		maxLen = max(maxLen, o-prev)
 		prev = o
 	}
 	for i := 0; i < len(slots); i += 4 {
@@ -167,7 +171,7 @@ func (v *vocab) init(file string) error {
 			return fmt.Errorf("vocabulary file is damaged at slot %d", i/4)
 		}
 	}
-	*v = vocab{count: int(count), off: off, slots: slots, mask: 1<<bits - 1, data: file[slotEnd:]}
+	*v = vocab{count: int(count), off: off, slots: slots, mask: 1<<bits - 1, data: file[slotEnd:], maxLen: int(maxLen)}
 	return nil
 }
 
@@ -188,6 +192,9 @@ func slotOf(h uint64, r uint32) uint32 {
 
 // rank returns the rank of token s, or noRank.
 func (v *vocab) rank(s string) uint32 {
+	if len(s) > v.maxLen {
+		return noRank
+	}
 	h := vocabHash(s)
 	want := slotOf(h, 0) &^ rankMask
 	for i := h & v.mask; ; i = (i + 1) & v.mask {
