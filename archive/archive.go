@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/untrusted"
@@ -52,6 +53,15 @@ var ErrNotFound = errors.New("not in the archive")
 func HandleOf(data []byte) string {
 	sum := sha256.Sum256(data)
 	return handleOfSum(sum)
+}
+
+// HandleOfString is HandleOf of the bytes of s, without copying them.
+func HandleOfString(s string) string {
+	if s == "" {
+		return HandleOf(nil)
+	}
+	// Sum256 only reads its argument.
+	return HandleOf(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 func handleOfSum(sum [32]byte) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -85,6 +86,10 @@ type Doc struct {
 	Src   []byte
 	Nodes []Node
 	gaps  map[int32]uint32 // gaps of bigGap nodes
+
+	// long holds the decoded long strings (see Str), by node.
+	longMu sync.Mutex
+	long   map[int]string
 }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.

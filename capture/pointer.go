@@ -35,11 +35,29 @@ func (d *Doc) Str(i int) string {
 	if n.Kind != String {
 		return ""
 	}
-	if n.flags&flagEscaped == 0 {
-		return string(d.Src[n.Start+1 : n.End-1])
+	if n.End-n.Start < longString {
+		if n.flags&flagEscaped == 0 {
+			return string(d.Src[n.Start+1 : n.End-1])
+		}
+		return unquote(d.Src[n.Start:n.End])
 	}
-	return unquote(d.Src[n.Start:n.End])
+	// A long string (a large tool result, say) is read by several rules
+	// and by measure: it is decoded once per document.
+	d.longMu.Lock()
+	defer d.longMu.Unlock()
+	if s, ok := d.long[i]; ok {
+		return s
+	}
+	s := unquote(d.Src[n.Start:n.End])
+	if d.long == nil {
+		d.long = map[int]string{}
+	}
+	d.long[i] = s
+	return s
 }
+
+// longString is the token length from which Str keeps what it decoded.
+const longString = 64 << 10
 
 // StrIs reports whether node i is a string whose decoded value is s, without
 // allocating for the common unescaped case.
@@ -439,7 +457,38 @@ func (d *Doc) RawOffset(i, off int) int {
 // (plus U+2028/U+2029, which some JavaScript consumers choke on). Unlike
 // encoding/json it leaves '<', '>' and '&' alone.
 func Quote(s string) []byte {
-	return AppendQuote(make([]byte, 0, len(s)+2), s)
+	return AppendQuote(make([]byte, 0, QuotedLen(s)), s)
+}
+
+// QuotedLen is len(Quote(s)), computed without writing the token.
+func QuotedLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x80 {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			switch c {
+			case '"', '\\', '\n', '\r', '\t', '\b', '\f':
+				n++
+			default:
+				n += 5
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // \ufffd for one byte
+		case r == '\u2028' || r == '\u2029':
+			n += 6 - size
+		}
+		i += size
+	}
+	return n
 }
 
 // AppendQuote appends s as a JSON string token to dst.

@@ -293,6 +293,14 @@ func IsColumnar(text string) bool {
 
 // ColumnarHandle returns the handle member of a columnar form, or "".
 func ColumnarHandle(text string) string {
+	// The form Columnar writes names its handle first: read it without
+	// indexing the rows.
+	t := strings.TrimLeft(text, " \t\r\n")
+	if rest, ok := strings.CutPrefix(t, `{"`+ColumnarKey+`":1,"handle":"`); ok {
+		if i := strings.IndexAny(rest, `"\`); i >= 0 && rest[i] == '"' {
+			return rest[:i]
+		}
+	}
 	d, err := capture.Parse([]byte(text))
 	if err != nil {
 		return ""

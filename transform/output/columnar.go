@@ -50,11 +50,12 @@ func runColumnar(p *rules.Pass) error {
 // planColumnar is SO302's planner.
 func planColumnar(p *rules.Pass, _ rules.Options) planner {
 	cfg := SettingsOf(p.Env)
+	columnar := columnarMemo(p, cfg)
 	return func(r *toolResult, text string) (replacement, bool) {
 		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) || hasHandle(text) {
 			return replacement{}, false
 		}
-		out, ok := columnarOf(text, handleOf(text), cfg)
+		out, ok := columnar(text)
 		if !ok {
 			return replacement{}, false
 		}

@@ -46,7 +46,7 @@ func archiving(p *rules.Pass) bool { return storeOf(p) != archive.Off }
 // whole step as not idempotent and hide the real cause, the failed write.
 func keep(p *rules.Pass, original string) (string, error) {
 	if p.Env != nil && p.Env.DryRun {
-		return archive.HandleOf([]byte(original)), nil
+		return archive.HandleOfString(original), nil
 	}
 	failed := p.Shared(failedKey{}, func() any { return map[string]error{} }).(map[string]error)
 	if err, ok := failed[original]; ok {
@@ -163,4 +163,4 @@ func hasHandle(text string) bool { return len(archive.FindHandles(text)) > 0 }
 
 func quote(s string) []byte { return capture.Quote(s) }
 
-func handleOf(s string) string { return archive.HandleOf([]byte(s)) }
+func handleOf(s string) string { return archive.HandleOfString(s) }

@@ -210,7 +210,7 @@ func decide(p *rules.Pass) *gate {
 					continue
 				}
 				n := &d.Nodes[t]
-				cl := claim{rule: pl.id, node: t, text: text, rep: rep, saved: int(n.End-n.Start) - len(quote(rep.out)), pos: int(n.Start)}
+				cl := claim{rule: pl.id, node: t, text: text, rep: rep, saved: int(n.End-n.Start) - capture.QuotedLen(rep.out), pos: int(n.Start)}
 				g.claims[pl.id] = append(g.claims[pl.id], cl)
 				all = append(all, cl)
 				break

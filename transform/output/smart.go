@@ -45,11 +45,15 @@ func runSmart(p *rules.Pass) error {
 func planSmart(p *rules.Pass, _ rules.Options) planner {
 	cfg := SettingsOf(p.Env)
 	opts, th := reduceOptions(cfg), thresholds(cfg)
+	columnar := columnarMemo(p, cfg)
 	return func(r *toolResult, text string) (replacement, bool) {
 		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			return replacement{}, false
 		}
-		if !triggered(text, cfg) || hasHandle(text) || columnarCandidate(text, cfg) {
+		if !triggered(text, cfg) || hasHandle(text) {
+			return replacement{}, false
+		}
+		if _, ok := columnar(text); ok {
 			return replacement{}, false
 		}
 		out, res, ok := reduce.Smart(text, opts, th, handleOf(text))
@@ -60,9 +64,23 @@ func planSmart(p *rules.Pass, _ rules.Options) planner {
 	}
 }
 
-// columnarCandidate reports whether SO302 would convert text, so SO301
-// leaves it to that lossless form.
-func columnarCandidate(text string, cfg *Settings) bool {
-	_, ok := columnarOf(text, handleOf(text), cfg)
-	return ok
+// columnarMemo returns columnarOf for the texts of one run: SO301 asks it
+// to leave SO302's arrays alone, SO302 to convert them, and a large array
+// is converted once.
+func columnarMemo(p *rules.Pass, cfg *Settings) func(text string) (string, bool) {
+	type result struct {
+		out string
+		ok  bool
+	}
+	memo := p.Shared(columnarKey{}, func() any { return map[string]result{} }).(map[string]result)
+	return func(text string) (string, bool) {
+		if r, seen := memo[text]; seen {
+			return r.out, r.ok
+		}
+		out, ok := columnarOf(text, handleOf(text), cfg)
+		memo[text] = result{out, ok}
+		return out, ok
+	}
 }
+
+type columnarKey struct{}
