@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
@@ -134,10 +135,20 @@ type ConvTotal struct {
 	// RuleBreaks counts the prefix breaks after the rules that a rule
 	// caused.
 	RuleBreaks int `json:"rule_breaks"`
+	// PricedTurns counts the turns whose model has a price: the costs
+	// above sum those turns. Unpriced lists the others by model.
+	PricedTurns int        `json:"priced_turns"`
+	Unpriced    []Unpriced `json:"unpriced,omitempty"`
 	// Usage sums the provider's own counts over the turns that have them;
 	// Error compares the prediction over the same turns with it.
 	Usage *Usage           `json:"provider_usage,omitempty"`
 	Error *PredictionError `json:"prediction_error,omitempty"`
+}
+
+// Unpriced counts the turns of a model the price table does not know.
+type Unpriced struct {
+	Model string `json:"model"`
+	Turns int    `json:"turns"`
 }
 
 // SideSum sums the turns of one side.
@@ -148,7 +159,8 @@ type SideSum struct {
 	Written  int `json:"written"`
 	Uncached int `json:"uncached"`
 	Output   int `json:"output"`
-	// Cost is null when any turn's model has no price.
+	// Cost sums the turns whose model has a price (ConvTotal.PricedTurns);
+	// null when none has.
 	Cost   *float64 `json:"cost"`
 	Breaks int      `json:"prefix_breaks"`
 }
@@ -254,16 +266,22 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		bTurns, aTurns = append(bTurns, bt), append(aTurns, at)
 		cv.Turns = append(cv.Turns, t)
 	}
-	for _, r := range reqs {
-		if r.Result.Original.Envelope == capture.EnvPiSession {
-			cv.Notes = append(cv.Notes, "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only, so it falls short of the provider's count")
-			break
-		}
-	}
 	if len(models) > 1 {
 		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(models)))
 	}
 	cv.total()
+	for _, r := range reqs {
+		if r.Result.Original.Envelope == capture.EnvPiSession {
+			// Say which way the missing prompt moves the prediction only
+			// when the figures agree.
+			note := "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only"
+			if e := cv.Total.Error; e != nil && e.Input < 0 {
+				note += ", which is why it falls short of the provider's count"
+			}
+			cv.Notes = append(cv.Notes, note)
+			break
+		}
+	}
 	cv.Largest = largest(tc, reqs, before, after)
 	return cv, nil
 }
@@ -433,7 +451,7 @@ func (cv *Conversation) total() {
 	t := &cv.Total
 	t.Turns = len(cv.Turns)
 	bc, ac := 0.0, 0.0
-	priced := len(cv.Turns) > 0
+	unpriced := map[string]int{}
 	var u *Usage
 	var predicted Side
 	for _, turn := range cv.Turns {
@@ -453,8 +471,9 @@ func (cv *Conversation) total() {
 		add(&t.Before, turn.Before)
 		add(&t.After, turn.After)
 		if turn.Before.Cost == nil || turn.After.Cost == nil {
-			priced = false
+			unpriced[turn.Model]++
 		} else {
+			t.PricedTurns++
 			bc += *turn.Before.Cost
 			ac += *turn.After.Cost
 		}
@@ -480,7 +499,14 @@ func (cv *Conversation) total() {
 	if u != nil {
 		t.Error = predictionError(predicted, u)
 	}
-	if priced {
+	for model, n := range unpriced {
+		t.Unpriced = append(t.Unpriced, Unpriced{Model: model, Turns: n})
+	}
+	sort.Slice(t.Unpriced, func(i, j int) bool {
+		a, b := t.Unpriced[i], t.Unpriced[j]
+		return a.Turns > b.Turns || a.Turns == b.Turns && a.Model < b.Model
+	})
+	if t.PricedTurns > 0 {
 		t.Before.Cost, t.After.Cost = &bc, &ac
 		saved := bc - ac
 		t.Saved = &saved

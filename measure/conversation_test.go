@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
@@ -321,6 +323,40 @@ func TestConverseUnknownModel(t *testing.T) {
 	cv = converse(t, reqs, ConversationOptions{Prices: price.Builtin().With([]price.Override{{Model: "my-own-*", Values: map[string]float64{"input": 0, "output": 0}, Source: "skillopt.toml"}})})
 	if c := cv.Total.Before.Cost; c == nil || *c != 0 {
 		t.Errorf("a free model costs 0: %v", c)
+	}
+}
+
+// TestConversePartlyPriced: with some turns of a model without a price,
+// the totals sum the priced turns and every report names the others.
+func TestConversePartlyPriced(t *testing.T) {
+	var reqs []Request
+	for i, b := range anthropicTurns(3, longText("x", 5000)) {
+		model := "claude-sonnet-4-5"
+		if i == 1 {
+			model = "my-own-claude"
+		}
+		b.Model = model
+		c := readBody(t, "turn.json", b)
+		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: "anthropic", Model: model})
+	}
+	cv := converse(t, reqs, ConversationOptions{})
+	tot := cv.Total
+	if tot.PricedTurns != 2 || len(tot.Unpriced) != 1 || tot.Unpriced[0] != (Unpriced{"my-own-claude", 1}) {
+		t.Fatalf("priced %d, unpriced %+v", tot.PricedTurns, tot.Unpriced)
+	}
+	want := *cv.Turns[0].Before.Cost + *cv.Turns[2].Before.Cost
+	if tot.Before.Cost == nil || *tot.Before.Cost != want || tot.Saved == nil {
+		t.Fatalf("total %v, want the priced turns' %v", tot.Before.Cost, want)
+	}
+	note := "for 2 of 3 turns; 1 turn of my-own-claude has no price (add the model under [prices] in skillopt.toml)"
+	for name, w := range map[string]func(io.Writer, *Conversation) error{"text": WriteConversationText, "markdown": WriteConversationMarkdown, "html": WriteConversationHTML} {
+		var b bytes.Buffer
+		if err := w(&b, cv); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), note) && !strings.Contains(b.String(), escape.Markdown(note)) {
+			t.Errorf("%s report does not say which turns are priced:\n%s", name, b.String())
+		}
 	}
 }
 

@@ -199,9 +199,9 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		if tot.SavedPct != nil {
 			pct = *tot.SavedPct
 		}
-		fmt.Fprintf(w, "saved: %s (%.2f %%)\n", Cost(tot.Saved), pct)
+		fmt.Fprintf(w, "saved: %s (%.2f %%)%s\n", Cost(tot.Saved), pct, pricedNote(tot))
 	} else {
-		fmt.Fprintln(w, "saved: n/a (a model has no price; see [prices] in skillopt.toml)")
+		fmt.Fprintf(w, "saved: n/a%s\n", pricedNote(tot))
 	}
 	if tot.Usage != nil {
 		fmt.Fprintf(w, "%s\n", escape.Text(usageLine(tot.Usage, tot.Error)))
@@ -213,6 +213,40 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
 	}
 	return nil
+}
+
+// pricedNote says which turns the costs cover when some model has no
+// price, as in " for 440 of 453 turns; 13 turns of gpt-x have no price
+// (…)"; "" when every turn is priced.
+func pricedNote(t ConvTotal) string {
+	if len(t.Unpriced) == 0 {
+		return ""
+	}
+	unpriced := t.Turns - t.PricedTurns
+	var parts []string
+	for i, u := range t.Unpriced {
+		model := u.Model
+		if model == "" {
+			model = "an unnamed model"
+		}
+		n := Thousands(u.Turns)
+		if i == 0 {
+			n += " turn"
+			if u.Turns != 1 {
+				n += "s"
+			}
+		}
+		parts = append(parts, n+" of "+escape.Text(model))
+	}
+	verb := "have"
+	if unpriced == 1 {
+		verb = "has"
+	}
+	lead := ""
+	if t.PricedTurns > 0 {
+		lead = fmt.Sprintf(" for %s of %s turns", Thousands(t.PricedTurns), Thousands(t.Turns))
+	}
+	return fmt.Sprintf("%s; %s %s no price (add the model under [prices] in skillopt.toml)", lead, strings.Join(parts, ", "), verb)
 }
 
 // breakNotes explain the breaks the rules made on purpose, with the
@@ -249,9 +283,9 @@ func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
 		if cv.Total.SavedPct != nil {
 			pct = *cv.Total.SavedPct
 		}
-		fmt.Fprintf(w, " Cost %s → %s, saved %s (%.2f %%).", Cost(cv.Total.Before.Cost), Cost(cv.Total.After.Cost), Cost(s), pct)
+		fmt.Fprintf(w, " Cost %s → %s, saved %s (%.2f %%)%s.", Cost(cv.Total.Before.Cost), Cost(cv.Total.After.Cost), Cost(s), pct, mdCell(pricedNote(cv.Total)))
 	} else {
-		fmt.Fprintf(w, " Cost unavailable: a model has no price.")
+		fmt.Fprintf(w, " Cost unavailable%s.", mdCell(pricedNote(cv.Total)))
 	}
 	fmt.Fprintf(w, " Prefix breaks %d → %d, %d by a rule.\n\n", cv.Total.Before.Breaks, cv.Total.After.Breaks, cv.Total.RuleBreaks)
 	for _, l := range summaryLines(cv) {

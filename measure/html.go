@@ -67,6 +67,7 @@ svg { display: block; }
 	if tot.Saved != nil && tot.SavedPct != nil {
 		fmt.Fprintf(bw, ", saved %s (%.2f %%)", e(Cost(tot.Saved)), *tot.SavedPct)
 	}
+	bw.WriteString(e(pricedNote(tot)))
 	fmt.Fprintf(bw, ". Prefix breaks %d → %d, %d by a rule.</p>\n<ul>\n", tot.Before.Breaks, tot.After.Breaks, tot.RuleBreaks)
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(bw, "<li>%s</li>\n", e(l))
