@@ -144,11 +144,14 @@ type resolver struct {
 	opts LoadoutOptions
 	lo   *Loadout
 
-	ambient      []*Candidate
-	byName       map[string][]*Candidate // classified private candidates
-	unclassified []*Candidate
-	resolved     map[string]LoadoutEntry
-	order        []string // resolved names in selection order
+	ambient []*Candidate
+	// ambientByName indexes the classified ambient candidates by name,
+	// in their order, built when a name is first looked up there.
+	ambientByName map[string][]*Candidate
+	byName        map[string][]*Candidate // classified private candidates
+	unclassified  []*Candidate
+	resolved      map[string]LoadoutEntry
+	order         []string // resolved names in selection order
 }
 
 func (r *resolver) add(kind FindingKind, fatal bool, line, col int, format string, args ...any) {
@@ -251,7 +254,15 @@ func (r *resolver) selectName(s AgentValue) {
 		r.note(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is not on a private path: it is resolved from the ambient skills at run time", name)
 		r.lo.Pending = append(r.lo.Pending, name)
 	default:
-		matches := distinctMatches(r.ambient, name)
+		if r.ambientByName == nil {
+			r.ambientByName = map[string][]*Candidate{}
+			for _, c := range r.ambient {
+				if c.Classified {
+					r.ambientByName[c.Name] = append(r.ambientByName[c.Name], c)
+				}
+			}
+		}
+		matches := distinctMatches(r.ambientByName[name], name)
 		switch {
 		case len(matches) == 0:
 			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is neither on a private path nor among the ambient skills", name)
