@@ -82,8 +82,9 @@ func configuredProfile(cfgPath, p string) (string, error) {
 			return "", fmt.Errorf("%s: catalog.profile %q: %v", cfgPath, p, err)
 		}
 	}
-	// The profile itself may be a symlink: atomicfile replaces the link,
-	// but reading it first must not leave the folder either.
+	// The profile itself may be a symlink: writing refuses to replace the
+	// link (the error names the profile), and reading it first must not
+	// leave the folder either.
 	if _, err := os.Lstat(path); err == nil {
 		if _, err := untrusted.Within(base, path); err != nil {
 			return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
@@ -176,7 +177,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 				}
 				os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
 				if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", respPath, err)}
 				}
 				if _, _, err := in.Absorb(st, prof); err != nil {
 					return &exitError{code: exitUsage, err: err}
