@@ -26,6 +26,8 @@ type Fix struct {
 	// Edits replace byte ranges of the file as it was checked; they do not
 	// overlap.
 	Edits []Edit
+	// Remove is, instead of edits, a leftover file to delete (SK065).
+	Remove string
 }
 
 // Edit replaces the bytes [Start, End) with Text.
@@ -70,6 +72,22 @@ func (r *Report) FixCounts() (safe, unsafe int) {
 		}
 	}
 	return safe, unsafe
+}
+
+// Removals lists the files whose removal fixes a finding of the run
+// (leftover temporary files), each once, in the order of the findings.
+// Fixes does not include them: a caller deletes them, with
+// atomicfile.RemoveTemp.
+func (r *Report) Removals() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		if f := r.fixes[keyOf(d)]; f != nil && f.Remove != "" && !seen[f.Remove] {
+			seen[f.Remove] = true
+			out = append(out, f.Remove)
+		}
+	}
+	return out
 }
 
 // FixOptions choose the fixes to apply.
