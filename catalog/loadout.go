@@ -182,7 +182,17 @@ func (r *resolver) entryPos(c *Candidate) (int, int) {
 func (r *resolver) privateCandidates() {
 	a := r.a
 	base := filepath.Dir(a.Path)
-	seen := map[string]*Candidate{}
+	seen := map[string]bool{} // canonical files of candidates
+	// notSkill holds the sources found not to be candidates (root-level
+	// markdown without skill frontmatter), by canonical path and kind.
+	type found struct {
+		canonical string
+		kind      SourceKind
+	}
+	notSkill := map[found]bool{}
+	// A path given by several entries is walked once; each entry still
+	// gets the walk's errors.
+	walked := map[string]*Discovery{}
 	for i, entry := range a.SkillPaths {
 		// No ~ or $VAR expansion: the path is taken literally.
 		p := entry.Value
@@ -209,7 +219,11 @@ func (r *resolver) privateCandidates() {
 		if !a.Valid() {
 			continue // paths are still checked; candidates are moot
 		}
-		d := Discover([]string{p}, r.opts.Walk)
+		d := walked[p]
+		if d == nil {
+			d = Discover([]string{p}, r.opts.Walk)
+			walked[p] = d
+		}
 		for _, ev := range d.Events {
 			switch ev.Kind {
 			case EventUnreadable, EventLimit:
@@ -217,14 +231,15 @@ func (r *resolver) privateCandidates() {
 			}
 		}
 		for _, src := range d.Sources {
-			c := classify(src, i)
-			if c == nil {
-				continue
-			}
-			if _, dup := seen[c.Canonical]; dup {
+			if seen[src.Canonical] || notSkill[found{src.Canonical, src.Kind}] {
 				continue // the same canonical file counts once
 			}
-			seen[c.Canonical] = c
+			c := classify(src, i)
+			if c == nil {
+				notSkill[found{src.Canonical, src.Kind}] = true
+				continue
+			}
+			seen[src.Canonical] = true
 			r.lo.Candidates = append(r.lo.Candidates, c)
 		}
 	}

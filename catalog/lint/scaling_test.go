@@ -98,6 +98,15 @@ var scalingShapes = []scalingShape{
 			"skills/dup2/SKILL.md": "---\nname: s2\ndescription: Two.\n---\nx\n",
 		}
 	}},
+	{"agent-paths", func(n int) map[string]string {
+		tree := map[string]string{
+			".pi/agents/a.md": "---\nname: a\nskills: [s1]\nskillPath:\n" + repeat(n, func(i int) string { return "  - ../../skills\n" }) + "---\nbody\n",
+		}
+		for i := range 20 {
+			tree[fmt.Sprintf("skills/s%d/SKILL.md", i)] = fmt.Sprintf("---\nname: s%d\ndescription: Skill %d.\n---\nx\n", i, i)
+		}
+		return tree
+	}},
 }
 
 func writeScalingTree(tb testing.TB, s scalingShape, n int) string {
