@@ -132,5 +132,8 @@ func (p *Profile) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

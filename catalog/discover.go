@@ -7,7 +7,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
 )
 
 // Default traversal bounds of Walk.
@@ -111,6 +114,11 @@ const (
 	EventLimit
 	// EventMissing: a root that does not exist.
 	EventMissing
+	// EventTemp: a temporary file skillopt's atomic writer left beside the
+	// skill file it was written for (".skillopt-tmp-SKILL.md.123" beside
+	// SKILL.md, or beside a markdown file at the top of a root), when the
+	// write was killed before its rename.
+	EventTemp
 )
 
 // Event is something the walk noticed about a path.
@@ -121,7 +129,7 @@ type Event struct {
 	Rel  string
 	// Other is, for EventAlias, the path first reached; for EventNested,
 	// the enclosing skill root's SKILL.md; for EventCycle, the canonical
-	// target.
+	// target; for EventTemp, the file the write was for.
 	Other string
 	// Pattern is, for EventIgnored, the pattern that matched, and File and
 	// Line where it is written.
@@ -307,10 +315,13 @@ func (w *skillWalker) dir(root, dirPath, rel, canon string, depth int, ign *igno
 	entries := make([]walkEntry, 0, len(des))
 	for _, de := range des {
 		name := de.Name()
+		t := de.Type()
+		if base, ok := atomicfile.TempOf(name); ok && t.IsRegular() && (strings.EqualFold(base, SkillFileName) || depth == 0 && strings.EqualFold(path.Ext(base), ".md")) && sortedHas(des, base) {
+			w.event(Event{Kind: EventTemp, Path: filepath.Join(dirPath, name), Root: root, Rel: joinRel(rel, name), Other: filepath.Join(dirPath, base)})
+		}
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
 		}
-		t := de.Type()
 		// Regular files other than skill files (scripts, assets, deeper
 		// markdown) play no part in discovery: skip them before any work.
 		if t.IsRegular() && !strings.EqualFold(name, SkillFileName) && (depth > 0 || !strings.EqualFold(path.Ext(name), ".md")) {
@@ -418,6 +429,13 @@ func (w *skillWalker) canonical(parent string, e walkEntry) string {
 		return abs
 	}
 	return c
+}
+
+// sortedHas reports whether entries sorted by name, as os.ReadDir returns
+// them, have one named name.
+func sortedHas(des []fs.DirEntry, name string) bool {
+	i := sort.Search(len(des), func(i int) bool { return des[i].Name() >= name })
+	return i < len(des) && des[i].Name() == name
 }
 
 func joinRel(rel, name string) string {

@@ -416,7 +416,10 @@ func (in *Initializer) writeRequest(g *InitGroup) error {
 	if err := os.MkdirAll(filepath.Join(in.Dir, "requests"), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, append(body, '\n'), 0o644)
+	if err := atomicfile.WriteFile(path, append(body, '\n'), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // RequestPath is where the request of group id is written. An id that is
@@ -490,7 +493,10 @@ func (in *Initializer) save(st *InitState) error {
 		return err
 	}
 	data, _ := json.MarshalIndent(st, "", "  ")
-	return atomicfile.WriteFile(in.statePath(), append(data, '\n'), 0o644)
+	if err := atomicfile.WriteFile(in.statePath(), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", in.statePath(), err)
+	}
+	return nil
 }
 
 // Progress summarises a state.

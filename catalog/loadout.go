@@ -144,11 +144,14 @@ type resolver struct {
 	opts LoadoutOptions
 	lo   *Loadout
 
-	ambient      []*Candidate
-	byName       map[string][]*Candidate // classified private candidates
-	unclassified []*Candidate
-	resolved     map[string]LoadoutEntry
-	order        []string // resolved names in selection order
+	ambient []*Candidate
+	// ambientByName indexes the classified ambient candidates by name,
+	// in their order, built when a name is first looked up there.
+	ambientByName map[string][]*Candidate
+	byName        map[string][]*Candidate // classified private candidates
+	unclassified  []*Candidate
+	resolved      map[string]LoadoutEntry
+	order         []string // resolved names in selection order
 }
 
 func (r *resolver) add(kind FindingKind, fatal bool, line, col int, format string, args ...any) {
@@ -179,7 +182,17 @@ func (r *resolver) entryPos(c *Candidate) (int, int) {
 func (r *resolver) privateCandidates() {
 	a := r.a
 	base := filepath.Dir(a.Path)
-	seen := map[string]*Candidate{}
+	seen := map[string]bool{} // canonical files of candidates
+	// notSkill holds the sources found not to be candidates (root-level
+	// markdown without skill frontmatter), by canonical path and kind.
+	type found struct {
+		canonical string
+		kind      SourceKind
+	}
+	notSkill := map[found]bool{}
+	// A path given by several entries is walked once; each entry still
+	// gets the walk's errors.
+	walked := map[string]*Discovery{}
 	for i, entry := range a.SkillPaths {
 		// No ~ or $VAR expansion: the path is taken literally.
 		p := entry.Value
@@ -206,7 +219,11 @@ func (r *resolver) privateCandidates() {
 		if !a.Valid() {
 			continue // paths are still checked; candidates are moot
 		}
-		d := Discover([]string{p}, r.opts.Walk)
+		d := walked[p]
+		if d == nil {
+			d = Discover([]string{p}, r.opts.Walk)
+			walked[p] = d
+		}
 		for _, ev := range d.Events {
 			switch ev.Kind {
 			case EventUnreadable, EventLimit:
@@ -214,14 +231,15 @@ func (r *resolver) privateCandidates() {
 			}
 		}
 		for _, src := range d.Sources {
-			c := classify(src, i)
-			if c == nil {
-				continue
-			}
-			if _, dup := seen[c.Canonical]; dup {
+			if seen[src.Canonical] || notSkill[found{src.Canonical, src.Kind}] {
 				continue // the same canonical file counts once
 			}
-			seen[c.Canonical] = c
+			c := classify(src, i)
+			if c == nil {
+				notSkill[found{src.Canonical, src.Kind}] = true
+				continue
+			}
+			seen[src.Canonical] = true
 			r.lo.Candidates = append(r.lo.Candidates, c)
 		}
 	}
@@ -251,7 +269,15 @@ func (r *resolver) selectName(s AgentValue) {
 		r.note(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is not on a private path: it is resolved from the ambient skills at run time", name)
 		r.lo.Pending = append(r.lo.Pending, name)
 	default:
-		matches := distinctMatches(r.ambient, name)
+		if r.ambientByName == nil {
+			r.ambientByName = map[string][]*Candidate{}
+			for _, c := range r.ambient {
+				if c.Classified {
+					r.ambientByName[c.Name] = append(r.ambientByName[c.Name], c)
+				}
+			}
+		}
+		matches := distinctMatches(r.ambientByName[name], name)
 		switch {
 		case len(matches) == 0:
 			r.fatal(SelectedNameUnresolved, s.Line, s.Col, "selected skill %q is neither on a private path nor among the ambient skills", name)

@@ -62,16 +62,36 @@ type SkillDoc struct {
 	Duplicates []DuplicateKey
 
 	lines *lineIndex
+	// fieldAt indexes Fields by key (the first field of each key), so
+	// that rules looking up fields cost the same however many there are;
+	// indexed is len(Fields) when it was built.
+	fieldAt map[string]int
+	indexed int
 }
 
 // Field returns the first top-level field named key, or nil.
 func (d *SkillDoc) Field(key string) *Field {
+	if d.fieldAt != nil && d.indexed == len(d.Fields) {
+		if i, ok := d.fieldAt[key]; ok {
+			return &d.Fields[i]
+		}
+		return nil
+	}
 	for i := range d.Fields {
 		if d.Fields[i].Key == key {
 			return &d.Fields[i]
 		}
 	}
 	return nil
+}
+
+// indexFields builds the index of Field.
+func (d *SkillDoc) indexFields() {
+	d.fieldAt = make(map[string]int, len(d.Fields))
+	for i := len(d.Fields) - 1; i >= 0; i-- {
+		d.fieldAt[d.Fields[i].Key] = i
+	}
+	d.indexed = len(d.Fields)
 }
 
 // HasSkillFrontmatter reports whether the frontmatter names a skill: it has
@@ -95,6 +115,19 @@ func (d *SkillDoc) Pos(off int) (line, col int) { return d.index().pos(off) }
 
 // Line returns the text of a 1-based line of Raw without its line break.
 func (d *SkillDoc) Line(n int) []byte { return d.index().text(n) }
+
+// LineStart returns the byte offset of Raw where a 1-based line starts,
+// after the byte order mark on line 1 (len(Raw) past the last line).
+func (d *SkillDoc) LineStart(n int) int { return d.index().lineStart(n) }
+
+// LineEnd returns the byte offset of the end of a 1-based line of Raw,
+// before its line break.
+func (d *SkillDoc) LineEnd(n int) int { return d.index().lineEnd(n) }
+
+// Offset returns the byte offset of Raw at a 1-based line and column (code
+// points); a column past the end of its line gives the end of the line.
+// It is the inverse of Pos.
+func (d *SkillDoc) Offset(line, col int) int { return d.index().offset(line, col) }
 
 // Lines returns the number of lines of the file (a final line break does
 // not start a new line).
@@ -204,6 +237,7 @@ func ParseSkillDoc(path string, data []byte) (*SkillDoc, error) {
 		k, v := m.Content[i], ResolveAlias(m.Content[i+1])
 		d.Fields = append(d.Fields, Field{Key: k.Value, Line: k.Line + 1, Col: k.Column, ValueLine: v.Line + 1, ValueCol: v.Column, Node: v, KeyNode: k})
 	}
+	d.indexFields()
 	findDuplicates(m, &d.Duplicates, 0)
 	if f := d.Field("name"); f != nil && f.Node.Kind == yaml.ScalarNode && f.Node.Tag != "!!null" {
 		d.Name = f.Node.Value

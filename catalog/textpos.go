@@ -6,15 +6,27 @@ import (
 	"unicode/utf8"
 )
 
-// lineIndex maps byte offsets of a file to 1-based lines and columns.
-// Columns count Unicode code points; a UTF-8 byte order mark at the start
-// of the file is not counted (editors do not show it). Line breaks are
-// "\n", "\r\n" and a lone "\r".
+// lineIndex maps byte offsets of a file to 1-based lines and columns and
+// back. Columns count Unicode code points; a UTF-8 byte order mark at the
+// start of the file is not counted (editors do not show it). Line breaks
+// are "\n", "\r\n" and a lone "\r".
+//
+// Lines longer than markEvery bytes carry marks, rune boundaries with
+// their column, so that a position in a long line is found from the
+// nearest mark and not from the start of the line: many positions on one
+// long line then cost no more than the line.
 type lineIndex struct {
 	data   []byte
 	starts []int
 	bom    bool
+	marks  []lineMark // in offset order
 }
+
+// lineMark is a rune boundary of a long line and the code points before
+// it on its line.
+type lineMark struct{ off, runes int }
+
+const markEvery = 256
 
 func newLineIndex(data []byte) *lineIndex {
 	li := &lineIndex{data: data, starts: []int{0}}
@@ -30,7 +42,90 @@ func newLineIndex(data []byte) *lineIndex {
 			li.starts = append(li.starts, i+1)
 		}
 	}
+	for i := range li.starts {
+		start, end := li.lineStart(i+1), li.lineEnd(i+1)
+		if end-start <= markEvery {
+			continue
+		}
+		runes, last := 0, start
+		for off := start; off < end; runes++ {
+			if off-last >= markEvery {
+				li.marks = append(li.marks, lineMark{off, runes})
+				last = off
+			}
+			_, size := utf8.DecodeRune(li.data[off:end])
+			off += size
+		}
+	}
 	return li
+}
+
+// lineStart is the offset of the first column of a 1-based line (after a
+// byte order mark on line 1; len(data) past the end).
+func (li *lineIndex) lineStart(line int) int {
+	switch {
+	case line < 1:
+		return 0
+	case line > len(li.starts):
+		return len(li.data)
+	case line == 1 && li.bom:
+		return 3
+	}
+	return li.starts[line-1]
+}
+
+// lineEnd is the offset of the end of a 1-based line, before its break.
+func (li *lineIndex) lineEnd(line int) int {
+	if line < 1 {
+		line = 1
+	}
+	if line >= len(li.starts) {
+		return len(li.data) - trailingBreak(li.data[li.lineStart(line):])
+	}
+	return li.starts[line] - trailingBreak(li.data[li.starts[line-1]:li.starts[line]])
+}
+
+// trailingBreak is the length of the line break that ends b (0, 1 or 2).
+func trailingBreak(b []byte) int {
+	switch n := len(b); {
+	case n >= 2 && b[n-2] == '\r' && b[n-1] == '\n':
+		return 2
+	case n >= 1 && (b[n-1] == '\n' || b[n-1] == '\r'):
+		return 1
+	}
+	return 0
+}
+
+// markBefore returns the last mark in [start, off], or one at start with
+// no runes before it.
+func (li *lineIndex) markBefore(start, off int) lineMark {
+	i := sort.Search(len(li.marks), func(i int) bool { return li.marks[i].off > off }) - 1
+	if i >= 0 && li.marks[i].off >= start {
+		return li.marks[i]
+	}
+	return lineMark{off: start}
+}
+
+// offset returns the byte offset of a 1-based line and column; a column
+// past the end of the line is the end of the line.
+func (li *lineIndex) offset(line, col int) int {
+	start, end := li.lineStart(line), li.lineEnd(line)
+	if line > len(li.starts) {
+		return len(li.data)
+	}
+	// The last mark of the line at or before the column.
+	lo := sort.Search(len(li.marks), func(i int) bool { return li.marks[i].off >= start })
+	hi := sort.Search(len(li.marks), func(i int) bool { return li.marks[i].off >= end })
+	j := lo + sort.Search(hi-lo, func(i int) bool { return li.marks[lo+i].runes > col-1 }) - 1
+	off, c := start, 1
+	if j >= lo {
+		off, c = li.marks[j].off, li.marks[j].runes+1
+	}
+	for ; c < col && off < end; c++ {
+		_, size := utf8.DecodeRune(li.data[off:end])
+		off += size
+	}
+	return off
 }
 
 // lines is the number of lines; a final line break does not start a new
@@ -68,7 +163,8 @@ func (li *lineIndex) pos(off int) (line, col int) {
 	if i == 0 && li.bom {
 		start = min(3, off)
 	}
-	return i + 1, utf8.RuneCount(li.data[start:off]) + 1
+	m := li.markBefore(start, off)
+	return i + 1, m.runes + utf8.RuneCount(li.data[m.off:off]) + 1
 }
 
 // text returns a line without its line break.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -218,9 +220,12 @@ func Run(opts Options) (*Report, error) {
 			repo.empty = append(repo.empty, p)
 		}
 	}
-	ds, err = x.check(x.repo, "", func(r *active, p *Pass) { r.Repo(p, repo) })
+	ds, fixes, err := x.checkFixes(x.repo, "", func(r *active, p *Pass) { r.Repo(p, repo) })
 	if err != nil {
 		return nil, err
+	}
+	for i, f := range fixes {
+		rep.fixes[keyOf(ds[i])] = f
 	}
 	diags = append(diags, ds...)
 
@@ -290,8 +295,10 @@ func (x *run) walk(in *lintInputs, workers int, rep *Report) ([]*Skill, []catalo
 		units = append(units, u)
 		next <- u
 	}
+	var temps []catalog.Event
 	for _, f := range in.files {
 		add(f, false)
+		temps = append(temps, tempsBeside(f.Path)...)
 	}
 	walkOpts := catalog.WalkOptions{MaxDepth: s.MaxDepth, MaxFiles: s.MaxFiles, Nested: true}
 	walkOpts.OnSource = func(src catalog.Source) { add(src, false) }
@@ -307,7 +314,28 @@ func (x *run) walk(in *lintInputs, workers int, rep *Report) ([]*Skill, []catalo
 	}
 	close(next)
 	wg.Wait()
-	return units, disc.Events
+	return units, append(disc.Events, temps...)
+}
+
+// tempsBeside finds the temporary files the atomic writer left beside a
+// file named on the command line (a walk finds those of the folders it
+// reads).
+func tempsBeside(p string) []catalog.Event {
+	dir, base := filepath.Split(p)
+	if dir == "" {
+		dir = "."
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []catalog.Event
+	for _, de := range des {
+		if b, ok := atomicfile.TempOf(de.Name()); ok && b == base && de.Type().IsRegular() {
+			out = append(out, catalog.Event{Kind: catalog.EventTemp, Path: filepath.Join(filepath.Dir(p), de.Name()), Other: p})
+		}
+	}
+	return out
 }
 
 // lintSkill reads, parses and checks one skill file.

@@ -34,6 +34,13 @@ var unknownField = &Rule{
 		for _, k := range p.Options.(*extraFields).ExtraFields {
 			extra[k] = true
 		}
+		var target *metadataTarget // where fixes move fields, once
+		move := func(f *catalog.Field) *Fix {
+			if target == nil {
+				target = newMetadataTarget(d)
+			}
+			return moveToMetadata(d, f, target)
+		}
 		for _, f := range d.Fields {
 			switch {
 			case specFields[f.Key] || extra[f.Key]:
@@ -41,14 +48,14 @@ var unknownField = &Rule{
 				p.Report(rules.Error, u.src.Path, f.Line, f.Col, "field %q is not in the spec: skills-ref rejects it", f.Key)
 				// Pi's and Claude Code's own fields work where they are.
 				if f.Key != "disable-model-invocation" && !clientFields[f.Key] {
-					p.Fix(moveToMetadata(d, &f))
+					p.Fix(move(&f))
 				}
 			case f.Key == "disable-model-invocation":
 			case clientFields[f.Key]:
 				p.Report(rules.Info, u.src.Path, f.Line, f.Col, "field %q is client-specific (Claude Code): other clients ignore it", f.Key)
 			default:
 				p.Report(rules.Warning, u.src.Path, f.Line, f.Col, "unknown field %q: move it under metadata (skills-ref rejects unknown fields)", f.Key)
-				p.Fix(moveToMetadata(d, &f))
+				p.Fix(move(&f))
 			}
 		}
 	}),

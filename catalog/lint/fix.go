@@ -7,9 +7,9 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -26,6 +26,8 @@ type Fix struct {
 	// Edits replace byte ranges of the file as it was checked; they do not
 	// overlap.
 	Edits []Edit
+	// Remove is, instead of edits, a leftover file to delete (SK065).
+	Remove string
 }
 
 // Edit replaces the bytes [Start, End) with Text.
@@ -72,6 +74,22 @@ func (r *Report) FixCounts() (safe, unsafe int) {
 	return safe, unsafe
 }
 
+// Removals lists the files whose removal fixes a finding of the run
+// (leftover temporary files), each once, in the order of the findings.
+// Fixes does not include them: a caller deletes them, with
+// atomicfile.RemoveTemp.
+func (r *Report) Removals() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		if f := r.fixes[keyOf(d)]; f != nil && f.Remove != "" && !seen[f.Remove] {
+			seen[f.Remove] = true
+			out = append(out, f.Remove)
+		}
+	}
+	return out
+}
+
 // FixOptions choose the fixes to apply.
 type FixOptions struct {
 	// Unsafe applies unsafe fixes too.
@@ -107,18 +125,16 @@ func (r *Report) Fixes(o FixOptions) ([]FileFix, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	wanted := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		if ok, unsafe := r.Fixable(d); ok && (!unsafe || o.Unsafe) {
+			wanted[d.File] = true
+		}
+	}
 	var out []FileFix
 	for _, p := range paths {
 		t := r.targets[p]
-		wanted := false
-		for _, d := range r.Diagnostics {
-			if d.File == p {
-				if ok, unsafe := r.Fixable(d); ok && (!unsafe || o.Unsafe) {
-					wanted = true
-				}
-			}
-		}
-		if !wanted {
+		if !wanted[p] {
 			continue
 		}
 		if linked(p) {
@@ -215,8 +231,9 @@ func (r *Report) fixFile(t *fixTarget, data []byte, o FixOptions) ([]byte, int, 
 		}
 		// The findings fixed are those whose fix was applied (one fix
 		// offered by several rules fixes each of their findings).
+		done := newFixSet(applied)
 		for _, f := range fixes {
-			if f != nil && (!f.Unsafe || o.Unsafe) && sameFixIn(f, applied) {
+			if f != nil && (!f.Unsafe || o.Unsafe) && done.has(f) {
 				fixed++
 			}
 		}
@@ -231,11 +248,13 @@ func (r *Report) fixFile(t *fixTarget, data []byte, o FixOptions) ([]byte, int, 
 // expected to appear once it can; only the frontmatter rules must not.
 func (r *Report) tryFixes(t *fixTarget, data []byte, diags []rules.Diagnostic, cands []*Fix) ([]byte, []rules.Diagnostic, []*Fix, bool, error) {
 	var edits []Edit
+	set := newEditSet(cands)
 	for i, f := range cands {
-		if conflicts(edits, f.Edits) {
+		if set.conflicts(f.Edits) {
 			cands[i] = nil // not applied in this round
 			continue
 		}
+		set.add(f.Edits)
 		edits = append(edits, f.Edits...)
 	}
 	next, ok := applyEdits(data, edits)
@@ -264,24 +283,33 @@ func (r *Report) tryFixes(t *fixTarget, data []byte, diags []rules.Diagnostic, c
 	return next, nd, nf, true, nil
 }
 
-// sameFixIn reports whether f, or a fix with the same edits, is in fs.
-func sameFixIn(f *Fix, fs []*Fix) bool {
-	for _, g := range fs {
-		if g == nil {
-			continue
-		}
-		if g == f || (len(g.Edits) == len(f.Edits) && func() bool {
-			for i := range g.Edits {
-				if g.Edits[i] != f.Edits[i] {
-					return false
-				}
-			}
-			return true
-		}()) {
-			return true
+// fixSet is a set of fixes, a fix being in it when it, or a fix with the
+// same edits, was added.
+type fixSet struct {
+	ptr  map[*Fix]bool
+	text map[string]bool
+}
+
+func newFixSet(fs []*Fix) *fixSet {
+	s := &fixSet{ptr: map[*Fix]bool{}, text: map[string]bool{}}
+	for _, f := range fs {
+		if f != nil {
+			s.ptr[f] = true
+			s.text[editsKey(f.Edits)] = true
 		}
 	}
-	return false
+	return s
+}
+
+func (s *fixSet) has(f *Fix) bool { return s.ptr[f] || s.text[editsKey(f.Edits)] }
+
+// editsKey spells a list of edits as a string, equal for equal lists.
+func editsKey(es []Edit) string {
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%d,%d,%d:%s", e.Start, e.End, len(e.Text), e.Text)
+	}
+	return b.String()
 }
 
 // frontmatterRules are the rules about reading the frontmatter at all.
@@ -295,17 +323,96 @@ func countRules(diags []rules.Diagnostic) map[string]int {
 	return m
 }
 
-// conflicts reports whether any edit of b overlaps one of a (identical
-// edits conflict too: the same fix offered by two rules applies once).
-func conflicts(a, b []Edit) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y || (x.Start < y.End && y.Start < x.End) {
+// editSet holds the edits accepted in a round and tells whether another
+// edit conflicts with them: it overlaps one (an insertion conflicts with a
+// replacement around it, not with one starting or ending where it is), or
+// equals one (the same fix offered by two rules applies once). The offsets
+// of every edit that may be asked about are known in advance, so that a
+// question costs O(log n) however many edits were accepted.
+type editSet struct {
+	offsets []int // sorted, distinct
+	// cover counts +1 at the start and -1 at the end of every accepted
+	// replacement, so that its prefix sums count the replacements over
+	// an offset; starts counts replacements by their start, points
+	// insertions by their offset.
+	cover, starts, points fenwick
+	same                  map[Edit]bool
+}
+
+func newEditSet(cands []*Fix) *editSet {
+	var offs []int
+	for _, f := range cands {
+		for _, e := range f.Edits {
+			offs = append(offs, e.Start, e.End)
+		}
+	}
+	sort.Ints(offs)
+	offs = slices.Compact(offs)
+	n := len(offs)
+	return &editSet{offsets: offs, cover: make(fenwick, n+1), starts: make(fenwick, n+1), points: make(fenwick, n+1), same: map[Edit]bool{}}
+}
+
+func (s *editSet) index(off int) int { return sort.SearchInts(s.offsets, off) }
+
+func (s *editSet) conflicts(es []Edit) bool {
+	for _, e := range es {
+		if s.same[e] {
+			return true
+		}
+		a, b := s.index(e.Start), s.index(e.End)
+		over := s.cover.sum(a) // replacements with start <= e.Start < end
+		if e.Start == e.End {
+			// Replacements strictly around the insertion.
+			if over-s.starts.between(a, a) > 0 {
 				return true
 			}
+			continue
+		}
+		if over > 0 || s.starts.between(a+1, b-1) > 0 || s.points.between(a+1, b-1) > 0 {
+			return true
 		}
 	}
 	return false
+}
+
+func (s *editSet) add(es []Edit) {
+	for _, e := range es {
+		s.same[e] = true
+		a, b := s.index(e.Start), s.index(e.End)
+		if e.Start == e.End {
+			s.points.add(a, 1)
+			continue
+		}
+		s.cover.add(a, 1)
+		s.cover.add(b, -1)
+		s.starts.add(a, 1)
+	}
+}
+
+// fenwick is a binary indexed tree of counts over indexes 0…len-2.
+type fenwick []int
+
+func (f fenwick) add(i, v int) {
+	for i++; i < len(f); i += i & -i {
+		f[i] += v
+	}
+}
+
+// sum is the total of indexes 0…i.
+func (f fenwick) sum(i int) int {
+	t := 0
+	for i++; i > 0; i -= i & -i {
+		t += f[i]
+	}
+	return t
+}
+
+// between is the total of indexes i…j (0 when j < i).
+func (f fenwick) between(i, j int) int {
+	if j < i {
+		return 0
+	}
+	return f.sum(j) - f.sum(i-1)
 }
 
 // applyEdits applies non-overlapping edits; insertions at one offset keep
@@ -334,24 +441,6 @@ func applyEdits(data []byte, edits []Edit) ([]byte, bool) {
 
 // The positions of a file, for building edits.
 
-// lineStart returns the byte offset of the start of 1-based line n of
-// data (len(data) past the end), with line breaks "\n", "\r\n" and "\r".
-func lineStart(data []byte, n int) int {
-	off := 0
-	for l := 1; l < n; l++ {
-		i := bytes.IndexAny(data[off:], "\r\n")
-		if i < 0 {
-			return len(data)
-		}
-		off += i
-		if data[off] == '\r' && off+1 < len(data) && data[off+1] == '\n' {
-			off++
-		}
-		off++
-	}
-	return off
-}
-
 // lineEnd returns the offset of the end of the line starting at off
 // (before its break) and the break ("" at the end of the file).
 func lineEnd(data []byte, off int) (int, string) {
@@ -377,27 +466,12 @@ func lineBreak(data []byte) string {
 	return "\n"
 }
 
-// offsetOf returns the byte offset of a 1-based line and column (code
-// points) of data; a UTF-8 byte order mark is not a column.
-func offsetOf(data []byte, line, col int) int {
-	off := lineStart(data, line)
-	if line == 1 && bytes.HasPrefix(data, bom) {
-		off = 3
-	}
-	end, _ := lineEnd(data, off)
-	for c := 1; c < col && off < end; c++ {
-		_, size := utf8.DecodeRune(data[off:end])
-		off += size
-	}
-	return off
-}
-
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // nodeOffset is the offset of a frontmatter node (its line counts from the
 // line after the opening ---).
 func nodeOffset(d *catalog.SkillDoc, n *yaml.Node) int {
-	return offsetOf(d.Raw, n.Line+1, n.Column)
+	return d.Offset(n.Line+1, n.Column)
 }
 
 // scalarSpan returns the byte span of a scalar written on one line: plain,
@@ -408,8 +482,7 @@ func scalarSpan(d *catalog.SkillDoc, n *yaml.Node) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	start = nodeOffset(d, n)
-	lend, _ := lineEnd(d.Raw, start)
-	line := d.Raw[start:lend]
+	line := d.Raw[start:max(start, d.LineEnd(n.Line+1))]
 	switch n.Style {
 	case 0:
 		if n.Value == "" || !bytes.HasPrefix(line, []byte(n.Value)) {
@@ -484,6 +557,9 @@ func plainSafe(s string) bool {
 	if s == "" {
 		return false
 	}
+	if plainWord(s) {
+		return true
+	}
 	var v any
 	if err := yaml.Unmarshal([]byte("v: "+s), &v); err != nil {
 		return false
@@ -494,6 +570,27 @@ func plainSafe(s string) bool {
 	}
 	got, ok := m["v"].(string)
 	return ok && got == s
+}
+
+// plainWord reports whether s is a word that YAML reads as a string
+// without parsing it: a letter, then letters, digits, _ and -, and none of
+// the words YAML 1.1 or 1.2 read as a boolean or null. Numbers, dates and
+// the special floats start with a digit, a sign or a dot.
+func plainWord(s string) bool {
+	if len(s) == 0 || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		return false
+	}
+	return true
 }
 
 // scalarYAML renders a value for a new line of YAML: plain when that reads
@@ -510,10 +607,10 @@ func scalarYAML(s string) string {
 // blank or a comment.
 func fieldLines(d *catalog.SkillDoc, f *catalog.Field) (first, last int) {
 	next := d.CloseLine
-	for _, g := range d.Fields {
-		if g.Line > f.Line && g.Line < next {
-			next = g.Line
-		}
+	// The fields are in the order of their lines: the first one on a
+	// later line is the next key.
+	if i := sort.Search(len(d.Fields), func(i int) bool { return d.Fields[i].Line > f.Line }); i < len(d.Fields) && d.Fields[i].Line < next {
+		next = d.Fields[i].Line
 	}
 	last = f.Line
 	for l := next - 1; l > f.Line; l-- {
@@ -526,13 +623,49 @@ func fieldLines(d *catalog.SkillDoc, f *catalog.Field) (first, last int) {
 	return f.Line, last
 }
 
+// metadataTarget is where moveToMetadata puts fields, worked out once for
+// all the fields of a document.
+type metadataTarget struct {
+	brk string
+	// at is the offset of the insertion; indent the indentation of the
+	// keys of metadata, "" when there is no metadata field yet.
+	at     int
+	indent string
+	keys   map[string]bool // the keys metadata has
+	ok     bool            // false: metadata cannot take fields
+}
+
+func newMetadataTarget(d *catalog.SkillDoc) *metadataTarget {
+	t := &metadataTarget{brk: lineBreak(d.Raw)}
+	m := d.Field("metadata")
+	if m == nil {
+		t.at, t.ok = d.LineStart(d.CloseLine), true
+		return t
+	}
+	mn := m.Node
+	if mn.Kind != yaml.MappingNode || mn.Style&yaml.FlowStyle != 0 || len(mn.Content) == 0 || m.Col != 1 {
+		return t
+	}
+	t.indent = strings.Repeat(" ", mn.Content[0].Column-1)
+	if mn.Content[0].Line+1 == m.Line || t.indent == "" {
+		return t // metadata: {a: b} on the key's line, or not indented
+	}
+	t.keys = map[string]bool{}
+	for i := 0; i+1 < len(mn.Content); i += 2 {
+		t.keys[mn.Content[i].Value] = true
+	}
+	_, mlast := fieldLines(d, m)
+	t.at, t.ok = d.LineStart(mlast+1), true
+	return t
+}
+
 // moveToMetadata moves an unknown top-level field under metadata as a
 // string: a scalar keeps its text (safe); a list of scalars becomes one
 // comma-separated string and an empty value an empty string (unsafe).
 // Other values, a metadata that is not a block mapping, or a metadata
-// that has the key already give no fix.
-func moveToMetadata(d *catalog.SkillDoc, f *catalog.Field) *Fix {
-	if f.Col != 1 || f.KeyNode == nil || f.KeyNode.Style != 0 {
+// that has the key already give no fix. t is newMetadataTarget(d).
+func moveToMetadata(d *catalog.SkillDoc, f *catalog.Field, t *metadataTarget) *Fix {
+	if !t.ok || t.keys[f.Key] || f.Col != 1 || f.KeyNode == nil || f.KeyNode.Style != 0 {
 		return nil
 	}
 	var value string
@@ -555,33 +688,13 @@ func moveToMetadata(d *catalog.SkillDoc, f *catalog.Field) *Fix {
 	default:
 		return nil
 	}
-	data := d.Raw
-	brk := lineBreak(data)
 	first, last := fieldLines(d, f)
-	delStart := lineStart(data, first)
-	delEnd := lineStart(data, last+1)
+	delStart := d.LineStart(first)
+	delEnd := d.LineStart(last + 1)
 	entry := scalarYAML(f.Key) + ": " + scalarYAML(value)
-	var ins Edit
-	if m := d.Field("metadata"); m == nil {
-		at := lineStart(data, d.CloseLine)
-		ins = Edit{at, at, "metadata:" + brk + "  " + entry + brk}
-	} else {
-		mn := m.Node
-		if mn.Kind != yaml.MappingNode || mn.Style&yaml.FlowStyle != 0 || len(mn.Content) == 0 || m.Col != 1 {
-			return nil
-		}
-		for i := 0; i+1 < len(mn.Content); i += 2 {
-			if mn.Content[i].Value == f.Key {
-				return nil
-			}
-		}
-		indent := strings.Repeat(" ", mn.Content[0].Column-1)
-		if mn.Content[0].Line+1 == m.Line || indent == "" {
-			return nil // metadata: {a: b} on the key's line, or not indented
-		}
-		_, mlast := fieldLines(d, m)
-		at := lineStart(data, mlast+1)
-		ins = Edit{at, at, indent + entry + brk}
+	ins := Edit{t.at, t.at, t.indent + entry + t.brk}
+	if t.indent == "" {
+		ins.Text = "metadata:" + t.brk + "  " + entry + t.brk
 	}
 	if ins.Start > delStart && ins.Start < delEnd {
 		return nil
@@ -596,8 +709,8 @@ func valueYAMLFix(d *catalog.SkillDoc, line int) *Fix {
 		return nil
 	}
 	data := d.Raw
-	start := lineStart(data, line)
-	end, _ := lineEnd(data, start)
+	start := d.LineStart(line)
+	end := d.LineEnd(line)
 	text := string(data[start:end])
 	key, rest, ok := strings.Cut(text, ": ")
 	if !ok || key == "" || strings.TrimLeft(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {

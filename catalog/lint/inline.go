@@ -19,11 +19,16 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/rules"
@@ -93,6 +98,14 @@ func parseInline(d *catalog.SkillDoc, notSkill bool) []*inlineDirective {
 			continue
 		}
 		inFrontmatter := l > 1 && l < fmEnd
+		// The column of a byte offset of the line, counted on from the
+		// previous one (matches come in order).
+		counted, runes := 0, 0
+		column := func(b int) int {
+			runes += utf8.RuneCount(text[counted:b])
+			counted = b
+			return 1 + runes
+		}
 		for _, m := range directiveRe().FindAllSubmatchIndex(text, -1) {
 			opener := string(text[m[2]:m[3]])
 			isHTML := opener == "<!--"
@@ -103,10 +116,11 @@ func parseInline(d *catalog.SkillDoc, notSkill bool) []*inlineDirective {
 			}
 			kind := string(text[m[4]:m[5]])
 			refs, _, _ := strings.Cut(string(text[m[6]:m[7]]), " -- ")
-			col := 1 + len([]rune(string(text[:m[2]])))
+			at := m[2]
 			if !isHTML {
-				col = 1 + len([]rune(string(text[:bytes.IndexByte(text[m[2]:], '#')+m[2]])))
+				at += bytes.IndexByte(text[m[2]:], '#')
 			}
+			col := column(at)
 			for _, ref := range strings.Split(refs, ",") {
 				ref = strings.TrimSpace(ref)
 				if ref == "" {
@@ -139,11 +153,6 @@ func parseInline(d *catalog.SkillDoc, notSkill bool) []*inlineDirective {
 	return out
 }
 
-// covers reports whether a directive silences a finding at line.
-func (dd *inlineDirective) covers(id string, line int) bool {
-	return dd.ids[id] && line >= dd.from && (dd.to == 0 || line <= dd.to)
-}
-
 // resolveInline resolves the references of the directives through the
 // registry of lint rules.
 func resolveInline(ds []*inlineDirective) {
@@ -170,26 +179,92 @@ func resolveInline(ds []*inlineDirective) {
 
 // filterInline drops the findings of one file that its directives
 // silence, marking the directives used, and returns the rest and how many
-// were dropped.
+// were dropped. The lines each rule is silenced on are merged into spans
+// first, so that the cost follows the number of findings and directives
+// rather than their product.
 func filterInline(ds []*inlineDirective, diags []rules.Diagnostic) ([]rules.Diagnostic, int) {
 	resolveInline(ds)
+	// The lines of the findings of each rule, in order.
+	found := map[string][]int{}
+	for _, d := range diags {
+		found[d.Rule] = append(found[d.Rule], d.Line)
+	}
+	silenced := map[string][]lineSpan{}
+	for id, lines := range found {
+		slices.Sort(lines)
+		var spans []lineSpan
+		for _, dd := range ds {
+			if dd.ids[id] {
+				spans = append(spans, dd.span())
+			}
+		}
+		silenced[id] = mergeSpans(spans)
+	}
+	// A directive is used when a finding of one of its rules is in its
+	// lines.
+	for _, dd := range ds {
+		if dd.used || len(dd.ids) == 0 {
+			continue
+		}
+		sp := dd.span()
+		hit := func(id string) bool {
+			lines := found[id]
+			i, _ := slices.BinarySearch(lines, sp.from)
+			return dd.ids[id] && i < len(lines) && lines[i] <= sp.to
+		}
+		if len(found) < len(dd.ids) {
+			for id := range found {
+				dd.used = dd.used || hit(id)
+			}
+		} else {
+			for id := range dd.ids {
+				dd.used = dd.used || hit(id)
+			}
+		}
+	}
 	out := diags[:0:0]
 	n := 0
 	for _, d := range diags {
-		silenced := false
-		for _, dd := range ds {
-			if dd.covers(d.Rule, d.Line) {
-				dd.used = true
-				silenced = true
-			}
-		}
-		if silenced {
+		if inSpans(silenced[d.Rule], d.Line) {
 			n++
 			continue
 		}
 		out = append(out, d)
 	}
 	return out, n
+}
+
+// lineSpan is the lines from…to.
+type lineSpan struct{ from, to int }
+
+func (dd *inlineDirective) span() lineSpan {
+	if dd.to == 0 {
+		return lineSpan{dd.from, math.MaxInt}
+	}
+	return lineSpan{dd.from, dd.to}
+}
+
+// mergeSpans returns the union of spans as sorted, disjoint spans.
+func mergeSpans(spans []lineSpan) []lineSpan {
+	slices.SortFunc(spans, func(a, b lineSpan) int { return cmp.Compare(a.from, b.from) })
+	var out []lineSpan
+	for _, s := range spans {
+		if s.to < s.from {
+			continue
+		}
+		if n := len(out); n > 0 && s.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, s.to)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// inSpans reports whether line is in one of the sorted, disjoint spans.
+func inSpans(spans []lineSpan, line int) bool {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].to >= line })
+	return i < len(spans) && spans[i].from <= line
 }
 
 // suppressInline drops the findings the inline directives of their files

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -72,29 +73,27 @@ var refDefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // inlineLinks finds ](dest) destinations on one line outside code spans.
 func inlineLinks(line []byte, base int) []mdLink {
 	var out []mdLink
-	// noCloser[n]: no run of exactly n backticks follows; once a search
-	// failed it fails again further on, which keeps the scan linear.
-	var noCloser map[int]bool
+	// The runs of backticks of the line by length, found on the first
+	// backtick, so that the closing run of a code span is looked up
+	// rather than searched for (a search per length would cost the line's
+	// length times the number of lengths).
+	var runs map[int][]int
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
 		case '`':
 			// Skip a code span: a run of n backticks up to the next run of
 			// exactly n.
+			if runs == nil {
+				runs = tickRuns(line[i:], i)
+			}
 			n := 1
 			for i+n < len(line) && line[i+n] == '`' {
 				n++
 			}
-			end := -1
-			if !noCloser[n] {
-				if end = closingTicks(line[i+n:], n); end < 0 {
-					if noCloser == nil {
-						noCloser = map[int]bool{}
-					}
-					noCloser[n] = true
-				}
-			}
-			if end >= 0 {
-				i += n + end + n - 1
+			starts := runs[n]
+			k := sort.SearchInts(starts, i+n)
+			if k < len(starts) {
+				i = starts[k] + n - 1
 			} else {
 				i += n - 1
 			}
@@ -142,21 +141,23 @@ func inlineLinks(line []byte, base int) []mdLink {
 	return out
 }
 
-func closingTicks(s []byte, n int) int {
+// tickRuns returns the offsets (from base) where the runs of backticks of
+// s start, by the length of the run. An escaped backtick still counts: a
+// code span may end in a backslash.
+func tickRuns(s []byte, base int) map[int][]int {
+	runs := map[int][]int{}
 	for i := 0; i < len(s); i++ {
 		if s[i] != '`' {
 			continue
 		}
-		m := 0
+		m := 1
 		for i+m < len(s) && s[i+m] == '`' {
 			m++
 		}
-		if m == n {
-			return i
-		}
+		runs[m] = append(runs[m], base+i)
 		i += m - 1
 	}
-	return -1
+	return runs
 }
 
 var schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`) })

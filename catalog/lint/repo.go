@@ -110,6 +110,23 @@ var ignoredPath = &Rule{
 	},
 }
 
+var staleTempFile = &Rule{
+	Rule: &rules.Rule{ID: "SK065", Name: "stale-temp-file", Kind: rules.Lint, Severity: rules.Warning,
+		Doc: "A temporary file of skillopt's atomic writer (.skillopt-tmp-SKILL.md.123) lies beside a skill file: a write such as lint --fix was killed before it renamed the file into place. " +
+			"The skill file is intact (its old content or its new one, never a mix), but the leftover travels with the folder and is easily committed. Only files of exactly that name are reported; --fix removes them."},
+	Repo: func(p *Pass, u *Repo) {
+		seen := map[string]bool{}
+		for _, ev := range u.events {
+			if ev.Kind != catalog.EventTemp || seen[ev.Path] {
+				continue
+			}
+			seen[ev.Path] = true
+			p.Report(rules.Warning, ev.Path, 1, 1, "temporary file left by an interrupted write of %s: remove it", filepath.Base(ev.Other))
+			p.Fix(&Fix{Remove: ev.Path})
+		}
+	},
+}
+
 // indexBudgetOptions are the options of SK058.
 type indexBudgetOptions struct {
 	IndexBudgetChars int `toml:"index_budget_chars" doc:"budget for the sum of name and description characters over all skills; 0 turns the check off"`

@@ -59,7 +59,7 @@ func (p *Pass) Report(sev rules.Severity, file string, line, col int, format str
 
 // Fix attaches a fix to the finding reported last. A nil fix is ignored.
 func (p *Pass) Fix(f *Fix) {
-	if f == nil || len(p.diags) == 0 || len(f.Edits) == 0 {
+	if f == nil || len(p.diags) == 0 || (len(f.Edits) == 0 && f.Remove == "") {
 		return
 	}
 	if p.fixes == nil {

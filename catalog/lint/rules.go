@@ -66,6 +66,7 @@ var all = sync.OnceValue(func() []*Rule {
 		nameNotInvocable,
 		trailingWhitespace,
 		finalNewline,
+		staleTempFile,
 		agentFrontmatterInvalid,
 		agentDuplicateKey,
 		inheritSkillsNotBoolean,

@@ -163,7 +163,7 @@ func TestRulesAreValues(t *testing.T) {
 		}
 		ids = append(ids, r.ID)
 	}
-	if len(ids) != 67 || !sort.SliceIsSorted(ids, func(i, j int) bool {
+	if len(ids) != 68 || !sort.SliceIsSorted(ids, func(i, j int) bool {
 		// SK before AG, numbers ascending within each.
 		a, b := ids[i], ids[j]
 		if a[:2] != b[:2] {

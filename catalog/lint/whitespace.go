@@ -90,7 +90,7 @@ var finalNewline = &Rule{
 		if blank == 0 || blank == n {
 			return
 		}
-		keep := lineStart(data, n-blank+1)
+		keep := u.doc.LineStart(n - blank + 1)
 		if blank == 1 {
 			p.Report(rules.Info, u.src.Path, n, 1, "a blank line ends the file")
 		} else {

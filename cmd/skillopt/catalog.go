@@ -142,9 +142,11 @@ func catalogBuildCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "build",
 		Usage: "build a catalog snapshot and print its counts and fingerprint",
-		Description: "Formats: text, json.\n\nExamples:\n" +
+		Description: "The output is the same from run to run for the same skills; --timings adds how\n" +
+			"long the snapshot took (snapshot_ms in JSON).\n\n" +
+			"Formats: text, json.\n\nExamples:\n" +
 			"  skillopt catalog build --skills skills/\n  skillopt catalog build --from capture.json --format json",
-		Flags: sourceFlags(),
+		Flags: append(sourceFlags(), &cli.BoolFlag{Name: "timings", Usage: "add how long the snapshot took (snapshot_ms)"}),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json"); err != nil {
 				return err
@@ -156,15 +158,21 @@ func catalogBuildCommand(e *env) *cli.Command {
 			}
 			unclassified := len(snap.Bucket(catalog.Unclassified))
 			out := struct {
-				Source       string  `json:"source"`
-				Skills       int     `json:"skills"`
-				Excluded     int     `json:"excluded"`
-				Fingerprint  string  `json:"fingerprint"`
-				Cards        bool    `json:"cards"`
-				Unclassified int     `json:"unclassified"`
-				Tags         int     `json:"tags"`
-				SnapshotMS   float64 `json:"snapshot_ms"`
-			}{source, snap.Len(), snap.Excluded, snap.Fingerprint, snap.HasCards(), unclassified, len(snap.TagCounts()), float64(took.Microseconds()) / 1000}
+				Source       string `json:"source"`
+				Skills       int    `json:"skills"`
+				Excluded     int    `json:"excluded"`
+				Fingerprint  string `json:"fingerprint"`
+				Cards        bool   `json:"cards"`
+				Unclassified int    `json:"unclassified"`
+				Tags         int    `json:"tags"`
+				// SnapshotMS is set with --timings only: the default
+				// output depends on the skills alone.
+				SnapshotMS *float64 `json:"snapshot_ms,omitempty"`
+			}{Source: source, Skills: snap.Len(), Excluded: snap.Excluded, Fingerprint: snap.Fingerprint, Cards: snap.HasCards(), Unclassified: unclassified, Tags: len(snap.TagCounts())}
+			if c.Bool("timings") {
+				ms := float64(took.Microseconds()) / 1000
+				out.SnapshotMS = &ms
+			}
 			if e.format == "json" {
 				return writeJSON(e, out)
 			}
@@ -174,7 +182,10 @@ func catalogBuildCommand(e *env) *cli.Command {
 			} else {
 				fmt.Fprintln(e.stdout, "cards: no profile (every skill unclassified)")
 			}
-			fmt.Fprintf(e.stdout, "fingerprint: %s\nsnapshot: %.1f ms\n", out.Fingerprint, out.SnapshotMS)
+			fmt.Fprintf(e.stdout, "fingerprint: %s\n", out.Fingerprint)
+			if out.SnapshotMS != nil {
+				fmt.Fprintf(e.stdout, "snapshot: %.1f ms\n", *out.SnapshotMS)
+			}
 			return nil
 		},
 	}

@@ -159,7 +159,7 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 				}
 				os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
 				if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", respPath, err)}
 				}
 				if _, _, err := in.Absorb(st, prof); err != nil {
 					return &exitError{code: exitUsage, err: err}

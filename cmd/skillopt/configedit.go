@@ -125,7 +125,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 func setConfigString(path, table, key, value string) error {
 	data, err := untrusted.ReadFile(path, config.MaxFileBytes)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	out, ok := setTOMLString(data, table, key, value)
 	if !ok {
@@ -138,5 +138,8 @@ func setConfigString(path, table, key, value string) error {
 	if table == "catalog" && key == "profile" && catalogrules.FromSet(cfg.Options).Profile != value {
 		return errors.New("the edited file does not set the key")
 	}
-	return atomicfile.WriteFile(path, out, 0o644)
+	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

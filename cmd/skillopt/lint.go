@@ -38,7 +38,9 @@ func lintCommand(e *env) *cli.Command {
 			"Fixes: findings marked [*] have a safe fix, which --fix applies (the files are\n" +
 			"rewritten atomically, then linted again); --unsafe-fixes also applies fixes that\n" +
 			"change more than form (a list joined into a string, a renamed name). --diff prints\n" +
-			"the fixes as a unified diff and writes nothing (exit 1 when there is something to fix).\n\n" +
+			"the fixes as a unified diff and writes nothing (exit 1 when there is something to fix).\n" +
+			"Temporary files an interrupted write left beside a skill file (SK065) are reported;\n" +
+			"--fix removes them and says so.\n\n" +
 			"Exit 1 iff a finding is an error (0 with --exit-zero); 2 for bad usage,\n" +
 			"configuration or an unreadable path (2 wins), whatever the format.\n\n" +
 			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
@@ -100,7 +102,9 @@ func lintCommand(e *env) *cli.Command {
 					}
 					fixed += f.Fixed
 				}
-				if len(fixes) > 0 {
+				removed := e.removeTemps(rep)
+				fixed += removed
+				if len(fixes) > 0 || removed > 0 {
 					// What is left, as the files are now.
 					if rep, err = lint.Run(opts); err != nil {
 						return &exitError{code: exitUsage, err: err}
@@ -118,6 +122,23 @@ func lintCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
+}
+
+// removeTemps removes the leftover temporary files the run found (SK065)
+// and returns how many it removed, each said on standard error.
+func (e *env) removeTemps(rep *lint.Report) int {
+	n := 0
+	for _, p := range rep.Removals() {
+		if err := atomicfile.RemoveTemp(p); err != nil {
+			e.warnInput(fmt.Errorf("%s: not removed: %v", p, err))
+			continue
+		}
+		n++
+		if !e.quiet {
+			fmt.Fprintf(e.stderr, "removed %s\n", p)
+		}
+	}
+	return n
 }
 
 // lintDiff prints the fixes of a lint run as a unified diff, one file
@@ -139,13 +160,20 @@ func (e *env) lintDiff(rep *lint.Report, fo lint.FixOptions) error {
 		}
 		n += f.Fixed
 	}
+	// Removals have no diff: they are said on standard error.
+	removals := rep.Removals()
+	n += len(removals)
+	files := len(fixes) + len(removals)
 	_, unsafe := rep.FixCounts()
 	if !e.quiet {
+		for _, p := range removals {
+			fmt.Fprintf(e.stderr, "would remove %s\n", p)
+		}
 		switch {
 		case n == 0:
 			fmt.Fprintln(e.stderr, "nothing to fix")
 		default:
-			fmt.Fprintf(e.stderr, "would fix %s in %s\n", plural(n, "finding"), plural(len(fixes), "file"))
+			fmt.Fprintf(e.stderr, "would fix %s in %s\n", plural(n, "finding"), plural(files, "file"))
 		}
 		if unsafe > 0 && !fo.Unsafe {
 			fmt.Fprintf(e.stderr, "%s more with --unsafe-fixes\n", plural(unsafe, "finding"))

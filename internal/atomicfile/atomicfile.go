@@ -40,6 +40,41 @@ func IsTemp(name string) bool {
 	return strings.HasPrefix(name, TempPrefix) && len(name) > len(TempPrefix)
 }
 
+// TempOf returns the base name a temporary file of CreateTemp was made
+// for (".skillopt-tmp-SKILL.md.123" gives "SKILL.md"), and whether name
+// has exactly that form: TempPrefix, a base name, a dot and the decimal
+// digits CreateTemp chooses.
+func TempOf(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, TempPrefix)
+	dot := strings.LastIndexByte(rest, '.')
+	if !ok || dot <= 0 || dot == len(rest)-1 {
+		return "", false
+	}
+	for _, c := range rest[dot+1:] {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return rest[:dot], true
+}
+
+// RemoveTemp removes a leftover temporary file: path must name, by its
+// base name, a temporary file of CreateTemp (see TempOf) and be a regular
+// file, not a symbolic link; anything else is refused.
+func RemoveTemp(path string) error {
+	if _, ok := TempOf(filepath.Base(path)); !ok {
+		return errors.New("not a temporary file of skillopt's")
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("is not a regular file, %w", ErrNotRegular)
+	}
+	return os.Remove(path)
+}
+
 // CreateTemp creates a new temporary file in dir for a file named base,
 // with mode 0600.
 func CreateTemp(dir, base string) (*os.File, error) {

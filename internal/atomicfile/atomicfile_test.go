@@ -183,3 +183,59 @@ func FuzzCreateTemp(f *testing.F) {
 		}
 	})
 }
+
+func TestTempOf(t *testing.T) {
+	for name, want := range map[string]string{
+		".skillopt-tmp-SKILL.md.123":        "SKILL.md",
+		".skillopt-tmp-skill.md.4294967295": "skill.md",
+		".skillopt-tmp-a.b.c.7":             "a.b.c",
+		".skillopt-tmp-SKILL.md.":           "",
+		".skillopt-tmp-SKILL.md.12a":        "",
+		".skillopt-tmp-.1":                  "",
+		".skillopt-tmp-SKILL.md":            "",
+		"skillopt-tmp-SKILL.md.1":           "",
+		"SKILL.md.123":                      "",
+	} {
+		got, ok := TempOf(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("TempOf(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+	// What CreateTemp makes is recognised.
+	dir := t.TempDir()
+	f, err := CreateTemp(dir, "SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if base, ok := TempOf(filepath.Base(f.Name())); !ok || base != "SKILL.md" {
+		t.Fatalf("%s: %q %v", f.Name(), base, ok)
+	}
+}
+
+func TestRemoveTemp(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, ".skillopt-tmp-SKILL.md.42")
+	os.WriteFile(tmp, []byte("partial"), 0o600)
+	other := filepath.Join(dir, "SKILL.md")
+	os.WriteFile(other, []byte("x"), 0o644)
+	link := filepath.Join(dir, ".skillopt-tmp-SKILL.md.43")
+	os.Symlink(other, link)
+	if err := RemoveTemp(other); err == nil {
+		t.Error("removed a file that is not a temporary file")
+	}
+	if err := RemoveTemp(link); err == nil {
+		t.Error("removed a symbolic link")
+	}
+	if err := RemoveTemp(tmp); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{other, link} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := os.Lstat(tmp); err == nil {
+		t.Error("temporary file left")
+	}
+}

@@ -246,3 +246,25 @@ func TestColumn16(t *testing.T) {
 		t.Errorf("missing file: %d", got)
 	}
 }
+
+// Columns asked in any order, on one line or another, convert as a fresh
+// conversion does (each line is read once when they come in order).
+func TestColumn16Order(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.md")
+	line := strings.Repeat("a😀\xffé", 50)
+	if err := os.WriteFile(p, []byte(line+"\n"+line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var f Files
+	for _, q := range [][2]int{{1, 1}, {1, 7}, {1, 7}, {1, 90}, {1, 5}, {2, 3}, {1, 200}, {1, 201}, {1, 250}, {2, 250}, {1, 2}} {
+		var fresh Files
+		if got, want := f.Column16(p, q[0], q[1]), fresh.Column16(p, q[0], q[1]); got != want {
+			t.Errorf("%d:%d → %d, want %d", q[0], q[1], got, want)
+		}
+	}
+	var fresh Files
+	if got := fresh.Column16(p, 1, 5); got != 6 {
+		t.Errorf("1:5 → %d, want 6", got)
+	}
+}

@@ -68,6 +68,14 @@ const maxSourceBytes = 16 << 20
 // "\r", and a byte order mark does not count, as in skill-file positions.
 type Files struct {
 	lines map[string][]string
+	// at is where the last conversion stopped: findings of one line come
+	// in column order, so each goes on from there and a line with many
+	// findings is read once.
+	at struct {
+		file             string
+		line, runes, off int
+		units            int
+	}
 }
 
 // Column16 converts a 1-based code-point column of a file's line into a
@@ -99,17 +107,20 @@ func (f *Files) Column16(file string, line, col int) int {
 	// Count the UTF-16 units of the first col-1 code points; columns past
 	// the end of the line count one unit each.
 	text := lines[line-1]
-	units, i := 0, 0
-	for _, r := range text {
-		if i >= col-1 {
-			break
-		}
+	units, i, off := 0, 0, 0
+	if a := &f.at; a.file == file && a.line == line && a.runes <= col-1 {
+		units, i, off = a.units, a.runes, a.off
+	}
+	for off < len(text) && i < col-1 {
+		r, size := utf8.DecodeRuneInString(text[off:])
 		units++
 		if r >= 0x10000 {
 			units++
 		}
 		i++
+		off += size
 	}
+	f.at.file, f.at.line, f.at.runes, f.at.off, f.at.units = file, line, i, off, units
 	return units + (col - 1 - i) + 1
 }
 

@@ -87,7 +87,7 @@ func run(ref, out string, check bool) error {
 			continue
 		}
 		if err := atomicfile.WriteFile(path, files[n], 0o644); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if len(stale) > 0 {

@@ -189,5 +189,8 @@ func wrapRecord(path string, body []byte, escapeHTML bool) ([]byte, error) {
 // into place, so readers never see a partial file; a leftover of a killed
 // run is named like every skillopt temporary file.
 func writeAtomic(name string, data []byte) error {
-	return atomicfile.WriteFile(name, data, 0o644)
+	if err := atomicfile.WriteFile(name, data, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
