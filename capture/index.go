@@ -90,6 +90,12 @@ type Doc struct {
 	// long holds the decoded long strings (see Str), by node.
 	longMu sync.Mutex
 	long   map[int]string
+
+	// kids holds the child lists of large containers (see children), by
+	// node: a descent or an element lookup in them is a search, not a
+	// walk over every earlier sibling.
+	kidsMu sync.Mutex
+	kids   map[int][]int32
 }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.

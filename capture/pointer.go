@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Raw returns the exact bytes of node i.
@@ -138,6 +140,26 @@ func (d *Doc) keyIs(i int, key string) bool {
 	return d.Key(i) == key
 }
 
+// KeyView is Key without a copy for a key written without escapes: the
+// string shares the document's bytes, which nothing changes once parsed.
+// For lookups and comparisons in loops over many members.
+func (d *Doc) KeyView(i int) string {
+	if i < 0 {
+		return ""
+	}
+	s, e := d.KeySpan(i)
+	if s < 0 {
+		return ""
+	}
+	if d.Nodes[i].flags&flagKeyEscaped == 0 {
+		if e-1 <= s+1 {
+			return ""
+		}
+		return unsafe.String(&d.Src[s+1], e-1-(s+1))
+	}
+	return unquote(d.Src[s:e])
+}
+
 // IsMember reports whether node i is the value of an object member.
 func (d *Doc) IsMember(i int) bool { return d.Nodes[i].gap != 0 }
 
@@ -223,14 +245,52 @@ func (d *Doc) descendFrom(root, i int, f func(p, c, k int)) {
 	}
 	p := root
 	for p != i {
-		c, k := p+1, 0
-		for int(d.Nodes[c].Skip) <= i {
-			c = int(d.Nodes[c].Skip)
-			k++
+		var c, k int
+		if kids := d.children(p); kids != nil {
+			// The last child that starts at or before i holds it.
+			k = sort.Search(len(kids), func(j int) bool { return int(kids[j]) > i }) - 1
+			c = int(kids[k])
+		} else {
+			c = p + 1
+			for int(d.Nodes[c].Skip) <= i {
+				c = int(d.Nodes[c].Skip)
+				k++
+			}
 		}
 		f(p, c, k)
 		p = c
 	}
+}
+
+// manyChildren is the size from which a container's child list is kept.
+const manyChildren = 64
+
+// children returns the child nodes of container p when it has many (nil
+// for a small one, which a walk over its children costs little). The list
+// is made on first use and kept with the document.
+func (d *Doc) children(p int) []int32 {
+	n := &d.Nodes[p]
+	if n.Kind != Array && n.Kind != Object || int(n.Skip)-p-1 < manyChildren {
+		return nil
+	}
+	d.kidsMu.Lock()
+	defer d.kidsMu.Unlock()
+	if kids, ok := d.kids[p]; ok {
+		return kids
+	}
+	var kids []int32
+	end := int(n.Skip)
+	for c := p + 1; c < end; c = int(d.Nodes[c].Skip) {
+		kids = append(kids, int32(c))
+	}
+	if len(kids) < manyChildren {
+		kids = nil
+	}
+	if d.kids == nil {
+		d.kids = map[int][]int32{}
+	}
+	d.kids[p] = kids
+	return kids
 }
 
 // IsChild reports whether node c is a direct child of node p.
@@ -265,6 +325,9 @@ func (d *Doc) Children(i int) iter.Seq[int] {
 func (d *Doc) Len(i int) int {
 	if i < 0 {
 		return 0
+	}
+	if kids := d.children(i); kids != nil {
+		return len(kids)
 	}
 	n := 0
 	end := int(d.Nodes[i].Skip)
@@ -312,6 +375,12 @@ func (d *Doc) GetStr(i int, key string) string {
 func (d *Doc) Elem(i, n int) int {
 	if i < 0 || d.Nodes[i].Kind != Array || n < 0 {
 		return -1
+	}
+	if kids := d.children(i); kids != nil {
+		if n >= len(kids) {
+			return -1
+		}
+		return int(kids[n])
 	}
 	k := 0
 	end := int(d.Nodes[i].Skip)

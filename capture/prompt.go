@@ -180,7 +180,7 @@ func cacheControls(d *Doc, node int) (cuts [][2]int, ttl string) {
 	}
 	src := d.Src
 	check := func(m int) {
-		if !d.IsMember(m) || d.Key(m) != "cache_control" {
+		if !d.IsMember(m) || !d.keyIs(m, "cache_control") {
 			return
 		}
 		ks, _ := d.KeySpan(m)
@@ -210,7 +210,7 @@ func cacheControls(d *Doc, node int) (cuts [][2]int, ttl string) {
 	}
 	for m := range d.Children(node) {
 		check(m)
-		if d.IsMember(m) && d.Key(m) == "cache_control" && d.Kind(m) == Object {
+		if d.IsMember(m) && d.keyIs(m, "cache_control") && d.Kind(m) == Object {
 			ttl = "5m"
 			if d.StrIs(d.Get(m, "ttl"), "1h") {
 				ttl = "1h"

@@ -192,6 +192,24 @@ type Request struct {
 	Vendor, Model string
 	// Usage is the provider's count, when the capture carries it.
 	Usage *Usage
+
+	// A turn read off a longer request of its session chain (Requests)
+	// has no Result: it is the first n entries of the layouts baseB
+	// (before) and baseA (after), and materialize transforms it whole when
+	// a result is needed (a prefix break to attribute, the largest
+	// request).
+	baseB, baseA *layout
+	n            int
+	materialize  func() *rules.Result
+}
+
+// result returns the request's result, transforming a derived turn whole
+// (nil when that fails).
+func (r *Request) result() *rules.Result {
+	if r.Result == nil && r.materialize != nil {
+		r.Result = r.materialize()
+	}
+	return r.Result
 }
 
 // ConversationOptions controls a conversation report.
@@ -227,13 +245,26 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 	var before, after []*layout
 	var bTurns, aTurns []cache.Turn
 	models := map[string]bool{}
-	for k, r := range reqs {
-		orig, final := r.Result.Original, r.Result.Final
-		lb, la := newLayout(orig), newLayout(final)
-		tc.count(lb, la)
+	counted := map[*layout]bool{}
+	var scratch []cache.Shared
+	for k := range reqs {
+		r := &reqs[k]
+		var lb, la *layout
+		if r.baseB != nil {
+			for _, l := range []*layout{r.baseB, r.baseA} {
+				if !counted[l] {
+					tc.count(l)
+					counted[l] = true
+				}
+			}
+			lb, la = prefixLayout(r.baseB, r.n), prefixLayout(r.baseA, r.n)
+		} else {
+			lb, la = newLayout(r.Result.Original), newLayout(r.Result.Final)
+			tc.count(lb, la)
+		}
 		cm := cache.Lookup(r.Vendor, r.Model)
 		pr := opts.Prices.Lookup(r.Model)
-		t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(orig.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}
+		t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(lb.c.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}
 		cv.Tokens.Exact = cv.Tokens.Exact && opts.Exact(r.Vendor, r.Model)
 		models[r.Vendor+" "+r.Model] = true
 		output := -1
@@ -241,9 +272,9 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 			output = r.Usage.Output
 		}
 		var bt, at cache.Turn
-		t.Before, bt = side(tc, cm, pr, lb, before, bTurns, r.Model, output)
-		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output)
-		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil {
+		t.Before, bt = side(tc, cm, pr, lb, before, bTurns, r.Model, output, &scratch)
+		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output, &scratch)
+		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil && reqs[k-1].result() != nil && r.result() != nil {
 			if id, name := attribute(tc, reqs[k-1].Result, r.Result, opts); id != "" {
 				b := t.After.Break
 				b.Rule, b.RuleName = id, name
@@ -270,8 +301,8 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(models)))
 	}
 	cv.total()
-	for _, r := range reqs {
-		if r.Result.Original.Envelope == capture.EnvPiSession {
+	for _, l := range before {
+		if l.c.Envelope == capture.EnvPiSession {
 			// Say which way the missing prompt moves the prediction only
 			// when the figures agree.
 			note := "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only"
@@ -288,26 +319,33 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 
 // side predicts one request of one side given the earlier requests of that
 // side.
-func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []*layout, eTurns []cache.Turn, model string, output int) (Side, cache.Turn) {
-	s := Side{Bytes: len(l.c.Body), Input: l.tokens()}
+func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []*layout, eTurns []cache.Turn, model string, output int, scratch *[]cache.Shared) (Side, cache.Turn) {
+	s := Side{Bytes: l.size(), Input: l.tokens()}
 	ct := cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
-	ct.Output = make([]bool, len(l.blocks))
-	for i, b := range l.blocks {
-		ct.Output[i] = b.Output
-		if b.TTL != "" {
-			ct.Breakpoints = append(ct.Breakpoints, cache.Breakpoint{Block: i, TTL: b.TTL})
-		}
-	}
+	ct.Output, ct.Breakpoints = l.cacheMarks()
 	if l.c.Provider == capture.PiMessages && cm.Kind == cache.Explicit {
 		// A Pi session holds no breakpoints; Pi marks the last message
 		// of every request it sends.
 		ct.Auto = true
 	}
-	shared := make([]cache.Shared, len(earlier))
+	// What the request shares with each earlier one, in whole blocks;
+	// the tokens of the next block up to the first differing byte count
+	// only for the requests it shares the most blocks with (a prefix
+	// cache reads the longest prefix) and for the previous one.
+	shared := (*scratch)[:0]
+	most := 0
+	for _, e := range earlier {
+		sh := tc.shared(e, l, false)
+		most = max(most, sh.Blocks)
+		shared = append(shared, sh)
+	}
 	partial := cm.Kind == cache.Prefix || cm.Kind == cache.Units
 	for j, e := range earlier {
-		shared[j] = tc.shared(e, l, partial || j == len(earlier)-1)
+		if j == len(earlier)-1 || partial && shared[j].Blocks == most {
+			shared[j] = tc.shared(e, l, true)
+		}
 	}
+	*scratch = shared
 	if n := len(earlier); n > 0 {
 		prev := earlier[n-1]
 		ct.PrevShared = shared[n-1].Tokens
@@ -529,8 +567,12 @@ func largest(tc *tokenCache, reqs []Request, before, after []*layout) *LargestRe
 		return nil
 	}
 	lr := &LargestRequest{Turn: best + 1, Capture: reqs[best].Name, Sections: []SectionUse{}}
-	b := sectionTokens(tc, reqs[best].Result.Original)
-	a := sectionTokens(tc, reqs[best].Result.Final)
+	res := reqs[best].result()
+	if res == nil {
+		return nil
+	}
+	b := sectionTokens(tc, res.Original)
+	a := sectionTokens(tc, res.Final)
 	for _, k := range capture.Sections {
 		if b[k] == 0 && a[k] == 0 {
 			continue

@@ -2,8 +2,11 @@ package measure
 
 import (
 	"crypto/sha256"
+
 	"sort"
 	"strings"
+
+	"github.com/skillopt/skillopt/measure/cache"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -36,6 +39,41 @@ type layout struct {
 	// ids and timestamps are never sent.
 	gaps bool
 	segs []capture.Segment
+	// bytes is the size of the request when the layout is the prefix of a
+	// longer one's (prefixLayout); 0: the capture's body. base is that
+	// longer layout.
+	bytes int
+	base  *layout
+	// outputs and bps are the blocks' output flags and breakpoints as the
+	// cache model takes them (cacheMarks), made once a layout.
+	outputs []bool
+	bps     []cache.Breakpoint
+	marked  bool
+}
+
+// cacheMarks returns which blocks replay the model's output and the
+// explicit breakpoints, in block order.
+func (l *layout) cacheMarks() ([]bool, []cache.Breakpoint) {
+	if !l.marked {
+		l.outputs = make([]bool, len(l.blocks))
+		l.bps = nil
+		for i, b := range l.blocks {
+			l.outputs[i] = b.Output
+			if b.TTL != "" {
+				l.bps = append(l.bps, cache.Breakpoint{Block: i, TTL: b.TTL})
+			}
+		}
+		l.marked = true
+	}
+	return l.outputs, l.bps
+}
+
+// size is the request's size in bytes.
+func (l *layout) size() int {
+	if l.bytes > 0 {
+		return l.bytes
+	}
+	return len(l.c.Body)
 }
 
 func (l *layout) tokens() int {
@@ -205,6 +243,10 @@ func (tc *tokenCache) count(ls ...*layout) {
 
 // sharedBlocks returns how many leading blocks a and b have in common.
 func sharedBlocks(a, b *layout) int {
+	if a.base != nil && a.base == b.base {
+		// Two prefixes of one layout share the shorter one.
+		return min(len(a.chain), len(b.chain))
+	}
 	n := min(len(a.chain), len(b.chain))
 	// The chains agree on a prefix and then never again.
 	return sort.Search(n, func(i int) bool { return a.chain[i] != b.chain[i] })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,10 +16,53 @@ import (
 // any rule ran: its body, the cache and price family it is billed under,
 // and the provider's usage when the capture carries it.
 type Input struct {
-	Name          string
+	Name string
+	// Capture is the request; nil for a turn of a session chain, which is
+	// the first Len entries of Chain's tip (see Materialize).
 	Capture       *capture.Capture
+	Chain         *Chain
+	Len           int
 	Vendor, Model string
 	Usage         *Usage
+}
+
+// Chain is successive requests of a session of which each repeats the one
+// before it and adds to it: every turn is a prefix of the longest, the tip,
+// a Pi message list. Measuring a chain transforms a few of its turns, not
+// every one (see Requests).
+type Chain struct {
+	Tip *capture.Capture
+	// ends[i] is where entry i of the tip ends in its body.
+	ends []int
+}
+
+// Materialize returns the request of an input: its capture, or for a turn
+// of a chain a Pi message list of the tip's first Len entries.
+func (in *Input) Materialize() (*capture.Capture, error) {
+	if in.Capture != nil || in.Chain == nil {
+		return in.Capture, nil
+	}
+	tip := in.Chain.Tip
+	n := in.Len
+	if n >= len(in.Chain.ends) {
+		return tip, nil
+	}
+	if n <= 0 {
+		c, err := tip.WithBody([]byte("[]"))
+		if err == nil {
+			c.Name = in.Name
+		}
+		return c, err
+	}
+	body := make([]byte, 0, in.Chain.ends[n-1]+1)
+	body = append(body, tip.Body[:in.Chain.ends[n-1]]...)
+	body = append(body, ']')
+	c, err := tip.WithBody(body)
+	if err != nil {
+		return nil, err
+	}
+	c.Name = in.Name
+	return c, nil
 }
 
 // Inputs turns captures into the successive requests of one conversation:
@@ -79,55 +123,135 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 			tree = true
 		}
 	}
+	// What every turn needs of an entry, read once: its parent, whether it
+	// is sent, whether it is a compaction.
+	parent := make([]int, len(entries))
+	sent := make([]bool, len(entries))
+	compaction := make([]bool, len(entries))
+	for i, e := range entries {
+		parent[i] = -1
+		if tree {
+			parent[i] = parentOf(d, entries, byID, i)
+		} else if i > 0 {
+			parent[i] = i - 1
+		}
+		sent[i] = inContext(d, e)
+		compaction[i] = d.StrIs(d.Get(e, "type"), "compaction")
+	}
 	lines := entryLines(c)
 	var out []Input
+	// The path and context of the previous turn, the index of each path
+	// entry in the path, and the turns of the chain being built.
+	var path, ctx []int
+	onPath := map[int]int{}
+	var chain []int
+	flush := func() error {
+		if len(chain) == 0 {
+			return nil
+		}
+		tip, ends := contextBody(d, entries, ctx)
+		tc, err := c.WithBody(tip)
+		if err != nil {
+			return err
+		}
+		tc.Name = out[chain[len(chain)-1]].Name
+		ch := &Chain{Tip: tc, ends: ends}
+		for _, k := range chain {
+			out[k].Chain = ch
+		}
+		chain = chain[:0]
+		return nil
+	}
 	for i, e := range entries {
 		msg := d.Get(e, "message")
 		if !d.StrIs(d.Get(e, "type"), "message") || !d.StrIs(d.Get(msg, "role"), "assistant") {
 			continue
 		}
-		var path []int // positions in entries, root first
-		if tree {
-			seen := map[int]bool{}
-			for p := parentOf(d, entries, byID, i); p >= 0 && !seen[p]; p = parentOf(d, entries, byID, p) {
-				seen[p] = true
-				path = append(path, p)
+		// The path from the root to the parent: the previous turn's path up
+		// to where this one leaves it, then what it walks since.
+		var walked []int
+		keep := 0
+		seen := map[int]bool{}
+		for p := parent[i]; p >= 0 && !seen[p]; p = parent[p] {
+			if k, ok := onPath[p]; ok {
+				keep = k + 1
+				break
 			}
-			for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-				path[a], path[b] = path[b], path[a]
+			seen[p] = true
+			walked = append(walked, p)
+		}
+		extends := keep == len(path)
+		for _, p := range path[keep:] {
+			delete(onPath, p)
+		}
+		path = path[:keep]
+		for k := len(walked) - 1; k >= 0; k-- {
+			onPath[walked[k]] = len(path)
+			path = append(path, walked[k])
+		}
+		newComp := false
+		for _, p := range walked {
+			newComp = newComp || compaction[p]
+		}
+		var next []int
+		if extends && !newComp && len(chain) > 0 {
+			// The context grows by what the turn walked.
+			next = ctx
+			for k := len(walked) - 1; k >= 0; k-- {
+				if sent[walked[k]] {
+					next = append(next, walked[k])
+				}
 			}
 		} else {
-			for p := 0; p < i; p++ {
-				path = append(path, p)
+			next = sessionContext(d, entries, byID, path, sent, compaction)
+		}
+		// A turn that does not repeat the previous turn's context (a
+		// compaction, another branch) starts a new chain.
+		continues := len(chain) > 0 && len(next) >= len(ctx) && (extends && !newComp || slices.Equal(ctx, next[:len(ctx)]))
+		if !continues {
+			if err := flush(); err != nil {
+				return nil, err
 			}
+			next = slices.Clone(next)
 		}
-		ctx := sessionContext(d, entries, byID, path)
-		body := []byte{'['}
-		for k, p := range ctx {
-			if k > 0 {
-				body = append(body, ',')
-			}
-			body = append(body, d.Raw(entries[p])...)
-		}
-		body = append(body, ']')
-		turn, err := c.WithBody(body)
-		if err != nil {
-			return nil, err
-		}
+		ctx = next
 		line := i + 1
 		if i < len(lines) {
 			line = lines[i]
 		}
-		turn.Name = fmt.Sprintf("%s:%d", c.Name, line)
 		model := d.GetStr(msg, "model")
-		in := Input{Name: turn.Name, Capture: turn, Vendor: cache.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
+		in := Input{Name: fmt.Sprintf("%s:%d", c.Name, line), Len: len(ctx), Vendor: cache.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
 		in.Usage = piUsage(d, d.Get(msg, "usage"))
+		chain = append(chain, len(out))
 		out = append(out, in)
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("the Pi session holds no assistant turn")
 	}
 	return out, nil
+}
+
+// contextBody writes the entries at positions ctx as a Pi message list and
+// returns it with where each entry ends in it.
+func contextBody(d *capture.Doc, entries, ctx []int) ([]byte, []int) {
+	size := 2
+	for _, p := range ctx {
+		size += len(d.Raw(entries[p])) + 1
+	}
+	body := make([]byte, 0, size)
+	body = append(body, '[')
+	ends := make([]int, len(ctx))
+	for k, p := range ctx {
+		if k > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, d.Raw(entries[p])...)
+		ends[k] = len(body)
+	}
+	return append(body, ']'), ends
 }
 
 // entryLines returns the line number of each entry of a session file: its
@@ -159,10 +283,10 @@ func parentOf(d *capture.Doc, entries []int, byID map[string]int, i int) int {
 // sessionContext keeps the entries of a path that reach the model: the
 // last compaction's summary first, then what it kept, then what followed
 // it; messages, custom messages and branch summaries.
-func sessionContext(d *capture.Doc, entries []int, byID map[string]int, path []int) []int {
+func sessionContext(d *capture.Doc, entries []int, byID map[string]int, path []int, sent, compaction []bool) []int {
 	comp := -1
 	for k, p := range path {
-		if d.StrIs(d.Get(entries[p], "type"), "compaction") {
+		if compaction[p] {
 			comp = k
 		}
 	}
@@ -200,7 +324,7 @@ func sessionContext(d *capture.Doc, entries []int, byID map[string]int, path []i
 	}
 	var out []int
 	for _, p := range keep {
-		if inContext(d, entries[p]) {
+		if sent[p] {
 			out = append(out, p)
 		}
 	}

@@ -37,6 +37,17 @@ func entryIDs(t *testing.T, c *capture.Capture) string {
 	return strings.Join(ids, " ")
 }
 
+// materialize returns an input's request, failing the test when it cannot
+// be built.
+func materialize(t *testing.T, in *Input) *capture.Capture {
+	t.Helper()
+	c, err := in.Materialize()
+	if err != nil || c == nil {
+		t.Fatalf("%s: %v", in.Name, err)
+	}
+	return c
+}
+
 func TestSessionTurns(t *testing.T) {
 	f, err := capture.Read("s.jsonl", []byte(session), capture.Options{})
 	if err != nil {
@@ -66,11 +77,12 @@ func TestSessionTurns(t *testing.T) {
 	}
 	for i, w := range want {
 		in := ins[i]
-		if in.Name != w.name || entryIDs(t, in.Capture) != w.ids || in.Vendor != w.vendor || in.Model != w.model {
-			t.Errorf("turn %d: %s [%s] %s %s, want %s [%s] %s %s", i+1, in.Name, entryIDs(t, in.Capture), in.Vendor, in.Model, w.name, w.ids, w.vendor, w.model)
+		c := materialize(t, &in)
+		if in.Name != w.name || entryIDs(t, c) != w.ids || in.Vendor != w.vendor || in.Model != w.model {
+			t.Errorf("turn %d: %s [%s] %s %s, want %s [%s] %s %s", i+1, in.Name, entryIDs(t, c), in.Vendor, in.Model, w.name, w.ids, w.vendor, w.model)
 		}
-		if in.Capture.Provider != capture.PiMessages {
-			t.Errorf("turn %d: provider %s", i+1, in.Capture.Provider)
+		if c.Provider != capture.PiMessages {
+			t.Errorf("turn %d: provider %s", i+1, c.Provider)
 		}
 		if w.input < 0 {
 			if in.Usage != nil {
@@ -114,10 +126,10 @@ func TestSessionTurnsLinear(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	if got := texts(ins[0].Capture); got != "one" {
+	if got := texts(materialize(t, &ins[0])); got != "one" {
 		t.Errorf("turn 1: %s", got)
 	}
-	if got := texts(ins[1].Capture); got != "summary:one and two,three" {
+	if got := texts(materialize(t, &ins[1])); got != "summary:one and two,three" {
 		t.Errorf("turn 2: %s", got)
 	}
 }
@@ -224,10 +236,11 @@ func FuzzSessionTurns(f *testing.F) {
 		}
 		ins, _ := Inputs([]*capture.File{file})
 		for _, in := range ins {
-			if in.Capture == nil || in.Capture.Doc == nil {
-				t.Fatalf("turn %s without a body", in.Name)
+			c, err := in.Materialize()
+			if err != nil || c == nil || c.Doc == nil {
+				t.Fatalf("turn %s without a body: %v", in.Name, err)
 			}
-			if _, err := capture.Parse(in.Capture.Body); err != nil {
+			if _, err := capture.Parse(c.Body); err != nil {
 				t.Fatalf("turn %s does not parse: %v", in.Name, err)
 			}
 		}

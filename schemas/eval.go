@@ -66,7 +66,7 @@ func (e *evaluator) members(v vnode, buf []member) []member {
 	d := e.d
 	norm := e.gemini && !v.opaque
 	for c := range d.Children(v.i) {
-		k := d.Key(c)
+		k := d.KeyView(c)
 		child := vnode{i: c, opaque: v.opaque}
 		if norm {
 			nk := geminiKey(k)
@@ -92,7 +92,7 @@ func (e *evaluator) has(v vnode, key string) bool {
 		return false
 	}
 	for c := range d.Children(v.i) {
-		if geminiKey(d.Key(c)) == key {
+		if geminiKey(d.KeyView(c)) == key {
 			return true
 		}
 	}

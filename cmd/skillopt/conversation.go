@@ -46,17 +46,23 @@ func measureConversation(e *env, c *cli.Context) error {
 	}
 	renv := e.ruleEnv(pipeline)
 	ruleset.SetArchive(renv, renv.Archive, true)
-	reqs := make([]measure.Request, 0, len(inputs))
-	for _, in := range inputs {
-		res, err := rules.Run(in.Capture, pipeline, renv)
+	var failed error
+	reqs, err := measure.Requests(inputs, func(c *capture.Capture) *rules.Result {
+		res, err := rules.Run(c, pipeline, renv)
 		if err != nil {
-			if !e.ruleFailed(err) {
-				return err
+			if !e.ruleFailed(err) && failed == nil {
+				failed = err
 			}
 			// The request is still part of the conversation, unchanged.
-			res = &rules.Result{Original: in.Capture, Final: in.Capture}
+			res = &rules.Result{Original: c, Final: c}
 		}
-		reqs = append(reqs, measure.Request{Name: in.Name, Result: res, Vendor: in.Vendor, Model: in.Model, Usage: in.Usage})
+		return res
+	})
+	if err == nil {
+		err = failed
+	}
+	if err != nil {
+		return err
 	}
 	opts := measure.ConversationOptions{
 		Encoding: enc,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -113,10 +112,8 @@ func TestCorpusCheckClean(t *testing.T) {
 // conversationsOf returns the conversations measure --conversation reads
 // in the corpus, by name: the three-turn Pi conversations, the successive
 // requests of one recorded test (NAME.reqN.json), and every JSONL and HAR
-// file (Pi sessions, recorded traffic). long keeps the two large Pi
-// sessions whole; otherwise they are cut to their first lines, which is
-// itself a session.
-func conversationsOf(t *testing.T, long bool) map[string][]string {
+// file (Pi sessions, recorded traffic).
+func conversationsOf(t *testing.T) map[string][]string {
 	t.Helper()
 	convs := map[string][]string{}
 	reqN := regexp.MustCompile(`^(.*)\.req([0-9]+)\.json$`)
@@ -137,13 +134,6 @@ func conversationsOf(t *testing.T, long bool) map[string][]string {
 			n, _ := strconv.Atoi(m[2])
 			series[filepath.Join(filepath.Dir(p), m[1])] = append(series[filepath.Join(filepath.Dir(p), m[1])], turn{n, p})
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".har"):
-			info, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if info.Size() > 512<<10 && !long {
-				p = headLines(t, p, 150)
-			}
 			convs[base] = []string{p}
 		}
 	}
@@ -159,28 +149,6 @@ func conversationsOf(t *testing.T, long bool) map[string][]string {
 	return convs
 }
 
-// headLines writes the first n lines of a JSONL file to a temporary file.
-func headLines(t *testing.T, path string, n int) string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var b bytes.Buffer
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for i := 0; i < n && sc.Scan(); i++ {
-		b.Write(sc.Bytes())
-		b.WriteByte('\n')
-	}
-	out := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := os.WriteFile(out, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 type convBreak struct {
 	Rule   string   `json:"rule"`
 	Reason string   `json:"reason"`
@@ -191,10 +159,9 @@ type convBreak struct {
 // the default pipeline's requests cost no more than the captured ones,
 // summed over the turns whose model has a price, and no turn's prompt
 // grows; a prefix break a rule causes happens at most once and comes with
-// the rule's reason. SKILLOPT_LONG_TESTS=1 measures the large Pi sessions
-// whole.
+// the rule's reason.
 func TestCorpusConversationsNeverDearer(t *testing.T) {
-	convs := conversationsOf(t, os.Getenv("SKILLOPT_LONG_TESTS") != "")
+	convs := conversationsOf(t)
 	if len(convs) < 20 {
 		t.Fatalf("only %d conversations", len(convs))
 	}

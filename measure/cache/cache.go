@@ -189,6 +189,11 @@ type Turn struct {
 	// PrevShared is the token count this request shares with the one
 	// before it, -1 for the first.
 	PrevShared int
+
+	// entries memoises Model.entries, which every later request of a
+	// long conversation asks for.
+	entries []int
+	marked  bool
 }
 
 // Tokens is the prompt's token count.
@@ -271,11 +276,15 @@ func (m Model) explicit(cur Turn, earlier []Turn, shared []Shared) Split {
 	total := cur.Tokens()
 	bps := m.breakpoints(cur)
 	read := 0
-	for j, e := range earlier {
+	for j := range earlier {
+		e := &earlier[j]
 		if e.Model != cur.Model {
 			continue
 		}
-		for _, b := range m.entries(e) {
+		if !e.marked {
+			e.entries, e.marked = m.entries(*e), true
+		}
+		for _, b := range e.entries {
 			if b >= shared[j].Blocks || b >= len(cur.Ends) {
 				continue
 			}
