@@ -313,8 +313,8 @@ func writeJSON(e *env, v any) error {
 	return err
 }
 
-// withConfig adds the "config" field to an indented JSON object.
-func (e *env) withConfig(obj []byte) []byte {
+// configField is the "config" member that JSON output ends with.
+func (e *env) configField() string {
 	var path any
 	if e.cfg != nil && e.cfg.Path != "" {
 		path = e.cfg.Path
@@ -323,7 +323,12 @@ func (e *env) withConfig(obj []byte) []byte {
 	enc := json.NewEncoder(&v)
 	enc.SetEscapeHTML(false)
 	enc.Encode(path)
-	field := `"config": ` + strings.TrimSuffix(v.String(), "\n")
+	return `"config": ` + strings.TrimSuffix(v.String(), "\n")
+}
+
+// withConfig adds the "config" field to an indented JSON object.
+func (e *env) withConfig(obj []byte) []byte {
+	field := e.configField()
 	t := bytes.TrimRight(obj, "\n")
 	switch {
 	case bytes.Equal(t, []byte("{}")):
