@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
@@ -88,6 +89,11 @@ func diffCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			total := 0
+			for _, f := range files {
+				total += len(f.Data)
+			}
+			gctune.Hold(total)
 			if len(files) != c.NArg() {
 				if !e.errored {
 					// A folder argument: diff takes files.

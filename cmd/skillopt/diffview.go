@@ -1138,25 +1138,24 @@ func (h *hunkWriter) header(sp *hunkSpan) {
 
 // line writes one line of a hunk.
 func (h *hunkWriter) line(kind udiff.OpKind, text string) {
-	nl := "\n"
-	if h.unified {
-		// The lines of json.Indent's text end with their line break.
-		nl = ""
-		text += "\n"
-	}
+	const nl = "\n"
 	switch {
 	case kind == udiff.Equal:
 		h.flush()
-		h.write(" " + text + nl)
+		h.write(" ")
+		h.write(text)
+		h.write(nl)
 	case kind == opNote:
 		h.flush()
 		h.write(`\ ` + report.OneLine(text) + "\n")
 	case !h.color:
-		sign := "-"
 		if kind == udiff.Insert {
-			sign = "+"
+			h.write("+")
+		} else {
+			h.write("-")
 		}
-		h.write(sign + text + nl)
+		h.write(text)
+		h.write(nl)
 	case kind == udiff.Delete && len(h.ins) > 0:
 		h.flush()
 		fallthrough
