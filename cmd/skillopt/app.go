@@ -331,7 +331,8 @@ func (e *env) withConfig(obj []byte) []byte {
 	return escape.JSON(e.addConfig(obj))
 }
 
-func (e *env) addConfig(obj []byte) []byte {
+// configField is the "config" member that JSON output ends with.
+func (e *env) configField() string {
 	var path any
 	if e.cfg != nil && e.cfg.Path != "" {
 		path = e.cfg.Path
@@ -340,7 +341,11 @@ func (e *env) addConfig(obj []byte) []byte {
 	enc := json.NewEncoder(&v)
 	enc.SetEscapeHTML(false)
 	enc.Encode(path)
-	field := `"config": ` + strings.TrimSuffix(v.String(), "\n")
+	return `"config": ` + strings.TrimSuffix(v.String(), "\n")
+}
+
+func (e *env) addConfig(obj []byte) []byte {
+	field := e.configField()
 	t := bytes.TrimRight(obj, "\n")
 	switch {
 	case bytes.Equal(t, []byte("{}")):

@@ -92,11 +92,11 @@ func TestWrapLine(t *testing.T) {
 func checkOps(t testing.TB, a, b *capture.Doc, hs []reviewHunk) {
 	t.Helper()
 	ra, rb := renderView(a), renderView(b)
-	var w differ
-	w.a, w.b = a, b
-	w.value(0, 0, "", "", "", "", "", true, true)
 	var oa, ob []string
-	for _, o := range w.ops {
+	for _, o := range allOps(a, b) {
+		if o.kind == opNote {
+			continue
+		}
 		if o.kind != udiff.Insert {
 			oa = append(oa, o.text)
 		}
@@ -120,21 +120,24 @@ func checkOps(t testing.TB, a, b *capture.Doc, hs []reviewHunk) {
 	for _, h := range hs {
 		na, nb := 0, 0
 		for k, l := range h.lines {
+			if l.kind == opNote {
+				continue
+			}
 			if l.kind != udiff.Insert {
 				if got := ra[h.fromLine-1+na].text; got != l.text {
-					t.Fatalf("hunk %s: old line %d is %q, the hunk says %q", hunkHeader(h), h.fromLine+na, got, l.text)
+					t.Fatalf("hunk %s: old line %d is %q, the hunk says %q", hunkHeader(h.hunkSpan), h.fromLine+na, got, l.text)
 				}
 				na++
 			}
 			if l.kind != udiff.Delete {
 				if got := rb[h.toLine-1+nb].text; got != l.text {
-					t.Fatalf("hunk %s: new line %d is %q, the hunk says %q (line %d)", hunkHeader(h), h.toLine+nb, got, l.text, k)
+					t.Fatalf("hunk %s: new line %d is %q, the hunk says %q (line %d)", hunkHeader(h.hunkSpan), h.toLine+nb, got, l.text, k)
 				}
 				nb++
 			}
 		}
 		if na != h.fromCount || nb != h.toCount {
-			t.Fatalf("hunk %s counts %d and %d lines", hunkHeader(h), na, nb)
+			t.Fatalf("hunk %s counts %d and %d lines", hunkHeader(h.hunkSpan), na, nb)
 		}
 	}
 }
@@ -209,23 +212,40 @@ func TestReviewDiffShapes(t *testing.T) {
 	}
 }
 
-func TestExactDiff(t *testing.T) {
-	a := strings.Split("a b c d e f g", " ")
-	b := strings.Split("a x c d f g h", " ")
-	var out []string
-	x := 0
-	for _, d := range exactDiff(a, b) {
-		out = append(out, a[x:d.Start]...)
-		out = append(out, b[d.ReplStart:d.ReplEnd]...)
-		x = d.End
+func TestExactLCS(t *testing.T) {
+	ids := func(s string) []uint32 {
+		var out []uint32
+		for _, c := range strings.Split(s, " ") {
+			out = append(out, uint32(c[0]))
+		}
+		return out
 	}
-	out = append(out, a[x:]...)
-	if strings.Join(out, " ") != strings.Join(b, " ") {
-		t.Fatalf("applying the diff gave %q", out)
+	a, b := ids("a b c d e f g"), ids("a x c d f g h")
+	var common []uint32
+	for _, r := range exactLCS(a, b) {
+		common = append(common, a[r.x:r.x+r.n]...)
 	}
-	if n := len(exactDiff(a, a)); n != 0 {
-		t.Fatalf("%d replacements between equal lists", n)
+	if got, want := string(bytesOf(common)), "acdfg"; got != want {
+		t.Fatalf("common subsequence %q, want %q", got, want)
 	}
+	if rs := exactLCS(a, a); len(rs) != 1 || rs[0] != (match{0, 0, len(a)}) {
+		t.Fatalf("equal lists gave %+v", rs)
+	}
+}
+
+func bytesOf(s []uint32) []byte {
+	out := make([]byte, len(s))
+	for k, c := range s {
+		out[k] = byte(c)
+	}
+	return out
+}
+
+// allOps lists the line operations of the review diff of a and b.
+func allOps(a, b *capture.Doc) []hunkLine {
+	c := &collector{}
+	newDiffer(newPair(a, b), reviewView, c).run()
+	return c.lines
 }
 
 func TestWordDiff(t *testing.T) {
@@ -396,4 +416,25 @@ func TestMeasureGolden(t *testing.T) {
 // C0 controls but tab, DEL and the C1 controls.
 func isControl(r rune) bool {
 	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
+}
+
+// A hunk no change covers is named by the value its first changed line
+// shows.
+func TestReviewLabels(t *testing.T) {
+	for _, tc := range []struct{ a, b, want string }{
+		{`{"a":1}`, `{"a":2}`, "/a"},
+		{`{"a":{"b":[1,2]}}`, `{"a":{"b":[1,{"c":3}]}}`, "/a/b/1"},
+		{`{"a":[1]}`, `{"a":"x"}`, "/a"},
+		{`{"t":[{"n":"a"}]}`, `{"t":[{"n":"a"},{"n":"b"}]}`, "/t/0"},
+		{`["x"]`, `{"x":1}`, "(root)"},
+	} {
+		hs := reviewDiff(parseDoc(t, tc.a), parseDoc(t, tc.b), nil, 3)
+		if len(hs) != 1 || hs[0].label != tc.want {
+			var got []string
+			for _, h := range hs {
+				got = append(got, h.label)
+			}
+			t.Errorf("%s → %s: labels %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
 }

@@ -3,16 +3,18 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"strconv"
+	"hash/maphash"
+	"io"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 )
 
 // The review rendering of a request body: the body indented two spaces
@@ -21,6 +23,12 @@ import (
 // line shown as a block of its decoded lines under `"key": |`. A changed
 // system prompt or tool result then diffs line by line instead of as one
 // line of thousands of characters.
+//
+// The diff of two renderings is made by walking the two documents
+// together (see differ), twice: once to lay the hunks out (where they
+// start and end, their line numbers and labels) and once to write them.
+// Neither walk keeps the lines it passes: time and memory stay linear in
+// the size of the documents.
 
 // viewWidth is the widest line the rendering writes, indentation included
 // (a block's lines are wrapped to fit; the diff adds one column).
@@ -29,70 +37,241 @@ const viewWidth = 160
 // wrapMark starts the continuation of a decoded line wrapped to fit.
 const wrapMark = "↪ "
 
-// viewLine is one line of the rendering and the JSON Pointer of the value
-// it belongs to.
-type viewLine struct {
-	text string
-	ptr  string
+// maxBlockLines bounds the lines of the middle of two strings (between
+// their common first and last lines) that are aligned line by line; longer
+// ones are shown replaced.
+const maxBlockLines = 1 << 20
+
+// viewMode selects a rendering.
+type viewMode uint8
+
+const (
+	// reviewView is the review rendering.
+	reviewView viewMode = iota
+	// prettyView is the body as json.Indent with two spaces writes it,
+	// tokens as captured, for the unified diff of scripts and patch.
+	prettyView
+)
+
+// The forms of a line.
+const (
+	formOpen   = iota // head and opening bracket
+	formClose         // closing bracket and tail
+	formEmpty         // head, an empty container and tail
+	formScalar        // head, a token and tail
+	formBlock         // head and "|", over the lines of a string
+	formPiece         // one (wrapped) line of a string
+)
+
+// lineSpec describes a line of a rendering without spelling it: the text
+// is made only for the lines a diff shows.
+type lineSpec struct {
+	side  uint8 // 0 for a, 1 for b
+	form  uint8
+	node  int32
+	level int32  // indentation, in steps of two spaces
+	tail  string // "," after a value that is not the last of its container
+	piece string // formPiece: the text of the line
+	cont  bool   // formPiece: a wrapped continuation
 }
 
-// renderView renders a document for review.
-func renderView(d *capture.Doc) []viewLine {
-	if len(d.Nodes) == 0 {
-		return nil
+// opSink receives the lines of a diff in order.
+type opSink interface {
+	op(w *differ, kind udiff.OpKind, l lineSpec)
+	// note precedes the lines of a value shown replaced because it
+	// differs too much to align.
+	note(w *differ, text string)
+}
+
+// differ walks two documents together, passing the line operations that
+// turn the rendering of a into that of b to a sink. The documents are
+// compared value by value, so an unchanged message or tool is never matched
+// against another's lines; arrays are aligned (see align) and two strings
+// that differ are diffed line by line.
+type differ struct {
+	pair *docPair
+	docs [2]*docHashes
+	mode viewMode
+	sink opSink
+	// track keeps the path to the current value of each side and the
+	// changes that cover it, for hunk labels.
+	track  bool
+	path   [2][]pathStep
+	marks  [2]map[int32][]int32
+	active [2][]int32
+	pushed [2][]int32
+	// tails are the text after the root's last line (prettyView: the
+	// white space after the body's top-level value) and the lines after it.
+	tails     [2]string
+	tailLines [2]string
+	sp        string
+}
+
+func newDiffer(p *docPair, mode viewMode, sink opSink) *differ {
+	w := &differ{pair: p, docs: [2]*docHashes{p.a, p.b}, mode: mode, sink: sink}
+	if mode == prettyView {
+		for s, d := range w.docs {
+			if len(d.d.Nodes) == 0 {
+				continue
+			}
+			// json.Indent keeps the white space after the value; pretty adds
+			// a line break. The root's last line ends with the white space up
+			// to the first line break; the rest makes lines of its own.
+			rest := string(d.d.Src[d.d.Nodes[0].End:]) + "\n"
+			k := strings.IndexByte(rest, '\n')
+			w.tails[s], w.tailLines[s] = rest[:k], rest[k+1:]
+		}
 	}
-	return renderValue(nil, d, 0, "", "", "", true)
+	return w
 }
 
-// memberHead is what precedes the value of node k on its line: `"key": `
-// for an object member (the key as spelled in the source), nothing for an
-// array element.
-func memberHead(d *capture.Doc, k int) string {
-	if !d.IsMember(k) {
+// run walks the two documents.
+func (w *differ) run() {
+	a, b := w.docs[0].d, w.docs[1].d
+	switch {
+	case len(a.Nodes) > 0 && len(b.Nodes) > 0:
+		w.value(0, 0, -1, -1, 0, w.tails[0], w.tails[1])
+	case len(a.Nodes) > 0:
+		w.render(0, udiff.Delete, 0, -1, 0, w.tails[0])
+	case len(b.Nodes) > 0:
+		w.render(1, udiff.Insert, 0, -1, 0, w.tails[1])
+	}
+	if w.mode == prettyView {
+		w.blankLines(w.tailLines[0], w.tailLines[1])
+	}
+}
+
+// blankLines diffs the lines of white space after two bodies (each line
+// ending with a line break): common first and last lines are context, the
+// rest replaced.
+func (w *differ) blankLines(ta, tb string) {
+	pre := 0
+	for pre < len(ta) && pre < len(tb) && ta[pre] == tb[pre] {
+		pre++
+	}
+	pre = strings.LastIndexByte(ta[:pre], '\n') + 1
+	suf := 0
+	for suf < len(ta)-pre && suf < len(tb)-pre && ta[len(ta)-1-suf] == tb[len(tb)-1-suf] {
+		suf++
+	}
+	// Back to the start of a line on both sides.
+	lineStart := func(t string, q int) bool { return q == 0 || t[q-1] == '\n' }
+	for suf > 0 && !(lineStart(ta, len(ta)-suf) && lineStart(tb, len(tb)-suf)) {
+		suf--
+	}
+	lines := func(kind udiff.OpKind, side uint8, t string) {
+		for len(t) > 0 {
+			k := strings.IndexByte(t, '\n')
+			w.emit(kind, lineSpec{side: side, form: formPiece, piece: t[:k]})
+			t = t[k+1:]
+		}
+	}
+	lines(udiff.Equal, 0, ta[:pre])
+	lines(udiff.Delete, 0, ta[pre:len(ta)-suf])
+	lines(udiff.Insert, 1, tb[pre:len(tb)-suf])
+	lines(udiff.Equal, 0, ta[len(ta)-suf:])
+}
+
+// kindOf is the kind of the lines of a stretch of an alignment shown from
+// a: context when it is matched, else deleted.
+func kindOf(matched bool) udiff.OpKind {
+	if matched {
+		return udiff.Equal
+	}
+	return udiff.Delete
+}
+
+func strHash(s string) uint32 {
+	x := maphash.String(hashSeed, s)
+	return uint32(x ^ x>>32)
+}
+
+func (w *differ) emit(kind udiff.OpKind, l lineSpec) { w.sink.op(w, kind, l) }
+
+// enter and exit follow the walk into node n of side s (at index idx of
+// its array, -1 for a member or the root).
+func (w *differ) enter(s uint8, n, idx int32) {
+	if !w.track {
+		return
+	}
+	if n > 0 {
+		w.path[s] = append(w.path[s], pathStep{w.docs[s].d, n, idx})
+	}
+	ids := w.marks[s][n]
+	w.active[s] = append(w.active[s], ids...)
+	w.pushed[s] = append(w.pushed[s], int32(len(ids)))
+}
+
+func (w *differ) exit(s uint8, n int32) {
+	if !w.track {
+		return
+	}
+	if n > 0 {
+		w.path[s] = w.path[s][:len(w.path[s])-1]
+	}
+	k := len(w.pushed[s]) - 1
+	w.active[s] = w.active[s][:len(w.active[s])-int(w.pushed[s][k])]
+	w.pushed[s] = w.pushed[s][:k]
+}
+
+// pointer is the JSON Pointer of the current value of side s.
+func (w *differ) pointer(s uint8) string { return pointerOf(w.path[s]) }
+
+// spaces returns n spaces.
+func (w *differ) spaces(n int) string {
+	if len(w.sp) < n {
+		w.sp = strings.Repeat(" ", max(2*n, 64))
+	}
+	return w.sp[:n]
+}
+
+// text spells a line.
+func (w *differ) text(l lineSpec) string {
+	d := w.docs[l.side].d
+	ind := w.spaces(2 * int(l.level))
+	switch l.form {
+	case formPiece:
+		switch {
+		case l.piece == "":
+			return ""
+		case l.cont:
+			return ind + wrapMark + l.piece
+		}
+		return ind + l.piece
+	case formOpen:
+		open, _ := brackets(d.Kind(int(l.node)))
+		return ind + w.head(d, l.node) + open
+	case formClose:
+		_, close := brackets(d.Kind(int(l.node)))
+		return ind + close + l.tail
+	case formEmpty:
+		open, close := brackets(d.Kind(int(l.node)))
+		return ind + w.head(d, l.node) + open + close + l.tail
+	case formBlock:
+		return ind + w.head(d, l.node) + "|"
+	}
+	return ind + w.head(d, l.node) + w.token(d, l.node) + l.tail
+}
+
+// head is what precedes the value of node n on its line: `"key": ` for
+// an object member (the key as spelled in the source), nothing for an
+// array element or the root.
+func (w *differ) head(d *capture.Doc, n int32) string {
+	if n == 0 || !d.IsMember(int(n)) {
 		return ""
 	}
-	return escape.Text(`"`+string(d.RawKey(k))+`"`) + ": "
+	if w.mode == prettyView {
+		return `"` + string(d.RawKey(int(n))) + `": `
+	}
+	return escape.Text(`"`+string(d.RawKey(int(n)))+`"`) + ": "
 }
 
-// childPointer is the pointer of child k, the n-th of the value at ptr.
-func childPointer(d *capture.Doc, k, n int, ptr string) string {
-	if d.IsMember(k) {
-		return ptr + "/" + pointerToken(d.Key(k))
+// token is the text of scalar node n.
+func (w *differ) token(d *capture.Doc, n int32) string {
+	if w.mode == prettyView {
+		return string(d.Raw(int(n)))
 	}
-	return ptr + "/" + strconv.Itoa(n)
-}
-
-// renderValue appends the rendering of node i, the value at ptr, to out:
-// indent and head (see memberHead) before it, a comma after it unless it
-// is the last of its container.
-func renderValue(out []viewLine, d *capture.Doc, i int, ptr, indent, head string, last bool) []viewLine {
-	comma := ","
-	if last {
-		comma = ""
-	}
-	switch d.Kind(i) {
-	case capture.Object, capture.Array:
-		open, close := brackets(d.Kind(i))
-		kids := collect(d, i)
-		if len(kids) == 0 {
-			return append(out, viewLine{indent + head + open + close + comma, ptr})
-		}
-		out = append(out, viewLine{indent + head + open, ptr})
-		for n, k := range kids {
-			out = renderValue(out, d, k, childPointer(d, k, n, ptr), indent+"  ", memberHead(d, k), n == len(kids)-1)
-		}
-		return append(out, viewLine{indent + close + comma, ptr})
-	case capture.String:
-		if line, ok := stringLine(d, i, indent, head, comma); ok {
-			return append(out, viewLine{line, ptr})
-		}
-		out = append(out, viewLine{indent + head + "|", ptr})
-		for _, l := range blockLines(d.Str(i), indent+"  ") {
-			out = append(out, viewLine{l, ptr})
-		}
-		return out
-	}
-	return append(out, viewLine{indent + head + escape.Text(string(d.Raw(i))) + comma, ptr})
+	return escape.Text(string(d.Raw(int(n))))
 }
 
 func brackets(k capture.Kind) (string, string) {
@@ -102,438 +281,921 @@ func brackets(k capture.Kind) (string, string) {
 	return "{", "}"
 }
 
-// stringLine renders string node i on one line, as captured, when it holds
-// no line break and fits.
-func stringLine(d *capture.Doc, i int, indent, head, comma string) (string, bool) {
-	if strings.Contains(d.Str(i), "\n") {
-		return "", false
+// tailOf is what follows a value: a comma unless it is the last of its
+// container.
+func tailOf(last bool) string {
+	if last {
+		return ""
 	}
-	line := indent + head + escape.Text(string(d.Raw(i))) + comma
-	return line, utf8.RuneCountInString(line) <= viewWidth
+	return ","
 }
 
-// blockLines renders a string's decoded lines under indent, wrapped to
-// fit; an empty line stays empty.
-func blockLines(text, indent string) []string {
-	var out []string
-	width := max(viewWidth-utf8.RuneCountInString(indent), 40)
-	for _, l := range strings.Split(text, "\n") {
-		for k, part := range wrapLine(escape.Lines(l), width) {
-			switch {
-			case part == "":
-				out = append(out, "")
-			case k > 0:
-				out = append(out, indent+wrapMark+part)
-			default:
-				out = append(out, indent+part)
-			}
+// oneLine reports whether string node n is rendered on one line, as
+// captured: it holds no line break and fits.
+func (w *differ) oneLine(d *capture.Doc, n int32, level int32, tail string) bool {
+	if w.mode == prettyView {
+		return true
+	}
+	raw := d.Raw(int(n))
+	key := 0
+	if n > 0 && d.IsMember(int(n)) {
+		key = len(d.RawKey(int(n)))
+	}
+	// A character takes at most four bytes.
+	if len(raw)+key > 4*viewWidth+16 {
+		return false
+	}
+	// The token holds a line break only as an escape.
+	if bytes.IndexByte(raw, '\\') >= 0 && strings.Contains(d.Str(int(n)), "\n") {
+		return false
+	}
+	width := 2*int(level) + len(tail)
+	if key > 0 {
+		width += printWidth(d.RawKey(int(n))) + 4 // quotes, colon and space
+	}
+	return width+printWidth(raw) <= viewWidth
+}
+
+// printWidth is the width of escape.Text(string(b)) in characters.
+func printWidth(b []byte) int {
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f || c == 0xc2 || c == 0xd8 || c == 0xe2 {
+			// Possibly a control character: spell it.
+			return utf8.RuneCountInString(escape.Text(string(b)))
 		}
 	}
-	return out
+	if !utf8.Valid(b) {
+		return utf8.RuneCountInString(escape.Text(string(b)))
+	}
+	return utf8.RuneCount(b)
 }
 
-// collect lists the children of node i.
-func collect(d *capture.Doc, i int) []int {
-	var kids []int
-	for k := range d.Children(i) {
-		kids = append(kids, k)
+// blockWidth is the width the lines of a block at level are wrapped to.
+func blockWidth(level int32) int {
+	return max(viewWidth-2*int(level), 40)
+}
+
+// render passes the rendering of node n of side s, the value at index idx
+// of its array, as lines of kind.
+func (w *differ) render(s uint8, kind udiff.OpKind, n, idx, level int32, tail string) {
+	// Context needs no labels.
+	if kind == udiff.Equal {
+		w.renderIn(s, kind, n, level, tail)
+		return
 	}
-	return kids
+	w.enter(s, n, idx)
+	w.renderIn(s, kind, n, level, tail)
+	w.exit(s, n)
+}
+
+// renderIn is render for a node the walk has entered.
+func (w *differ) renderIn(s uint8, kind udiff.OpKind, n, level int32, tail string) {
+	d := w.docs[s].d
+	switch k := d.Kind(int(n)); k {
+	case capture.Object, capture.Array:
+		if d.Nodes[n].Skip == n+1 {
+			w.emit(kind, lineSpec{side: s, form: formEmpty, node: n, level: level, tail: tail})
+			break
+		}
+		w.emit(kind, lineSpec{side: s, form: formOpen, node: n, level: level})
+		end := d.Nodes[n].Skip
+		for c, x := n+1, int32(0); c < end; c, x = d.Nodes[c].Skip, x+1 {
+			cx := x
+			if k == capture.Object {
+				cx = -1
+			}
+			w.render(s, kind, c, cx, level+1, tailOf(d.Nodes[c].Skip == end))
+		}
+		w.emit(kind, lineSpec{side: s, form: formClose, node: n, level: level, tail: tail})
+	case capture.String:
+		if w.oneLine(d, n, level, tail) {
+			w.emit(kind, lineSpec{side: s, form: formScalar, node: n, level: level, tail: tail})
+			break
+		}
+		w.emit(kind, lineSpec{side: s, form: formBlock, node: n, level: level})
+		t := newBlockText(d.Str(int(n)), blockWidth(level+1))
+		it := t.from(0)
+		for {
+			p, ok := it.next()
+			if !ok {
+				break
+			}
+			w.emit(kind, t.spec(s, p, level+1))
+		}
+	default:
+		w.emit(kind, lineSpec{side: s, form: formScalar, node: n, level: level, tail: tail})
+	}
+}
+
+// replace passes node i of a as deleted and node j of b as inserted (-1:
+// none).
+func (w *differ) replace(i, j, idxA, idxB, level int32, tailA, tailB string) {
+	if i >= 0 {
+		w.render(0, udiff.Delete, i, idxA, level, tailA)
+	}
+	if j >= 0 {
+		w.render(1, udiff.Insert, j, idxB, level, tailB)
+	}
+}
+
+// swap passes node i of a, which the walk has entered, as deleted and node
+// j of b as inserted.
+func (w *differ) swap(i, j, level int32, tailA, tailB string) {
+	w.renderIn(0, udiff.Delete, i, level, tailA)
+	w.renderIn(1, udiff.Insert, j, level, tailB)
+}
+
+// line passes one line of each side: as context when they read the same,
+// else as a deletion and an insertion.
+func (w *differ) line(la, lb lineSpec) {
+	if la.tail == lb.tail && (la.form != formScalar || w.text(la) == w.text(lb)) {
+		w.emit(udiff.Equal, la)
+		return
+	}
+	w.emit(udiff.Delete, la)
+	w.emit(udiff.Insert, lb)
+}
+
+// sameHeads reports whether nodes i of a and j of b have the same head.
+func (w *differ) sameHeads(i, j int32) bool {
+	a, b := w.docs[0].d, w.docs[1].d
+	ma, mb := i > 0 && a.IsMember(int(i)), j > 0 && b.IsMember(int(j))
+	return ma == mb && (!ma || bytes.Equal(a.RawKey(int(i)), b.RawKey(int(j))))
+}
+
+// value diffs node i of a with node j of b (at indexes idxA and idxB of
+// their arrays), each followed by its tail.
+func (w *differ) value(i, j, idxA, idxB, level int32, tailA, tailB string) {
+	w.enter(0, i, idxA)
+	w.enter(1, j, idxB)
+	w.diffValue(i, j, idxA, idxB, level, tailA, tailB)
+	w.exit(1, j)
+	w.exit(0, i)
+}
+
+func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
+	a, b := w.docs[0].d, w.docs[1].d
+	heads := w.sameHeads(i, j)
+	if heads && equalNodes(w.docs[0], w.docs[1], int(i), int(j)) {
+		w.same(i, j, level, tailA, tailB)
+		return
+	}
+	ka, kb := a.Kind(int(i)), b.Kind(int(j))
+	container := ka == capture.Object || ka == capture.Array
+	if ka != kb || !heads || container && (a.Nodes[i].Skip == i+1 || b.Nodes[j].Skip == j+1) {
+		w.swap(i, j, level, tailA, tailB)
+		return
+	}
+	switch ka {
+	case capture.Object:
+		if !w.pair.alignObjects(int(i), int(j)) {
+			w.sink.note(w, measure.Thousands(a.Len(int(i)))+" and "+measure.Thousands(b.Len(int(j)))+" members differ too much to align: shown replaced")
+			w.swap(i, j, level, tailA, tailB)
+			return
+		}
+		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		w.members(i, j, level+1)
+		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
+	case capture.Array:
+		ea, eb, al := w.pair.alignArrays(int(i), int(j))
+		if !al.ok {
+			w.sink.note(w, measure.Thousands(ea.n)+" and "+measure.Thousands(eb.n)+" elements differ too much to align: shown replaced")
+			w.swap(i, j, level, tailA, tailB)
+			return
+		}
+		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		w.elements(ea, eb, al, level+1)
+		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
+	case capture.String:
+		oka, okb := w.oneLine(a, i, level, tailA), w.oneLine(b, j, level, tailB)
+		switch {
+		case oka && okb:
+			w.line(lineSpec{side: 0, form: formScalar, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formScalar, node: j, level: level, tail: tailB})
+		case oka || okb:
+			w.swap(i, j, level, tailA, tailB)
+		default:
+			w.emit(udiff.Equal, lineSpec{side: 0, form: formBlock, node: i, level: level})
+			w.blocks(i, j, level+1)
+		}
+	default:
+		w.swap(i, j, level, tailA, tailB)
+	}
+}
+
+// same passes two equal values: their renderings differ at most in the
+// tail of their last line.
+func (w *differ) same(i, j, level int32, tailA, tailB string) {
+	if tailA == tailB {
+		w.render(0, udiff.Equal, i, -1, level, tailA)
+		return
+	}
+	a, b := w.docs[0].d, w.docs[1].d
+	switch a.Kind(int(i)) {
+	case capture.Object, capture.Array:
+		if a.Nodes[i].Skip == i+1 {
+			w.line(lineSpec{side: 0, form: formEmpty, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formEmpty, node: j, level: level, tail: tailB})
+			return
+		}
+		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		end := a.Nodes[i].Skip
+		for c := i + 1; c < end; c = a.Nodes[c].Skip {
+			w.render(0, udiff.Equal, c, -1, level+1, tailOf(a.Nodes[c].Skip == end))
+		}
+		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
+	case capture.String:
+		oka, okb := w.oneLine(a, i, level, tailA), w.oneLine(b, j, level, tailB)
+		switch {
+		case oka && okb:
+			w.line(lineSpec{side: 0, form: formScalar, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formScalar, node: j, level: level, tail: tailB})
+		case oka || okb:
+			w.swap(i, j, level, tailA, tailB)
+		default:
+			// A block has no tail.
+			w.render(0, udiff.Equal, i, -1, level, tailA)
+		}
+	default:
+		w.line(lineSpec{side: 0, form: formScalar, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formScalar, node: j, level: level, tail: tailB})
+	}
+}
+
+// members diffs two objects member by member, in the order of their keys;
+// a member only one side has is deleted or inserted where it stands.
+func (w *differ) members(i, j, level int32) {
+	a, b := w.docs[0].d, w.docs[1].d
+	ma, mb := elements(a, int(i)), elements(b, int(j))
+	na, nb := ma.n, mb.n
+	x, y := 0, 0
+	// Members in the same order are paired in place.
+	for x < na && y < nb && sameKey(a, int(ma.at(x)), b, int(mb.at(y))) {
+		w.value(ma.at(x), mb.at(y), -1, -1, level, tailOf(x == na-1), tailOf(y == nb-1))
+		x++
+		y++
+	}
+	if x == na && y == nb {
+		return
+	}
+	inA, inB := keyIndex(a, ma.from(x)), keyIndex(b, mb.from(y))
+	moved := map[string]bool{}
+	for x < na || y < nb {
+		var ka, kb string
+		if x < na {
+			ka = a.Key(int(ma.at(x)))
+		}
+		if y < nb {
+			kb = b.Key(int(mb.at(y)))
+		}
+		_, aInB := inB[ka]
+		_, bInA := inA[kb]
+		switch {
+		case x < na && (!aInB || moved[ka]):
+			w.replace(ma.at(x), -1, -1, -1, level, tailOf(x == na-1), "")
+			x++
+		case y < nb && (!bInA || moved[kb]):
+			w.replace(-1, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
+			y++
+		case x < na && y < nb && ka == kb:
+			w.value(ma.at(x), mb.at(y), -1, -1, level, tailOf(x == na-1), tailOf(y == nb-1))
+			x++
+			y++
+		case x >= na:
+			// Only with repeated keys, which the reader rejects.
+			w.replace(-1, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
+			y++
+		default:
+			// The keys come in another order: this one moves.
+			moved[ka] = true
+			w.replace(ma.at(x), -1, -1, -1, level, tailOf(x == na-1), "")
+			x++
+		}
+	}
+}
+
+// elements diffs two aligned arrays: matched elements are context, those
+// between matches are compared pairwise and the rest deleted or inserted.
+func (w *differ) elements(ea, eb elemList, al alignment, level int32) {
+	na, nb := ea.n, eb.n
+	al.blocks(na, nb, func(eq bool, x0, x1, y0, y1 int) {
+		p := min(x1-x0, y1-y0)
+		for k := range p {
+			x, y := x0+k, y0+k
+			w.value(ea.at(x), eb.at(y), int32(x), int32(y), level, tailOf(x == na-1), tailOf(y == nb-1))
+		}
+		for x := x0 + p; x < x1; x++ {
+			w.replace(ea.at(x), -1, int32(x), -1, level, tailOf(x == na-1), "")
+		}
+		for y := y0 + p; y < y1; y++ {
+			w.replace(-1, eb.at(y), -1, int32(y), level, "", tailOf(y == nb-1))
+		}
+	})
+}
+
+// blocks diffs the lines of two strings shown as blocks at level: their
+// common first and last lines are context, the lines between are aligned.
+func (w *differ) blocks(i, j, level int32) {
+	width := blockWidth(level)
+	ta := newBlockText(w.docs[0].d.Str(int(i)), width)
+	tb := newBlockText(w.docs[1].d.Str(int(j)), width)
+	// The common first lines.
+	pre := 0
+	fa, fb := ta.from(0), tb.from(0)
+	var pa, pb piece
+	var oka, okb bool
+	for {
+		pa, oka = fa.next()
+		pb, okb = fb.next()
+		if !oka || !okb || !ta.same(pa, tb, pb) {
+			break
+		}
+		pre++
+	}
+	// Where the middle starts on each side (len+1: nothing left).
+	startA, startB := len(ta.s)+1, len(tb.s)+1
+	if oka {
+		startA = pa.start
+	}
+	if okb {
+		startB = pb.start
+	}
+	// The common last lines, not reaching into the first ones.
+	ra, rb := ta.backward(), tb.backward()
+	endA, endB := len(ta.s)+1, len(tb.s)+1
+	for {
+		qa, oka := ra.next()
+		qb, okb := rb.next()
+		if !oka || !okb || qa.start < startA || qb.start < startB || !ta.same(qa, tb, qb) {
+			break
+		}
+		endA, endB = qa.start, qb.start
+	}
+	it := ta.from(0)
+	for range pre {
+		p, _ := it.next()
+		w.emit(udiff.Equal, ta.spec(0, p, level))
+	}
+	replaced := true
+	na, nb := ta.count(startA, endA, maxBlockLines+1), tb.count(startB, endB, maxBlockLines+1)
+	switch {
+	case na > maxBlockLines || nb > maxBlockLines:
+		w.sink.note(w, "more than "+measure.Thousands(maxBlockLines)+" lines differ: shown replaced")
+	default:
+		ma, mb := ta.between(startA, endA, na), tb.between(startB, endB, nb)
+		ha, hb := make([]uint32, len(ma)), make([]uint32, len(mb))
+		for k, p := range ma {
+			ha[k] = ta.hash(p)
+		}
+		for k, p := range mb {
+			hb[k] = tb.hash(p)
+		}
+		al := align(len(ha), len(hb), func(x int) uint32 { return ha[x] }, func(y int) uint32 { return hb[y] },
+			func(x, y int) bool { return ta.same(ma[x], tb, mb[y]) }, false)
+		if !al.ok {
+			w.sink.note(w, measure.Thousands(na)+" and "+measure.Thousands(nb)+" lines differ too much to align: shown replaced")
+			break
+		}
+		replaced = false
+		al.blocks(len(ma), len(mb), func(eq bool, x0, x1, y0, y1 int) {
+			for _, p := range ma[x0:x1] {
+				w.emit(kindOf(eq), ta.spec(0, p, level))
+			}
+			if !eq {
+				for _, p := range mb[y0:y1] {
+					w.emit(udiff.Insert, tb.spec(1, p, level))
+				}
+			}
+		})
+	}
+	if replaced {
+		for it := ta.fromPos(startA); ; {
+			p, ok := it.next()
+			if !ok || p.start >= endA {
+				break
+			}
+			w.emit(udiff.Delete, ta.spec(0, p, level))
+		}
+		for it := tb.fromPos(startB); ; {
+			p, ok := it.next()
+			if !ok || p.start >= endB {
+				break
+			}
+			w.emit(udiff.Insert, tb.spec(1, p, level))
+		}
+	}
+	it = ta.fromPos(endA)
+	for {
+		p, ok := it.next()
+		if !ok {
+			break
+		}
+		w.emit(udiff.Equal, ta.spec(0, p, level))
+	}
+}
+
+// blockText is a string as the lines of a block: its lines, each made one
+// line (see escape.Text), cut to fit a width; a piece is one such line.
+type blockText struct {
+	s     string // the lines, joined by line breaks
+	width int
+	offs  []int // scratch: rune offsets of the piece being cut
+}
+
+// piece is a line of a block: s[start:end], the first piece of its line or
+// its wrapped continuation.
+type piece struct {
+	start, end int
+	first      bool
+}
+
+func newBlockText(text string, width int) *blockText {
+	t := &blockText{s: text, width: width, offs: make([]int, width+1)}
+	// Each line as escape.Lines shows it (a copy only when it escapes
+	// something).
+	t.s = escape.Lines(text)
+	return t
+}
+
+// cut returns the end of the piece that starts at pos in the line ending
+// at end: at most w characters, broken after a space in its second half
+// when there is one.
+func (t *blockText) cut(pos, end, w int) int {
+	off := pos
+	k := 0
+	for off < end && k < w {
+		t.offs[k] = off
+		_, size := utf8.DecodeRuneInString(t.s[off:end])
+		off += size
+		k++
+	}
+	if off >= end {
+		return end
+	}
+	t.offs[w] = off
+	for c := w; c > w/2; c-- {
+		if t.s[t.offs[c-1]] == ' ' {
+			return t.offs[c]
+		}
+	}
+	return off
+}
+
+// pieceIter iterates over the pieces of a block in order.
+type pieceIter struct {
+	t            *blockText
+	pos, lineEnd int
+	first, done  bool
+}
+
+func (t *blockText) from(pos int) *pieceIter { return t.fromPos(pos) }
+
+// fromPos iterates from the piece that starts at pos (past the end:
+// nothing).
+func (t *blockText) fromPos(pos int) *pieceIter {
+	if pos > len(t.s) {
+		return &pieceIter{done: true}
+	}
+	return &pieceIter{t: t, pos: pos, lineEnd: lineEnd(t.s, pos), first: pos == 0 || t.s[pos-1] == '\n'}
+}
+
+func lineEnd(s string, pos int) int {
+	if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
+		return pos + k
+	}
+	return len(s)
+}
+
+func (it *pieceIter) next() (piece, bool) {
+	if it.done {
+		return piece{}, false
+	}
+	s := it.t.s
+	if !it.first && it.pos == it.lineEnd {
+		if it.lineEnd == len(s) {
+			it.done = true
+			return piece{}, false
+		}
+		it.pos = it.lineEnd + 1
+		it.lineEnd = lineEnd(s, it.pos)
+		it.first = true
+	}
+	w := it.t.width
+	if !it.first {
+		w -= utf8.RuneCountInString(wrapMark)
+	}
+	p := piece{it.pos, it.t.cut(it.pos, it.lineEnd, w), it.first}
+	it.pos, it.first = p.end, false
+	return p, true
+}
+
+// revIter iterates over the pieces of a block from the last.
+type revIter struct {
+	t         *blockText
+	lineStart int
+	buf       []piece
+	done      bool
+}
+
+func (t *blockText) backward() *revIter {
+	it := &revIter{t: t}
+	it.load(len(t.s))
+	return it
+}
+
+// load takes the pieces of the line ending at end.
+func (it *revIter) load(end int) {
+	it.lineStart = strings.LastIndexByte(it.t.s[:end], '\n') + 1
+	// A piece but the last holds at least half the width.
+	if most := (end-it.lineStart)/(it.t.width/2-1) + 2; cap(it.buf) < most {
+		it.buf = make([]piece, 0, most)
+	}
+	it.buf = it.buf[:0]
+	for f := it.t.fromPos(it.lineStart); ; {
+		p, ok := f.next()
+		if !ok || p.start > end || p.start == end && !p.first {
+			break
+		}
+		it.buf = append(it.buf, p)
+		if p.end == end {
+			break
+		}
+	}
+}
+
+func (it *revIter) next() (piece, bool) {
+	if it.done {
+		return piece{}, false
+	}
+	if len(it.buf) == 0 {
+		if it.lineStart == 0 {
+			it.done = true
+			return piece{}, false
+		}
+		it.load(it.lineStart - 1)
+	}
+	p := it.buf[len(it.buf)-1]
+	it.buf = it.buf[:len(it.buf)-1]
+	return p, true
+}
+
+// count counts the pieces that start in [start, end), stopping at limit.
+func (t *blockText) count(start, end, limit int) int {
+	n := 0
+	for it := t.fromPos(start); n < limit; n++ {
+		p, ok := it.next()
+		if !ok || p.start >= end {
+			break
+		}
+	}
+	return n
+}
+
+// between lists the n pieces that start in [start, end).
+func (t *blockText) between(start, end, n int) []piece {
+	out := make([]piece, 0, n)
+	for it := t.fromPos(start); ; {
+		p, ok := it.next()
+		if !ok || p.start >= end {
+			return out
+		}
+		out = append(out, p)
+	}
+}
+
+func (t *blockText) text(p piece) string { return t.s[p.start:p.end] }
+
+// same reports whether piece p of t reads as piece q of u.
+func (t *blockText) same(p piece, u *blockText, q piece) bool {
+	return p.first == q.first && t.text(p) == u.text(q)
+}
+
+func (t *blockText) hash(p piece) uint32 {
+	h := strHash(t.text(p))
+	if !p.first {
+		h = ^h
+	}
+	return h
+}
+
+func (t *blockText) spec(side uint8, p piece, level int32) lineSpec {
+	return lineSpec{side: side, form: formPiece, level: level, piece: t.text(p), cont: !p.first}
 }
 
 // wrapLine splits s into pieces of at most width characters (the pieces
 // after the first leave room for wrapMark), at a space when there is one
 // in the second half of the piece.
 func wrapLine(s string, width int) []string {
-	if utf8.RuneCountInString(s) <= width {
-		return []string{s}
-	}
+	t := &blockText{s: s, width: width, offs: make([]int, width+1)}
 	var out []string
-	rs := []rune(s)
-	w := width
-	for len(rs) > w {
-		cut := w
-		for k := w; k > w/2; k-- {
-			if rs[k-1] == ' ' {
-				cut = k
-				break
-			}
+	for it := t.from(0); ; {
+		p, ok := it.next()
+		if !ok {
+			return out
 		}
-		out = append(out, string(rs[:cut]))
-		rs = rs[cut:]
-		w = width - utf8.RuneCountInString(wrapMark)
+		out = append(out, t.text(p))
 	}
-	return append(out, string(rs))
 }
 
-// hunkLine is one line of a review diff: its kind, text and the JSON
-// Pointer of the value it shows (in the old document for deletions and
-// context, in the new one for insertions).
-type hunkLine struct {
-	kind udiff.OpKind
-	text string
-	ptr  string
-}
+// opNote is the kind of a note line: the lines after it show a value
+// replaced because it differs too much to align.
+const opNote udiff.OpKind = 3
 
-// reviewHunk is one hunk of a review diff.
-type reviewHunk struct {
+// hunkSpan is where a hunk of a diff starts and ends, as indexes of the
+// line operations, its line numbers and its label.
+type hunkSpan struct {
+	from, to            int
 	fromLine, fromCount int
 	toLine, toCount     int
-	lines               []hunkLine
 	// label names what the hunk changes: JSON Pointers and the rules that
 	// changed them.
 	label string
 }
 
-// reviewDiff diffs the renderings of two documents (see renderView) with
-// ctx lines of context and labels each hunk with the changes, and their
-// rules, that it shows. The documents are compared value by value, so an
-// unchanged message or tool is never matched against another's lines;
-// two strings that differ are diffed line by line.
-func reviewDiff(a, b *capture.Doc, changes []diffChange, ctx int) []reviewHunk {
-	if bytes.Equal(a.Src, b.Src) {
-		return nil
-	}
-	w := &differ{a: a, b: b}
-	if len(a.Nodes) > 0 && len(b.Nodes) > 0 {
-		w.value(0, 0, "", "", "", "", "", true, true)
-	}
-	return hunks(w.ops, changes, ctx)
+// layout groups line operations into hunks with ctx lines of context, as
+// unified diffs do, and labels each with the changes its changed lines
+// belong to, each with the rule that made it: "/system/0/text SO101
+// catalog.compact-index". A hunk none of whose lines a change covers (a
+// comma after the element before an added one) is named by its first
+// changed line.
+type layout struct {
+	ctx     int
+	changes []diffChange
+	spans   []hunkSpan
+	k       int // operations so far
+	la, lb  int // lines of a and b so far
+	open    bool
+	last    int // the last changed operation
+	laLast  int // la and lb after it
+	lbLast  int
+	stamp   []int
+	parts   []string
+	first   string
+	fresh   []int32
 }
 
-// differ walks two documents together, collecting the line operations
-// that turn the rendering of a into that of b.
-type differ struct {
-	a, b *capture.Doc
-	ops  []hunkLine
-}
+func (l *layout) note(*differ, string) {}
 
-func (w *differ) emit(kind udiff.OpKind, lines []viewLine) {
-	for _, l := range lines {
-		w.ops = append(w.ops, hunkLine{kind, l.text, l.ptr})
-	}
-}
-
-// same emits two renderings of equal content as context; lines that
-// differ (the comma after an element that is no longer the last) are a
-// deletion and an insertion.
-func (w *differ) same(la, lb []viewLine) {
-	if len(la) != len(lb) {
-		w.emit(udiff.Delete, la)
-		w.emit(udiff.Insert, lb)
+func (l *layout) op(w *differ, kind udiff.OpKind, ln lineSpec) {
+	if kind == udiff.Equal {
+		l.k++
+		l.la++
+		l.lb++
 		return
 	}
-	for k := range la {
-		if la[k].text == lb[k].text {
-			w.ops = append(w.ops, hunkLine{udiff.Equal, la[k].text, la[k].ptr})
-			continue
+	side := ln.side
+	if !l.open || l.k-l.last-1 > 2*l.ctx {
+		l.close()
+		from := max(l.k-l.ctx, 0)
+		l.spans = append(l.spans, hunkSpan{from: from, fromLine: l.la - (l.k - from) + 1, toLine: l.lb - (l.k - from) + 1})
+		l.open, l.parts, l.first = true, l.parts[:0], ""
+		if w.track {
+			l.first = ptrText(w.pointer(side))
 		}
-		w.ops = append(w.ops, hunkLine{udiff.Delete, la[k].text, la[k].ptr}, hunkLine{udiff.Insert, lb[k].text, lb[k].ptr})
 	}
-}
-
-// replace emits node i of a as deleted and node j of b as inserted.
-func (w *differ) replace(i, j int, pa, pb, indent, ha, hb string, lastA, lastB bool) {
-	if i >= 0 {
-		w.emit(udiff.Delete, renderValue(nil, w.a, i, pa, indent, ha, lastA))
-	}
-	if j >= 0 {
-		w.emit(udiff.Insert, renderValue(nil, w.b, j, pb, indent, hb, lastB))
-	}
-}
-
-// value diffs node i of a (at pa) with node j of b (at pb).
-func (w *differ) value(i, j int, pa, pb, indent, ha, hb string, lastA, lastB bool) {
-	a, b := w.a, w.b
-	if ha == hb && bytes.Equal(a.Raw(i), b.Raw(j)) {
-		w.same(renderValue(nil, a, i, pa, indent, ha, lastA), renderValue(nil, b, j, pb, indent, hb, lastB))
-		return
-	}
-	ka, kb := a.Kind(i), b.Kind(j)
-	if ka != kb || ha != hb || (ka == capture.Object || ka == capture.Array) && (a.Len(i) == 0 || b.Len(j) == 0) {
-		w.replace(i, j, pa, pb, indent, ha, hb, lastA, lastB)
-		return
-	}
-	comma := func(last bool) string {
-		if last {
-			return ""
-		}
-		return ","
-	}
-	switch ka {
-	case capture.Object:
-		w.same([]viewLine{{indent + ha + "{", pa}}, []viewLine{{indent + hb + "{", pb}})
-		w.members(i, j, pa, pb, indent+"  ")
-		w.same([]viewLine{{indent + "}" + comma(lastA), pa}}, []viewLine{{indent + "}" + comma(lastB), pb}})
-	case capture.Array:
-		w.same([]viewLine{{indent + ha + "[", pa}}, []viewLine{{indent + hb + "[", pb}})
-		w.elements(i, j, pa, pb, indent+"  ")
-		w.same([]viewLine{{indent + "]" + comma(lastA), pa}}, []viewLine{{indent + "]" + comma(lastB), pb}})
-	case capture.String:
-		la, oka := stringLine(a, i, indent, ha, comma(lastA))
-		lb, okb := stringLine(b, j, indent, hb, comma(lastB))
-		if oka || okb {
-			if oka && okb {
-				w.same([]viewLine{{la, pa}}, []viewLine{{lb, pb}})
-				return
+	if w.track {
+		l.fresh = l.fresh[:0]
+		for _, c := range w.active[side] {
+			if l.stamp[c] != len(l.spans) {
+				l.stamp[c] = len(l.spans)
+				l.fresh = append(l.fresh, c)
 			}
-			w.replace(i, j, pa, pb, indent, ha, hb, lastA, lastB)
-			return
 		}
-		w.same([]viewLine{{indent + ha + "|", pa}}, []viewLine{{indent + hb + "|", pb}})
-		w.lines(blockLines(a.Str(i), indent+"  "), blockLines(b.Str(j), indent+"  "), pa, pb)
-	default:
-		w.replace(i, j, pa, pb, indent, ha, hb, lastA, lastB)
-	}
-}
-
-// members diffs two objects member by member, in the order of their keys;
-// a member only one side has is deleted or inserted where it stands.
-func (w *differ) members(i, j int, pa, pb, indent string) {
-	a, b := w.a, w.b
-	ma, mb := collect(a, i), collect(b, j)
-	inA, inB := map[string]bool{}, map[string]bool{}
-	for _, k := range ma {
-		inA[a.Key(k)] = true
-	}
-	for _, k := range mb {
-		inB[b.Key(k)] = true
-	}
-	moved := map[string]bool{}
-	x, y := 0, 0
-	for x < len(ma) || y < len(mb) {
-		switch {
-		case x < len(ma) && (!inB[a.Key(ma[x])] || moved[a.Key(ma[x])]):
-			k := ma[x]
-			w.replace(k, -1, pa+"/"+pointerToken(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
-			x++
-		case y < len(mb) && (!inA[b.Key(mb[y])] || moved[b.Key(mb[y])]):
-			k := mb[y]
-			w.replace(-1, k, "", pb+"/"+pointerToken(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
-			y++
-		case x < len(ma) && y < len(mb) && a.Key(ma[x]) == b.Key(mb[y]):
-			ka, kb := ma[x], mb[y]
-			w.value(ka, kb, pa+"/"+pointerToken(a.Key(ka)), pb+"/"+pointerToken(b.Key(kb)), indent, memberHead(a, ka), memberHead(b, kb), x == len(ma)-1, y == len(mb)-1)
-			x++
-			y++
-		case x >= len(ma):
-			// Only with repeated keys, which the reader rejects.
-			k := mb[y]
-			w.replace(-1, k, "", pb+"/"+pointerToken(b.Key(k)), indent, "", memberHead(b, k), false, y == len(mb)-1)
-			y++
-		default:
-			// The keys come in another order: this one moves.
-			k := ma[x]
-			moved[a.Key(k)] = true
-			w.replace(k, -1, pa+"/"+pointerToken(a.Key(k)), "", indent, memberHead(a, k), "", x == len(ma)-1, false)
-			x++
+		slices.Sort(l.fresh)
+		for _, c := range l.fresh {
+			ch := l.changes[c]
+			part := ptrText(ch.Pointer)
+			if ch.Rule != "" {
+				part += " " + ruleLabel(ch.Rule)
+			}
+			l.parts = append(l.parts, part)
 		}
 	}
-}
-
-// elements diffs two arrays: equal elements at the start and at the end
-// are context, those between are compared pairwise and the rest deleted
-// or inserted.
-func (w *differ) elements(i, j int, pa, pb, indent string) {
-	a, b := w.a, w.b
-	ea, eb := collect(a, i), collect(b, j)
-	pre, suf, pair := alignElements(a, b, ea, eb)
-	x := func(n int) (int, string, bool) { return ea[n], pa + "/" + strconv.Itoa(n), n == len(ea)-1 }
-	y := func(n int) (int, string, bool) { return eb[n], pb + "/" + strconv.Itoa(n), n == len(eb)-1 }
-	for n := 0; n < pre+pair; n++ {
-		ka, ptrA, lastA := x(n)
-		kb, ptrB, lastB := y(n)
-		w.value(ka, kb, ptrA, ptrB, indent, "", "", lastA, lastB)
-	}
-	for n := pre + pair; n < len(ea)-suf; n++ {
-		k, p, last := x(n)
-		w.replace(k, -1, p, "", indent, "", "", last, false)
-	}
-	for n := pre + pair; n < len(eb)-suf; n++ {
-		k, p, last := y(n)
-		w.replace(-1, k, "", p, indent, "", "", false, last)
-	}
-	for n := 0; n < suf; n++ {
-		ka, ptrA, lastA := x(len(ea) - suf + n)
-		kb, ptrB, lastB := y(len(eb) - suf + n)
-		w.value(ka, kb, ptrA, ptrB, indent, "", "", lastA, lastB)
-	}
-}
-
-// maxLineCells bounds the exact line diff of two strings' lines; larger
-// ones are diffed by the faster approximation of the diff library.
-const maxLineCells = 1 << 22
-
-// lines diffs the lines of two strings.
-func (w *differ) lines(la, lb []string, pa, pb string) {
-	pre := 0
-	for pre < len(la) && pre < len(lb) && la[pre] == lb[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(la)-pre && suf < len(lb)-pre && la[len(la)-1-suf] == lb[len(lb)-1-suf] {
-		suf++
-	}
-	for _, l := range la[:pre] {
-		w.ops = append(w.ops, hunkLine{udiff.Equal, l, pa})
-	}
-	ma, mb := la[pre:len(la)-suf], lb[pre:len(lb)-suf]
-	var ds []lcs.Diff
-	if len(ma)*len(mb) <= maxLineCells {
-		ds = exactDiff(ma, mb)
+	l.last = l.k
+	l.k++
+	if kind == udiff.Delete {
+		l.la++
 	} else {
-		ds = lcs.DiffLines(ma, mb)
+		l.lb++
 	}
-	x := 0
-	for _, d := range ds {
-		for ; x < d.Start; x++ {
-			w.ops = append(w.ops, hunkLine{udiff.Equal, ma[x], pa})
-		}
-		for ; x < d.End; x++ {
-			w.ops = append(w.ops, hunkLine{udiff.Delete, ma[x], pa})
-		}
-		for _, l := range mb[d.ReplStart:d.ReplEnd] {
-			w.ops = append(w.ops, hunkLine{udiff.Insert, l, pb})
-		}
-	}
-	for ; x < len(ma); x++ {
-		w.ops = append(w.ops, hunkLine{udiff.Equal, ma[x], pa})
-	}
-	for _, l := range la[len(la)-suf:] {
-		w.ops = append(w.ops, hunkLine{udiff.Equal, l, pa})
-	}
+	l.laLast, l.lbLast = l.la, l.lb
 }
 
-// exactDiff returns the replacements of a longest common subsequence of
-// a and b, computed by dynamic programming.
-func exactDiff(a, b []string) []lcs.Diff {
-	n, m := len(a), len(b)
-	// l[x*(m+1)+y] is the length of the LCS of a[x:] and b[y:].
-	l := make([]int32, (n+1)*(m+1))
-	for x := n - 1; x >= 0; x-- {
-		for y := m - 1; y >= 0; y-- {
-			if a[x] == b[y] {
-				l[x*(m+1)+y] = l[(x+1)*(m+1)+y+1] + 1
-			} else {
-				l[x*(m+1)+y] = max(l[(x+1)*(m+1)+y], l[x*(m+1)+y+1])
-			}
-		}
+// close ends the open hunk.
+func (l *layout) close() {
+	if !l.open {
+		return
 	}
-	var out []lcs.Diff
-	var cur *lcs.Diff
-	x, y := 0, 0
-	flush := func() {
-		if cur != nil {
-			out = append(out, *cur)
-			cur = nil
-		}
+	h := &l.spans[len(l.spans)-1]
+	h.to = min(l.last+l.ctx+1, l.k)
+	// The operations after the last changed one are context.
+	h.fromCount = l.laLast + h.to - l.last - 1 - (h.fromLine - 1)
+	h.toCount = l.lbLast + h.to - l.last - 1 - (h.toLine - 1)
+	h.label = l.first
+	if len(l.parts) > 0 {
+		h.label = strings.Join(l.parts, "; ")
 	}
-	open := func() {
-		if cur == nil {
-			cur = &lcs.Diff{Start: x, End: x, ReplStart: y, ReplEnd: y}
-		}
-	}
-	for x < n || y < m {
-		switch {
-		case x < n && y < m && a[x] == b[y]:
-			flush()
-			x++
-			y++
-		case y == m || x < n && l[(x+1)*(m+1)+y] >= l[x*(m+1)+y+1]:
-			open()
-			x++
-			cur.End = x
-		default:
-			open()
-			y++
-			cur.ReplEnd = y
-		}
-	}
-	flush()
-	return out
+	l.open = false
 }
 
-// hunks groups line operations into hunks with ctx lines of context, as
-// unified diffs do, and labels each.
-func hunks(ops []hunkLine, changes []diffChange, ctx int) []reviewHunk {
-	var changed []int
-	for k, o := range ops {
-		if o.kind != udiff.Equal {
-			changed = append(changed, k)
-		}
-	}
-	if len(changed) == 0 {
+// layoutDiff lays out the diff of two documents in a rendering, with
+// ctx lines of context, labelling the hunks with changes (reviewView).
+func layoutDiff(p *docPair, mode viewMode, changes []diffChange, ctx int) []hunkSpan {
+	a, b := p.a, p.b
+	if bytes.Equal(a.d.Src, b.d.Src) {
 		return nil
 	}
-	// Line numbers before each operation.
-	la, lb := make([]int, len(ops)+1), make([]int, len(ops)+1)
-	for k, o := range ops {
-		la[k+1], lb[k+1] = la[k], lb[k]
-		if o.kind != udiff.Insert {
-			la[k+1]++
-		}
-		if o.kind != udiff.Delete {
-			lb[k+1]++
-		}
-	}
-	var out []reviewHunk
-	for s := 0; s < len(changed); {
-		e := s
-		for e+1 < len(changed) && changed[e+1]-changed[e]-1 <= 2*ctx {
-			e++
-		}
-		from := max(changed[s]-ctx, 0)
-		to := min(changed[e]+ctx+1, len(ops))
-		h := reviewHunk{fromLine: la[from] + 1, toLine: lb[from] + 1, lines: ops[from:to],
-			fromCount: la[to] - la[from], toCount: lb[to] - lb[from]}
-		h.label = hunkLabel(h.lines, changes)
-		out = append(out, h)
-		s = e + 1
-	}
-	return out
-}
-
-// covers reports whether the value at change pointer c holds the value at
-// pointer p.
-func covers(c, p string) bool {
-	return p == c || strings.HasPrefix(p, c+"/") || c == ""
-}
-
-// hunkLabel names the changes a hunk's changed lines belong to, each with
-// the rule that made it: "/system/0/text SO101 catalog.compact-index". A
-// hunk none of whose lines a change covers (a comma after the element
-// before an added one) is named by its first changed line.
-func hunkLabel(lines []hunkLine, changes []diffChange) string {
-	var parts []string
-	seen := map[int]bool{}
-	first := ""
-	for _, l := range lines {
-		if l.kind == udiff.Equal {
-			continue
-		}
-		if first == "" {
-			first = ptrText(l.ptr)
-		}
-		for k, ch := range changes {
-			if !seen[k] && covers(ch.Pointer, l.ptr) {
-				seen[k] = true
-				part := ptrText(ch.Pointer)
-				if ch.Rule != "" {
-					part += " " + ruleLabel(ch.Rule)
-				}
-				parts = append(parts, part)
+	l := &layout{ctx: ctx, changes: changes, stamp: make([]int, len(changes))}
+	w := newDiffer(p, mode, l)
+	if mode == reviewView {
+		w.track = true
+		w.marks = [2]map[int32][]int32{{}, {}}
+		for c, ch := range changes {
+			na, nb := ch.na, ch.nb
+			if !ch.known {
+				na, nb = lookup32(a.d, ch.Pointer), lookup32(b.d, ch.Pointer)
+			}
+			if na >= 0 {
+				w.marks[0][na] = append(w.marks[0][na], int32(c))
+			}
+			if nb >= 0 {
+				w.marks[1][nb] = append(w.marks[1][nb], int32(c))
 			}
 		}
 	}
-	if len(parts) == 0 {
-		return first
+	w.run()
+	l.close()
+	return l.spans
+}
+
+func lookup32(d *capture.Doc, ptr string) int32 {
+	if len(d.Nodes) == 0 {
+		return -1
 	}
-	return strings.Join(parts, "; ")
+	n, err := d.Lookup(ptr)
+	if err != nil {
+		return -1
+	}
+	return int32(n)
+}
+
+// hunkWriter writes the lines of a diff that fall in its hunks.
+type hunkWriter struct {
+	out   io.Writer
+	spans []hunkSpan
+	hi, k int
+	// unified writes hunk headers as the diff library does, for patch,
+	// and no labels.
+	unified bool
+	color   bool
+	pending string
+	// A run of deletions and the insertions that follow it, held for word
+	// highlighting.
+	del, ins []string
+	held     int
+	plain    bool
+	err      error
+}
+
+// The bounds of a run of changed lines that is highlighted word by word
+// (held until its insertions are known).
+const (
+	maxRunLines = 1 << 20
+	maxRunBytes = 32 << 20
+)
+
+func (h *hunkWriter) write(s string) {
+	if h.err == nil {
+		_, h.err = io.WriteString(h.out, s)
+	}
+}
+
+func (h *hunkWriter) note(_ *differ, text string) { h.pending = text }
+
+func (h *hunkWriter) op(w *differ, kind udiff.OpKind, ln lineSpec) {
+	k := h.k
+	h.k++
+	if h.hi >= len(h.spans) || k < h.spans[h.hi].from {
+		h.pending = ""
+		return
+	}
+	sp := &h.spans[h.hi]
+	if k == sp.from {
+		h.header(sp)
+	}
+	if h.pending != "" {
+		h.line(opNote, h.pending)
+		h.pending = ""
+	}
+	h.line(kind, w.text(ln))
+	if k == sp.to-1 {
+		h.flush()
+		h.hi++
+	}
+}
+
+func (h *hunkWriter) paint(code, s string) string {
+	if !h.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// files writes the names of the two sides.
+func (h *hunkWriter) files(nameA, nameB string) {
+	if h.unified {
+		h.write("--- " + nameA + "\n+++ " + nameB + "\n")
+		return
+	}
+	h.write(h.paint(bold, "--- "+escape.Text(nameA)) + "\n")
+	h.write(h.paint(bold, "+++ "+escape.Text(nameB)) + "\n")
+}
+
+func (h *hunkWriter) header(sp *hunkSpan) {
+	if h.unified {
+		h.write(unifiedHeader(sp) + "\n")
+		return
+	}
+	s := h.paint("36", hunkHeader(*sp))
+	if sp.label != "" {
+		s += " " + sp.label
+	}
+	h.write(s + "\n")
+}
+
+// line writes one line of a hunk.
+func (h *hunkWriter) line(kind udiff.OpKind, text string) {
+	const nl = "\n"
+	switch {
+	case kind == udiff.Equal:
+		h.flush()
+		h.write(" ")
+		h.write(text)
+		h.write(nl)
+	case kind == opNote:
+		h.flush()
+		h.write(`\ ` + escape.Text(text) + "\n")
+	case !h.color:
+		if kind == udiff.Insert {
+			h.write("+")
+		} else {
+			h.write("-")
+		}
+		h.write(text)
+		h.write(nl)
+	case kind == udiff.Delete && len(h.ins) > 0:
+		h.flush()
+		fallthrough
+	default:
+		if !h.plain && (h.held+len(text) > maxRunBytes || len(h.del)+len(h.ins) >= maxRunLines) {
+			// Too long a run to highlight: write it as it comes.
+			for _, t := range h.del {
+				h.write(colorLine(true, "-", red, t, nil) + "\n")
+			}
+			for _, t := range h.ins {
+				h.write(colorLine(true, "+", green, t, nil) + "\n")
+			}
+			h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, true
+		}
+		switch {
+		case h.plain && kind == udiff.Delete:
+			h.write(colorLine(true, "-", red, text, nil) + "\n")
+		case h.plain:
+			h.write(colorLine(true, "+", green, text, nil) + "\n")
+		case kind == udiff.Delete:
+			h.del = append(h.del, text)
+			h.held += len(text)
+		default:
+			h.ins = append(h.ins, text)
+			h.held += len(text)
+		}
+	}
+}
+
+// flush writes the run of changed lines held, each deleted line facing the
+// inserted line in the same position.
+func (h *hunkWriter) flush() {
+	for n, t := range h.del {
+		h.write(colorLine(h.color, "-", red, t, pairOf(h.ins, n)) + "\n")
+	}
+	for n, t := range h.ins {
+		h.write(colorLine(h.color, "+", green, t, pairOf(h.del, n)) + "\n")
+	}
+	h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, false
+}
+
+// writeDiff writes the hunks laid out by layoutDiff under the two names,
+// with ANSI colours and word-level highlighting when color is set.
+func writeDiff(out io.Writer, p *docPair, mode viewMode, nameA, nameB string, spans []hunkSpan, color bool) error {
+	if len(spans) == 0 {
+		return nil
+	}
+	h := &hunkWriter{out: out, spans: spans, unified: mode == prettyView, color: color}
+	h.files(nameA, nameB)
+	newDiffer(p, mode, h).run()
+	h.flush()
+	return h.err
 }
 
 // hunkHeader is the "@@ -a,b +c,d @@" line of a hunk, in the form patch
 // reads.
-func hunkHeader(h reviewHunk) string {
+func hunkHeader(h hunkSpan) string {
 	side := func(sign string, line, count int) string {
 		switch {
 		case count > 1:
@@ -546,57 +1208,23 @@ func hunkHeader(h reviewHunk) string {
 	return "@@ " + side("-", h.fromLine, h.fromCount) + " " + side("+", h.toLine, h.toCount) + " @@"
 }
 
-// writeHunks writes hunks as a unified diff under the two names, with
-// ANSI colours and word-level highlighting when paint is set.
-func writeHunks(b *strings.Builder, nameA, nameB string, hunks []reviewHunk, color bool) {
-	if len(hunks) == 0 {
-		return
-	}
-	paint := func(code, s string) string {
-		if !color {
-			return s
+// unifiedHeader is a hunk header as the diff library writes it.
+func unifiedHeader(h *hunkSpan) string {
+	side := func(sign string, line, count int) string {
+		switch {
+		case count > 1:
+			return fmt.Sprintf(" %s%d,%d", sign, line, count)
+		case line == 1 && count == 0:
+			return " " + sign + "0,0"
 		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
+		return fmt.Sprintf(" %s%d", sign, line)
 	}
-	b.WriteString(paint(bold, "--- "+escape.Text(nameA)) + "\n")
-	b.WriteString(paint(bold, "+++ "+escape.Text(nameB)) + "\n")
-	for _, h := range hunks {
-		b.WriteString(paint("36", hunkHeader(h)))
-		if h.label != "" {
-			b.WriteString(" " + h.label)
-		}
-		b.WriteByte('\n')
-		lines := h.lines
-		for i := 0; i < len(lines); {
-			if lines[i].kind == udiff.Equal {
-				b.WriteString(" " + lines[i].text + "\n")
-				i++
-				continue
-			}
-			// A run of deletions and the insertions that follow it.
-			j := i
-			for j < len(lines) && lines[j].kind == udiff.Delete {
-				j++
-			}
-			k := j
-			for k < len(lines) && lines[k].kind == udiff.Insert {
-				k++
-			}
-			del, ins := lines[i:j], lines[j:k]
-			for n, l := range del {
-				b.WriteString(colorLine(color, "-", red, l.text, pairOf(ins, n)) + "\n")
-			}
-			for n, l := range ins {
-				b.WriteString(colorLine(color, "+", green, l.text, pairOf(del, n)) + "\n")
-			}
-			i = k
-		}
-	}
+	return "@@" + side("-", h.fromLine, h.fromCount) + side("+", h.toLine, h.toCount) + " @@"
 }
 
-func pairOf(lines []hunkLine, n int) *string {
+func pairOf(lines []string, n int) *string {
 	if n < len(lines) {
-		return &lines[n].text
+		return &lines[n]
 	}
 	return nil
 }
@@ -637,6 +1265,9 @@ const maxWordCells = 1 << 16
 // other's. keep is nil when the lines share less than half their
 // characters, or are too long to compare.
 func wordDiff(text, other string) (toks []string, keep []bool) {
+	if len(text) > maxWordCells || len(other) > maxWordCells {
+		return []string{text}, nil
+	}
 	a, b := words(text), words(other)
 	if len(a)*len(b) > maxWordCells || len(a) == 0 || len(b) == 0 {
 		return a, nil
@@ -700,6 +1331,113 @@ func words(s string) []string {
 	}
 	if start < len(s) {
 		out = append(out, s[start:])
+	}
+	return out
+}
+
+// reviewHunk is a hunk of a review diff with its lines, for tests and
+// callers that hold small diffs.
+type reviewHunk struct {
+	hunkSpan
+	lines []hunkLine
+}
+
+// hunkLine is one line of a diff: its kind and text.
+type hunkLine struct {
+	kind udiff.OpKind
+	text string
+}
+
+// collector keeps all the lines of a diff (and with ptr, the pointer of
+// the value each shows).
+type collector struct {
+	lines []hunkLine
+	ptrs  []string
+	ptr   bool
+}
+
+func (c *collector) note(_ *differ, text string) {
+	c.lines = append(c.lines, hunkLine{opNote, text})
+}
+
+func (c *collector) op(w *differ, kind udiff.OpKind, ln lineSpec) {
+	c.lines = append(c.lines, hunkLine{kind, w.text(ln)})
+	if c.ptr {
+		c.ptrs = append(c.ptrs, w.pointer(ln.side))
+	}
+}
+
+// reviewDiff diffs the renderings of two documents (see renderView) with
+// ctx lines of context and labels each hunk with the changes, and their
+// rules, that it shows; the hunks hold their lines.
+func reviewDiff(a, b *capture.Doc, changes []diffChange, ctx int) []reviewHunk {
+	p := newPair(a, b)
+	spans := layoutDiff(p, reviewView, changes, ctx)
+	if len(spans) == 0 {
+		return nil
+	}
+	c := &collector{}
+	newDiffer(p, reviewView, c).run()
+	// The operations, notes aside, in order.
+	var out []reviewHunk
+	k := 0
+	var notes []hunkLine
+	var cur *reviewHunk
+	for _, l := range c.lines {
+		if l.kind == opNote {
+			notes = append(notes, l)
+			continue
+		}
+		if len(out) < len(spans) && k == spans[len(out)].from {
+			out = append(out, reviewHunk{hunkSpan: spans[len(out)]})
+			cur = &out[len(out)-1]
+		}
+		if cur != nil && k < cur.to {
+			cur.lines = append(cur.lines, notes...)
+			cur.lines = append(cur.lines, l)
+		}
+		notes = notes[:0]
+		k++
+	}
+	return out
+}
+
+// writeHunks writes hunks as a unified diff under the two names, with
+// ANSI colours and word-level highlighting when color is set.
+func writeHunks(out io.Writer, nameA, nameB string, hunks []reviewHunk, color bool) {
+	if len(hunks) == 0 {
+		return
+	}
+	h := &hunkWriter{out: out, color: color}
+	h.files(nameA, nameB)
+	for _, hk := range hunks {
+		h.header(&hk.hunkSpan)
+		for _, l := range hk.lines {
+			h.line(l.kind, l.text)
+		}
+		h.flush()
+	}
+}
+
+// viewLine is one line of a rendering and the JSON Pointer of the value
+// it belongs to.
+type viewLine struct {
+	text string
+	ptr  string
+}
+
+// renderView renders a document for review.
+func renderView(d *capture.Doc) []viewLine {
+	if len(d.Nodes) == 0 {
+		return nil
+	}
+	c := &collector{ptr: true}
+	w := newDiffer(newPair(d, d), reviewView, c)
+	w.track = true
+	w.render(0, udiff.Delete, 0, -1, 0, "")
+	out := make([]viewLine, len(c.lines))
+	for k, l := range c.lines {
+		out[k] = viewLine{l.text, c.ptrs[k]}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 // Package gctune holds skillopt's garbage-collector settings: a relaxed
 // collector for small inputs, the default pace for large ones, and a soft
-// memory limit for commands that pass over their input once. The baseline
+// memory limit for commands that pass over their input once or hold it
+// while they compare. The baseline
 // skillopt is benchmarked against (internal/cmd/jsonbaseline) applies the
 // same settings, so that the two compare like with like.
 package gctune
@@ -44,5 +45,20 @@ func ForInput(total int, onePass bool) {
 	}
 	if onePass && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(3*total) + MemoryFloor)
+	}
+}
+
+// HoldFactor bounds, per byte of input, the resident size of a command that
+// holds its inputs while it compares them (diff: two documents, their
+// indexes and hashes, the alignment of their longest arrays).
+const HoldFactor = 12
+
+// Hold sets a soft memory limit of HoldFactor times the inputs (total
+// bytes) plus MemoryFloor, unless GOMEMLIMIT is set: the relaxed collector
+// of small inputs would otherwise let garbage take the resident size past
+// it.
+func Hold(total int) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(HoldFactor*total) + MemoryFloor)
 	}
 }

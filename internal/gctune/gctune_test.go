@@ -57,3 +57,19 @@ func TestEnvironmentDecides(t *testing.T) {
 		t.Errorf("memory limit set to %d despite GOMEMLIMIT", got)
 	}
 }
+
+// TestHold: diff's limit scales with its input, unless GOMEMLIMIT is set.
+func TestHold(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOMEMLIMIT", "")
+	Hold(1 << 20)
+	if got, want := debug.SetMemoryLimit(-1), int64(HoldFactor<<20)+MemoryFloor; got != want {
+		t.Errorf("limit %d, want %d", got, want)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	Hold(1 << 20)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set, limit %d", got)
+	}
+}
