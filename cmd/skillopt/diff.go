@@ -773,7 +773,7 @@ func writeDiffJSON(out *countingWriter, e *env, pairs []diffPair, ctx int) {
 				io.WriteString(out, ",")
 			}
 			io.WriteString(out, "\n    ")
-			out.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+			out.Write(escape.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 			n++
 		}
 	}
@@ -790,12 +790,12 @@ func writeDiffJSON(out *countingWriter, e *env, pairs []diffPair, ctx int) {
 		spans := layoutDiff(p.docs, prettyView, nil, ctx)
 		out.fail(writeDiff(js, p.docs, prettyView, p.nameA, p.nameB, spans, false))
 	}
-	io.WriteString(out, "\",\n  "+e.configField()+"\n}\n")
+	io.WriteString(out, "\",\n  "+string(escape.JSON([]byte(e.configField())))+"\n}\n")
 }
 
 // jsonStringWriter writes text escaped as in a JSON string, as
-// encoding/json escapes it without HTML escapes. Each write must end on
-// a character boundary.
+// encoding/json escapes it without HTML escapes and then escape.JSON.
+// Each write must end on a character boundary.
 type jsonStringWriter struct{ w io.Writer }
 
 func (j jsonStringWriter) Write(p []byte) (int, error) {
@@ -810,7 +810,7 @@ func (j jsonStringWriter) WriteString(s string) (int, error) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
 				i++
 				continue
 			}
@@ -828,7 +828,7 @@ func (j jsonStringWriter) WriteString(s string) (int, error) {
 				buf = append(buf, '\\', 'r')
 			case '\t':
 				buf = append(buf, '\\', 't')
-			default:
+			default: // the other C0 controls and DEL
 				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			}
 			i++
@@ -843,6 +843,9 @@ func (j jsonStringWriter) WriteString(s string) (int, error) {
 		case r == '\u2028' || r == '\u2029':
 			buf = append(buf, s[start:i]...)
 			buf = append(buf, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		case escape.JSONEscapes(r):
+			buf = append(buf, s[start:i]...)
+			buf = fmt.Appendf(buf, `\u%04x`, r)
 		default:
 			i += size
 			continue

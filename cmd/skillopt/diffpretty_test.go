@@ -10,6 +10,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/escape"
 )
 
 // checkPretty verifies that the line operations of the pretty view of two
@@ -118,9 +119,10 @@ func parse(s string) error {
 	return err
 }
 
-// TestJSONStringWriter: the escaper writes what encoding/json writes.
+// TestJSONStringWriter: the escaper writes what encoding/json and then
+// escape.JSON write.
 func TestJSONStringWriter(t *testing.T) {
-	for _, s := range []string{"plain", "q\"b\\s\b\f\n\r\t\x01\x1f\x7f", "<&>", "\u2028\u2029", "é\xffx", ""} {
+	for _, s := range []string{"plain", "q\"b\\s\b\f\n\r\t\x01\x1f\x7f", "<&>", "\u2028\u2029", "é\xffx", "", "\u009b2J \u202eevil \u0085"} {
 		checkJSONString(t, s)
 	}
 }
@@ -140,8 +142,8 @@ func checkJSONString(t *testing.T, s string) {
 	got.WriteByte('"')
 	jsonStringWriter{&got}.WriteString(s)
 	got.WriteString("\"\n")
-	if got.String() != want.String() {
-		t.Fatalf("%q: got %s, want %s", s, got.String(), want.String())
+	if w := string(escape.JSON(want.Bytes())); got.String() != w {
+		t.Fatalf("%q: got %s, want %s", s, got.String(), escape.JSON(want.Bytes()))
 	}
 }
 

@@ -165,6 +165,10 @@ func MarkdownCode(s string) string {
 // them (line feeds kept).
 func HTML(s string) string { return html.EscapeString(Lines(s)) }
 
+// JSONEscapes reports a rune that JSON writes as \uXXXX besides those
+// encoding/json escapes: DEL, the C1 controls and the bidi controls.
+func JSONEscapes(r rune) bool { return r == 0x7f || r >= 0x80 && r < 0xa0 || isBidi(r) }
+
 // JSON rewrites encoded JSON so that it holds no rune a terminal would act
 // on: encoding/json already escapes the C0 controls and the line and
 // paragraph separators, and JSON leaves DEL, the C1 controls and the bidi
@@ -179,7 +183,7 @@ func JSON(b []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if r == 0x7f || r >= 0x80 && r < 0xa0 || isBidi(r) {
+		if JSONEscapes(r) {
 			break
 		}
 		i += n
@@ -191,7 +195,7 @@ func JSON(b []byte) []byte {
 	out = append(out, b[:i]...)
 	for i < len(b) {
 		r, n := utf8.DecodeRune(b[i:])
-		if r == 0x7f || r >= 0x80 && r < 0xa0 || isBidi(r) {
+		if JSONEscapes(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[i:i+n]...)
