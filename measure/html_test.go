@@ -316,3 +316,36 @@ func TestReportsShowSameFigures(t *testing.T) {
 		t.Errorf("the JSON report's total %+v differs from %+v", b, tot)
 	}
 }
+
+// TestTurnsThatMatterCapsBreaks: a conversation that breaks its prefix on
+// most turns lists the first breaks and says how many more the full
+// table holds.
+func TestTurnsThatMatterCapsBreaks(t *testing.T) {
+	cv := longConversation(120)
+	breaks := 0
+	for i := range cv.Turns {
+		turn := &cv.Turns[i]
+		if i%2 == 1 {
+			turn.Before.Break = &Break{Pointer: "/messages/0"}
+		}
+		if turn.Before.Break != nil || turn.After.Break != nil {
+			breaks++
+		}
+	}
+	picked, why, more := turnsThatMatter(cv)
+	if more != breaks-matterBreaks {
+		t.Errorf("%d more, want %d", more, breaks-matterBreaks)
+	}
+	listedBreaks := 0
+	for _, p := range picked {
+		if strings.Contains(why[p.Turn], "break") {
+			listedBreaks++
+		}
+	}
+	if listedBreaks != matterBreaks {
+		t.Errorf("%d breaks listed, want %d", listedBreaks, matterBreaks)
+	}
+	if page := htmlOf(t, cv); !strings.Contains(page, fmt.Sprintf(" %d more turn(s) with a prefix break are in the full table only.", breaks-matterBreaks)) {
+		t.Error("the page does not say how many breaks it leaves out")
+	}
+}
