@@ -23,6 +23,9 @@ go test -run '^$' -bench . -benchmem ./schemas | tee "$out/schemas.txt"
 go test -run '^$' -bench Report10k -benchmem -benchtime 3x ./trace | tee "$out/trace.txt"
 go test -run '^$' -bench ToolPlan200 -benchmem ./internal/bench/toolbench | tee "$out/toolplan.txt"
 go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalog | tee "$out/catalog.txt"
+# measure --conversation over Pi sessions of 100, 500 and 2,000 turns:
+# ns/turn, B/op and allocs/op per turn stay flat.
+go test -run '^$' -bench ConversationTurns -benchmem -benchtime 3x ./measure | tee "$out/conversation.txt"
 
 # The catalog benchmark: warm requests with the compact index and with the
 # prefetch overlay, SO103's allocation, the first request, and start-up
@@ -48,6 +51,13 @@ for n in 10000 100000; do
   "$out/procbench" -compare "$rows"
   awk -v size="$(wc -c <"$cap")" 'BEGIN{FS="\"peak_rss_kib\":"} /measure --rules none --encoding none/ {split($2,a,"}"); printf "peak RSS of measure --rules none --encoding none: %.1f MiB; limit 3 x input + 20 MiB = %.1f MiB\n", a[1]/1024, (3*size)/1048576+20}' "$rows"
 done
+
+# The real 453-turn Pi session, whole process.
+session=../shared/corpus/provider-examples/pi/pi-mono-fixture_session-v1_large-session.jsonl
+if [ -f "$session" ]; then
+  echo "== measure --conversation, $(basename "$session") ($(wc -c <"$session") bytes)"
+  "$out/procbench" -runs 5 -name "measure --conversation" -- "$out/skillopt" measure --conversation "$session"
+fi
 
 # Peak resident memory over input size. Targets: string-heavy captures at most
 # 3 x input + 30 MiB; dense numeric arrays at most 12 x input + 30 MiB.
