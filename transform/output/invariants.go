@@ -178,7 +178,24 @@ var noArchivePath = &rules.Rule{
 			}
 		}
 		before, after := p.Result.Original.Body, p.Result.Final.Body
+		// Names (an object's digest, a folder's name) are counted in one
+		// pass over each body; paths with separators one by one.
+		var names []string
+		var paths []string
 		for _, n := range distinctStrings(needles) {
+			if isName(n) {
+				names = append(names, n)
+			} else {
+				paths = append(paths, n)
+			}
+		}
+		nb, na := nameCounts(before, names), nameCounts(after, names)
+		for _, n := range names {
+			if na[n] > nb[n] {
+				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
+			}
+		}
+		for _, n := range paths {
 			if pathCount(after, n) > pathCount(before, n) {
 				p.Reportf("", "the transformed capture mentions the archive location %q", clip(n))
 			}
@@ -189,6 +206,51 @@ var noArchivePath = &rules.Rule{
 		}
 		return nil
 	},
+}
+
+// isName reports whether s is made of path bytes only (no separator).
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !pathByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameCounts is pathCount of each of names in body, in one pass: a name
+// stands on its own where a maximal run of path bytes is the name, or the
+// name and a final dot.
+func nameCounts(body []byte, names []string) map[string]int {
+	out := map[string]int{}
+	if len(names) == 0 {
+		return out
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for i := 0; i < len(body); {
+		if !pathByte(body[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && pathByte(body[j]) {
+			j++
+		}
+		run := body[i:j]
+		if want[string(run)] {
+			out[string(run)]++
+		} else if len(run) > 1 && run[len(run)-1] == '.' && want[string(run[:len(run)-1])] {
+			out[string(run[:len(run)-1])]++
+		}
+		i = j
+	}
+	return out
 }
 
 // pathCount counts the places where path stands in body as a path of its

@@ -234,3 +234,22 @@ func TestInvariantsIgnoreOtherRules(t *testing.T) {
 	}
 	_ = capture.Anthropic
 }
+
+// TestNameCountsArePathCounts: counting names in one pass gives what
+// pathCount gives for each.
+func TestNameCountsArePathCounts(t *testing.T) {
+	names := []string{"f850a3cf", "arch", "a.b", "x"}
+	bodies := []string{
+		`{"p":"/tmp/arch/f850a3cf","q":"search archive arch. arch.x x x.x"}`,
+		`f850a3cf f850a3cf.f850a3cf.. a.b a.bc ab.a.b. x`,
+		``, `x`, `arch`, `..arch..`, "é arch é",
+	}
+	for _, b := range bodies {
+		got := nameCounts([]byte(b), names)
+		for _, n := range names {
+			if want := pathCount([]byte(b), n); got[n] != want {
+				t.Errorf("%q in %q: %d, want %d", n, b, got[n], want)
+			}
+		}
+	}
+}
