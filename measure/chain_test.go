@@ -100,3 +100,27 @@ func TestChainMatchesEveryTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibration: a provider that counts every prompt as 1,500 tokens
+// more than 0.9 of skillopt's count is predicted exactly from the second
+// turn with usage on, and no turn is calibrated from its own usage.
+func TestCalibration(t *testing.T) {
+	var c calibrator
+	side := func(input, cached int) Side { return Side{Input: input, Cached: cached, Written: input - cached} }
+	s := side(1000, 0)
+	if c.apply(&s, nil) || s.Input != 1000 {
+		t.Fatalf("calibrated before any usage: %+v", s)
+	}
+	provider := func(x int) int { return 1500 + x*9/10 }
+	c.add(1000, provider(1000))
+	for _, x := range []int{3000, 8000, 20000} {
+		s := side(x, x-1000)
+		if !c.apply(&s, nil) || s.Counts != "calibrated" {
+			t.Fatalf("%d: not calibrated", x)
+		}
+		if x > 3000 && (s.Input != provider(x) || s.Cached != provider(x-1000) || s.Cached+s.Written+s.Uncached != s.Input) {
+			t.Errorf("%d: %+v, want input %d, cached %d", x, s, provider(x), provider(x-1000))
+		}
+		c.add(x, provider(x))
+	}
+}

@@ -33,6 +33,9 @@ type ConvTokens struct {
 	// otherwise the counts are estimates. Either way the split into
 	// cached, written and uncached is a prediction.
 	Exact bool `json:"exact"`
+	// Calibrated counts the turns whose counts were calibrated from the
+	// provider's counts of earlier turns (Side.Counts).
+	Calibrated int `json:"calibrated_turns"`
 }
 
 // ConvTurn is one request of a conversation.
@@ -71,6 +74,10 @@ type Side struct {
 	Cost *float64 `json:"cost"`
 	// Break says where this request stopped extending the previous one.
 	Break *Break `json:"prefix_break"`
+	// Counts says what the token counts are: "exact" (the model's own
+	// tokenizer), "estimated" (another tokenizer) or "calibrated" (from
+	// the provider's counts of earlier turns, see calibrate.go).
+	Counts string `json:"counts"`
 }
 
 // Break is where a request's prompt first differs from the previous
@@ -117,10 +124,12 @@ type Usage struct {
 // PredictionError is the prediction minus the provider's count, in tokens
 // and as a share of the provider's count.
 type PredictionError struct {
-	Input     int     `json:"input_tokens"`
-	InputPct  float64 `json:"input_pct"`
-	Cached    int     `json:"cached_tokens"`
-	CachedPct float64 `json:"cached_pct"`
+	Input      int     `json:"input_tokens"`
+	InputPct   float64 `json:"input_pct"`
+	Cached     int     `json:"cached_tokens"`
+	CachedPct  float64 `json:"cached_pct"`
+	Written    int     `json:"written_tokens"`
+	WrittenPct float64 `json:"written_pct"`
 }
 
 // ConvTotal sums a conversation.
@@ -246,6 +255,7 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 	var bTurns, aTurns []cache.Turn
 	models := map[string]bool{}
 	counted := map[*layout]bool{}
+	calibrators := map[string]*calibrator{}
 	var scratch []cache.Shared
 	for k := range reqs {
 		r := &reqs[k]
@@ -274,6 +284,27 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		var bt, at cache.Turn
 		t.Before, bt = side(tc, cm, pr, lb, before, bTurns, r.Model, output, &scratch)
 		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output, &scratch)
+		counts := "estimated"
+		if opts.Exact(r.Vendor, r.Model) {
+			counts = "exact"
+		}
+		t.Before.Counts, t.After.Counts = counts, counts
+		// Calibrated from the provider's counts of earlier turns of the
+		// model; this turn's own counts teach the turns after it.
+		key := r.Vendor + " " + r.Model
+		cal := calibrators[key]
+		if cal == nil {
+			cal = &calibrator{}
+			calibrators[key] = cal
+		}
+		raw := t.Before.Input
+		if cal.apply(&t.Before, pr) {
+			cal.apply(&t.After, pr)
+			cv.Tokens.Calibrated++
+		}
+		if r.Usage != nil && r.Usage.Input > 0 && raw > 0 {
+			cal.add(raw, r.Usage.Input)
+		}
 		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil && reqs[k-1].result() != nil && r.result() != nil {
 			if id, name := attribute(tc, reqs[k-1].Result, r.Result, opts); id != "" {
 				b := t.After.Break
@@ -306,7 +337,10 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 			// Say which way the missing prompt moves the prediction only
 			// when the figures agree.
 			note := "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only"
-			if e := cv.Total.Error; e != nil && e.Input < 0 {
+			switch e := cv.Total.Error; {
+			case cv.Tokens.Calibrated > 0:
+				note = "a Pi session holds no system prompt and no tool declarations: the calibration from the provider's counts of earlier turns adds them from the second turn with usage on"
+			case e != nil && e.Input < 0:
 				note += ", which is why it falls short of the provider's count"
 			}
 			cv.Notes = append(cv.Notes, note)
@@ -472,9 +506,10 @@ func fillUsageCost(u *Usage, pr *price.Price) {
 }
 
 func predictionError(s Side, u *Usage) *PredictionError {
-	e := &PredictionError{Input: s.Input - u.Input, Cached: s.Cached - u.Cached}
+	e := &PredictionError{Input: s.Input - u.Input, Cached: s.Cached - u.Cached, Written: s.Written - u.Written}
 	e.InputPct = ratio(e.Input, u.Input)
 	e.CachedPct = ratio(e.Cached, u.Cached)
+	e.WrittenPct = ratio(e.Written, u.Written)
 	return e
 }
 
@@ -518,6 +553,7 @@ func (cv *Conversation) total() {
 		if x := turn.Usage; x != nil {
 			predicted.Input += turn.Before.Input
 			predicted.Cached += turn.Before.Cached
+			predicted.Written += turn.Before.Written
 			if u == nil {
 				u = &Usage{Source: x.Source, Cost: new(float64)}
 			}

@@ -65,6 +65,9 @@ func summaryLines(cv *Conversation) []string {
 	if cv.Tokens.Exact {
 		exact = "the model's own encoding"
 	}
+	if n := cv.Tokens.Calibrated; n > 0 {
+		exact += fmt.Sprintf(", calibrated for %s of %s turns from the provider's counts of the turns before them", Thousands(n), Thousands(len(cv.Turns)))
+	}
 	lines = append(lines, fmt.Sprintf("tokens: %s, %s; cached, written and uncached are predictions, before → after the rules", cv.Tokens.Encoding, exact))
 	return lines
 }

@@ -62,9 +62,14 @@ type Model struct {
 	// (Anthropic; OpenAI from GPT-5.6). Elsewhere the tokens a request
 	// adds to the cache are billed, and reported, as uncached.
 	BillsWrites bool `json:"bills_writes"`
-	// Source is the documentation the row follows.
-	Source string `json:"source"`
+	// Source is the documentation the row follows; Checked is when it was
+	// last compared with it.
+	Source  string `json:"source"`
+	Checked string `json:"checked,omitempty"`
 }
+
+// checked is when the rows were last compared with their sources.
+const checked = "2026-12-01"
 
 // The documentation each row follows (see docs/measure.md).
 const (
@@ -85,29 +90,32 @@ type row struct {
 }
 
 func anthropic(family string, min int) Model {
-	return Model{Vendor: "anthropic", Family: family, Kind: Explicit, MinTokens: min, MaxBreakpoints: 4, Lookback: 20, BillsWrites: true, Source: SourceAnthropic}
+	return Model{Vendor: "anthropic", Family: family, Kind: Explicit, MinTokens: min, MaxBreakpoints: 4, Lookback: 20, BillsWrites: true, Source: SourceAnthropic, Checked: checked}
 }
 
 // table lists the rows; within a vendor the first row whose name matches
 // wins, and the row without names matches every other model.
 var table = []row{
+	{"anthropic", []string{"claude-opus-5"}, anthropic("claude-opus-5", 512)},
+	{"anthropic", []string{"claude-opus-4-8", "claude-sonnet-5"}, anthropic("claude-opus-4-8, claude-sonnet-5", 1024)},
+	{"anthropic", []string{"claude-opus-4-7"}, anthropic("claude-opus-4-7", 2048)},
 	{"anthropic", []string{"claude-opus-4-6", "claude-opus-4-5", "claude-haiku-4-5"}, anthropic("claude-opus-4-5/4-6, claude-haiku-4-5", 4096)},
 	{"anthropic", []string{"claude-sonnet-4-6"}, anthropic("claude-sonnet-4-6", 2048)},
 	{"anthropic", []string{"claude-sonnet-4-5", "claude-sonnet-4", "claude-opus-4-1", "claude-opus-4", "claude-3-7-sonnet"}, anthropic("claude-sonnet-4/4-5, claude-opus-4/4-1, claude-3-7-sonnet", 1024)},
 	{"anthropic", []string{"claude-3-5-haiku", "claude-3-haiku"}, anthropic("claude-3-haiku, claude-3-5-haiku", 2048)},
 	{"anthropic", nil, anthropic("claude", 1024)},
 
-	{"openai", []string{"gpt-5.6*", "gpt-5.7*", "gpt-5.8*", "gpt-5.9*", "gpt-6*", "gpt-7*"}, Model{Vendor: "openai", Family: "gpt-5.6+", Kind: Prefix, MinTokens: 1024, Step: 128, BillsWrites: true, Source: SourceOpenAI}},
-	{"openai", nil, Model{Vendor: "openai", Family: "gpt", Kind: Prefix, MinTokens: 1024, Step: 128, Source: SourceOpenAI}},
+	{"openai", []string{"gpt-5.6*", "gpt-5.7*", "gpt-5.8*", "gpt-5.9*", "gpt-6*", "gpt-7*"}, Model{Vendor: "openai", Family: "gpt-5.6+", Kind: Prefix, MinTokens: 1024, Step: 128, BillsWrites: true, Source: SourceOpenAI, Checked: checked}},
+	{"openai", nil, Model{Vendor: "openai", Family: "gpt", Kind: Prefix, MinTokens: 1024, Step: 128, Source: SourceOpenAI, Checked: checked}},
 
-	{"gemini", []string{"gemini-2.5-pro*", "gemini-2.5-flash*"}, Model{Vendor: "gemini", Family: "gemini-2.5", Kind: Prefix, MinTokens: 2048, Source: SourceGemini}},
+	{"gemini", []string{"gemini-2.5-pro*", "gemini-2.5-flash*"}, Model{Vendor: "gemini", Family: "gemini-2.5", Kind: Prefix, MinTokens: 2048, Source: SourceGemini, Checked: checked}},
 	// Newer models (3.x and later) are listed at 4,096; models before 2.5
 	// have no implicit cache (see gemini below).
-	{"gemini", nil, Model{Vendor: "gemini", Family: "gemini-3+", Kind: Prefix, MinTokens: 4096, Source: SourceGemini}},
+	{"gemini", nil, Model{Vendor: "gemini", Family: "gemini-3+", Kind: Prefix, MinTokens: 4096, Source: SourceGemini, Checked: checked}},
 
-	{"deepseek", nil, Model{Vendor: "deepseek", Family: "deepseek", Kind: Units, Source: SourceDeepSeek}},
+	{"deepseek", nil, Model{Vendor: "deepseek", Family: "deepseek", Kind: Units, Source: SourceDeepSeek, Checked: checked}},
 
-	{"mistral", nil, Model{Vendor: "mistral", Family: "mistral", Kind: Prefix, KeyRequired: true, Source: SourceMistral}},
+	{"mistral", nil, Model{Vendor: "mistral", Family: "mistral", Kind: Prefix, KeyRequired: true, Source: SourceMistral, Checked: checked}},
 }
 
 // NoCache is the model of an endpoint whose cache is not documented.
