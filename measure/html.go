@@ -212,8 +212,14 @@ func nameSpan(name string) string {
 	if short == name {
 		return escape.HTML(name)
 	}
-	return fmt.Sprintf(`<span title="%s">%s</span>`, escape.HTML(name), escape.HTML(short))
+	return fmt.Sprintf(`<span title="%s">%s</span>`, attrHTML(name), escape.HTML(short))
 }
+
+// attrHTML escapes a capture's text for a quoted attribute value:
+// escape.HTML, and '=' as a character reference, so that no part of the
+// value reads as an attribute of its own ("x onerror=…") even to a
+// reader that does not follow the quotes.
+func attrHTML(s string) string { return strings.ReplaceAll(escape.HTML(s), "=", "&#61;") }
 
 // writeTurnTable writes a table of the given turns; why, when not nil,
 // adds a column saying why each is listed, and total a row of totals.
@@ -231,7 +237,7 @@ func writeTurnTable(w *bufio.Writer, cv *Conversation, turns []ConvTurn, why map
 		}
 		title := ""
 		if short := shortName(t.Capture); short != t.Capture {
-			title = fmt.Sprintf(` title="%s"`, e(t.Capture))
+			title = fmt.Sprintf(` title="%s"`, attrHTML(t.Capture))
 		}
 		fmt.Fprintf(w, "<td class=\"name\"%s>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s → %s</td><td class=\"text\">%s</td></tr>\n",
 			title, e(shortName(t.Capture)), e(arrow(t.Before.Input, t.After.Input)), e(arrow(t.Before.Cached, t.After.Cached)),
