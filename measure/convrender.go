@@ -280,6 +280,12 @@ func mdCell(s string) string { return escape.Markdown(s) }
 // request comment.
 func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
 	fmt.Fprintf(w, "### skillopt measure --conversation\n\n")
+	return writeConversationMarkdown(w, cv)
+}
+
+// writeConversationMarkdown writes a conversation report below its
+// heading.
+func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 	fmt.Fprintf(w, "%d request(s).", len(cv.Turns))
 	if s := cv.Total.Saved; s != nil {
 		pct := 0.0

@@ -67,13 +67,30 @@ const (
 // report, folded away when long.
 func WriteConversationHTML(w io.Writer, cv *Conversation) error {
 	bw := bufio.NewWriter(w)
-	e := escape.HTML
+	writeHTMLHead(bw, "skillopt: conversation cost", "")
+	bw.WriteString("<h1>Conversation cost: before → after the rules</h1>\n")
+	writeHeadline(bw, cv.Total)
+	writeConversationHTML(bw, cv, htmlPart{h: "h2"})
+	bw.WriteString("</body>\n</html>\n")
+	return bw.Flush()
+}
+
+// htmlPart is where a conversation's report sits on a page: the level
+// of its headings ("h2" on a page of its own) and what its element ids
+// end with ("" on a page of its own).
+type htmlPart struct {
+	h, id string
+}
+
+// writeHTMLHead writes the page up to the opening of its body: the
+// title and the style sheet, with css added to it.
+func writeHTMLHead(bw *bufio.Writer, title, css string) {
 	fmt.Fprintf(bw, `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>skillopt: conversation cost</title>
+<title>%[2]s</title>
 <style>
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: %[1]s; background: #ffffff; margin: 16px 24px; }
 h1 { font-size: 20px; margin: 0 0 8px; }
@@ -88,12 +105,16 @@ ul { margin: 4px 0; padding-left: 20px; }
 svg { display: block; max-width: 100%%; height: auto; }
 summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 .muted { color: #616161; }
-</style>
+%[3]s</style>
 </head>
 <body>
-<h1>Conversation cost: before → after the rules</h1>
-`, colorInk)
-	tot := cv.Total
+`, colorInk, escape.HTML(title), css)
+}
+
+// writeHeadline writes the headline of a page: the total cost before →
+// after the rules.
+func writeHeadline(bw *bufio.Writer, tot ConvTotal) {
+	e := escape.HTML
 	bw.WriteString(`<p class="headline" id="headline">`)
 	if tot.Before.Cost != nil && tot.After.Cost != nil {
 		fmt.Fprintf(bw, `<span class="figure">%s → %s</span> `, e(Cost(tot.Before.Cost)), e(Cost(tot.After.Cost)))
@@ -105,6 +126,14 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 		fmt.Fprintf(bw, `<span class="figure">%s</span> input tokens; no turn has a price`, e(arrow(tot.Before.Input, tot.After.Input)))
 	}
 	bw.WriteString("</p>\n")
+}
+
+// writeConversationHTML writes the report of one conversation below the
+// headline: the summary, the charts and the tables.
+func writeConversationHTML(bw *bufio.Writer, cv *Conversation, part htmlPart) {
+	e := escape.HTML
+	h := part.h
+	tot := cv.Total
 	fmt.Fprintf(bw, "<p>%d request(s). Cost %s → %s", len(cv.Turns), e(Cost(tot.Before.Cost)), e(Cost(tot.After.Cost)))
 	if tot.Saved != nil && tot.SavedPct != nil {
 		fmt.Fprintf(bw, ", saved %s (%.2f %%)", e(Cost(tot.Saved)), *tot.SavedPct)
@@ -114,21 +143,21 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(bw, "<li>%s</li>\n", e(l))
 	}
-	bw.WriteString("</ul>\n<h2>Input tokens per turn</h2>\n")
-	writeTurnChart(bw, cv)
-	bw.WriteString("<h2>Cumulative cost</h2>\n")
-	writeCostChart(bw, cv)
+	fmt.Fprintf(bw, "</ul>\n<%s>Input tokens per turn</%[1]s>\n", h)
+	writeTurnChart(bw, cv, part.id)
+	fmt.Fprintf(bw, "<%s>Cumulative cost</%[1]s>\n", h)
+	writeCostChart(bw, cv, part.id)
 	if cv.Largest != nil && len(cv.Largest.Sections) > 0 {
-		fmt.Fprintf(bw, "<h2>Sections of the largest request (turn %d, %s)</h2>\n", cv.Largest.Turn, nameSpan(cv.Largest.Capture))
-		writeSectionChart(bw, cv.Largest)
+		fmt.Fprintf(bw, "<%s>Sections of the largest request (turn %d, %s)</%[1]s>\n", h, cv.Largest.Turn, nameSpan(cv.Largest.Capture))
+		writeSectionChart(bw, cv.Largest, part.id)
 	}
 	n := len(cv.Turns)
 	if n <= openTurns {
-		bw.WriteString("<h2>Turns</h2>\n")
+		fmt.Fprintf(bw, "<%s>Turns</%[1]s>\n", h)
 		writeTurnTable(bw, cv, cv.Turns, nil, true)
 	} else {
 		picked, why, more := turnsThatMatter(cv)
-		bw.WriteString("<h2>Turns that matter</h2>\n<p class=\"muted\">")
+		fmt.Fprintf(bw, "<%s>Turns that matter</%[1]s>\n<p class=\"muted\">", h)
 		rank := "cost after the rules"
 		if tot.PricedTurns == 0 {
 			rank = "input tokens after the rules"
@@ -139,7 +168,7 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 		}
 		bw.WriteString("</p>\n")
 		writeTurnTable(bw, cv, picked, why, false)
-		fmt.Fprintf(bw, "<details id=\"all-turns\">\n<summary>All %d turns</summary>\n", n)
+		fmt.Fprintf(bw, "<details id=\"all-turns%s\">\n<summary>All %d turns</summary>\n", part.id, n)
 		writeTurnTable(bw, cv, cv.Turns, nil, true)
 		bw.WriteString("</details>\n")
 	}
@@ -150,13 +179,13 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 		}
 	}
 	if len(usage) > 0 {
-		bw.WriteString("<h2>Provider usage</h2>\n<p class=\"muted\">What the provider reported (authoritative), beside the prediction before the rules.</p>\n")
+		fmt.Fprintf(bw, "<%s>Provider usage</%[1]s>\n<p class=\"muted\">What the provider reported (authoritative), beside the prediction before the rules.</p>\n", h)
 		if tot.Usage != nil {
 			fmt.Fprintf(bw, "<p>%s</p>\n", e(usageLine(tot.Usage, tot.Error)))
 		}
 		folded := len(usage) > openTurns
 		if folded {
-			fmt.Fprintf(bw, "<details id=\"all-usage\">\n<summary>Provider usage of %d turns</summary>\n", len(usage))
+			fmt.Fprintf(bw, "<details id=\"all-usage%s\">\n<summary>Provider usage of %d turns</summary>\n", part.id, len(usage))
 		}
 		bw.WriteString("<table>\n<tr><th>turn</th><th>input</th><th>cached</th><th>written</th><th>output</th><th>cost</th><th>predicted input error</th></tr>\n")
 		for _, t := range usage {
@@ -176,8 +205,6 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 	for _, n := range append(breakNotes(cv), cv.Notes...) {
 		fmt.Fprintf(bw, "<p class=\"muted\">Note: %s</p>\n", e(n))
 	}
-	bw.WriteString("</body>\n</html>\n")
-	return bw.Flush()
 }
 
 // shortName is a capture name for a table cell: its file's base name and
@@ -212,8 +239,14 @@ func nameSpan(name string) string {
 	if short == name {
 		return escape.HTML(name)
 	}
-	return fmt.Sprintf(`<span title="%s">%s</span>`, escape.HTML(name), escape.HTML(short))
+	return fmt.Sprintf(`<span title="%s">%s</span>`, attrHTML(name), escape.HTML(short))
 }
+
+// attrHTML escapes a capture's text for a quoted attribute value:
+// escape.HTML, and '=' as a character reference, so that no part of the
+// value reads as an attribute of its own ("x onerror=…") even to a
+// reader that does not follow the quotes.
+func attrHTML(s string) string { return strings.ReplaceAll(escape.HTML(s), "=", "&#61;") }
 
 // writeTurnTable writes a table of the given turns; why, when not nil,
 // adds a column saying why each is listed, and total a row of totals.
@@ -231,7 +264,7 @@ func writeTurnTable(w *bufio.Writer, cv *Conversation, turns []ConvTurn, why map
 		}
 		title := ""
 		if short := shortName(t.Capture); short != t.Capture {
-			title = fmt.Sprintf(` title="%s"`, e(t.Capture))
+			title = fmt.Sprintf(` title="%s"`, attrHTML(t.Capture))
 		}
 		fmt.Fprintf(w, "<td class=\"name\"%s>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s → %s</td><td class=\"text\">%s</td></tr>\n",
 			title, e(shortName(t.Capture)), e(arrow(t.Before.Input, t.After.Input)), e(arrow(t.Before.Cached, t.After.Cached)),
@@ -455,7 +488,7 @@ func breakTitle(t ConvTurn, side string, b *Break) string {
 // conversation longer than the chart has room for, a pair of bars stands
 // for turnsPerBar turns and shows their mean. The tallest bar is
 // ChartPlotHeight pixels high.
-func writeTurnChart(w *bufio.Writer, cv *Conversation) {
+func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 	n := len(cv.Turns)
 	a := newTurnAxis(n)
 	type mean struct{ input, cached, written float64 }
@@ -477,8 +510,8 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 			top = max(top, m.input)
 		}
 	}
-	fmt.Fprintf(w, `<svg id="turns" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="input tokens per turn, before and after the rules">`+"\n",
-		ChartWidth, ChartHeight, ChartWidth, ChartHeight)
+	fmt.Fprintf(w, `<svg id="turns%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="input tokens per turn, before and after the rules">`+"\n",
+		id, ChartWidth, ChartHeight, ChartWidth, ChartHeight)
 	// Legend, above the plot.
 	x := chartLeft
 	for _, l := range []struct{ color, label string }{{ColorCached, "cached"}, {ColorWritten, "written"}, {ColorUncached, "uncached"}} {
@@ -554,7 +587,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation) {
 // writeCostChart draws the cost before and after the rules, summed turn
 // by turn over the turns that have a price, on the turn chart's
 // horizontal axis.
-func writeCostChart(w *bufio.Writer, cv *Conversation) {
+func writeCostChart(w *bufio.Writer, cv *Conversation, id string) {
 	tot := cv.Total
 	e := escape.HTML
 	if tot.PricedTurns == 0 || tot.Before.Cost == nil || tot.After.Cost == nil {
@@ -577,8 +610,8 @@ func writeCostChart(w *bufio.Writer, cv *Conversation) {
 	for _, c := range cum {
 		top = max(top, c[0], c[1])
 	}
-	fmt.Fprintf(w, `<svg id="cost" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="cumulative cost before and after the rules">`+"\n",
-		ChartWidth, costHeight, ChartWidth, costHeight)
+	fmt.Fprintf(w, `<svg id="cost%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="cumulative cost before and after the rules">`+"\n",
+		id, ChartWidth, costHeight, ChartWidth, costHeight)
 	x := chartLeft
 	for k, l := range []struct{ color, label string }{{colorBefore, "before: " + Cost(tot.Before.Cost)}, {colorAfter, "after: " + Cost(tot.After.Cost)}} {
 		dash := ""
@@ -634,7 +667,7 @@ func writeCostChart(w *bufio.Writer, cv *Conversation) {
 
 // writeSectionChart draws one pair of horizontal bars per section of the
 // largest request: its tokens before and after the rules.
-func writeSectionChart(w *bufio.Writer, l *LargestRequest) {
+func writeSectionChart(w *bufio.Writer, l *LargestRequest, id string) {
 	secs := sortedSections(l)
 	top := 0
 	for _, s := range secs {
@@ -642,8 +675,8 @@ func writeSectionChart(w *bufio.Writer, l *LargestRequest) {
 	}
 	const rowH, labelW, barW, width = 30, 110, 480, 760
 	height := 30 + rowH*len(secs)
-	fmt.Fprintf(w, `<svg id="sections" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="tokens per section of the largest request">`+"\n",
-		width, height, width, height)
+	fmt.Fprintf(w, `<svg id="sections%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="tokens per section of the largest request">`+"\n",
+		id, width, height, width, height)
 	fmt.Fprintf(w, `<rect x="%d" y="6" width="12" height="12" fill="%s"/><text x="%d" y="17" font-size="12" fill="%s">before</text>`, labelW, colorBefore, labelW+16, colorInk)
 	fmt.Fprintf(w, `<rect x="%d" y="6" width="12" height="12" fill="%s"/><text x="%d" y="17" font-size="12" fill="%s">after</text>`+"\n", labelW+80, colorAfter, labelW+96, colorInk)
 	for i, s := range secs {

@@ -46,24 +46,6 @@ func measureConversation(e *env, c *cli.Context) error {
 	}
 	renv := e.ruleEnv(pipeline)
 	ruleset.SetArchive(renv, renv.Archive, true)
-	var failed error
-	reqs, err := measure.Requests(inputs, func(c *capture.Capture) *rules.Result {
-		res, err := rules.Run(c, pipeline, renv)
-		if err != nil {
-			if !e.ruleFailed(err) && failed == nil {
-				failed = err
-			}
-			// The request is still part of the conversation, unchanged.
-			res = &rules.Result{Original: c, Final: c}
-		}
-		return res
-	})
-	if err == nil {
-		err = failed
-	}
-	if err != nil {
-		return err
-	}
 	opts := measure.ConversationOptions{
 		Encoding: enc,
 		Counter:  counter,
@@ -80,27 +62,79 @@ func measureConversation(e *env, c *cli.Context) error {
 	if enc != "o200k_base" {
 		opts.Exact = func(string, string) bool { return false }
 	}
-	cv, err := measure.Converse(reqs, opts)
-	if err != nil {
-		return err
+	threads := []measure.Thread{{Inputs: inputs}}
+	if !c.Bool("no-split") {
+		threads = measure.Split(inputs)
 	}
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		if err = measure.WriteConversationJSON(&b, cv); err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
+	var failed error
+	convs := make([]*measure.Conversation, len(threads))
+	for i, th := range threads {
+		reqs, err := measure.Requests(th.Inputs, func(c *capture.Capture) *rules.Result {
+			res, err := rules.Run(c, pipeline, renv)
+			if err != nil {
+				if !e.ruleFailed(err) && failed == nil {
+					failed = err
+				}
+				// The request is still part of the conversation, unchanged.
+				res = &rules.Result{Original: c, Final: c}
+			}
+			return res
+		})
+		if err == nil {
+			err = failed
 		}
-	case "markdown":
-		err = measure.WriteConversationMarkdown(e.stdout, cv)
-	case "html":
-		err = measure.WriteConversationHTML(e.stdout, cv)
-	default:
-		err = measure.WriteConversationText(e.stdout, cv)
+		if err != nil {
+			return err
+		}
+		if convs[i], err = measure.Converse(reqs, opts); err != nil {
+			return err
+		}
+	}
+	if len(convs) == 1 {
+		err = writeConversation(e, convs[0])
+	} else {
+		err = writeConversations(e, measure.NewConversationSet(threads, convs))
 	}
 	if err != nil {
 		return err
 	}
 	return e.finish(nil)
+}
+
+// writeConversation writes the report of one conversation.
+func writeConversation(e *env, cv *measure.Conversation) error {
+	switch e.format {
+	case "json":
+		var b bytes.Buffer
+		err := measure.WriteConversationJSON(&b, cv)
+		if err == nil {
+			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
+		}
+		return err
+	case "markdown":
+		return measure.WriteConversationMarkdown(e.stdout, cv)
+	case "html":
+		return measure.WriteConversationHTML(e.stdout, cv)
+	}
+	return measure.WriteConversationText(e.stdout, cv)
+}
+
+// writeConversations writes the report of several conversations.
+func writeConversations(e *env, set *measure.ConversationSet) error {
+	switch e.format {
+	case "json":
+		var b bytes.Buffer
+		err := measure.WriteConversationsJSON(&b, set)
+		if err == nil {
+			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
+		}
+		return err
+	case "markdown":
+		return measure.WriteConversationsMarkdown(e.stdout, set)
+	case "html":
+		return measure.WriteConversationsHTML(e.stdout, set)
+	}
+	return measure.WriteConversationsText(e.stdout, set)
 }
 
 // naturalOrder puts the files found in each directory argument in natural

@@ -198,6 +198,9 @@ func TestHostileText(t *testing.T) {
 	add([]string{"text", "json", "markdown"}, "measure", capt, "caps/openai.json", "--details")
 	add([]string{"text", "json", "markdown", "html"}, "measure", "--conversation", "conv/1.json", "conv/2.json")
 	add([]string{"text", "json", "markdown", "html"}, "measure", "--conversation", "session.jsonl")
+	// Several conversations: a summary that names each after its first
+	// capture.
+	add([]string{"text", "json", "markdown", "html"}, "measure", "--conversation", "conv/1.json", "conv/2.json", capt)
 	add([]string{"text", "json", "markdown"}, "diff", capt)
 	add([]string{"text", "json", "markdown"}, "diff", capt, "reduced.json")
 	addQuiet([]string{"text", "markdown"}, "diff", "--stat", capt, "caps/openai.json")

@@ -27,19 +27,27 @@ func measureCommand(e *env) *cli.Command {
 			"Several captures print one row each (provider, bytes, tokens, catalog share, after,\n" +
 			"saved) and the total; --details adds each capture's report; -q prints only the total.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
-			"With --conversation the captures are successive requests of one conversation (files\n" +
+			"With --conversation the captures are successive requests of conversations (files\n" +
 			"in the order given, directories in natural name order, JSONL lines, HAR entries, and\n" +
 			"every assistant turn of a Pi session): per turn and in total, the input tokens a\n" +
 			"provider's prompt cache reads, writes and bills in full, the cost from the price\n" +
 			"table (skillopt.toml [prices] overrides it), where each request stops extending the\n" +
 			"previous one and the rule that caused it, and the provider's own usage when the\n" +
 			"capture has it. Formats: text, json, markdown, html. See docs/measure.md.\n\n" +
+			"The conversations are found among the captures: a Pi session file is one, the\n" +
+			"requests with one session_id header are one, and any other request joins the\n" +
+			"conversation whose latest request it extends (same body shape, vendor and model, same\n" +
+			"system text and tool declarations, or more declarations, and messages that start with\n" +
+			"all of that request's, cache_control aside), else starts one. Several conversations\n" +
+			"are reported one after the other, with a summary table and the grand total;\n" +
+			"--no-split reads every capture as a request of one conversation.\n\n" +
 			"Examples:\n" +
 			"  skillopt measure testdata/examples/anthropic-catalog.json\n" +
 			"  skillopt measure --format json --encoding none captures/\n" +
 			"  skillopt measure --details captures/\n" +
 			"  skillopt measure --rules SO1 --format markdown capture.json\n" +
 			"  skillopt measure --conversation turn-1.json turn-2.json turn-3.json\n" +
+			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
 			rulesFlag(),
@@ -49,11 +57,15 @@ func measureCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
 			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},
-			&cli.BoolFlag{Name: "conversation", Usage: "treat the captures as successive requests of one conversation and account for prompt caching and cost"},
+			&cli.BoolFlag{Name: "conversation", Usage: "treat the captures as successive requests of conversations and account for prompt caching and cost"},
+			&cli.BoolFlag{Name: "no-split", Usage: "with --conversation, read every capture as a request of one conversation, in the order given, instead of finding the conversations among them"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("conversation") {
 				return measureConversation(e, c)
+			}
+			if c.Bool("no-split") {
+				return usageErr("--no-split goes with --conversation")
 			}
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
 				return err

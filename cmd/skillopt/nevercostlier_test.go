@@ -180,49 +180,65 @@ func TestCorpusConversationsNeverDearer(t *testing.T) {
 			t.Logf("%s: exit %d: %s", name, code, strings.TrimSpace(stderr.String()))
 			continue
 		}
+		type conv struct {
+			Name  string `json:"name"`
+			Turns []struct {
+				Turn   int `json:"turn"`
+				Before struct {
+					Input int      `json:"input"`
+					Cost  *float64 `json:"cost"`
+				} `json:"before"`
+				After struct {
+					Input int        `json:"input"`
+					Cost  *float64   `json:"cost"`
+					Break *convBreak `json:"prefix_break"`
+				} `json:"after"`
+			} `json:"turns"`
+		}
+		// One conversation, or several found among the captures.
 		var rep struct {
-			Conversation struct {
-				Turns []struct {
-					Turn   int `json:"turn"`
-					Before struct {
-						Input int      `json:"input"`
-						Cost  *float64 `json:"cost"`
-					} `json:"before"`
-					After struct {
-						Input int        `json:"input"`
-						Cost  *float64   `json:"cost"`
-						Break *convBreak `json:"prefix_break"`
-					} `json:"after"`
-				} `json:"turns"`
-			} `json:"conversation"`
+			Conversation  *conv  `json:"conversation"`
+			Conversations []conv `json:"conversations"`
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		var before, after float64
-		breaks := 0
-		for _, turn := range rep.Conversation.Turns {
-			if turn.After.Input > turn.Before.Input {
-				t.Errorf("%s turn %d: the prompt grows from %d to %d tokens", name, turn.Turn, turn.Before.Input, turn.After.Input)
+		if rep.Conversation != nil {
+			rep.Conversations = []conv{*rep.Conversation}
+		}
+		if len(rep.Conversations) == 0 {
+			t.Errorf("%s: no conversation in the report", name)
+		}
+		for _, cv := range rep.Conversations {
+			name := name
+			if len(rep.Conversations) > 1 {
+				name += " (" + cv.Name + ")"
 			}
-			if turn.Before.Cost != nil && turn.After.Cost != nil {
-				before += *turn.Before.Cost
-				after += *turn.After.Cost
-			}
-			if b := turn.After.Break; b != nil && b.Rule != "" {
-				breaks++
-				if b.Reason == "" {
-					t.Errorf("%s turn %d: %s breaks the prefix without a reason", name, turn.Turn, b.Rule)
+			var before, after float64
+			breaks := 0
+			for _, turn := range cv.Turns {
+				if turn.After.Input > turn.Before.Input {
+					t.Errorf("%s turn %d: the prompt grows from %d to %d tokens", name, turn.Turn, turn.Before.Input, turn.After.Input)
+				}
+				if turn.Before.Cost != nil && turn.After.Cost != nil {
+					before += *turn.Before.Cost
+					after += *turn.After.Cost
+				}
+				if b := turn.After.Break; b != nil && b.Rule != "" {
+					breaks++
+					if b.Reason == "" {
+						t.Errorf("%s turn %d: %s breaks the prefix without a reason", name, turn.Turn, b.Rule)
+					}
 				}
 			}
+			if after > before+1e-12 {
+				t.Errorf("%s: the conversation costs $%.6f after the rules, $%.6f before", name, after, before)
+			}
+			if breaks > 1 {
+				t.Errorf("%s: %d prefix breaks by a rule", name, breaks)
+			}
+			fmt.Fprintf(&summary, "%s: %d turns, $%.4f → $%.4f, %d rule break(s)\n", name, len(cv.Turns), before, after, breaks)
 		}
-		if after > before+1e-12 {
-			t.Errorf("%s: the conversation costs $%.6f after the rules, $%.6f before", name, after, before)
-		}
-		if breaks > 1 {
-			t.Errorf("%s: %d prefix breaks by a rule", name, breaks)
-		}
-		fmt.Fprintf(&summary, "%s: %d turns, $%.4f → $%.4f, %d rule break(s)\n", name, len(rep.Conversation.Turns), before, after, breaks)
 	}
 	t.Log("\n" + summary.String())
 }
