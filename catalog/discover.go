@@ -66,18 +66,6 @@ const (
 	GivenFile
 )
 
-func (k SourceKind) String() string {
-	switch k {
-	case SkillFile:
-		return "skill"
-	case RootFile:
-		return "root-file"
-	case GivenFile:
-		return "file"
-	}
-	return fmt.Sprintf("source-kind(%d)", int(k))
-}
-
 // Source is one discovered skill file.
 type Source struct {
 	Path      string // the file's path as reached (Root joined with Rel)

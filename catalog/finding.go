@@ -1,7 +1,5 @@
 package catalog
 
-import "fmt"
-
 // FindingKind classifies a problem of an agent definition or of its
 // loadout. The lint rules about agent definitions each report one kind.
 type FindingKind int
@@ -44,29 +42,6 @@ const (
 	// recommends.
 	SelectedSkillLong
 )
-
-var findingKindNames = [...]string{
-	AgentFrontmatterInvalid:    "agent-frontmatter-invalid",
-	AgentDuplicateKey:          "agent-duplicate-key",
-	InheritSkillsNotBoolean:    "inherit-skills-not-boolean",
-	SkillsFieldType:            "skills-field-type",
-	SkillsElementInvalid:       "skills-element-invalid",
-	SkillPathMissing:           "skill-path-missing",
-	SkillPathUnsupported:       "skill-path-unsupported",
-	SelectedNameAmbiguous:      "selected-name-ambiguous",
-	SelectedCandidateUnusable:  "selected-candidate-unusable",
-	SelectedNameUnresolved:     "selected-name-unresolved",
-	UnselectedCandidateProblem: "unselected-candidate-problem",
-	UnclassifiableCandidate:    "unclassifiable-candidate",
-	SelectedSkillLong:          "selected-skill-long",
-}
-
-func (k FindingKind) String() string {
-	if k > 0 && int(k) < len(findingKindNames) {
-		return findingKindNames[k]
-	}
-	return fmt.Sprintf("finding(%d)", int(k))
-}
 
 // Finding is one problem of an agent definition or of its loadout.
 type Finding struct {

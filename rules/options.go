@@ -283,9 +283,6 @@ func Bind(owners []Owner) (*Binding, error) {
 	return b, nil
 }
 
-// Sections returns the section names in declaration order.
-func (b *Binding) Sections() []string { return b.order }
-
 // Targets returns, per section, a fresh struct holding every owner's
 // defaults, for the configuration decoder to fill (pointers to structs
 // whose fields carry the keys' toml tags).

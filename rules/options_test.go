@@ -58,7 +58,7 @@ func TestBindSharedSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.Sections(); !reflect.DeepEqual(got, []string{"demo"}) {
+	if got := b.order; !reflect.DeepEqual(got, []string{"demo"}) {
 		t.Fatalf("sections %v", got)
 	}
 	targets := b.Targets()

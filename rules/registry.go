@@ -80,12 +80,6 @@ func (g *Registry) OptionsOf(r *Rule) []Option {
 	return out
 }
 
-// All returns every rule in registry order.
-func (g *Registry) All() []*Rule { return g.rules }
-
-// Settings returns the families' settings in registry order.
-func (g *Registry) Settings() []Settings { return g.settings }
-
 // Owners lists every declaration of options: family settings first, then
 // each rule's.
 func (g *Registry) Owners() []Owner {

@@ -61,7 +61,7 @@ func TestLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"SO101": "warning", "SO103": "info", "SO201": "off", "SO401": "off", "SK013": "info", "SK014": "error"}
-	for _, r := range g.All() {
+	for _, r := range g.rules {
 		s, on := l.Level(r)
 		got := s.String()
 		if !on {

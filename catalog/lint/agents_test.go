@@ -16,23 +16,23 @@ import (
 // severity for notes.
 func TestEveryFindingHasARule(t *testing.T) {
 	seen := map[string]catalog.FindingKind{}
-	for k := catalog.FindingKind(1); !strings.HasPrefix(k.String(), "finding("); k++ {
+	for k := catalog.AgentFrontmatterInvalid; k <= catalog.SelectedSkillLong; k++ {
 		for _, fatal := range []bool{true, false} {
 			lo := &catalog.Loadout{Findings: []catalog.Finding{{Kind: k, Fatal: fatal, File: "a.md", Line: 2, Col: 3, Message: "m"}}}
 			ds := lint.LoadoutDiagnostics(lo)
 			if len(ds) != 1 {
-				t.Fatalf("%s: %d diagnostics", k, len(ds))
+				t.Fatalf("kind %d: %d diagnostics", k, len(ds))
 			}
 			d := ds[0]
 			if !strings.HasPrefix(d.Rule, "AG") || d.File != "a.md" || d.Line != 2 || d.Column != 3 || d.Message != "m" {
-				t.Errorf("%s: %+v", k, d)
+				t.Errorf("kind %d: %+v", k, d)
 			}
 			if prev, ok := seen[d.Rule]; ok && prev != k {
-				t.Errorf("%s reports both %s and %s", d.Rule, prev, k)
+				t.Errorf("%s reports both kind %d and kind %d", d.Rule, prev, k)
 			}
 			seen[d.Rule] = k
 			if fatal && d.Severity != rules.Error {
-				t.Errorf("%s: fatal finding is %s", k, d.Severity)
+				t.Errorf("kind %d: fatal finding is %s", k, d.Severity)
 			}
 		}
 	}

@@ -479,17 +479,14 @@ func pretty(body []byte) string {
 	return b.String()
 }
 
-// compareDocs lists the deepest values that differ between two documents,
-// in document order: objects are compared member by member; arrays are
-// aligned (see align), the elements between matched ones compared
-// pairwise and the rest as removed or added (so a message appended to the
-// history is one addition at its index); anything else that differs is one
-// change. A value changed in place is named by its pointer in b. Two arrays
-// or objects too different to align are one change, marked Unaligned.
-func compareDocs(a, b *capture.Doc) []diffChange {
-	return compareHashed(newPair(a, b))
-}
-
+// compareHashed lists the deepest values that differ between the two
+// documents of a pair, in document order: objects are compared member by
+// member; arrays are aligned (see align), the elements between matched ones
+// compared pairwise and the rest as removed or added (so a message appended
+// to the history is one addition at its index); anything else that differs
+// is one change. A value changed in place is named by its pointer in b. Two
+// arrays or objects too different to align are one change, marked
+// Unaligned.
 func compareHashed(p *docPair) []diffChange {
 	a, b := p.a, p.b
 	c := &comparer{pair: p, a: a, b: b}

@@ -25,21 +25,6 @@ func TermsQuery(terms []string) Query {
 // function words ParseQuery drops.
 func IsStopWord(tok string) bool { return isStopWord(tok) }
 
-// FieldFreq returns how many documents contain term in field f.
-func (x *Index) FieldFreq(term string, f int) int {
-	id, ok := x.terms[term]
-	if !ok {
-		return 0
-	}
-	n := 0
-	for _, p := range x.postings[id] {
-		if p.tf[f] > 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // IDBuilder builds an Index from documents given as term IDs of a
 // vocabulary it interns. A caller that normalises each distinct word once
 // (stemming, synonyms, structured data) adds documents without a map access

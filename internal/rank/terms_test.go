@@ -81,3 +81,18 @@ func TestStopWords(t *testing.T) {
 		}
 	}
 }
+
+// FieldFreq returns how many documents contain term in field f.
+func (x *Index) FieldFreq(term string, f int) int {
+	id, ok := x.terms[term]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, p := range x.postings[id] {
+		if p.tf[f] > 0 {
+			n++
+		}
+	}
+	return n
+}

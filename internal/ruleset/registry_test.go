@@ -15,7 +15,7 @@ func TestRegistryBuilds(t *testing.T) {
 	if _, err := registry(); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range Registry().All() {
+	for _, r := range All() {
 		if !rules.NamePattern().MatchString(r.Name) {
 			t.Errorf("%s: name %q is not dotted lower-case words", r.ID, r.Name)
 		}
@@ -41,7 +41,7 @@ func TestTemplateHasEveryOption(t *testing.T) {
 	if err := config.DecodeWith("skillopt.toml", []byte(tpl), cfg, b); err != nil {
 		t.Fatalf("the template does not decode: %v", err)
 	}
-	for _, r := range Registry().All() {
+	for _, r := range All() {
 		if r.Options != nil && fmt.Sprint(cfg.Options.Of(r.Options)) != fmt.Sprint(r.Options) {
 			t.Errorf("%s: the template decodes to %v, the defaults are %v", r.ID, cfg.Options.Of(r.Options), r.Options)
 		}

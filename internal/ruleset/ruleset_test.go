@@ -103,7 +103,7 @@ func TestRegistryOrderOfFamilies(t *testing.T) {
 		}
 	}
 	var names []string
-	for _, s := range Registry().Settings() {
+	for _, s := range Families() {
 		names = append(names, s.Name)
 	}
 	if len(names) < 2 || names[0] != "catalog" || names[1] != "tools" {

@@ -457,3 +457,6 @@ func libraryVocabulary(t *testing.T, name string) map[string]uint {
 	}
 	return *(*map[string]uint)(unsafe.Pointer(f.UnsafeAddr()))
 }
+
+// len returns the number of tokens.
+func (v *vocab) len() int { return v.count }

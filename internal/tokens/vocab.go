@@ -234,6 +234,3 @@ func vocabHash(s string) uint64 {
 	h *= m2
 	return h ^ h>>32
 }
-
-// len returns the number of tokens.
-func (v *vocab) len() int { return v.count }
