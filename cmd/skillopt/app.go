@@ -223,6 +223,7 @@ func newApp(e *env) *cli.App {
 			archiveCommand(e),
 			toolsCommand(e),
 			sanitizeCommand(e),
+			routeCommand(e),
 			rulesCommand(e),
 			initCommand(e),
 			benchCommand(e),
