@@ -129,11 +129,11 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	if key, ok := catalogKey(c); ok {
 		cached = cacheGet(key)
 	}
-	var cats []catalog.Embedded
+	var cats []embedded
 	if cached != nil {
 		cats = withSpans(c, cached.cats)
 	} else {
-		cats = catalog.FromCapture(c)
+		cats = fromCapture(c)
 	}
 	if len(cats) == 0 {
 		return nil
@@ -175,7 +175,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 		}
 	}
 	r.Skills = len(all)
-	tool := capture.RenderTool(c.Provider, catalog.SearchTool())
+	tool := capture.RenderTool(c.Provider, SearchTool())
 	r.SearchToolBytes = len(tool) + 1 // and its separating comma
 	var blocks []string
 	var stats catalog.CompactStats
@@ -315,7 +315,7 @@ func tagStep(res *rules.Result, set *Settings, all []catalog.Skill, r *Report, c
 	if compacted {
 		now, nowText = r.CompactBytes, compactText
 	} else {
-		for _, e := range catalog.FromCapture(res.Original) {
+		for _, e := range fromCapture(res.Original) {
 			nowText += string(e.Segment.Bytes(res.Original.Doc))
 		}
 	}
