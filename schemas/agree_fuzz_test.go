@@ -108,13 +108,14 @@ func widenToComma(b []byte, start, end int) (int, int) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// referenceCanJudge reports whether the reference validator can be asked about the
-// body at all; what it cannot be asked about is a difference of readers or
-// of cost, not of schema semantics:
-//   - invalid UTF-8 and escaped surrogates, which encoding/json replaces
-//     with U+FFFD before the reference sees the string;
+// referenceCanJudge reports whether the reference validator can be asked
+// about the body at all; what it cannot be asked about is a difference of
+// readers or of cost, not of schema semantics:
+//   - invalid UTF-8 and escaped surrogates: encoding/json turns invalid
+//     bytes and lone surrogates into U+FFFD before the reference sees the
+//     string (pairs are left out with them, for simplicity);
 //   - numbers longer than 400 characters or with an exponent beyond ±400,
-//     which the reference turns into a big.Rat (minutes for a million
+//     which the reference turns into a big.Rat (seconds for a million
 //     digits, a nil-pointer panic for 1e1000000000); ours compares them in
 //     linear time (number_test.go).
 func referenceCanJudge(d *capture.Doc) bool {
