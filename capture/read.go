@@ -700,7 +700,7 @@ func (r *reader) har(doc *Doc, log int) error {
 		if b64 {
 			dec, err := base64.StdEncoding.DecodeString(string(data))
 			if err != nil {
-				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %v", err)})
+				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %w", err)})
 				notBody(text)
 				continue
 			}

@@ -103,7 +103,7 @@ func (s *Snapshot) Resource(name, rel string) ([]byte, error) {
 	if errors.Is(err, untrusted.ErrOutside) {
 		return nil, fmt.Errorf("skill %q: %w", name, ErrEscape)
 	} else if err != nil {
-		return nil, fmt.Errorf("skill %q: resource %v", name, err)
+		return nil, fmt.Errorf("skill %q: resource %w", name, err)
 	}
 	if sk.Root == "" {
 		// A folder named by a capture is only trusted when it holds the
@@ -129,7 +129,7 @@ func (s *Snapshot) Resource(name, rel string) ([]byte, error) {
 		var tl *untrusted.TooLargeError
 		switch {
 		case errors.As(err, &tl), errors.Is(err, untrusted.ErrNotRegular) && !isDirErr(err):
-			return nil, fmt.Errorf("skill %q: resource %q: %v", name, rel, err)
+			return nil, fmt.Errorf("skill %q: resource %q: %w", name, rel, err)
 		case errors.Is(err, fs.ErrNotExist), isDirErr(err):
 			return nil, fmt.Errorf("skill %q has no resource %q", name, rel)
 		}

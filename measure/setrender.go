@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // ConversationSet is the report of several conversations found among the
@@ -149,7 +150,7 @@ func saved(t ConvTotal) string {
 	if t.SavedPct != nil {
 		pct = *t.SavedPct
 	}
-	return fmt.Sprintf("%s (%.2f %%)", Cost(t.Saved), pct)
+	return fmt.Sprintf("%s (%s %%)", Cost(t.Saved), units.Fixed(pct, 2))
 }
 
 // WriteConversationsText writes the report of several conversations for

@@ -48,7 +48,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 			return nil, "", 0, &exitError{code: exitUsage, err: err}
 		}
 		for _, capt := range f.Captures {
-			skills = append(skills, catalog.AllSkills(catalog.FromCapture(capt))...)
+			skills = append(skills, catalog.ParsePiCatalogs(capt.CatalogTexts()...)...)
 			if len(skills) > 0 {
 				source = capt.Name
 				break

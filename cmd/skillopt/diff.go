@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +19,7 @@ import (
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -385,23 +385,7 @@ func writeStat(b io.Writer, pairs []diffPair) {
 		after += len(p.b.Body)
 	}
 	fmt.Fprintf(b, " %s: %s → %s B (%s, %s)\n", counted(len(all), "change"), measure.Thousands(before), measure.Thousands(after),
-		signedBytes(after-before), signedPct(after-before, before))
-}
-
-// signedPct is part of whole as a signed percentage, "−65.1 %".
-func signedPct(part, whole int) string {
-	if whole == 0 {
-		return "±0.0 %"
-	}
-	p := float64(part) * 100 / float64(whole)
-	switch s := fmt.Sprintf("%.1f %%", math.Abs(p)); {
-	case s == "0.0 %":
-		return "±" + s
-	case p < 0:
-		return "−" + s
-	default:
-		return "+" + s
-	}
+		signedBytes(after-before), units.SignedPercentText(after-before, before))
 }
 
 func abs(n int) int {

@@ -88,7 +88,7 @@ func command(path, name string, args ...string) func() (time.Duration, error) {
 		c.Args[0] = name
 		start := time.Now()
 		if out, err := c.CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("start-up: %s %v: %v: %s", name, args, err, firstLine(out))
+			return 0, fmt.Errorf("start-up: %s %v: %w: %s", name, args, err, firstLine(out))
 		}
 		return time.Since(start), nil
 	}
@@ -135,7 +135,7 @@ func BuildEmptyProgram(dir string) (string, error) {
 	c.Dir = src
 	c.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=", "GOWORK=off")
 	if out, err := c.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building an empty program: %v: %s", err, firstLine(out))
+		return "", fmt.Errorf("building an empty program: %w: %s", err, firstLine(out))
 	}
 	return bin, nil
 }

@@ -23,6 +23,9 @@ var conversions = []struct{ what, why string }{
 		"they do not validate (format is an annotation in 2020-12); the facts stay, the specs' sentences do not"},
 	{`an anyOf of "any string" and listed strings becomes "any string"`,
 		"Anthropic's Model is any string or one of its known names: the list allows nothing more"},
+	{"an integer without a stated bound gets the signed 64-bit range as its minimum and maximum",
+		"JSON Schema's integer is unbounded; the providers parse integer fields into 32- or 64-bit integers " +
+			"and answer a larger value with HTTP 400, so the bound the API enforces is written in the schema"},
 	{`Gemini: a property whose description starts with "Required." is required`,
 		"Google's discovery format has no required list and says it there (then converted to OpenAPI)"},
 }

@@ -4,35 +4,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/skillopt/skillopt/capture"
 )
 
-// Embedded is one native skill catalog found in a capture's system text.
-type Embedded struct {
-	Segment capture.Segment // the catalog's bytes (preamble and block)
-	Text    string          // the decoded catalog text
-	Skills  []Skill
-}
-
-// FromCapture returns the native catalogs of a capture, in body order.
-func FromCapture(c *capture.Capture) []Embedded {
-	var out []Embedded
-	for _, s := range c.Segments() {
-		if s.Kind != capture.SecCatalog {
-			continue
-		}
-		text := c.SegmentText(s)
-		out = append(out, Embedded{Segment: s, Text: text, Skills: ParsePiCatalog(text)})
-	}
-	return out
-}
-
-// AllSkills returns the skills of every catalog, in order.
-func AllSkills(cats []Embedded) []Skill {
+// ParsePiCatalogs returns the skills of every catalog text, in order.
+func ParsePiCatalogs(texts ...string) []Skill {
 	var out []Skill
-	for _, e := range cats {
-		out = append(out, e.Skills...)
+	for _, t := range texts {
+		out = append(out, ParsePiCatalog(t)...)
 	}
 	return out
 }
