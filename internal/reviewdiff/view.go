@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"bytes"
@@ -878,6 +878,13 @@ func (t *blockText) spec(side uint8, p piece, level int32) lineSpec {
 	return lineSpec{side: side, form: formPiece, level: level, piece: t.text(p), cont: !p.first}
 }
 
+// ANSI colours of the text diff.
+const (
+	red   = "31"
+	green = "32"
+	bold  = "1"
+)
+
 // opNote is the kind of a note line: the lines after it show a value
 // replaced because it differs too much to align.
 const opNote udiff.OpKind = 3
@@ -901,7 +908,8 @@ type hunkSpan struct {
 // changed line.
 type layout struct {
 	ctx     int
-	changes []diffChange
+	label   labeler
+	changes []Change
 	spans   []hunkSpan
 	k       int // operations so far
 	la, lb  int // lines of a and b so far
@@ -947,7 +955,7 @@ func (l *layout) op(w *differ, kind udiff.OpKind, ln lineSpec) {
 			ch := l.changes[c]
 			part := ptrText(ch.Pointer)
 			if ch.Rule != "" {
-				part += " " + ruleLabel(ch.Rule)
+				part += " " + l.label.of(ch.Rule)
 			}
 			l.parts = append(l.parts, part)
 		}
@@ -980,13 +988,14 @@ func (l *layout) close() {
 }
 
 // layoutDiff lays out the diff of two documents in a rendering, with
-// ctx lines of context, labelling the hunks with changes (reviewView).
-func layoutDiff(p *docPair, mode viewMode, changes []diffChange, ctx int) []hunkSpan {
+// ctx lines of context, labelling the hunks with changes and their rules
+// (reviewView).
+func layoutDiff(p *docPair, mode viewMode, changes []Change, ctx int, label labeler) []hunkSpan {
 	a, b := p.a, p.b
 	if bytes.Equal(a.d.Src, b.d.Src) {
 		return nil
 	}
-	l := &layout{ctx: ctx, changes: changes, stamp: make([]int, len(changes))}
+	l := &layout{ctx: ctx, label: label, changes: changes, stamp: make([]int, len(changes))}
 	w := newDiffer(p, mode, l)
 	if mode == reviewView {
 		w.track = true
