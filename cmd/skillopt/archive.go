@@ -15,6 +15,7 @@ import (
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/transform/output"
 )
 
@@ -135,16 +136,16 @@ func archiveLsCommand(e *env) *cli.Command {
 			for _, en := range entries {
 				total += en.Bytes
 				hw = max(hw, len(en.Handle))
-				bw = max(bw, len(thousands(int(en.Bytes))))
+				bw = max(bw, len(measure.Thousands(int(en.Bytes))))
 			}
 			if !e.quiet {
 				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, "HANDLE", bw, "BYTES", "STORED")
 			}
 			for _, en := range entries {
-				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, en.Handle, bw, thousands(int(en.Bytes)), en.Modified.Format("2006-01-02 15:04:05Z"))
+				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, en.Handle, bw, measure.Thousands(int(en.Bytes)), en.Modified.Format("2006-01-02 15:04:05Z"))
 			}
 			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d original(s), %s bytes\n", len(entries), thousands(int(total)))
+				fmt.Fprintf(e.stdout, "%d original(s), %s bytes\n", len(entries), measure.Thousands(int(total)))
 			}
 			return nil
 		},
@@ -195,7 +196,7 @@ func archiveVerifyCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stdout, "%s: %s: %s\n", escape.Text(d.Handle), e.paint(red, "damaged"), escape.Text(d.Problem))
 				}
 				for _, st := range stale {
-					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", escape.Text(st.Path), e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
+					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", escape.Text(st.Path), e.paint(yellow, "stale temporary file"), measure.Thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
 				}
 				if !e.quiet {
 					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
@@ -279,10 +280,10 @@ func archiveGcCommand(e *env) *cli.Command {
 				return e.finish(nil)
 			}
 			for _, st := range removed {
-				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", escape.Text(st.Path), thousands(int(st.Bytes)))
+				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", escape.Text(st.Path), measure.Thousands(int(st.Bytes)))
 			}
 			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), thousands(int(total)))
+				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), measure.Thousands(int(total)))
 			}
 			return e.finish(nil)
 		},

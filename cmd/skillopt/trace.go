@@ -1,20 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog/lint"
-	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/trace"
+	"github.com/skillopt/skillopt/trace/render"
 )
 
 func traceCommand(e *env) *cli.Command {
@@ -49,6 +45,9 @@ func classifyFlags() []cli.Flag {
 func windowFlag() cli.Flag {
 	return &cli.IntFlag{Name: "window", Value: trace.DefaultWindow, Usage: "earlier runs of a skill that regression detection and alerts look back on"}
 }
+
+// textOptions are the colour and quiet settings of the trace renderers.
+func (e *env) textOptions() render.Options { return render.Options{Color: e.color, Quiet: e.quiet} }
 
 // traceOptions reads the classifier flags.
 func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
@@ -144,13 +143,13 @@ func traceReportCommand(e *env) *cli.Command {
 			rep := trace.Report(hs, ro)
 			switch e.format {
 			case "json":
-				err = writeJSON(e, reportJSON(rep))
+				err = writeJSON(e, render.ReportJSON(rep))
 			case "markdown":
-				err = e.writeReportMarkdown(rep, ro)
+				err = render.ReportMarkdown(e.stdout, rep, ro)
 			case "html":
-				err = writeReportHTML(e.stdout, rep, ro)
+				err = render.ReportHTML(e.stdout, rep, ro)
 			default:
-				err = e.writeReportText(rep, ro)
+				err = render.ReportText(e.stdout, rep, ro, e.textOptions())
 			}
 			if err != nil {
 				return err
@@ -194,9 +193,9 @@ func traceViewCommand(e *env) *cli.Command {
 			}
 			v := trace.ViewOf(r, o)
 			if e.format == "json" {
-				return writeJSON(e, viewJSON(v))
+				return writeJSON(e, render.ViewJSON(v))
 			}
-			return e.writeViewText(v)
+			return render.ViewText(e.stdout, v, e.textOptions())
 		},
 	}
 }
@@ -254,7 +253,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			st := trace.State{}
 			if statePath != "" {
-				st, err = readAlertState(statePath)
+				st, err = trace.LoadState(statePath)
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}
@@ -265,20 +264,16 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			fire, held, next := trace.Cooldown(trace.Alerts(hs, ao), st, cooldown, now)
 			if e.format == "json" {
-				err = writeJSON(e, alertsJSON(fire, held))
+				err = writeJSON(e, render.AlertsJSON(fire, held))
 			} else {
-				err = e.writeAlertsText(fire, held)
+				err = render.AlertsText(e.stdout, fire, held, e.textOptions())
 			}
 			if err != nil {
 				return err
 			}
 			if statePath != "" && len(fire) > 0 {
-				err := os.MkdirAll(filepath.Dir(statePath), 0o755)
-				if err == nil {
-					err = atomicfile.WriteFile(statePath, next.Marshal(), 0o644)
-				}
-				if err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("%s: write alert state: %w", statePath, err)}
+				if err := trace.SaveState(statePath, next); err != nil {
+					return &exitError{code: exitUsage, err: err}
 				}
 			}
 			if len(fire) > 0 {
@@ -287,18 +282,6 @@ func traceAlertsCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
-}
-
-// readAlertState reads the state file; a missing one is an empty state.
-func readAlertState(path string) (trace.State, error) {
-	data, err := trace.ReadBounded(path, nil, nil)
-	if err != nil {
-		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
-			return trace.State{}, nil
-		}
-		return trace.State{}, err
-	}
-	return trace.ReadState(path, data)
 }
 
 func tracePruneCommand(e *env) *cli.Command {
@@ -332,7 +315,7 @@ func tracePruneCommand(e *env) *cli.Command {
 				return argErr(c, "no DIR given")
 			}
 			apply := c.Bool("apply")
-			out := pruneOut{Apply: apply, Keep: keep, Delete: []pruneFile{}}
+			out := render.Prune{Apply: apply, Keep: keep, Delete: []render.PruneFile{}}
 			for _, dir := range c.Args().Slice() {
 				if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 					e.warnInput(fmt.Errorf("%s: not a directory", dir))
@@ -352,7 +335,7 @@ func tracePruneCommand(e *env) *cli.Command {
 					}
 				}
 				for _, d := range done {
-					out.Delete = append(out.Delete, pruneFile{d.File, d.Skill, d.Timestamp})
+					out.Delete = append(out.Delete, render.PruneFile{File: d.File, Skill: d.Skill, Timestamp: d.Timestamp})
 				}
 			}
 			if e.format == "json" {
@@ -361,34 +344,10 @@ func tracePruneCommand(e *env) *cli.Command {
 				}
 				return e.finish(nil)
 			}
-			verb := "would delete"
-			if apply {
-				verb = "deleted"
-			}
-			for _, d := range out.Delete {
-				fmt.Fprintf(e.stdout, "%s %s (%s, %s)\n", verb, escape.Text(d.File), escape.Text(d.Skill), stamp(d.Timestamp))
-			}
-			if !e.quiet {
-				s := fmt.Sprintf("%d kept, %d %s (%d per skill)", out.Kept, len(out.Delete), strings.TrimPrefix(verb, "would "), keep)
-				if !apply {
-					s = fmt.Sprintf("%d kept, %d to delete (%d per skill); a dry run: --apply deletes them", out.Kept, len(out.Delete), keep)
-				}
-				fmt.Fprintln(e.stdout, s)
+			if err := render.PruneText(e.stdout, out, e.textOptions()); err != nil {
+				return err
 			}
 			return e.finish(nil)
 		},
 	}
-}
-
-type pruneOut struct {
-	Apply  bool        `json:"apply"`
-	Keep   int         `json:"keep"`
-	Kept   int         `json:"kept"`
-	Delete []pruneFile `json:"delete"`
-}
-
-type pruneFile struct {
-	File      string `json:"file"`
-	Skill     string `json:"skill"`
-	Timestamp int64  `json:"timestamp"`
 }

@@ -134,6 +134,11 @@ var rules = []rule{
 		except: []string{"cmd/skillopt"},
 		never:  []string{"github.com/urfave/cli/v2/..."},
 	},
+	{
+		says: "trace/render imports nothing of the project but trace and internal/escape: it renders what trace found and finds nothing itself.",
+		of:   []string{"trace/render"},
+		only: []string{"trace", "internal/escape"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
