@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -232,10 +233,11 @@ func newApp(e *env) *cli.App {
 			manCommand(e),
 		},
 	}
+	app.Flags = withFormat(app.Flags, groupFormats(formatsOf(&cli.Command{Subcommands: app.Commands})))
 	var prepare func(cmds []*cli.Command)
 	prepare = func(cmds []*cli.Command) {
 		for _, cmd := range cmds {
-			cmd.Flags = append(cmd.Flags, globalFlags()...)
+			cmd.Flags = addGlobals(cmd)
 			cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 				return usageErr("%s (see `skillopt %s --help`)", flagError(err, e.args, c.Command.Flags), commandPath(c.Command))
 			}
@@ -246,20 +248,50 @@ func newApp(e *env) *cli.App {
 	return app
 }
 
+// addGlobals is the flags of cmd followed by the global ones, its own
+// --format flag in the place of the global one: a command that groups
+// others lists their formats, any other must declare its own.
+func addGlobals(cmd *cli.Command) []cli.Flag {
+	var own []cli.Flag
+	var format *formatFlag
+	for _, f := range cmd.Flags {
+		if ff, ok := f.(*formatFlag); ok {
+			format = ff
+		} else {
+			own = append(own, f)
+		}
+	}
+	if format == nil {
+		if len(cmd.Subcommands) == 0 {
+			panic("command " + cmd.Name + " declares no formats")
+		}
+		format = groupFormats(formatsOf(cmd))
+	}
+	return append(own, withFormat(globalFlags(), format)...)
+}
+
+// withFormat is flags with f in the place of the --format flag.
+func withFormat(flags []cli.Flag, f *formatFlag) []cli.Flag {
+	out := make([]cli.Flag, len(flags))
+	for i, g := range flags {
+		if g.Names()[0] == "format" {
+			g = f
+		}
+		out[i] = g
+	}
+	return out
+}
+
 // options resolves the global options for a command but the
 // configuration: format (checked against the formats the command supports),
 // colour and quiet.
-func (e *env) options(c *cli.Context, formats ...string) error {
+func (e *env) options(c *cli.Context) error {
 	e.format = lookup(c, "format")
 	if e.format == "" {
 		e.format = "text"
 	}
-	ok := false
-	for _, f := range formats {
-		ok = ok || f == e.format
-	}
-	if !ok {
-		return usageErr("unsupported --format %q (this command supports %s)", e.format, strings.Join(formats, ", "))
+	if fs := formatsOf(c.Command); !slices.Contains(fs, e.format) {
+		return usageErr("unsupported --format %q (this command supports %s)", e.format, strings.Join(fs, ", "))
 	}
 	switch col := lookup(c, "color"); col {
 	case "", "auto":
@@ -277,8 +309,8 @@ func (e *env) options(c *cli.Context, formats ...string) error {
 
 // setup resolves the global options for a command (see options) and loads
 // the configuration.
-func (e *env) setup(c *cli.Context, formats ...string) error {
-	if err := e.options(c, formats...); err != nil {
+func (e *env) setup(c *cli.Context) error {
+	if err := e.options(c); err != nil {
 		return err
 	}
 	wd, _ := os.Getwd()

@@ -63,11 +63,12 @@ func archiveGetCommand(e *env) *cli.Command {
 			"  skillopt archive get sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU\n" +
 			"  skillopt archive get --lines 1:40 sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU",
 		Flags: []cli.Flag{
+			formats("", "text"),
 			archiveFlag(),
 			&cli.StringFlag{Name: "lines", Usage: "print only lines `A:B` (1-based, inclusive)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {
@@ -115,9 +116,9 @@ func archiveLsCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt archive ls\n" +
 			"  skillopt archive ls --archive /tmp/run1 --format json",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			entries, err := e.archiveStore(c).List()
@@ -166,9 +167,9 @@ func archiveVerifyCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt archive verify\n" +
 			"  skillopt archive verify --format json --archive .skillopt/archive",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			store := e.archiveStore(c)
@@ -231,11 +232,12 @@ func archiveGcCommand(e *env) *cli.Command {
 			"  skillopt archive gc --archive /tmp/run1 out/\n" +
 			"  skillopt archive gc --older-than 10m .",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			archiveFlag(),
 			&cli.DurationFlag{Name: "older-than", Value: atomicfile.StaleAfter, Usage: "remove temporary files unmodified for at least `AGE`"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			age := c.Duration("older-than")
@@ -310,11 +312,12 @@ func sanitizeCommand(e *env) *cli.Command {
 			"  skillopt sanitize answer.md\n" +
 			"  pbpaste | skillopt sanitize --max-chars 4000 -",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "max-chars", Value: -1, Usage: "character cap, marker included (0: none; default output.final_output_max_chars)"},
 			&cli.BoolFlag{Name: "keep-traces", Usage: "only cap the length; keep trace fences and envelope lines"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() > 1 {

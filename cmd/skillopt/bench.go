@@ -73,6 +73,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"Cards are preassigned: this measures transport, not card quality or model behaviour.\n\n" +
 			"Formats: text, json.\n\nExamples:\n  skillopt bench catalog\n  skillopt bench catalog --sizes 355,2000 --format json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "sizes", Value: "355,2000,10000", Usage: "comma-separated catalog sizes"},
 			&cli.IntFlag{Name: "replay", Value: 8, Usage: "requests after the skill load (0..1000)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "generator seed"},
@@ -80,7 +81,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "startup-runs", Value: 31, Usage: "runs of each start-up command (0 skips start-up)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if r := c.Int("replay"); r < 0 || r > 1000 {

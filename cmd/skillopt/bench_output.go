@@ -27,9 +27,9 @@ func benchOutputCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt bench output testdata/outputs\n" +
 			"  skillopt bench output --format markdown testdata/outputs",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json", "markdown")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {

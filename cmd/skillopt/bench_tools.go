@@ -37,6 +37,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			"  skillopt bench tools --providers anthropic,gemini --cases\n" +
 			"  skillopt bench tools --set my-tools --format json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "set", Usage: "labelled set `DIR` (default: the built-in set)"},
 			&cli.StringFlag{Name: "providers", Value: "all", Usage: "comma-separated provider shapes, or all"},
 			&cli.StringFlag{Name: "rule", Value: "SO201", Usage: "tool rule to run: SO201 or SO202"},
@@ -44,7 +45,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "cases", Usage: "also list every prompt (text format)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			var set *toolbench.Set

@@ -146,9 +146,9 @@ func catalogBuildCommand(e *env) *cli.Command {
 			"long the snapshot took (snapshot_ms in JSON).\n\n" +
 			"Formats: text, json.\n\nExamples:\n" +
 			"  skillopt catalog build --skills skills/\n  skillopt catalog build --from capture.json --format json",
-		Flags: append(sourceFlags(), &cli.BoolFlag{Name: "timings", Usage: "add how long the snapshot took (snapshot_ms)"}),
+		Flags: append(sourceFlags(), &cli.BoolFlag{Name: "timings", Usage: "add how long the snapshot took (snapshot_ms)"}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			e.wholeCatalog = true
@@ -209,9 +209,9 @@ func catalogSearchCommand(e *env) *cli.Command {
 			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5\n" +
 			"  skillopt catalog search --format json \"fill a pdf form\" --skills skills/",
-		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}),
+		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() == 0 {
@@ -272,7 +272,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			"Examples:\n  skillopt catalog browse --tags testing --skills skills/\n" +
 			"  skillopt catalog browse --tags testing,debugging --match all --query flaky --skills skills/\n" +
 			"  skillopt catalog browse --format json --tags testing --cursor eyJm... --skills skills/",
-		Flags: append(sourceFlags(),
+		Flags: append(sourceFlags(), formats("", "text", "json"),
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			&cli.StringFlag{Name: "match", Value: "any", Usage: "any or all"},
 			&cli.StringFlag{Name: "query", Usage: "orders the tag bucket; filters without tags"},
@@ -280,7 +280,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "page-size", Value: catalog.DefaultPageSize, Usage: "most cards per page"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			e.wholeCatalog = true
@@ -384,9 +384,9 @@ func catalogLoadCommand(e *env) *cli.Command {
 			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
 			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
 			"Examples:\n  skillopt catalog load pdf --skills skills/",
-		Flags: sourceFlags(),
+		Flags: append(sourceFlags(), formats("", "text")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {
@@ -415,9 +415,9 @@ func catalogResourceCommand(e *env) *cli.Command {
 			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
 			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
 			"Examples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
-		Flags: sourceFlags(),
+		Flags: append(sourceFlags(), formats("", "text")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 2 {
@@ -445,9 +445,9 @@ func catalogLocationCommand(e *env) *cli.Command {
 		Description: "Prints the path as it is, for a host to open: control characters in it are not\n" +
 			"escaped.\n\n" +
 			"Examples:\n  skillopt catalog location pdf --skills skills/",
-		Flags: sourceFlags(),
+		Flags: append(sourceFlags(), formats("", "text")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {

@@ -42,7 +42,7 @@ func catalogInitCommand(e *env) *cli.Command {
 			"  skillopt catalog init --skills skills/ --dir .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --responses .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --exec './ask-model.sh'",
-		Flags: append(sourceFlags(), providerFlag(),
+		Flags: append(sourceFlags(), providerFlag(), formats("", "text"),
 			&cli.StringFlag{Name: "dir", Value: ".skillopt/init", Usage: "work folder for requests, responses and state"},
 			&cli.StringFlag{Name: "responses", Usage: "absorb the answers in `DIR`/responses"},
 			&cli.StringFlag{Name: "exec", Usage: "run `CMD` (through sh -c) for every request"},
@@ -78,7 +78,7 @@ func configuredProfile(cfgPath, p string) (string, error) {
 // runCatalogInit prepares, absorbs or executes card generation (see
 // catalogInitCommand).
 func (e *env) runCatalogInit(c *cli.Context) error {
-	if err := e.setup(c, "text"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	dir := c.String("dir")

@@ -18,7 +18,7 @@ import (
 
 // measureConversation is `skillopt measure --conversation`.
 func measureConversation(e *env, c *cli.Context) error {
-	if err := e.setup(c, "text", "json", "markdown", "html"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	enc, counter, err := e.counter(c)

@@ -42,7 +42,7 @@ func diffCommand(e *env) *cli.Command {
 			"  skillopt diff --rules SO101 capture.json\n" +
 			"  skillopt diff --stat captures/turn-3.json\n" +
 			"  skillopt diff --exit-code turn1.json turn2.json",
-		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(),
+		Flags: []cli.Flag{formats("", "text", "json", "markdown"), rulesFlag(), providerFlag(), archiveFlag(), tierFlag(),
 			&cli.IntFlag{Name: "context", Aliases: []string{"U"}, Value: 3, Usage: "lines of context in the unified diff"},
 			&cli.BoolFlag{Name: "stat", Usage: "print only the changes per JSON Pointer and per rule"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when the bodies differ"},
@@ -54,7 +54,7 @@ func diffCommand(e *env) *cli.Command {
 // runDiff compares one capture with its transform, or two captures (see
 // diffCommand).
 func (e *env) runDiff(c *cli.Context) error {
-	if err := e.setup(c, "text", "json", "markdown"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	if c.NArg() < 1 || c.NArg() > 2 {

@@ -53,6 +53,7 @@ func lintCommand(e *env) *cli.Command {
 			"  skillopt lint --fix skills/\n" +
 			"  skillopt lint --profile skills-ref --format sarif > lint.sarif",
 		Flags: []cli.Flag{
+			formats("", report.Formats...),
 			&cli.StringFlag{Name: "profile", Usage: "default (the spec and Pi) or skills-ref (also fail what the reference validator rejects); default: lint.profile"},
 			&cli.StringSliceFlag{Name: "ambient", Usage: "skill folder agents inherit at run time, to resolve selected names no skillPath provides (repeatable; default: lint.ambient)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the cache of body token counts (default: lint.cache)"},
@@ -65,7 +66,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, report.Formats...); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.Bool("fix") && c.Bool("diff") {

@@ -32,11 +32,12 @@ func loadoutCommand(e *env) *cli.Command {
 			"  skillopt catalog loadout --agent .pi/agents/reviewer.md\n" +
 			"  skillopt catalog loadout --agent reviewer.md --ambient ~/.pi/agent/skills --format json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "agent", Usage: "the agent definition (markdown with frontmatter)", Required: true},
 			&cli.StringSliceFlag{Name: "ambient", Aliases: []string{"skills"}, Usage: "skill folder of the incoming (ambient) catalogue (repeatable; default: lint.ambient)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() > 0 {

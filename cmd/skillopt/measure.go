@@ -50,6 +50,7 @@ func measureCommand(e *env) *cli.Command {
 			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
+			formats("html with --conversation", "text", "json", "markdown", "html"),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -67,8 +68,11 @@ func measureCommand(e *env) *cli.Command {
 			if c.Bool("no-split") {
 				return usageErr("--no-split goes with --conversation")
 			}
-			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
+			}
+			if e.format == "html" {
+				return usageErr("unsupported --format %q (without --conversation this command supports text, json, markdown)", e.format)
 			}
 			enc, counter, err := e.counter(c)
 			if err != nil {

@@ -116,13 +116,14 @@ func traceReportCommand(e *env) *cli.Command {
 			"  skillopt trace report --skill refactor --max-traces 20 --inline 10 .pi/traces\n" +
 			"  skillopt trace report --format html ~/.pi/agent/sessions > skills.html",
 		Flags: append([]cli.Flag{
+			formats("", "text", "json", "markdown", "html"),
 			&cli.StringFlag{Name: "skill", Usage: "report only this skill"},
 			&cli.IntFlag{Name: "max-traces", Value: 10, Usage: "newest runs per skill the report covers"},
 			&cli.IntFlag{Name: "inline", Value: 5, Usage: "newest runs listed one by one; the rest are counted"},
 			windowFlag(),
 		}, classifyFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json", "markdown", "html"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -175,9 +176,9 @@ func traceViewCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt trace view .pi/traces/refactor_1767225600000.json\n" +
 			"  skillopt trace view --format json ~/.pi/agent/sessions/--home-dev-app--/2026-01-01T10-00-00-000Z_abc.jsonl#2",
-		Flags: classifyFlags(),
+		Flags: append(classifyFlags(), formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -218,6 +219,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			"  skillopt trace alerts .pi/traces\n" +
 			"  skillopt trace alerts --consecutive 5 --cooldown 12h --state .skillopt/trace-alerts.json .pi/traces",
 		Flags: append([]cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "consecutive", Value: trace.RegressionRun, Usage: "newest runs that must all be non-successes"},
 			windowFlag(),
 			&cli.DurationFlag{Name: "cooldown", Value: 24 * time.Hour, Usage: "hold back a skill's alert this long after the last one (needs --state)"},
@@ -225,7 +227,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "now", Usage: "judge the cooldown as of this RFC 3339 `TIME` (default: the current time)"},
 		}, classifyFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -300,11 +302,12 @@ func tracePruneCommand(e *env) *cli.Command {
 			"  skillopt trace prune .pi/traces\n" +
 			"  skillopt trace prune --keep 50 --apply .pi/traces",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "keep", Value: 20, Usage: "traces to keep per skill"},
 			&cli.BoolFlag{Name: "apply", Usage: "delete the files (default: only list them)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			keep := c.Int("keep")

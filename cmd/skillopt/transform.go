@@ -51,6 +51,7 @@ func transformCommand(e *env) *cli.Command {
 			"  skillopt transform --rules SO101 - < capture.json\n" +
 			"  skillopt transform --no-archive --rules SO3 capture.json -o out.json",
 		Flags: []cli.Flag{
+			formats("", "text"),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -133,7 +134,7 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 // runTransform runs the pipeline over the one CAPTURE argument and writes
 // the result (see transformCommand).
 func (e *env) runTransform(c *cli.Context) error {
-	if err := e.setup(c, "text"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	if c.NArg() != 1 {

@@ -35,12 +35,12 @@ func validateCommand(e *env) *cli.Command {
 			"  skillopt validate capture.json\n" +
 			"  skillopt validate --format sarif captures/ > validate.sarif\n" +
 			"  skillopt validate --lenient --format json --provider mistral body.json",
-		Flags: []cli.Flag{providerFlag(),
+		Flags: []cli.Flag{providerFlag(), formats("", report.Formats...),
 			&cli.BoolFlag{Name: "strict", Usage: "treat unknown keys as errors whatever the endpoint"},
 			&cli.BoolFlag{Name: "lenient", Usage: "treat unknown keys as extensions (info) whatever the endpoint"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, report.Formats...); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.Bool("strict") && c.Bool("lenient") {

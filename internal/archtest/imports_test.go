@@ -139,6 +139,11 @@ var rules = []rule{
 		of:   []string{"trace/render"},
 		only: []string{"trace", "internal/escape"},
 	},
+	{
+		says: "internal/completion imports nothing of the project: the command line hands it the tree of its commands.",
+		of:   []string{"internal/completion"},
+		only: none,
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
