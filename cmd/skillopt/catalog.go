@@ -375,96 +375,70 @@ func writeBrowseText(e *env, page *catalog.Page, why string) error {
 	return nil
 }
 
-func catalogLoadCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "load",
-		Usage:     "print a skill's SKILL.md verbatim",
-		ArgsUsage: "NAME",
-		Description: "The file must stay inside the folder the skill was found in.\n\n" +
-			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
-			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
-			"Examples:\n  skillopt catalog load pdf --skills skills/",
-		Flags: append(sourceFlags(), formats("", "text")),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c); err != nil {
-				return err
-			}
-			if c.NArg() != 1 {
+// hostCommand is a catalog command that prints one thing of one skill for
+// a host, byte for byte: want is the arguments it takes (the skill's name
+// first) and get what it prints.
+func hostCommand(e *env, cmd *cli.Command, want string, get func(snap *catalog.Snapshot, args []string) ([]byte, error)) *cli.Command {
+	n := len(strings.Fields(want))
+	cmd.ArgsUsage = want
+	cmd.Flags = append(sourceFlags(), formats("", "text"))
+	cmd.Action = func(c *cli.Context) error {
+		if err := e.setup(c); err != nil {
+			return err
+		}
+		if c.NArg() != n {
+			if n == 1 {
 				return argErr(c, "want one skill NAME")
 			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			data, err := snap.Load(c.Args().First())
-			if err != nil {
-				return lookupErr(err, snap, c.Args().First())
-			}
-			_, err = e.stdout.Write(data)
+			return argErr(c, "want %s", want)
+		}
+		snap, _, _, err := e.snapshot(c)
+		if err != nil {
 			return err
-		},
+		}
+		data, err := get(snap, c.Args().Slice())
+		if err != nil {
+			return lookupErr(err, snap, c.Args().First())
+		}
+		_, err = e.stdout.Write(data)
+		return err
 	}
+	return cmd
+}
+
+// verbatim is the note of the commands whose output is a file's bytes.
+const verbatim = "The output is the file's bytes as they are, for a host to read: control characters and\n" +
+	"escape sequences in it are not escaped (page it with less to see them).\n\n"
+
+func catalogLoadCommand(e *env) *cli.Command {
+	return hostCommand(e, &cli.Command{
+		Name:  "load",
+		Usage: "print a skill's SKILL.md verbatim",
+		Description: "The file must stay inside the folder the skill was found in.\n\n" + verbatim +
+			"Examples:\n  skillopt catalog load pdf --skills skills/",
+	}, "NAME", func(snap *catalog.Snapshot, args []string) ([]byte, error) { return snap.Load(args[0]) })
 }
 
 func catalogResourceCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "resource",
-		Usage:     "print a file inside a skill's folder verbatim",
-		ArgsUsage: "NAME PATH",
-		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" +
-			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
-			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+	return hostCommand(e, &cli.Command{
+		Name:  "resource",
+		Usage: "print a file inside a skill's folder verbatim",
+		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" + verbatim +
 			"Examples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
-		Flags: append(sourceFlags(), formats("", "text")),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c); err != nil {
-				return err
-			}
-			if c.NArg() != 2 {
-				return argErr(c, "want NAME PATH")
-			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			data, err := snap.Resource(c.Args().Get(0), c.Args().Get(1))
-			if err != nil {
-				return lookupErr(err, snap, c.Args().Get(0))
-			}
-			_, err = e.stdout.Write(data)
-			return err
-		},
-	}
+	}, "NAME PATH", func(snap *catalog.Snapshot, args []string) ([]byte, error) { return snap.Resource(args[0], args[1]) })
 }
 
 func catalogLocationCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "location",
-		Usage:     "print where a skill's file is",
-		ArgsUsage: "NAME",
+	return hostCommand(e, &cli.Command{
+		Name:  "location",
+		Usage: "print where a skill's file is",
 		Description: "Prints the path as it is, for a host to open: control characters in it are not\n" +
 			"escaped.\n\n" +
 			"Examples:\n  skillopt catalog location pdf --skills skills/",
-		Flags: append(sourceFlags(), formats("", "text")),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c); err != nil {
-				return err
-			}
-			if c.NArg() != 1 {
-				return argErr(c, "want one skill NAME")
-			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			loc, err := snap.Location(c.Args().First())
-			if err != nil {
-				return lookupErr(err, snap, c.Args().First())
-			}
-			fmt.Fprintln(e.stdout, loc)
-			return nil
-		},
-	}
+	}, "NAME", func(snap *catalog.Snapshot, args []string) ([]byte, error) {
+		loc, err := snap.Location(args[0])
+		return []byte(loc + "\n"), err
+	})
 }
 
 // lookupErr reports a failed load, an unknown name included, as a usage
