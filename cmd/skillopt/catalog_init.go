@@ -88,25 +88,9 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	if c.Duration("exec-timeout") < 0 {
 		return usageErr("--exec-timeout %v must not be negative", c.Duration("exec-timeout"))
 	}
-	profPath := c.String("profile")
-	configured := false
-	if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
-		p, err := configuredProfile(e.cfg.Path, prof)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		profPath, configured = p, true
-	}
-	if profPath == "" {
-		profPath = filepath.Join(filepath.Dir(dir), "cards.json")
-	}
-	prof := catalog.NewProfile()
-	if _, err := os.Stat(profPath); err == nil {
-		p, err := catalog.LoadProfile(profPath)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		prof = p
+	profPath, configured, prof, err := e.initProfile(c, dir)
+	if err != nil {
+		return err
 	}
 	// Every eligible skill is considered; Plan skips current cards.
 	snap, _, _, err := e.snapshotNoProfile(c)
@@ -137,55 +121,17 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	again := "skillopt catalog init" + sourceArgs(c) + " --responses " + shellQuote(dir)
 	switch {
 	case c.String("exec") != "":
-		for round := 0; ; round++ {
-			ids := catalog.PendingIDs(st)
-			if len(ids) == 0 {
-				break
-			}
-			steps = len(ids)
-			for i, id := range ids {
-				step = i + 1
-				req, err := in.ReadRequest(id)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
-				if err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
-				}
-				respPath, err := in.ResponsePath(id)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
-				if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", respPath, err)}
-				}
-				if _, _, err := in.Absorb(st, prof); err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-			}
-			if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
-				break
-			}
+		err := e.execAnswers(c, in, st, prof, func(i, n int) { step, steps = i, n })
+		if err != nil {
+			return err
 		}
-		steps = 0
 		report()
 	case c.String("responses") != "":
 		acc, rej, err := in.Absorb(st, prof)
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		pending := len(catalog.PendingIDs(st))
-		printLines(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
-		switch {
-		case answers == 0 && pending > 0:
-			printLines(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
-				filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
-		case pending > 0:
-			printLines(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
-				plural(pending, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
-		}
+		e.absorbed(st, dir, again, acc, rej, answers)
 		report()
 	default:
 		n := len(catalog.PendingIDs(st))
@@ -199,21 +145,105 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	}
 	// Once some cards exist: where they are, and how the commands that
 	// use them find them. (Read back: what the next command will read.)
-	if saved, err := catalog.LoadProfile(profPath); err == nil {
-		carded := 0
-		for _, sk := range snap.Skills {
-			if _, ok := saved.Current(sk); ok {
-				carded++
-			}
-		}
-		if carded > 0 {
-			e.profileNext(profPath, configured, carded)
-		}
+	if carded := countCarded(profPath, snap); carded > 0 {
+		e.profileNext(profPath, configured, carded)
 	}
 	if p := catalog.ProgressOf(st); p.Failed > 0 {
 		return e.finish(findings)
 	}
 	return nil
+}
+
+// initProfile finds the card profile of catalog init: --profile, else
+// catalog.profile of the configuration (configured), else cards.json
+// beside dir; and reads it when it exists.
+func (e *env) initProfile(c *cli.Context, dir string) (path string, configured bool, prof *catalog.Profile, err error) {
+	path = c.String("profile")
+	if p := e.catalogSettings().Profile; path == "" && p != "" {
+		if path, err = configuredProfile(e.cfg.Path, p); err != nil {
+			return "", false, nil, &exitError{code: exitUsage, err: err}
+		}
+		configured = true
+	}
+	if path == "" {
+		path = filepath.Join(filepath.Dir(dir), "cards.json")
+	}
+	prof = catalog.NewProfile()
+	if _, err := os.Stat(path); err == nil {
+		if prof, err = catalog.LoadProfile(path); err != nil {
+			return "", false, nil, &exitError{code: exitUsage, err: err}
+		}
+	}
+	return path, configured, prof, nil
+}
+
+// execAnswers answers every pending request with the --exec command, in
+// rounds until none is pending (retries and splits add requests) or the
+// attempts are spent; progress(i, n) is called before the i-th of n
+// requests of a round, and with (0, 0) at the end.
+func (e *env) execAnswers(c *cli.Context, in *catalog.Initializer, st *catalog.InitState, prof *catalog.Profile, progress func(i, n int)) error {
+	defer progress(0, 0)
+	for round := 0; ; round++ {
+		ids := catalog.PendingIDs(st)
+		if len(ids) == 0 {
+			return nil
+		}
+		for i, id := range ids {
+			progress(i+1, len(ids))
+			req, err := in.ReadRequest(id)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
+			if err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
+			}
+			respPath, err := in.ResponsePath(id)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			os.MkdirAll(filepath.Join(in.Dir, "responses"), 0o755)
+			if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", respPath, err)}
+			}
+			if _, _, err := in.Absorb(st, prof); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+		}
+		if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
+			return nil
+		}
+	}
+}
+
+// absorbed says what reading the answers did and what is left to answer.
+func (e *env) absorbed(st *catalog.InitState, dir, again string, acc, rej, answers int) {
+	pending := len(catalog.PendingIDs(st))
+	printLines(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
+	switch {
+	case answers == 0 && pending > 0:
+		printLines(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
+			filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
+	case pending > 0:
+		printLines(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
+			plural(pending, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
+	}
+}
+
+// countCarded is how many skills of snap have a current card in the
+// profile saved at path (what the next command will read).
+func countCarded(path string, snap *catalog.Snapshot) int {
+	saved, err := catalog.LoadProfile(path)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, sk := range snap.Skills {
+		if _, ok := saved.Current(sk); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // outcomeText says what became of an answer: accepted, or rejected with
