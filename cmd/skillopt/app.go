@@ -435,50 +435,9 @@ func permute(app *cli.App, args []string) []string {
 		}
 	}
 	mark(app.Flags)
-	// Find the command name: the first argument that is not a global flag
-	// or a global flag's value.
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
-		name := strings.TrimLeft(args[i], "-")
-		if strings.Contains(name, "=") {
-			i++
-			continue
-		}
-		i++
-		if takesValue[name] {
-			i++
-		}
-	}
-	if i >= len(args) {
-		return args
-	}
-	cmd := app.Command(args[i])
+	i, cmd := commandAt(app, args, takesValue, mark)
 	if cmd == nil {
 		return args
-	}
-	mark(cmd.Flags)
-	// Descend into subcommands (skillopt catalog search …), skipping flags
-	// of the parent command on the way.
-	for len(cmd.Subcommands) > 0 {
-		j := i + 1
-		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
-			name := strings.TrimLeft(args[j], "-")
-			j++
-			if !strings.Contains(name, "=") && takesValue[name] {
-				j++
-			}
-		}
-		if j >= len(args) {
-			break
-		}
-		sub := cmd.Command(args[j])
-		if sub == nil {
-			// An unknown subcommand (catalog frob --skills x): left as
-			// typed, so that it is reported as such, not its flags.
-			return args
-		}
-		i, cmd = j, sub
-		mark(cmd.Flags)
 	}
 	head := append([]string{}, args[:i+1]...)
 	var flags, pos []string
@@ -511,6 +470,60 @@ func permute(app *cli.App, args []string) []string {
 		out = append(out, pos...)
 	}
 	return out
+}
+
+// commandAt finds the command that args run, descending into subcommands
+// (skillopt catalog search …), and its index in args; nil when args name
+// none or an unknown subcommand, which is left for the library to report.
+// Flags on the way are skipped, with their values as takesValue says;
+// mark records the flags of each command found.
+func commandAt(app *cli.App, args []string, takesValue map[string]bool, mark func([]cli.Flag)) (int, *cli.Command) {
+	// The command name is the first argument that is not a global flag or
+	// a global flag's value.
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+		name := strings.TrimLeft(args[i], "-")
+		if strings.Contains(name, "=") {
+			i++
+			continue
+		}
+		i++
+		if takesValue[name] {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return 0, nil
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return 0, nil
+	}
+	mark(cmd.Flags)
+	// Descend into subcommands (skillopt catalog search …), skipping flags
+	// of the parent command on the way.
+	for len(cmd.Subcommands) > 0 {
+		j := i + 1
+		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
+			name := strings.TrimLeft(args[j], "-")
+			j++
+			if !strings.Contains(name, "=") && takesValue[name] {
+				j++
+			}
+		}
+		if j >= len(args) {
+			break
+		}
+		sub := cmd.Command(args[j])
+		if sub == nil {
+			// An unknown subcommand (catalog frob --skills x): left as
+			// typed, so that it is reported as such, not its flags.
+			return 0, nil
+		}
+		i, cmd = j, sub
+		mark(cmd.Flags)
+	}
+	return i, cmd
 }
 
 // onePass reports a command whose memory is proportional to its input.
