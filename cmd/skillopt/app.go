@@ -19,6 +19,7 @@ import (
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform/output"
@@ -210,7 +211,7 @@ func newApp(e *env) *cli.App {
 			if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name && len(c.Command.Subcommands) > 0 {
 				cmds, help = c.Command.Subcommands, "skillopt "+commandPath(c.Command)+" --help"
 			}
-			fmt.Fprintf(e.stderr, "skillopt: unknown command %q%s (see `%s`)\n", name, didYouMean(name, commandNames(cmds)), help)
+			fmt.Fprintf(e.stderr, "skillopt: unknown command %q%s (see `%s`)\n", name, suggest.DidYouMean(name, commandNames(cmds)), help)
 			e.errored = true
 		},
 		Commands: []*cli.Command{

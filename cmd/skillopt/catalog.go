@@ -13,6 +13,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/internal/suggest"
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
@@ -450,7 +451,7 @@ func lookupErr(err error, snap *catalog.Snapshot, name string) error {
 		for _, sk := range snap.Skills {
 			names = append(names, sk.Name)
 		}
-		if c := closest(name, names); c != "" {
+		if c := suggest.Typo(name, names); c != "" {
 			err = fmt.Errorf("%w (did you mean %s?)", err, c)
 		} else {
 			err = fmt.Errorf("%w (`skillopt catalog search` finds skills)", err)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/completion"
+	"github.com/skillopt/skillopt/internal/suggest"
 )
 
 func completionCommand(e *env) *cli.Command {
@@ -40,7 +41,7 @@ func completionCommand(e *env) *cli.Command {
 			case "fish":
 				return completion.Fish(e.stdout, t)
 			default:
-				return usageErr("unknown shell %q%s: want bash, zsh or fish", sh, didYouMean(sh, []string{"bash", "zsh", "fish"}))
+				return usageErr("unknown shell %q%s: want bash, zsh or fish", sh, suggest.DidYouMean(sh, []string{"bash", "zsh", "fish"}))
 			}
 		},
 	}
