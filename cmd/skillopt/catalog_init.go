@@ -12,7 +12,11 @@ import (
 
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/internal/shell"
 	"github.com/skillopt/skillopt/internal/untrusted"
+	catalogrules "github.com/skillopt/skillopt/transform/catalog"
 )
 
 func catalogInitCommand(e *env) *cli.Command {
@@ -177,6 +181,10 @@ func (e *env) initProfile(c *cli.Context, dir string) (path string, configured b
 	return path, configured, prof, nil
 }
 
+// maxExecOutput bounds what one --exec run may print: an answer of a few
+// thousand cards is well under a megabyte.
+const maxExecOutput = 8 << 20
+
 // execAnswers answers every pending request with the --exec command, in
 // rounds until none is pending (retries and splits add requests) or the
 // attempts are spent; progress(i, n) is called before the i-th of n
@@ -194,7 +202,10 @@ func (e *env) execAnswers(c *cli.Context, in *catalog.Initializer, st *catalog.I
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
+			out, err := shell.Run(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
+			if errors.Is(err, shell.ErrTimeout) {
+				err = fmt.Errorf("no answer within %v (--exec-timeout); stopped", c.Duration("exec-timeout"))
+			}
 			if err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
 			}
@@ -314,7 +325,7 @@ func (e *env) profileNext(profPath string, configured bool, carded int) {
 	}
 	cfgPath := e.cfg.Path
 	if cfgPath == "" {
-		printLines(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", tomlString(filepath.ToSlash(profPath)))
+		printLines(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", config.TOMLString(filepath.ToSlash(profPath)))
 		return
 	}
 	rel, err := filepath.Rel(filepath.Dir(mustAbs(cfgPath)), mustAbs(profPath))
@@ -324,14 +335,14 @@ func (e *env) profileNext(profPath string, configured bool, carded int) {
 	}
 	rel = filepath.ToSlash(rel)
 	if cur := e.catalogSettings().Profile; cur != "" {
-		printLines(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, tomlString(rel))
+		printLines(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, config.TOMLString(rel))
 		return
 	}
-	if err := setConfigString(cfgPath, "catalog", "profile", rel); err != nil {
-		printLines(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, tomlString(rel))
+	if err := setCatalogProfile(cfgPath, rel); err != nil {
+		printLines(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, config.TOMLString(rel))
 		return
 	}
-	printLines(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", tomlString(rel), cfgPath)
+	printLines(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", config.TOMLString(rel), cfgPath)
 }
 
 func mustAbs(p string) string {
@@ -339,4 +350,12 @@ func mustAbs(p string) string {
 		return a
 	}
 	return p
+}
+
+// setCatalogProfile sets catalog.profile in the configuration file at
+// path (see config.EditString).
+func setCatalogProfile(path, value string) error {
+	return config.EditString(path, "catalog", "profile", value, ruleset.Registry().Binding(), func(cfg *config.Config) bool {
+		return catalogrules.FromSet(cfg.Options).Profile == value
+	})
 }

@@ -144,6 +144,11 @@ var rules = []rule{
 		of:   []string{"internal/completion"},
 		only: none,
 	},
+	{
+		says: "internal/shell imports nothing of the project.",
+		of:   []string{"internal/shell"},
+		only: none,
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
