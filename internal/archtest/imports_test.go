@@ -149,6 +149,11 @@ var rules = []rule{
 		of:   []string{"internal/shell"},
 		only: none,
 	},
+	{
+		says: "catalog/render imports nothing of the project but catalog, rules and internal/escape: it renders what catalog found.",
+		of:   []string{"catalog/render"},
+		only: []string{"catalog", "rules", "internal/escape"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
