@@ -154,6 +154,11 @@ var rules = []rule{
 		of:   []string{"catalog/render"},
 		only: []string{"catalog", "rules", "internal/escape"},
 	},
+	{
+		says:  "internal/cardinit imports no transform, validity, measure or catalog/lint package: card generation knows the skill domain and the configuration only.",
+		of:    []string{"internal/cardinit"},
+		never: []string{"transform/...", "validity", "measure", "catalog/lint"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct

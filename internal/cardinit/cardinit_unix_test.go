@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cardinit
 
 import (
 	"os"
@@ -35,7 +35,7 @@ func TestConfiguredProfile(t *testing.T) {
 		".skillopt/../../x.json": false,
 		"a\x00b":                 false,
 	} {
-		got, err := configuredProfile(cfg, p)
+		got, err := ConfiguredProfile(cfg, p)
 		if (err == nil) != ok {
 			t.Errorf("%q: %q, %v; want ok=%v", p, got, err, ok)
 		}
@@ -44,7 +44,7 @@ func TestConfiguredProfile(t *testing.T) {
 		}
 	}
 	// Built-in defaults (no configuration file) are not a file's paths.
-	if got, err := configuredProfile("", "/abs/cards.json"); err != nil || got != "/abs/cards.json" {
+	if got, err := ConfiguredProfile("", "/abs/cards.json"); err != nil || got != "/abs/cards.json" {
 		t.Errorf("default: %q, %v", got, err)
 	}
 }
