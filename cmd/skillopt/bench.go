@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -106,7 +104,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 				}
 				rows = append(rows, row)
 			}
-			start, note := startup(c.String("empty-program"), c.Int("startup-runs"))
+			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
 			if e.format == "json" {
 				out := struct {
 					Rows         []catalogbench.Row    `json:"rows"`
@@ -125,36 +123,4 @@ func benchCatalogCommand(e *env) *cli.Command {
 			return catalogbench.WriteStartup(e.stdout, start, note)
 		},
 	}
-}
-
-// startup measures this executable's start-up against an empty Go program
-// (empty, or one built with go); without one, or with runs 0, it says why
-// not instead.
-func startup(empty string, runs int) (*catalogbench.Startup, string) {
-	if runs == 0 {
-		return nil, "not measured (--startup-runs 0)"
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, "not measured: " + err.Error()
-	}
-	if empty == "" {
-		dir, err := os.MkdirTemp("", "skillopt-empty-")
-		if err != nil {
-			return nil, "not measured: " + err.Error()
-		}
-		defer os.RemoveAll(dir)
-		if empty, err = catalogbench.BuildEmptyProgram(dir); err != nil {
-			return nil, "not measured: " + err.Error()
-		}
-	} else if p, err := exec.LookPath(empty); err != nil {
-		return nil, "not measured: " + err.Error()
-	} else {
-		empty = p
-	}
-	s, err := catalogbench.MeasureStartup(exe, empty, runs)
-	if err != nil {
-		return nil, "not measured: " + err.Error()
-	}
-	return s, ""
 }

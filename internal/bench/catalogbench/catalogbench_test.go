@@ -151,3 +151,14 @@ func TestPrefetchFigures(t *testing.T) {
 		t.Fatalf("prefetch %.3f ms, %d B; first %.3f ms", row.WarmPrefetchMS, row.PrefetchAllocBytes, row.FirstRequestMS)
 	}
 }
+
+// TestStartupOfSelfNotMeasured: without runs or without the empty
+// program, the note says why nothing was measured.
+func TestStartupOfSelfNotMeasured(t *testing.T) {
+	if s, note := StartupOfSelf("", 0); s != nil || note != "not measured (--startup-runs 0)" {
+		t.Errorf("0 runs: %v %q", s, note)
+	}
+	if s, note := StartupOfSelf(filepath.Join(t.TempDir(), "missing"), 1); s != nil || !strings.HasPrefix(note, "not measured: ") {
+		t.Errorf("missing program: %v %q", s, note)
+	}
+}
