@@ -105,22 +105,11 @@ func benchCatalogCommand(e *env) *cli.Command {
 				rows = append(rows, row)
 			}
 			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
+			rep := catalogbench.NewReport(rows, start, note)
 			if e.format == "json" {
-				out := struct {
-					Rows         []catalogbench.Row    `json:"rows"`
-					StartupRatio *float64              `json:"startup_ratio"`
-					Startup      *catalogbench.Startup `json:"startup"`
-					StartupNote  string                `json:"startup_note,omitempty"`
-				}{Rows: rows, Startup: start, StartupNote: note}
-				if start != nil {
-					out.StartupRatio = &start.Ratio
-				}
-				return writeJSON(e, out)
+				return writeJSON(e, rep)
 			}
-			if err := catalogbench.WriteText(e.stdout, rows); err != nil {
-				return err
-			}
-			return catalogbench.WriteStartup(e.stdout, start, note)
+			return catalogbench.WriteReport(e.stdout, rep)
 		},
 	}
 }

@@ -66,10 +66,7 @@ func benchOutputCommand(e *env) *cli.Command {
 			tot := outputbench.Sum(rows)
 			switch e.format {
 			case "json":
-				err = writeJSON(e, struct {
-					Rows   []outputbench.Row  `json:"rows"`
-					Totals outputbench.Totals `json:"totals"`
-				}{rows, tot})
+				err = writeJSON(e, outputbench.Report{Rows: rows, Totals: tot})
 			case "markdown":
 				err = outputbench.WriteMarkdown(e.stdout, rows, tot)
 			default:
