@@ -159,6 +159,11 @@ var rules = []rule{
 		of:    []string{"internal/cardinit"},
 		never: []string{"transform/...", "validity", "measure", "catalog/lint"},
 	},
+	{
+		says: "archive/render imports nothing of the project but archive, measure and internal/escape: it renders what the archive holds.",
+		of:   []string{"archive/render"},
+		only: []string{"archive", "measure", "internal/escape"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
