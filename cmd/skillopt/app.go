@@ -357,6 +357,20 @@ func writeJSON(e *env, v any) error {
 	return err
 }
 
+// writeAs runs write on standard output, through writeJSON's "config"
+// field and escapes when the format is JSON.
+func (e *env) writeAs(write func(io.Writer) error) error {
+	if e.format != "json" {
+		return write(e.stdout)
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	return err
+}
+
 // withConfig adds the "config" field to an indented JSON object, and
 // escapes the runes a terminal would act on that JSON leaves raw (see
 // escape.JSON).

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -87,50 +87,15 @@ func measureConversation(e *env, c *cli.Context) error {
 		}
 	}
 	if len(convs) == 1 {
-		err = writeConversation(e, convs[0])
+		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationAs(w, convs[0], e.format) })
 	} else {
-		err = writeConversations(e, measure.NewConversationSet(threads, convs))
+		set := measure.NewConversationSet(threads, convs)
+		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationsAs(w, set, e.format) })
 	}
 	if err != nil {
 		return err
 	}
 	return e.finish(nil)
-}
-
-// writeConversation writes the report of one conversation.
-func writeConversation(e *env, cv *measure.Conversation) error {
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		err := measure.WriteConversationJSON(&b, cv)
-		if err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-		}
-		return err
-	case "markdown":
-		return measure.WriteConversationMarkdown(e.stdout, cv)
-	case "html":
-		return measure.WriteConversationHTML(e.stdout, cv)
-	}
-	return measure.WriteConversationText(e.stdout, cv)
-}
-
-// writeConversations writes the report of several conversations.
-func writeConversations(e *env, set *measure.ConversationSet) error {
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		err := measure.WriteConversationsJSON(&b, set)
-		if err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-		}
-		return err
-	case "markdown":
-		return measure.WriteConversationsMarkdown(e.stdout, set)
-	case "html":
-		return measure.WriteConversationsHTML(e.stdout, set)
-	}
-	return measure.WriteConversationsText(e.stdout, set)
 }
 
 // prices is the built-in price table with the configuration's [prices]

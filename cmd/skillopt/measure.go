@@ -1,7 +1,9 @@
 package main
 
 import (
-	"bytes"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -50,7 +52,7 @@ func measureCommand(e *env) *cli.Command {
 			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
-			formats("html with --conversation", "text", "json", "markdown", "html"),
+			formats("html with --conversation", measure.ConversationFormats...),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -77,8 +79,8 @@ func (e *env) runMeasure(c *cli.Context) error {
 	if err := e.setup(c); err != nil {
 		return err
 	}
-	if e.format == "html" {
-		return usageErr("unsupported --format %q (without --conversation this command supports text, json, markdown)", e.format)
+	if !slices.Contains(measure.Formats, e.format) {
+		return usageErr("unsupported --format %q (without --conversation this command supports %s)", e.format, strings.Join(measure.Formats, ", "))
 	}
 	enc, counter, err := e.counter(c)
 	if err != nil {
@@ -132,17 +134,8 @@ func (e *env) runMeasure(c *cli.Context) error {
 		return e.finish(nil)
 	}
 	rep := measure.Summarize(reps, keys)
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		if err = measure.WriteJSON(&b, rep); err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-		}
-	case "markdown":
-		err = measure.WriteMarkdown(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
-	default:
-		err = measure.WriteText(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
-	}
+	o := measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet}
+	err = e.writeAs(func(w io.Writer) error { return measure.Write(w, rep, e.format, o) })
 	if err != nil {
 		return err
 	}
