@@ -164,6 +164,11 @@ var rules = []rule{
 		of:   []string{"archive/render"},
 		only: []string{"archive", "measure", "internal/escape"},
 	},
+	{
+		says:  "internal/reviewdiff imports no transform, validity, catalog or internal/ruleset package: it compares two bodies and knows no rule family.",
+		of:    []string{"internal/reviewdiff"},
+		never: []string{"transform/...", "validity", "catalog/...", "internal/ruleset"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
