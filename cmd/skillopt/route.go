@@ -48,6 +48,7 @@ func routeCommand(e *env) *cli.Command {
 			"  skillopt route SKILL.md --format json\n" +
 			"  skillopt route --prefix-hash SKILL.md",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "tier", Value: string(route.DefaultJudgement.Tier), Usage: "the Judge's tier: cheap, balanced or frontier"},
 			&cli.StringFlag{Name: "complexity", Value: string(route.DefaultJudgement.Complexity), Usage: "the Judge's complexity: low, medium or high"},
 			&cli.StringFlag{Name: "risk", Value: string(route.DefaultJudgement.Risk), Usage: "the Judge's risk: read_only, small_edit, multi_file_edit, architecture_change or unknown"},
@@ -59,7 +60,7 @@ func routeCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "directive", Usage: "with --prefix-hash: a file holding the router's retrieval directive, to reproduce the bytes it sends"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.options(c, "text", "json"); err != nil {
+			if err := e.options(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {

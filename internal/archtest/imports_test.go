@@ -148,6 +148,41 @@ var rules = []rule{
 		of:    []string{"transform/..."},
 		never: []string{"measure"},
 	},
+	{
+		says: "trace/render imports nothing of the project but trace and internal/escape: it renders what trace found and finds nothing itself.",
+		of:   []string{"trace/render"},
+		only: []string{"trace", "internal/escape"},
+	},
+	{
+		says: "internal/completion imports nothing of the project: the command line hands it the tree of its commands.",
+		of:   []string{"internal/completion"},
+		only: none,
+	},
+	{
+		says: "internal/shell imports nothing of the project.",
+		of:   []string{"internal/shell"},
+		only: none,
+	},
+	{
+		says: "catalog/render imports nothing of the project but catalog, rules and internal/escape: it renders what catalog found.",
+		of:   []string{"catalog/render"},
+		only: []string{"catalog", "rules", "internal/escape"},
+	},
+	{
+		says:  "internal/cardinit imports no transform, validity, measure or catalog/lint package: card generation knows the skill domain and the configuration only.",
+		of:    []string{"internal/cardinit"},
+		never: []string{"transform/...", "validity", "measure", "catalog/lint"},
+	},
+	{
+		says: "archive/render imports nothing of the project but archive, measure/units and internal/escape: it renders what the archive holds.",
+		of:   []string{"archive/render"},
+		only: []string{"archive", "measure/units", "internal/escape"},
+	},
+	{
+		says:  "internal/reviewdiff imports no transform, validity, catalog or internal/ruleset package: it compares two bodies and knows no rule family.",
+		of:    []string{"internal/reviewdiff"},
+		never: []string{"transform/...", "validity", "catalog/...", "internal/ruleset"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct

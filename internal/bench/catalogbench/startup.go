@@ -139,3 +139,35 @@ func BuildEmptyProgram(dir string) (string, error) {
 	}
 	return bin, nil
 }
+
+// StartupOfSelf measures this executable's start-up against an empty Go program
+// (empty, or one built with go); without one, or with runs 0, it says why
+// not instead.
+func StartupOfSelf(empty string, runs int) (*Startup, string) {
+	if runs == 0 {
+		return nil, "not measured (--startup-runs 0)"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	if empty == "" {
+		dir, err := os.MkdirTemp("", "skillopt-empty-")
+		if err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+		defer os.RemoveAll(dir)
+		if empty, err = BuildEmptyProgram(dir); err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+	} else if p, err := exec.LookPath(empty); err != nil {
+		return nil, "not measured: " + err.Error()
+	} else {
+		empty = p
+	}
+	s, err := MeasureStartup(exe, empty, runs)
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	return s, ""
+}

@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"fmt"
@@ -97,9 +97,8 @@ var diffFormats = []struct {
 // runDiff diffs two bodies as the diff command does, writing to w.
 func runDiff(tb testing.TB, a, b, format string, stat bool, w io.Writer) {
 	ca, cb := parseCapture(tb, "a.json", a), parseCapture(tb, "b.json", b)
-	e := &env{stdout: w, format: format}
-	pairs := []diffPair{{name: "a.json → b.json", a: ca, b: cb, nameA: "a.json", nameB: "b.json"}}
-	if err := e.writeDiffs(pairs, 3, stat); err != nil {
+	pairs := []Pair{{Name: "a.json → b.json", A: ca, B: cb, NameA: "a.json", NameB: "b.json"}}
+	if err := Write(w, pairs, Options{Format: format, Context: 3, Stat: stat, JSONTail: `"config": null`}); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,4 +1,8 @@
-package main
+// Package render writes the results of the trace package for people and
+// programs: the skill health report as text, Markdown, one HTML page or
+// JSON, one run's view, the degradation alerts and a retention plan. The
+// JSON shapes are the contracts of docs/trace.md.
+package render
 
 import (
 	"fmt"
@@ -85,7 +89,8 @@ func runOf(s trace.Summary) runJSON {
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
 
-func reportJSON(rep []trace.SkillReport) any {
+// ReportJSON is the skill health report in its JSON shape.
+func ReportJSON(rep []trace.SkillReport) any {
 	out := struct {
 		Skills []skillJSON `json:"skills"`
 	}{Skills: []skillJSON{}}
@@ -168,41 +173,66 @@ func trendLine(t *trace.Trend) string {
 		t.Older.Percent, t.Older.Runs, t.Newer.Percent, t.Newer.Runs, t.Direction, t.Last.Runs, t.Last.Percent)
 }
 
-func (e *env) writeReportText(rep []trace.SkillReport, o trace.ReportOptions) error {
+// Options say how the text output looks.
+type Options struct {
+	// Color paints outcomes and headings with ANSI colours.
+	Color bool
+	// Quiet leaves out what is not a finding (held-back alerts, totals).
+	Quiet bool
+}
+
+// ANSI colours.
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+	bold   = "1"
+)
+
+// paint wraps s in an ANSI colour when colour is on.
+func (o Options) paint(code, s string) string {
+	if !o.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// ReportText writes the skill health report for a terminal.
+func ReportText(w io.Writer, rep []trace.SkillReport, ro trace.ReportOptions, o Options) error {
 	if len(rep) == 0 {
-		if o.Skill != "" {
-			fmt.Fprintf(e.stdout, "no runs of skill %q\n", o.Skill)
+		if ro.Skill != "" {
+			fmt.Fprintf(w, "no runs of skill %q\n", ro.Skill)
 		} else {
-			fmt.Fprintln(e.stdout, "no skill runs found")
+			fmt.Fprintln(w, "no skill runs found")
 		}
 		return nil
 	}
 	for i, sr := range rep {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", e.paint(bold, escape.Text(sr.Skill)), covered(sr))
+		fmt.Fprintf(w, "%s: %s\n", o.paint(bold, escape.Text(sr.Skill)), covered(sr))
 		for _, oc := range trace.Outcomes {
 			n := sr.Outcomes[oc]
-			fmt.Fprintf(e.stdout, "  %-18s %s %3d/%d %4d%%\n", oc, bar(n, sr.Traces), n, sr.Traces, percent(n, sr.Traces))
+			fmt.Fprintf(w, "  %-18s %s %3d/%d %4d%%\n", oc, bar(n, sr.Traces), n, sr.Traces, percent(n, sr.Traces))
 		}
 		if len(sr.Signals) > 0 {
-			fmt.Fprintf(e.stdout, "  failure signals: %s\n", signalList(sr.Signals))
+			fmt.Fprintf(w, "  failure signals: %s\n", signalList(sr.Signals))
 		}
 		if sr.Trend != nil {
-			fmt.Fprintf(e.stdout, "  trend: %s\n", trendLine(sr.Trend))
+			fmt.Fprintf(w, "  trend: %s\n", trendLine(sr.Trend))
 		}
 		if len(sr.Recent) > 0 {
-			fmt.Fprintln(e.stdout, "  recent:")
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "  recent:")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			for _, s := range sr.Recent {
-				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", escape.Text(s.File), e.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
+				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", escape.Text(s.File), o.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
 					plural(s.Calls, "call"), duration(s.DurationMs), escape.Text(s.StoppedReason), stamp(s.Timestamp))
 			}
 			tw.Flush()
 		}
 		if sr.More > 0 {
-			fmt.Fprintf(e.stdout, "    … and %d older %s (--inline %d)\n", sr.More, pluralWord(sr.More, "run"), o.Inline)
+			fmt.Fprintf(w, "    … and %d older %s (--inline %d)\n", sr.More, pluralWord(sr.More, "run"), ro.Inline)
 		}
 	}
 	return nil
@@ -222,20 +252,20 @@ func pluralWord(n int, word string) string {
 	return word + "s"
 }
 
-func (e *env) outcome(o trace.Outcome) string {
-	switch o {
+func (o Options) outcome(oc trace.Outcome) string {
+	switch oc {
 	case trace.Success:
-		return e.paint(green, string(o))
+		return o.paint(green, string(oc))
 	case trace.Failure:
-		return e.paint(yellow, string(o))
+		return o.paint(yellow, string(oc))
 	case trace.Regression:
-		return e.paint(red, string(o))
+		return o.paint(red, string(oc))
 	}
-	return string(o)
+	return string(oc)
 }
 
-func (e *env) writeReportMarkdown(rep []trace.SkillReport, o trace.ReportOptions) error {
-	w := e.stdout
+// ReportMarkdown writes the skill health report as Markdown.
+func ReportMarkdown(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions) error {
 	fmt.Fprintln(w, "# Skill health")
 	if len(rep) == 0 {
 		fmt.Fprintln(w)
@@ -356,7 +386,8 @@ ul.signals { margin: 0; padding-left: 1rem; }
 `))
 })
 
-func writeReportHTML(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions) error {
+// ReportHTML writes the skill health report as one self-contained HTML page.
+func ReportHTML(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions) error {
 	return reportPage().Execute(w, struct {
 		Skill  string
 		Skills []trace.SkillReport
@@ -389,7 +420,8 @@ type verdictJSON struct {
 	Confidence float64  `json:"confidence"`
 }
 
-func viewJSON(v trace.View) any {
+// ViewJSON is one run's view in its JSON shape.
+func ViewJSON(v trace.View) any {
 	r := v.Run
 	out := struct {
 		File          string         `json:"file"`
@@ -446,10 +478,10 @@ func resultSize(c trace.ViewCall) string {
 	return s
 }
 
-func (e *env) writeViewText(v trace.View) error {
-	w := e.stdout
+// ViewText writes one run's view for a terminal.
+func ViewText(w io.Writer, v trace.View, o Options) error {
 	r := v.Run
-	fmt.Fprintf(w, "%s\n", e.paint(bold, escape.Text(r.File)))
+	fmt.Fprintf(w, "%s\n", o.paint(bold, escape.Text(r.File)))
 	fmt.Fprintf(w, "  skill: %s (%s)\n", escape.Text(r.Skill), r.Source)
 	if r.Model != "" {
 		fmt.Fprintf(w, "  model: %s\n", escape.Text(r.Model))
@@ -478,7 +510,7 @@ func (e *env) writeViewText(v trace.View) error {
 	if len(prefixes) > 0 {
 		because = " (" + textList(prefixes) + ")"
 	}
-	fmt.Fprintf(w, "  outcome: %s %.2f%s\n", e.outcome(v.Verdict.Outcome), round2(v.Verdict.Confidence), because)
+	fmt.Fprintf(w, "  outcome: %s %.2f%s\n", o.outcome(v.Verdict.Outcome), round2(v.Verdict.Confidence), because)
 	for _, s := range v.Verdict.Signals {
 		fmt.Fprintf(w, "    - %s\n", escape.Text(s.Label))
 	}
@@ -529,7 +561,9 @@ func alertOf(a trace.Alert) alertJSON {
 	return alertJSON{a.Skill, a.Count, signalsJSON(a.Signals), runRef{a.Newest.File, a.Newest.Timestamp}, runRef{a.LastSuccess.File, a.LastSuccess.Timestamp}}
 }
 
-func alertsJSON(fire []trace.Alert, held []trace.Suppressed) any {
+// AlertsJSON is the alerts that fire and those the cooldown holds back in
+// their JSON shape.
+func AlertsJSON(fire []trace.Alert, held []trace.Suppressed) any {
 	out := struct {
 		Alerts []alertJSON `json:"alerts"`
 		Held   []heldJSON  `json:"held"`
@@ -543,17 +577,17 @@ func alertsJSON(fire []trace.Alert, held []trace.Suppressed) any {
 	return out
 }
 
-func (e *env) writeAlertsText(fire []trace.Alert, held []trace.Suppressed) error {
-	w := e.stdout
+// AlertsText writes the alerts that fire and those the cooldown holds back.
+func AlertsText(w io.Writer, fire []trace.Alert, held []trace.Suppressed, o Options) error {
 	for _, a := range fire {
-		fmt.Fprintf(w, "%s: skill %q degraded: its last %d runs are not successes\n", e.paint(red, "alert"), a.Skill, a.Count)
+		fmt.Fprintf(w, "%s: skill %q degraded: its last %d runs are not successes\n", o.paint(red, "alert"), a.Skill, a.Count)
 		if len(a.Signals) > 0 {
 			fmt.Fprintf(w, "  signals: %s\n", signalList(a.Signals))
 		}
 		fmt.Fprintf(w, "  newest run: %s (%s)\n", escape.Text(a.Newest.File), stamp(a.Newest.Timestamp))
 		fmt.Fprintf(w, "  last successful run: %s (%s)\n", escape.Text(a.LastSuccess.File), stamp(a.LastSuccess.Timestamp))
 	}
-	if e.quiet {
+	if o.Quiet {
 		return nil
 	}
 	for _, h := range held {
@@ -569,4 +603,58 @@ func (e *env) writeAlertsText(fire []trace.Alert, held []trace.Suppressed) error
 		fmt.Fprintln(w, plural(len(fire), "alert"))
 	}
 	return nil
+}
+
+// Prune is what a retention run did or would do, in its JSON shape.
+type Prune struct {
+	Apply  bool        `json:"apply"`
+	Keep   int         `json:"keep"`
+	Kept   int         `json:"kept"`
+	Delete []PruneFile `json:"delete"`
+}
+
+// PruneFile is a trace that is or would be deleted.
+type PruneFile struct {
+	File      string `json:"file"`
+	Skill     string `json:"skill"`
+	Timestamp int64  `json:"timestamp"`
+}
+
+// PruneText writes a retention run: each file deleted (or that would be)
+// and, unless quiet, the counts.
+func PruneText(w io.Writer, p Prune, o Options) error {
+	verb := "would delete"
+	if p.Apply {
+		verb = "deleted"
+	}
+	for _, d := range p.Delete {
+		fmt.Fprintf(w, "%s %s (%s, %s)\n", verb, escape.Text(d.File), escape.Text(d.Skill), stamp(d.Timestamp))
+	}
+	if o.Quiet {
+		return nil
+	}
+	s := fmt.Sprintf("%d kept, %d deleted (%d per skill)", p.Kept, len(p.Delete), p.Keep)
+	if !p.Apply {
+		s = fmt.Sprintf("%d kept, %d to delete (%d per skill); a dry run: --apply deletes them", p.Kept, len(p.Delete), p.Keep)
+	}
+	_, err := fmt.Fprintln(w, s)
+	return err
+}
+
+// plural is n and word, plural unless n is 1: "3 calls".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// textList joins names from inputs with ", ", each escaped for one line
+// of text.
+func textList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = escape.Text(n)
+	}
+	return strings.Join(out, ", ")
 }

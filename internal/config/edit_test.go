@@ -1,12 +1,20 @@
-package main
+package config
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
-	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/internal/ruleset"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/rules"
 )
+
+// catalogOptions stand for the [catalog] table a rule family declares.
+type catalogOptions struct {
+	Profile     string `toml:"profile" doc:"card profile"`
+	BudgetChars int    `toml:"budget_chars" doc:"characters"`
+}
+
+func (*catalogOptions) Section() string { return "catalog" }
 
 func TestSetTOMLString(t *testing.T) {
 	cases := []struct {
@@ -29,12 +37,12 @@ func TestSetTOMLString(t *testing.T) {
 		{"multi-line string", "[measure]\nx = \"\"\"\n[catalog]\n\"\"\"\n", "", false},
 	}
 	for _, tc := range cases {
-		got, ok := setTOMLString([]byte(tc.in), "catalog", "profile", "p.json")
+		got, ok := SetString([]byte(tc.in), "catalog", "profile", "p.json")
 		if ok != tc.ok || (ok && string(got) != tc.want) {
 			t.Errorf("%s: got %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
 	}
-	if got, _ := setTOMLString(nil, "catalog", "profile", `a "b"\c`); string(got) != "[catalog]\nprofile = \"a \\\"b\\\"\\\\c\"\n" {
+	if got, _ := SetString(nil, "catalog", "profile", `a "b"\c`); string(got) != "[catalog]\nprofile = \"a \\\"b\\\"\\\\c\"\n" {
 		t.Errorf("escapes: %q", got)
 	}
 }
@@ -46,21 +54,60 @@ func FuzzSetTOMLString(f *testing.F) {
 	f.Add([]byte("[measure]\nreplay = 2\n[catalog.x]\n"), "a/b.json")
 	f.Add([]byte("# c\r\n[catalog]\r\nbudget_chars = 1\r\n"), `q"\`)
 	f.Add([]byte("[rules]\n[catalog]\n  profile = 'x'\n[[lint.suppress]]\nrule = \"SK017\"\nreason = \"r\"\n"), "p")
-	b := ruleset.Registry().Binding()
+	def := &catalogOptions{}
+	b, err := rules.Bind([]rules.Owner{{Name: "SO999", Options: def}})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, value string) {
 		if len(data) > 1<<12 {
 			return
 		}
-		out, ok := setTOMLString(data, "catalog", "profile", value)
-		if !ok || config.DecodeWith("in.toml", data, config.Default(), b) != nil {
+		out, ok := SetString(data, "catalog", "profile", value)
+		if !ok || DecodeWith("in.toml", data, Default(), b) != nil {
 			return
 		}
-		cfg := config.Default()
-		if err := config.DecodeWith("out.toml", out, cfg, b); err != nil {
+		cfg := Default()
+		if err := DecodeWith("out.toml", out, cfg, b); err != nil {
 			t.Fatalf("the edit broke a valid file:\n%q\n%q\n%v", data, out, err)
 		}
-		if got := catalogrules.FromSet(cfg.Options).Profile; got != value {
+		if got := rules.Get(cfg.Options, def).Profile; got != value {
 			t.Fatalf("profile %q after the edit, want %q:\n%q", got, value, out)
 		}
 	})
+}
+
+// TestEditString: the file is rewritten when the edit loads and says what
+// was meant, and left as it is otherwise.
+func TestEditString(t *testing.T) {
+	def := &catalogOptions{}
+	b, err := rules.Bind([]rules.Owner{{Name: "SO999", Options: def}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	says := func(cfg *Config) bool { return rules.Get(cfg.Options, def).Profile == "cards.json" }
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, in, want string
+		says           func(*Config) bool
+		ok             bool
+	}{
+		{"edited", "[catalog]\nbudget_chars = 3\n", "[catalog]\nprofile = \"cards.json\"\nbudget_chars = 3\n", says, true},
+		{"not editable", "catalog = {budget_chars = 3}\n", "catalog = {budget_chars = 3}\n", says, false},
+		{"does not load after the edit", "[catalog]\nbudget_chars = \"x\"\n", "[catalog]\nbudget_chars = \"x\"\n", says, false},
+		{"does not say it", "[catalog]\n", "[catalog]\n", func(*Config) bool { return false }, false},
+	} {
+		path := filepath.Join(dir, tc.name+".toml")
+		if err := os.WriteFile(path, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := EditString(path, "catalog", "profile", "cards.json", b, tc.says)
+		got, _ := os.ReadFile(path)
+		if (err == nil) != tc.ok || string(got) != tc.want {
+			t.Errorf("%s: %v, file %q; want ok %v, %q", tc.name, err, got, tc.ok, tc.want)
+		}
+	}
+	if err := EditString(filepath.Join(dir, "missing.toml"), "catalog", "profile", "x", b, says); err == nil {
+		t.Error("a missing file: no error")
+	}
 }

@@ -1,4 +1,8 @@
-package main
+// Package shell runs a command line through sh for a program that hands
+// it a request and reads its answer: bounded in time and in output, and
+// stopped as a whole process group, so that nothing it started outlives
+// it.
+package shell
 
 import (
 	"bytes"
@@ -11,12 +15,11 @@ import (
 	"time"
 )
 
-// maxExecOutput bounds what one --exec run may print: an answer of a few
-// thousand cards is well under a megabyte.
-const maxExecOutput = 8 << 20
-
-// errOutputLimit stops a command whose output passed maxExecOutput.
+// errOutputLimit stops a command whose output passed its limit.
 var errOutputLimit = errors.New("output limit reached")
+
+// ErrTimeout is the error of a run stopped because it took too long.
+var ErrTimeout = errors.New("no answer in time; stopped")
 
 // cappedBuffer keeps at most limit bytes; the write that passes the limit
 // fails and calls stop, once.
@@ -42,11 +45,11 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
-// runShell runs script through sh -c with stdin, in a process group of its
+// Run runs script through sh -c with stdin, in a process group of its
 // own, and returns its standard output. A run longer than timeout or
 // printing more than limit bytes is stopped — the whole group, so that
 // children the script started stop too — and reported as an error.
-func runShell(script string, stdin []byte, stderr io.Writer, timeout time.Duration, limit int) ([]byte, error) {
+func Run(script string, stdin []byte, stderr io.Writer, timeout time.Duration, limit int) ([]byte, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if timeout > 0 {
@@ -65,7 +68,7 @@ func runShell(script string, stdin []byte, stderr io.Writer, timeout time.Durati
 	case out.over:
 		return nil, fmt.Errorf("output exceeds the %d-byte limit; stopped", limit)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, fmt.Errorf("no answer within %v (--exec-timeout); stopped", timeout)
+		return nil, ErrTimeout
 	case err != nil:
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package reviewdiff
 
 import (
 	"math/rand/v2"

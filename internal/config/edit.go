@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -10,14 +10,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/untrusted"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/rules"
 )
 
-// tomlString writes s as a TOML basic string.
-func tomlString(s string) string {
+// TOMLString writes s as a TOML basic string.
+func TOMLString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -43,13 +41,13 @@ var (
 	})
 )
 
-// setTOMLString sets key = value (a string) in [table] of a TOML document,
+// SetString sets key = value (a string) in [table] of a TOML document,
 // keeping every other byte: an existing string value is replaced (its
 // comment kept), a missing key is added after the table's header, a
 // missing table is appended. ok is false when the document defines the
 // key or table in a way this does not edit (dotted keys, inline tables,
 // a value that is not a one-line string), or value is not UTF-8.
-func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
+func SetString(data []byte, table, key, value string) ([]byte, bool) {
 	if !utf8.ValidString(value) {
 		return nil, false // TOML is UTF-8: such a path cannot be written
 	}
@@ -81,7 +79,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 			return nil, false // multi-line strings: lines are not lines
 		}
 	}
-	line := key + " = " + tomlString(value) + brk
+	line := key + " = " + TOMLString(value) + brk
 	if at < 0 {
 		out := string(data)
 		if out != "" && !strings.HasSuffix(out, "\n") {
@@ -109,7 +107,7 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 		if m == nil || m[2] != key {
 			return nil, false
 		}
-		lines[i] = m[1] + m[2] + m[3] + tomlString(value) + m[5] + lines[i][len(text):]
+		lines[i] = m[1] + m[2] + m[3] + TOMLString(value) + m[5] + lines[i][len(text):]
 		return []byte(strings.Join(lines, "")), true
 	}
 	if !strings.HasSuffix(lines[at], "\n") {
@@ -119,23 +117,23 @@ func setTOMLString(data []byte, table, key, value string) ([]byte, bool) {
 	return []byte(strings.Join(lines, "")), true
 }
 
-// setConfigString sets [table] key = value in the configuration file at
-// path, atomically, after checking that the edited file still loads and
-// says what was meant (only catalog.profile is checked that far).
-func setConfigString(path, table, key, value string) error {
-	data, err := untrusted.ReadFile(path, config.MaxFileBytes)
+// EditString sets [table] key = value in the configuration file at path,
+// atomically, after checking that the edited file still loads with b and
+// that says reports it says what was meant.
+func EditString(path, table, key, value string, b *rules.Binding, says func(*Config) bool) error {
+	data, err := untrusted.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	out, ok := setTOMLString(data, table, key, value)
+	out, ok := SetString(data, table, key, value)
 	if !ok {
 		return errors.New("the file defines the key in a form that is not edited automatically")
 	}
-	cfg := config.Default()
-	if err := config.DecodeWith(path, out, cfg, ruleset.Registry().Binding()); err != nil {
+	cfg := Default()
+	if err := DecodeWith(path, out, cfg, b); err != nil {
 		return err
 	}
-	if table == "catalog" && key == "profile" && catalogrules.FromSet(cfg.Options).Profile != value {
+	if !says(cfg) {
 		return errors.New("the edited file does not set the key")
 	}
 	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
