@@ -116,6 +116,37 @@ type plan struct {
 	note string
 	// quiet elides runs without a marker each; the note speaks for them.
 	quiet bool
+	// hidden lines, when elided, need no marker: a run of hidden lines
+	// only is left out silently, because the note says what such lines
+	// are (the code excerpt under each warning, say). nil when none are.
+	hidden []bool
+}
+
+// hide lets line i, if elided, go without a marker.
+func (p *plan) hide(i int) {
+	if i < 0 || i >= len(p.mark) {
+		return
+	}
+	if p.hidden == nil {
+		p.hidden = make([]bool, len(p.mark))
+	}
+	p.hidden[i] = true
+}
+
+// silent reports whether the elided run [i, j) needs no marker.
+func (p *plan) silent(i, j int) bool {
+	if p.quiet {
+		return true
+	}
+	if p.hidden == nil {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if !p.hidden[k] {
+			return false
+		}
+	}
+	return true
 }
 
 func newPlan(d *doc) *plan { return &plan{mark: make([]uint8, d.n())} }
@@ -219,7 +250,7 @@ func (d *doc) render(p *plan, o Options) (string, int) {
 			bytes += d.size(j)
 			j++
 		}
-		if p.quiet {
+		if p.silent(i, j) {
 			i = j
 			continue
 		}
