@@ -110,12 +110,15 @@ func Evidence(reducerName, text string, o Options) []string {
 
 // planWith is r's plan with the passes every reducer shares: runtime
 // frames of traces that reach user code are elided (unless the reducer
-// lists its evidence itself).
+// lists its evidence itself), and kept blocks that copy earlier kept
+// blocks are collapsed.
 func planWith(r reducer, d *doc, o Options) *plan {
 	p := r.plan(d, o)
 	if p.evidence == nil {
 		p.trimRuntimeFrames(d)
 	}
+	p.keepShortRuns(d)
+	p.collapseRepeats(d)
 	return p
 }
 
