@@ -97,7 +97,7 @@ func ReadEvidence(path string) ([]string, error) {
 func ParseEvidence(data []byte) []string {
 	var out []string
 	for _, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSuffix(l, "\r")
+		l = strings.TrimRight(l, "\r")
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
