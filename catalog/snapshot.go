@@ -42,8 +42,12 @@ type Snapshot struct {
 	Fingerprint string  // sha256 hex over eligible names and descriptions
 
 	byName map[string]int
-	cards  []Card           // per skill; zero Card when missing or stale
-	tagged map[string][]int // tag → skill indexes in source order ("unclassified" included)
+	// shadowed holds, by name, the later skills of a repeated name: left
+	// out of the catalog (the first wins, as in an agent host) but kept so
+	// that loading such a name by hand is refused as ambiguous.
+	shadowed map[string][]Skill
+	cards    []Card           // per skill; zero Card when missing or stale
+	tagged   map[string][]int // tag → skill indexes in source order ("unclassified" included)
 
 	// The search structures are built on first use: a snapshot that is
 	// only listed, browsed by tag or compacted never pays for them.
@@ -76,6 +80,10 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 		}
 		if _, dup := s.byName[sk.Name]; dup {
 			s.Excluded++
+			if s.shadowed == nil {
+				s.shadowed = map[string][]Skill{}
+			}
+			s.shadowed[sk.Name] = append(s.shadowed[sk.Name], sk)
 			continue
 		}
 		s.byName[sk.Name] = len(s.Skills)

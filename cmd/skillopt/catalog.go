@@ -380,7 +380,9 @@ func catalogLoadCommand(e *env) *cli.Command {
 		Name:      "load",
 		Usage:     "print a skill's SKILL.md verbatim",
 		ArgsUsage: "NAME",
-		Description: "The file must stay inside the folder the skill was found in.\n\n" +
+		Description: "The file must stay inside the folder the skill was found in. A name that several\n" +
+			"skills declare is refused with exit 1 and the paths of their files (the catalog a model\n" +
+			"sees keeps the first; pass --skills with the folder of the one meant).\n\n" +
 			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
 			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
 			"Examples:\n  skillopt catalog load pdf --skills skills/",
@@ -469,8 +471,12 @@ func catalogLocationCommand(e *env) *cli.Command {
 
 // lookupErr reports a failed load, an unknown name included, as a usage
 // error; messages carry no filesystem path. An unknown name comes with the
-// closest skill name.
+// closest skill name. A name several skills declare is refused with exit 1
+// and the files that declare it, as an ambiguous loadout is.
 func lookupErr(err error, snap *catalog.Snapshot, name string) error {
+	if errors.Is(err, catalog.ErrAmbiguous) {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w (pass --skills with the folder of the one meant)", err)}
+	}
 	if errors.Is(err, catalog.ErrNotFound) {
 		names := make([]string, 0, snap.Len())
 		for _, sk := range snap.Skills {
