@@ -242,7 +242,13 @@ func (s *Snapshot) bucket(tag string) []int {
 func (s *Snapshot) facets(set []int) map[string]int {
 	f := map[string]int{}
 	for _, i := range set {
-		for _, t := range s.browseCard(i).Tags {
+		// The tags of browseCard, without deriving the card's text.
+		c := s.CardOf(i)
+		if c.Text == "" {
+			f[Unclassified]++
+			continue
+		}
+		for _, t := range c.Tags {
 			f[t]++
 		}
 	}
