@@ -149,3 +149,18 @@ func (s *Snapshot) typoMatches(q rank.Query, skip []int) []int {
 	}
 	return out
 }
+
+// Lexical ranks skills by BM25F over names and descriptions alone, the
+// lexical list that Search fuses: no exact names, no typo recovery and no
+// abstention. It returns at most limit results (every match when limit <=
+// 0), best first, ties in catalog order; Score is the BM25F score.
+func (s *Snapshot) Lexical(query string, limit int) []Result {
+	s.prepareSearch()
+	hits := s.bm25().Search(rank.ParseQuery(query), limit)
+	out := make([]Result, 0, len(hits))
+	for _, h := range hits {
+		sk := s.Skills[h.Doc]
+		out = append(out, Result{Name: sk.Name, Score: round4(h.Score), Description: sk.Description, Match: "lexical", index: h.Doc})
+	}
+	return out
+}

@@ -29,6 +29,7 @@ func benchCommand(e *env) *cli.Command {
 			benchCatalogCommand(e),
 			benchOutputCommand(e),
 			benchToolsCommand(e),
+			benchSearchCommand(e),
 		},
 	}
 }
