@@ -34,7 +34,7 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		limit = 10
 	}
 	s.prepareSearch()
-	q := rank.ParseQuery(query)
+	q := parseQuery(query)
 	// Exact names anywhere in the query, as written or with spaces for
 	// dashes ("pdf form filler" finds pdf-form-filler).
 	var exact []int
@@ -44,15 +44,19 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	} else if i := s.Lookup(strings.ReplaceAll(low, " ", "-")); i >= 0 {
 		exact = append(exact, i)
 	}
+	// A name among other words counts when it looks like an identifier
+	// (a dash, a dot or a digit in it) or is a word few skills use: "run",
+	// "board" and "review" are skill names, but in "review a manuscript"
+	// the word is the task, not the name.
 	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ' ' || r == ',' || r == '`' || r == '"' || r == '\'' }) {
-		if i := s.Lookup(f); i >= 0 && !contains(exact, i) {
+		if i := s.Lookup(f); i >= 0 && !contains(exact, i) && (strings.ContainsAny(f, "-_.0123456789") || s.rare(f)) {
 			exact = append(exact, i)
 		}
 	}
 	// Lexical: BM25F, only when at least one term is selective.
 	var lexical []rank.Hit
 	if s.selective(q) {
-		lexical = s.bm25().Top(q, 200, make([]rank.Hit, 0, 200))
+		lexical = s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200))
 	}
 	// Typos: query words within a small edit distance of a name or name part.
 	typos := s.typoMatches(q, exact)
@@ -115,9 +119,18 @@ func contains(xs []int, x int) bool {
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
+// rareUse is the most skills a word may occur in and still name one
+// skill when it stands among other words of a query.
+const rareUse = 3
+
+// rare reports whether a word occurs in at most rareUse skills.
+func (s *Snapshot) rare(word string) bool {
+	return s.bm25().DocFreq(rank.Stem(fold([]byte(word)))) <= rareUse
+}
+
 // selective reports whether some query term occurs in at most half of the
 // catalog: a query made only of words every skill uses is unrelated.
-func (s *Snapshot) selective(q rank.Query) bool {
+func (s *Snapshot) selective(q searchQuery) bool {
 	x := s.bm25()
 	n := x.Len()
 	for _, t := range q.Terms {
@@ -128,15 +141,23 @@ func (s *Snapshot) selective(q rank.Query) bool {
 	return false
 }
 
+// minTypoWord is the shortest query word taken for a typo ("pdff" for
+// "pdf").
+const minTypoWord = 4
+
 // typoMatches finds skills whose name, or a dash-separated part of it, is
-// within edit distance 1 (words of 5-6 letters) or 2 (7 or more) of a query
-// word that matches no skill as written. Bounded: at most 20 matches, in
+// within edit distance 1 (words of 4-6 letters) or 2 (7 or more) of a query
+// word that matches no skill as written; a transposition of two adjacent
+// letters is one edit in words of 6 letters or more for one edit, 10 for
+// two (see transposes). Bounded: at most 20 matches, in
 // query-word order and then skill order.
-func (s *Snapshot) typoMatches(q rank.Query, skip []int) []int {
+func (s *Snapshot) typoMatches(q searchQuery, skip []int) []int {
 	var out []int
-	for _, t := range q.Terms {
-		// Only words that match nothing as written are taken for typos.
-		if len(t) < 5 || s.bm25().DocFreq(t) > 0 {
+	for k, term := range q.Terms {
+		// Only words that match nothing as written are taken for typos;
+		// they are compared as typed, not stemmed.
+		t := q.words[k]
+		if len(t) < minTypoWord || s.bm25().DocFreq(term) > 0 {
 			continue
 		}
 		maxd := 1
@@ -156,7 +177,7 @@ func (s *Snapshot) typoMatches(q rank.Query, skip []int) []int {
 // 0), best first, ties in catalog order; Score is the BM25F score.
 func (s *Snapshot) Lexical(query string, limit int) []Result {
 	s.prepareSearch()
-	hits := s.bm25().Search(rank.ParseQuery(query), limit)
+	hits := s.bm25().Search(parseQuery(query).Query, limit)
 	out := make([]Result, 0, len(hits))
 	for _, h := range hits {
 		sk := s.Skills[h.Doc]

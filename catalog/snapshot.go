@@ -109,9 +109,17 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 // building it on first use.
 func (s *Snapshot) bm25() *rank.Index {
 	s.indexOnce.Do(func() {
-		b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+		b := rank.NewIDBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+		norm := map[string]string{}
+		var buf []byte
+		var ids [2][]int32
 		for _, sk := range s.Skills {
-			b.Add(sk.Name, sk.Description)
+			for f, text := range [2]string{sk.Name, sk.Description} {
+				cur := ids[f][:0]
+				buf = indexTerms(text, buf, norm, func(t string) { cur = append(cur, b.ID(t)) })
+				ids[f] = cur
+			}
+			b.Add(ids[0], ids[1])
 		}
 		s.index = b.Build()
 	})
