@@ -13,8 +13,10 @@ type Result struct {
 	Name        string  `json:"name"`
 	Score       float64 `json:"score"`
 	Description string  `json:"description"`
-	// Match says why the skill was returned: lexical, exact-name or
-	// name-typo.
+	// Match says why the skill was returned: exact-name (named in the
+	// query), name-typo (a query word is a misspelling of its name or a
+	// part of it) or lexical (query words, misspelt ones corrected, in its
+	// name or description), the first that applies.
 	Match string `json:"match"`
 	index int
 }
@@ -53,13 +55,26 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 			exact = append(exact, i)
 		}
 	}
-	// Lexical: BM25F, only when at least one term is selective.
+	// Lexical: BM25F over the query with its unknown words corrected,
+	// only when at least one term is selective.
 	var lexical []rank.Hit
-	if s.selective(q) {
-		lexical = s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200))
+	cq := s.correct(q)
+	if s.selective(cq) {
+		lexical = s.bm25().Top(cq.Query, 200, make([]rank.Hit, 0, 200))
 	}
-	// Typos: query words within a small edit distance of a name or name part.
+	// The skills the query finds as typed: when a correction brought a
+	// skill in, and a misspelt name names it, name-typo is the reason.
+	var asTyped map[int]bool
+	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
+		asTyped = map[int]bool{}
+		for _, h := range s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200)) {
+			asTyped[h.Doc] = true
+		}
+	}
+	// Typos: query words within a small edit distance of a name or name
+	// part, in the order of the lexical list (then in catalog order).
 	typos := s.typoMatches(q, exact)
+	byLexical(typos, lexical)
 
 	// Reciprocal-rank fusion, in the order exact, lexical, typo (the order
 	// the scores are summed in). Each list names a skill once and typos
@@ -69,6 +84,9 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		for k := range earlier {
 			if earlier[k].index == i {
 				earlier[k].score += 1.0 / float64(rrfK+r+1)
+				if label == "name-typo" && asTyped != nil && !asTyped[i] {
+					earlier[k].why = label
+				}
 				return
 			}
 		}
@@ -99,6 +117,25 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		out = append(out, Result{Name: sk.Name, Score: f.score, Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
+}
+
+// byLexical orders skills by their rank in lexical, those absent last,
+// keeping the order of equals.
+func byLexical(skills []int, lexical []rank.Hit) {
+	if len(skills) < 2 {
+		return
+	}
+	pos := make(map[int]int, len(lexical))
+	for r, h := range lexical {
+		pos[h.Doc] = r
+	}
+	at := func(i int) int {
+		if r, ok := pos[i]; ok {
+			return r
+		}
+		return len(lexical)
+	}
+	slices.SortStableFunc(skills, func(a, b int) int { return at(a) - at(b) })
 }
 
 // fusedHit is one skill's fused score and the first list that named it.
@@ -141,6 +178,74 @@ func (s *Snapshot) selective(q searchQuery) bool {
 	return false
 }
 
+// correctionWeight is the share of a corrected term in a score: a guess
+// counts less than a word as typed.
+const correctionWeight = 0.5
+
+// maxCorrections bounds the terms one unknown query word is corrected to.
+const maxCorrections = 3
+
+// correct returns q with each word that matches nothing as written (of
+// minTypoWord letters or more) replaced by the index terms closest to it,
+// within the distance typo recovery on names allows (see typoMatches):
+// those at the smallest distance, the most used first, at most
+// maxCorrections. "kubernets" finds skills that mention Kubernetes.
+func (s *Snapshot) correct(q searchQuery) searchQuery {
+	x := s.bm25()
+	var out searchQuery
+	for k, term := range q.Terms {
+		if len(q.words[k]) < minTypoWord || x.DocFreq(term) > 0 {
+			out.Terms = append(out.Terms, term)
+			out.words = append(out.words, q.words[k])
+			out.Weights = append(out.Weights, 1)
+			continue
+		}
+		for _, c := range s.corrections(term) {
+			if !slices.Contains(out.Terms, c) {
+				out.Terms = append(out.Terms, c)
+				out.words = append(out.words, c)
+				out.Weights = append(out.Weights, correctionWeight)
+			}
+		}
+	}
+	return out
+}
+
+// corrections returns the index terms closest to an unknown term, as
+// correct chooses them.
+func (s *Snapshot) corrections(term string) []string {
+	maxd := typoDistance(term)
+	ids := s.termTypos().matches(term, maxd, nil, nil, 50)
+	if len(ids) == 0 {
+		return nil
+	}
+	swaps := transposes(term, maxd)
+	best := maxd
+	for _, id := range ids {
+		if best > 1 && withinDistance(term, s.vocab[id], 1, swaps) {
+			best = 1
+		}
+	}
+	x := s.bm25()
+	var out []string
+	for _, id := range ids {
+		if withinDistance(term, s.vocab[id], best, swaps) {
+			out = append(out, s.vocab[id])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return x.DocFreq(b) - x.DocFreq(a) })
+	return out[:min(len(out), maxCorrections)]
+}
+
+// typoDistance is the edit distance typo recovery allows for a word: 1
+// for words of up to six letters, 2 for longer ones.
+func typoDistance(word string) int {
+	if len(word) >= 7 {
+		return 2
+	}
+	return 1
+}
+
 // minTypoWord is the shortest query word taken for a typo ("pdff" for
 // "pdf").
 const minTypoWord = 4
@@ -160,11 +265,7 @@ func (s *Snapshot) typoMatches(q searchQuery, skip []int) []int {
 		if len(t) < minTypoWord || s.bm25().DocFreq(term) > 0 {
 			continue
 		}
-		maxd := 1
-		if len(t) >= 7 {
-			maxd = 2
-		}
-		if out = s.typos().matches(t, maxd, skip, out, 20); len(out) == 20 {
+		if out = s.typos().matches(t, typoDistance(t), skip, out, 20); len(out) == 20 {
 			return out
 		}
 	}

@@ -25,10 +25,11 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 	q := parseQuery(query)
 	fused := map[int]float64{}
 	why := map[int]string{}
+	var asTyped map[int]bool
 	add := func(list []int, label string) {
 		for r, i := range list {
 			fused[i] += 1.0 / float64(rrfK+r+1)
-			if _, ok := why[i]; !ok {
+			if w, ok := why[i]; !ok || w == "lexical" && label == "name-typo" && asTyped != nil && !asTyped[i] {
 				why[i] = label
 			}
 		}
@@ -47,14 +48,32 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 	}
 	add(exact, "exact-name")
 	var lexical []int
-	for _, h := range s.bm25().Search(q.Query, 200) {
+	cq := correctRef(s, q)
+	for _, h := range s.bm25().Search(cq.Query, 200) {
 		lexical = append(lexical, h.Doc)
 	}
-	if !s.selective(q) {
+	if !s.selective(cq) {
 		lexical = nil
 	}
 	add(lexical, "lexical")
-	add(typoScan(s, q, exact), "name-typo")
+	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
+		asTyped = map[int]bool{}
+		for _, h := range s.bm25().Search(q.Query, 200) {
+			asTyped[h.Doc] = true
+		}
+	}
+	typos := typoScan(s, q, exact)
+	sort.SliceStable(typos, func(a, b int) bool {
+		ra, rb := slices.Index(lexical, typos[a]), slices.Index(lexical, typos[b])
+		if ra < 0 {
+			ra = len(lexical)
+		}
+		if rb < 0 {
+			rb = len(lexical)
+		}
+		return ra < rb
+	})
+	add(typos, "name-typo")
 	out := make([]Result, 0, len(fused))
 	for i, sc := range fused {
 		sk := s.Skills[i]
@@ -68,6 +87,48 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 	})
 	if len(out) > limit {
 		out = out[:limit]
+	}
+	return out
+}
+
+// correctRef is Snapshot.correct as a scan of the whole vocabulary.
+func correctRef(s *Snapshot, q searchQuery) searchQuery {
+	var out searchQuery
+	for k, term := range q.Terms {
+		if len(q.words[k]) < 4 || s.bm25().DocFreq(term) > 0 {
+			out.Terms = append(out.Terms, term)
+			out.words = append(out.words, q.words[k])
+			out.Weights = append(out.Weights, 1)
+			continue
+		}
+		maxd := 1
+		if len(term) >= 7 {
+			maxd = 2
+		}
+		dist := distanceRef
+		if len(term) >= 2*(2*maxd+1) {
+			dist = osaRef
+		}
+		best := maxd + 1
+		var cands []string
+		for _, v := range s.vocab {
+			d := dist(term, v)
+			if v == term || d > maxd || d > best {
+				continue
+			}
+			if d < best {
+				best, cands = d, nil
+			}
+			cands = append(cands, v)
+		}
+		sort.SliceStable(cands, func(a, b int) bool { return s.bm25().DocFreq(cands[a]) > s.bm25().DocFreq(cands[b]) })
+		for _, c := range cands[:min(len(cands), 3)] {
+			if !slices.Contains(out.Terms, c) {
+				out.Terms = append(out.Terms, c)
+				out.words = append(out.words, c)
+				out.Weights = append(out.Weights, correctionWeight)
+			}
+		}
 	}
 	return out
 }

@@ -56,6 +56,9 @@ type Snapshot struct {
 	index       *rank.Index // BM25F over names and descriptions
 	typoOnce    sync.Once
 	typo        *typoIndex // names and name parts for typo recovery
+	vocab       []string   // the index's terms by ID
+	termOnce    sync.Once
+	termTypo    *typoIndex // the vocabulary, for typo recovery on terms
 }
 
 // Card is a skill's card from a profile, when current.
@@ -116,7 +119,13 @@ func (s *Snapshot) bm25() *rank.Index {
 		for _, sk := range s.Skills {
 			for f, text := range [2]string{sk.Name, sk.Description} {
 				cur := ids[f][:0]
-				buf = indexTerms(text, buf, norm, func(t string) { cur = append(cur, b.ID(t)) })
+				buf = indexTerms(text, buf, norm, func(t string) {
+					id := b.ID(t)
+					if int(id) == len(s.vocab) {
+						s.vocab = append(s.vocab, t)
+					}
+					cur = append(cur, id)
+				})
 				ids[f] = cur
 			}
 			b.Add(ids[0], ids[1])
@@ -131,6 +140,20 @@ func (s *Snapshot) bm25() *rank.Index {
 func (s *Snapshot) typos() *typoIndex {
 	s.typoOnce.Do(func() { s.typo = newTypoIndex(s.Skills) })
 	return s.typo
+}
+
+// termTypos returns the vocabulary table for typo recovery on terms,
+// building it on first use (only a query with an unknown word needs it).
+func (s *Snapshot) termTypos() *typoIndex {
+	s.termOnce.Do(func() {
+		s.bm25() // fills the vocabulary
+		terms := make([]Skill, len(s.vocab))
+		for i, t := range s.vocab {
+			terms[i] = Skill{Name: t}
+		}
+		s.termTypo = newTypoIndex(terms)
+	})
+	return s.termTypo
 }
 
 // prepareSearch builds the search structures of a snapshot not searched
