@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -10,7 +11,12 @@ import (
 
 // Result is one ranked skill.
 type Result struct {
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Score is the skill's relevance to the query, between 0 and 1 (see
+	// relevance): 1 for a skill the query names, otherwise its BM25F score
+	// as a share of the best skill's, 0.5 for a misspelt name alone. The
+	// order of the results is the fused ranking's, which Score does not
+	// decide.
 	Score       float64 `json:"score"`
 	Description string  `json:"description"`
 	// Match says why the skill was returned: exact-name (named in the
@@ -103,7 +109,7 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		add(i, r, "name-typo", fused[nExact:])
 	}
 	for k := range fused {
-		fused[k].score = round4(fused[k].score * 1000)
+		fused[k].score = round4(fused[k].score * 1000) // ties as the sums are rounded
 	}
 	slices.SortFunc(fused, func(a, b fusedHit) int {
 		if a.score != b.score {
@@ -111,12 +117,36 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		}
 		return a.index - b.index
 	})
+	lexScore := make(map[int]float64, len(lexical))
+	for _, h := range lexical {
+		lexScore[h.Doc] = h.Score
+	}
+	top := 0.0
+	if len(lexical) > 0 {
+		top = lexical[0].Score
+	}
 	out := make([]Result, 0, min(limit, len(fused)))
 	for _, f := range fused[:min(limit, len(fused))] {
 		sk := s.Skills[f.index]
-		out = append(out, Result{Name: sk.Name, Score: f.score, Description: sk.Description, Match: f.why, index: f.index})
+		ls, ok := lexScore[f.index]
+		out = append(out, Result{Name: sk.Name, Score: relevance(f.why, ls, top, ok), Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
+}
+
+// relevance is a result's Score: 1 for a skill named in the query; the
+// share of the best BM25F score of the query (misspelt words corrected)
+// for a skill the lexical list holds; correctionWeight for a skill found
+// only by a misspelling of its name, which counts as a corrected word
+// does. Rounded to three decimals.
+func relevance(why string, lexScore, top float64, lexical bool) float64 {
+	switch {
+	case why == "exact-name":
+		return 1
+	case lexical && top > 0:
+		return math.Round(lexScore/top*1000) / 1000
+	}
+	return correctionWeight
 }
 
 // byLexical orders skills by their rank in lexical, those absent last,
@@ -275,14 +305,15 @@ func (s *Snapshot) typoMatches(q searchQuery, skip []int) []int {
 // Lexical ranks skills by BM25F over names and descriptions alone, the
 // lexical list that Search fuses: no exact names, no typo recovery and no
 // abstention. It returns at most limit results (every match when limit <=
-// 0), best first, ties in catalog order; Score is the BM25F score.
+// 0), best first, ties in catalog order; Score is the BM25F score as a
+// share of the first result's.
 func (s *Snapshot) Lexical(query string, limit int) []Result {
 	s.prepareSearch()
 	hits := s.bm25().Search(parseQuery(query).Query, limit)
 	out := make([]Result, 0, len(hits))
 	for _, h := range hits {
 		sk := s.Skills[h.Doc]
-		out = append(out, Result{Name: sk.Name, Score: round4(h.Score), Description: sk.Description, Match: "lexical", index: h.Doc})
+		out = append(out, Result{Name: sk.Name, Score: relevance("lexical", h.Score, hits[0].Score, true), Description: sk.Description, Match: "lexical", index: h.Doc})
 	}
 	return out
 }

@@ -49,11 +49,16 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 	add(exact, "exact-name")
 	var lexical []int
 	cq := correctRef(s, q)
-	for _, h := range s.bm25().Search(cq.Query, 200) {
-		lexical = append(lexical, h.Doc)
-	}
-	if !s.selective(cq) {
-		lexical = nil
+	lexScore := map[int]float64{}
+	top := 0.0
+	if s.selective(cq) {
+		for r, h := range s.bm25().Search(cq.Query, 200) {
+			lexical = append(lexical, h.Doc)
+			lexScore[h.Doc] = h.Score
+			if r == 0 {
+				top = h.Score
+			}
+		}
 	}
 	add(lexical, "lexical")
 	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
@@ -74,19 +79,25 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 		return ra < rb
 	})
 	add(typos, "name-typo")
-	out := make([]Result, 0, len(fused))
-	for i, sc := range fused {
-		sk := s.Skills[i]
-		out = append(out, Result{Name: sk.Name, Score: round4(sc * 1000), Description: sk.Description, Match: why[i], index: i})
+	type hit struct {
+		i  int
+		sc float64
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
+	var order []hit
+	for i, sc := range fused {
+		order = append(order, hit{i, round4(sc * 1000)})
+	}
+	sort.Slice(order, func(a, b int) bool {
+		if order[a].sc != order[b].sc {
+			return order[a].sc > order[b].sc
 		}
-		return out[a].index < out[b].index
+		return order[a].i < order[b].i
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	out := make([]Result, 0, len(order))
+	for _, h := range order[:min(limit, len(order))] {
+		sk := s.Skills[h.i]
+		ls, ok := lexScore[h.i]
+		out = append(out, Result{Name: sk.Name, Score: relevance(why[h.i], ls, top, ok), Description: sk.Description, Match: why[h.i], index: h.i})
 	}
 	return out
 }
