@@ -21,7 +21,19 @@ type Skill struct {
 	Root string
 	// DisableModelInvocation excludes the skill from model-facing catalogs.
 	DisableModelInvocation bool
+	// Body is the start of the skill file's body (at most MaxSearchBody
+	// bytes, ending at a whole character), when read from disk. Search
+	// weighs it below the name and the description; it is never shown or
+	// sent to a model.
+	Body string
 }
+
+// MaxSearchBody bounds the part of a skill's body that search reads: the
+// overview a file opens with, not its reference sections.
+const MaxSearchBody = 2048
+
+// bodyWeight is the weight of the body against the description's 1.
+const bodyWeight = 0.3
 
 // Options selects which skills are eligible.
 type Options struct {
@@ -108,16 +120,17 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 	return s
 }
 
-// bm25 returns the BM25F index over names (weight 3) and descriptions,
-// building it on first use.
+// bm25 returns the BM25F index over names (weight 3), descriptions (1)
+// and the start of bodies (bodyWeight), building it on first use.
 func (s *Snapshot) bm25() *rank.Index {
 	s.indexOnce.Do(func() {
-		b := rank.NewIDBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+		b := rank.NewIDBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75},
+			rank.Field{Name: "body", Weight: bodyWeight, B: 0.75})
 		norm := map[string]string{}
 		var buf []byte
-		var ids [2][]int32
+		var ids [3][]int32
 		for _, sk := range s.Skills {
-			for f, text := range [2]string{sk.Name, sk.Description} {
+			for f, text := range [3]string{sk.Name, sk.Description, sk.Body} {
 				cur := ids[f][:0]
 				buf = indexTerms(text, buf, norm, func(t string) {
 					id := b.ID(t)
@@ -128,7 +141,7 @@ func (s *Snapshot) bm25() *rank.Index {
 				})
 				ids[f] = cur
 			}
-			b.Add(ids[0], ids[1])
+			b.Add(ids[0], ids[1], ids[2])
 		}
 		s.index = b.Build()
 	})

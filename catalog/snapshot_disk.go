@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
@@ -62,9 +63,23 @@ func FromDisk(roots []string) ([]Skill, []error) {
 			Location:               src.Path,
 			Root:                   src.Root,
 			DisableModelInvocation: doc.DisableModelInvocation,
+			Body:                   searchBody(doc.Body),
 		})
 	}
 	return skills, errs
+}
+
+// searchBody returns the start of a body that search reads: at most
+// MaxSearchBody bytes, cut before a partial character.
+func searchBody(body []byte) string {
+	if len(body) <= MaxSearchBody {
+		return string(body)
+	}
+	cut := MaxSearchBody
+	for cut > 0 && !utf8.RuneStart(body[cut]) {
+		cut--
+	}
+	return string(body[:cut])
 }
 
 // ErrNotFound reports a name that is not in the catalog.
