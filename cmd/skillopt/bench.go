@@ -27,6 +27,7 @@ func benchCommand(e *env) *cli.Command {
 			benchCatalogCommand(e),
 			benchOutputCommand(e),
 			benchToolsCommand(e),
+			benchSearchCommand(e),
 		},
 	}
 }

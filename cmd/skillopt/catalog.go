@@ -174,16 +174,23 @@ func catalogSearchCommand(e *env) *cli.Command {
 		Name:      "search",
 		Usage:     "rank skills for a query (BM25F, exact names, typo recovery)",
 		ArgsUsage: "QUERY",
-		Description: "Ranks skills by their names and descriptions (BM25F), puts skills named in the query\n" +
-			"first, and fuses the lists by reciprocal rank. Unrelated queries (no word specific to\n" +
-			"some skill) return nothing rather than weak matches.\n\n" +
-			"Typo recovery covers skill names only: a query word of 5 or more letters that matches\n" +
-			"nothing as written finds names, or dash-separated parts of names, within 1 edit (5-6\n" +
-			"letters) or 2 edits (7 or more). Misspelled description words find nothing\n" +
-			"(\"kubernets\" does not find a skill that only mentions Kubernetes).\n\n" +
-			"Text output: rank, name, why it matched (lexical, exact-name, name-typo) and the\n" +
-			"description's first sentence. The fused score only orders the list, so text shows the\n" +
-			"rank; --format json has the score too.\n\n" +
+		Description: "Ranks skills by their names and descriptions (BM25F over stemmed words, accents\n" +
+			"folded, English, German, French and Spanish function words left out), puts skills named\n" +
+			"in the query first, and fuses the lists by reciprocal rank. Unrelated queries (no word\n" +
+			"specific to some skill) return nothing rather than weak matches. A name among other\n" +
+			"words counts as named when it looks like an identifier (a dash, dot or digit) or few\n" +
+			"skills use the word (\"review a manuscript\" does not name the skill review).\n\n" +
+			"Typo recovery: a query word of 4 or more letters that matches nothing as written is\n" +
+			"corrected to the closest words of the catalog within 1 edit (4-6 letters) or 2 edits (7\n" +
+			"or more), counted at half weight (\"vulnerabilty\" finds skills that mention vulnerabilities),\n" +
+			"and finds names or dash-separated parts of names at the same distance (\"pdff\" finds\n" +
+			"pdf). Swapping two adjacent letters is one edit in words of 6 letters or more (10 for\n" +
+			"two edits).\n\n" +
+			"Text output: rank, name, why it matched (exact-name, name-typo, lexical) and the\n" +
+			"description's first sentence. --format json adds score, the skill's relevance between 0\n" +
+			"and 1: 1 for a skill named in the query, otherwise its BM25F score as a share of the best\n" +
+			"skill's for the query (0.5 for a skill found only by a misspelt name). The order is the\n" +
+			"fused ranking's, which the score does not decide (see docs/search.md).\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5\n" +
 			"  skillopt catalog search --format json \"fill a pdf form\" --skills skills/",
@@ -303,7 +310,9 @@ func catalogLoadCommand(e *env) *cli.Command {
 	return hostCommand(e, &cli.Command{
 		Name:  "load",
 		Usage: "print a skill's SKILL.md verbatim",
-		Description: "The file must stay inside the folder the skill was found in.\n\n" + verbatim +
+		Description: "The file must stay inside the folder the skill was found in. A name that several\n" +
+			"skills declare is refused with exit 1 and the paths of their files (the catalog a model\n" +
+			"sees keeps the first; pass --skills with the folder of the one meant).\n\n" + verbatim +
 			"Examples:\n  skillopt catalog load pdf --skills skills/",
 	}, "NAME", func(snap *catalog.Snapshot, args []string) ([]byte, error) { return snap.Load(args[0]) })
 }
@@ -332,8 +341,12 @@ func catalogLocationCommand(e *env) *cli.Command {
 
 // lookupErr reports a failed load, an unknown name included, as a usage
 // error; messages carry no filesystem path. An unknown name comes with the
-// closest skill name.
+// closest skill name. A name several skills declare is refused with exit 1
+// and the files that declare it, as an ambiguous loadout is.
 func lookupErr(err error, snap *catalog.Snapshot, name string) error {
+	if errors.Is(err, catalog.ErrAmbiguous) {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w (pass --skills with the folder of the one meant)", err)}
+	}
 	if errors.Is(err, catalog.ErrNotFound) {
 		names := make([]string, 0, snap.Len())
 		for _, sk := range snap.Skills {
