@@ -94,6 +94,9 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 				}
 				in.Usage = harUsage(har, c.Name)
 			}
+			if c.Response != nil {
+				in.Usage = exchangeUsage(c.Response)
+			}
 			out = append(out, in)
 		}
 	}
@@ -380,6 +383,39 @@ func intMember(d *capture.Doc, obj int, key string) (int, bool) {
 		return 0, false
 	}
 	return int(f), true
+}
+
+// exchangeUsage reads the usage of the response a capture holds beside
+// its request: a recording's "usage" (the provider's own object, as
+// reported), else the usage in its "body" (a JSON object or the text of a
+// stream) or "stream", or in a claude-trace log's "body_raw".
+func exchangeUsage(resp []byte) *Usage {
+	d, err := capture.Parse(resp)
+	if err != nil || d.Kind(0) != capture.Object {
+		return nil
+	}
+	if u := d.Get(0, "usage"); d.Kind(u) == capture.Object {
+		f := usageFields{}
+		f.read(d, u)
+		if us := f.usage(); us != nil {
+			us.Source = "recording"
+			return us
+		}
+	}
+	for _, k := range []string{"body", "stream", "body_raw"} {
+		n := d.Get(0, k)
+		var us *Usage
+		switch d.Kind(n) {
+		case capture.Object, capture.Array:
+			us = ResponseUsage(d.Raw(n))
+		case capture.String:
+			us = ResponseUsage([]byte(d.Str(n)))
+		}
+		if us != nil {
+			return us
+		}
+	}
+	return nil
 }
 
 // harUsage finds the usage in the response of the HAR entry a capture came
