@@ -698,9 +698,15 @@ func RedactBody(body []byte) []byte {
 	if err != nil {
 		return body
 	}
+	return RedactDoc(d)
+}
+
+// RedactDoc is RedactBody for a body already indexed: its bytes, with
+// the credentials at its top level redacted.
+func RedactDoc(d *Doc) []byte {
 	fixes := bodyCredentials(d)
 	if len(fixes) == 0 {
-		return body
+		return d.Src
 	}
-	return applyFixes(body, fixes)
+	return applyFixes(d.Src, fixes)
 }

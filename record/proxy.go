@@ -55,6 +55,7 @@ type Proxy struct {
 
 	mu    sync.Mutex
 	stats Stats
+	wg    sync.WaitGroup // exchanges being recorded
 }
 
 // Stats are what the proxy forwarded and recorded, with the providers'
@@ -116,6 +117,9 @@ func New(opts Options) (*Proxy, error) {
 		// The client's Accept-Encoding goes through as sent, and so does
 		// the encoded answer.
 		t.DisableCompression = true
+		// Request bodies are hundreds of kilobytes: larger buffers take
+		// them in fewer system calls.
+		t.WriteBufferSize, t.ReadBufferSize = 64<<10, 64<<10
 		tr = t
 	}
 	p.rp = &httputil.ReverseProxy{
@@ -152,6 +156,10 @@ func New(opts Options) (*Proxy, error) {
 // Upstreams are the upstreams the proxy forwards to.
 func (p *Proxy) Upstreams() []Upstream { return p.ups }
 
+// Wait returns once every exchange that ended has been recorded: call
+// it after the server stopped (http.Server.Shutdown), before Stats.
+func (p *Proxy) Wait() { p.wg.Wait() }
+
 // Stats returns the counts so far.
 func (p *Proxy) Stats() Stats {
 	p.mu.Lock()
@@ -176,6 +184,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).EnableFullDuplex()
 	ex := &exchange{up: up, target: up.join(path, r.URL.RawQuery), start: time.Now()}
 	body := &bodyTee{rc: r.Body, limit: MaxRecordedBody}
+	if n := r.ContentLength; n > 0 && n <= MaxRecordedBody {
+		body.buf = make([]byte, 0, n)
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = body
 	}
@@ -192,7 +203,15 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// after the handler, racing its read of the next request.
 			io.Copy(io.Discard, body)
 		}
-		p.finish(ex, r, body, r.Context().Err() != nil)
+		// The record is written after the client has its answer's end
+		// (a chunked response ends when the handler returns).
+		aborted := r.Context().Err() != nil
+		method, header := r.Method, r.Header.Clone()
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			p.finish(ex, method, header, body, aborted)
+		}()
 		if v != nil {
 			panic(v)
 		}
@@ -201,7 +220,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // finish records the exchange and adds it to the stats.
-func (p *Proxy) finish(ex *exchange, r *http.Request, body *bodyTee, aborted bool) {
+func (p *Proxy) finish(ex *exchange, method string, header http.Header, body *bodyTee, aborted bool) {
 	var usageJSON, text []byte
 	var cut bool
 	if ex.obs != nil {
@@ -222,7 +241,7 @@ func (p *Proxy) finish(ex *exchange, r *http.Request, body *bodyTee, aborted boo
 	}
 	var line []byte
 	if recordable {
-		line = p.line(ex, r, reqBody, usageJSON, text, cut, aborted)
+		line = p.line(ex, method, header, capture.RedactDoc(doc), usageJSON, text, cut, aborted)
 	}
 	var werr error
 	if line != nil && p.log != nil {
@@ -284,23 +303,24 @@ func modelOf(doc *capture.Doc, path string) string {
 // and the body as sent (credentials redacted by the capture reader's
 // rules), and the response's status, headers, usage, timings and, with
 // --responses, its text.
-func (p *Proxy) line(ex *exchange, r *http.Request, body, usageJSON, text []byte, cut, aborted bool) []byte {
+func (p *Proxy) line(ex *exchange, method string, header http.Header, body, usageJSON, text []byte, cut, aborted bool) []byte {
 	var b bytes.Buffer
+	b.Grow(len(body) + len(text) + 4096)
 	b.WriteString(`{"recorded_at":`)
 	b.Write(capture.Quote(ex.start.UTC().Format(time.RFC3339Nano)))
 	b.WriteString(`,"url":`)
 	b.Write(capture.Quote(capture.RedactURL(ex.target.String(), nil)))
 	b.WriteString(`,"method":`)
-	b.Write(capture.Quote(r.Method))
+	b.Write(capture.Quote(method))
 	b.WriteString(`,"headers":`)
-	writeHeaders(&b, r.Header, nil)
+	writeHeaders(&b, header, nil)
 	b.WriteString(`,"body":`)
-	if red := capture.RedactBody(body); bytes.ContainsAny(red, "\r\n") {
+	if bytes.IndexByte(body, '\n') >= 0 || bytes.IndexByte(body, '\r') >= 0 {
 		// A body written over several lines is kept as a JSON string,
 		// which keeps its bytes and the file one line per exchange.
-		b.Write(capture.Quote(string(red)))
+		b.Write(capture.Quote(string(body)))
 	} else {
-		b.Write(red)
+		b.Write(body)
 	}
 	b.WriteString(`,"response":{"status":`)
 	b.WriteString(strconv.Itoa(ex.status))
@@ -395,19 +415,30 @@ func (t *bodyTee) kept() ([]byte, bool) {
 	return t.buf, t.over
 }
 
-// teeBody shows the observer what the client is sent.
+// teeBody shows the observer what the client is sent. A chunk is
+// observed on the next Read, once the reverse proxy has written and
+// flushed it: the client does not wait for the usage parser.
 type teeBody struct {
-	rc io.ReadCloser
-	ex *exchange
+	rc      io.ReadCloser
+	ex      *exchange
+	pending []byte
+}
+
+func (t *teeBody) observe() {
+	if len(t.pending) > 0 {
+		t.ex.obs.Write(t.pending)
+		t.pending = nil
+	}
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
+	t.observe()
 	n, err := t.rc.Read(p)
 	if n > 0 {
 		if t.ex.first.IsZero() {
 			t.ex.first = time.Now()
 		}
-		t.ex.obs.Write(p[:n])
+		t.pending = p[:n]
 	}
 	if err != nil && !errors.Is(err, io.EOF) && t.ex.err == nil {
 		t.ex.err = err
@@ -415,7 +446,10 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (t *teeBody) Close() error { return t.rc.Close() }
+func (t *teeBody) Close() error {
+	t.observe()
+	return t.rc.Close()
+}
 
 // IsLoopback reports whether a listen address (host:port) names a loopback
 // host only: localhost, 127.0.0.0/8 or ::1.

@@ -163,6 +163,7 @@ func runRecord(e *env, c *cli.Context) error {
 	if err := srv.Shutdown(ctx); err != nil {
 		srv.Close()
 	}
+	p.Wait()
 	st := p.Stats()
 	st.WriteSummary(e.stderr, log.Path())
 	if st.WriteFailures > 0 && code == exitOK {
