@@ -94,6 +94,10 @@ type Capture struct {
 	// request (a recording's or a claude-trace log's "response"), as
 	// read; nil when it holds none. HAR responses stay in the file.
 	Response []byte
+	// Session is set for a request rebuilt from a host's session file
+	// (Envelope EnvSession): its body is the request of the
+	// conversation's last turn and Session says what every turn sent.
+	Session *Session
 
 	span   [2]int  // where the encoded body sits in File.Data
 	layers []layer // encodings between File.Data[span] and Body, outermost first
@@ -323,6 +327,12 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	r := reader{f: f, opts: opts}
 	if isPiSession(data) {
 		return r.piSession()
+	}
+	switch host, why := sessionHost(data); host {
+	case HostClaudeCode:
+		return r.claudeCode(why)
+	case HostCodex:
+		return r.codex(why)
 	}
 	if isJSONLName(name) {
 		return r.jsonl()
@@ -862,10 +872,14 @@ func posOf(data []byte, off int) string {
 
 // Rebuild returns the file's bytes with each capture's body replaced by
 // bodies[c] (captures absent from the map keep their bytes) and every secret
-// redacted. Encoded bodies are re-encoded the way they were captured.
+// redacted. Requests rebuilt from a session file (EnvSession) are not in
+// its bytes: their bodies are ignored. Encoded bodies are re-encoded the way they were captured.
 func (f *File) Rebuild(bodies map[*Capture][]byte) []byte {
 	var rs []fix
 	for _, c := range f.Captures {
+		if c.Envelope == EnvSession {
+			continue // rebuilt from the file, not in it
+		}
 		nb, ok := bodies[c]
 		if !ok || bytes.Equal(nb, c.Body) {
 			continue
@@ -940,7 +954,7 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 		return nil, err
 	}
 	n := &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
-		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, Response: c.Response, span: c.span, layers: c.layers}
+		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, Response: c.Response, Session: c.Session, span: c.span, layers: c.layers}
 	return n, nil
 }
 
