@@ -25,6 +25,8 @@ type NamedConversation struct {
 	Name      string `json:"name"`
 	FoundBy   string `json:"found_by"`
 	SessionID string `json:"session_id,omitempty"`
+	// Parent links a subagent's conversation to its session.
+	Parent string `json:"parent,omitempty"`
 	*Conversation
 }
 
@@ -64,7 +66,7 @@ func NewConversationSet(threads []Thread, convs []*Conversation) *ConversationSe
 	all := &Conversation{}
 	for i, cv := range convs {
 		th := threads[i]
-		set.Conversations[i] = NamedConversation{Name: th.Name, FoundBy: th.FoundBy, SessionID: th.ID, Conversation: cv}
+		set.Conversations[i] = NamedConversation{Name: th.Name, FoundBy: th.FoundBy, SessionID: th.ID, Parent: th.Parent, Conversation: cv}
 		t := cv.Total
 		set.Summary.Conversations[i] = SummaryRow{Conversation: i + 1, Name: th.Name, FoundBy: th.FoundBy, Turns: t.Turns,
 			Before: SummarySide{Input: t.Before.Input, Cost: t.Before.Cost, Breaks: t.Before.Breaks},
@@ -91,10 +93,14 @@ func WriteConversationsJSON(w io.Writer, set *ConversationSet) error {
 
 // foundBy says how a conversation was found, with its session id.
 func (n NamedConversation) foundBy() string {
+	s := n.FoundBy
 	if n.SessionID != "" {
-		return n.FoundBy + " " + n.SessionID
+		s += " " + n.SessionID
 	}
-	return n.FoundBy
+	if n.Parent != "" {
+		s += ", " + n.Parent
+	}
+	return s
 }
 
 // setCounts says how many conversations were found in how many requests,

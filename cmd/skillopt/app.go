@@ -230,6 +230,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e),
 			benchCommand(e),
 			traceCommand(e),
+			recordCommand(e),
 			renderCommand(e),
 			completionCommand(e),
 			manCommand(e),
