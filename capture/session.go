@@ -29,6 +29,10 @@ type Session struct {
 	ID, Agent, Parent string
 	// Missing says what the rebuilt requests lack of what the host sent.
 	Missing string
+	// Absent names the top-level members of the request that the host
+	// sends but the file does not hold, so a rebuilt request lacks them
+	// (validate does not count them as missing).
+	Absent []string
 	// Segments are runs of turns of which each extends the one before;
 	// a compaction starts a new one.
 	Segments []*SessionSegment
@@ -361,7 +365,8 @@ func (r *reader) claudeCode(why string) (*File, error) {
 			name = fmt.Sprintf("%s#%d", f.Name, cv.line)
 		}
 		sess := &Session{Host: HostClaudeCode, ID: cv.session, Agent: cv.agent,
-			Missing: "the system prompt and tool declarations (Claude Code's session files do not hold them)"}
+			Missing: "the system prompt and tool declarations (Claude Code's session files do not hold them)",
+			Absent:  []string{"max_tokens", "system", "tools"}}
 		if cv.key != "" {
 			sess.Parent = cv.session
 		}
@@ -510,7 +515,8 @@ func (r *reader) codex(why string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess := &Session{Host: HostCodex, ID: id, Missing: "the tool declarations (Codex's rollout files do not hold them)"}
+	sess := &Session{Host: HostCodex, ID: id, Missing: "the tool declarations (Codex's rollout files do not hold them)",
+		Absent: []string{"tools"}}
 	var last *Capture
 	for _, s := range segs {
 		if len(s.turns) == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,9 +82,13 @@ func (e *env) runValidate(c *cli.Context) error {
 			for _, se := range errs {
 				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
 					File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-				if se.Unknown && !strict {
+				switch {
+				case se.Unknown && !strict:
 					d.Severity = rules.Info
 					d.Message += " (an extension: the official API rejects it)"
+				case se.Pointer == "" && capt.Session != nil && slices.Contains(capt.Session.Absent, se.Missing):
+					d.Severity = rules.Info
+					d.Message += " (the host sends it; its session file does not hold it)"
 				}
 				valid = valid && d.Severity != rules.Error
 				off, exact := capt.FileOffset(se.Offset)

@@ -214,6 +214,20 @@ var openaiResponsesPatches = []patch{
 		apply: unrequire("OutputMessage", "id", "status"),
 	},
 	{
+		what: "ReasoningItem: id is optional and content may be null",
+		why: "Codex CLI replays reasoning items with store false: its item type never serializes the id and writes " +
+			"content as null when there is none (its rollout files hold the items in the same serialization), and the " +
+			"API accepts these requests",
+		apply: all(unrequire("ReasoningItem", "id"), setKeys("ReasoningItem/properties/content", obj{"type": []any{"array", "null"}})),
+	},
+	{
+		what: "WebSearchToolCall: id is optional; CustomToolCall: status is allowed",
+		why: "Codex CLI replays web search calls without their id and custom tool calls with their status " +
+			"(in_progress, completed or incomplete, as the API returned them), and the API accepts these requests",
+		apply: all(unrequire("WebSearchToolCall", "id"),
+			addProperties("CustomToolCall", obj{"status": obj{"type": "string", "enum": []any{"in_progress", "completed", "incomplete"}}})),
+	},
+	{
 		what:  "OutputTextContent: annotations and logprobs are optional",
 		why:   "replayed assistant text carries annotations at most (Pi, pydantic-ai recordings against the API)",
 		apply: unrequire("OutputTextContent", "annotations", "logprobs"),
