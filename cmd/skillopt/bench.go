@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/bench/catalogbench"
 )
 
@@ -28,6 +32,7 @@ func benchCommand(e *env) *cli.Command {
 			benchOutputCommand(e),
 			benchToolsCommand(e),
 			benchSearchCommand(e),
+			benchCatalogFirstCommand(e),
 		},
 	}
 }
@@ -78,6 +83,8 @@ func benchCatalogCommand(e *env) *cli.Command {
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "generator seed"},
 			&cli.StringFlag{Name: "empty-program", Usage: "an empty Go program (`PROGRAM`, a path or a name on PATH) to compare start-up with (default: build one with go)"},
 			&cli.IntFlag{Name: "startup-runs", Value: 31, Usage: "runs of each start-up command (0 skips start-up)"},
+			&cli.StringFlag{Name: "captures", Usage: "measure the requests of the captures in `DIR` (a folder or a file) instead of synthetic ones; --sizes is ignored"},
+			&cli.BoolFlag{Name: "no-fresh", Usage: "do not start fresh processes for fresh_process_first_ms"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
@@ -97,20 +104,73 @@ func benchCatalogCommand(e *env) *cli.Command {
 			if r := c.Int("startup-runs"); r < 0 || r > 1000 {
 				return usageErr("bench catalog: --startup-runs %d is outside 0..1000", r)
 			}
-			var rows []catalogbench.Row
-			for _, n := range sizes {
-				row, err := catalogbench.Run(n, c.Int64("seed"), c.Int("replay"))
+			opts := catalogbench.Options{Seed: c.Int64("seed"), Replay: c.Int("replay")}
+			if !c.Bool("no-fresh") {
+				exe, err := os.Executable()
 				if err != nil {
 					return err
 				}
-				rows = append(rows, row)
+				opts.Fresh = catalogbench.ChildCommand(exe, "skillopt", nil, "bench", "catalog-first")
+			}
+			var rows []catalogbench.Row
+			if dir := c.String("captures"); dir != "" {
+				inputs, errs := catalogbench.InputsFrom([]string{dir})
+				for _, err := range errs {
+					if errors.Is(err, catalogbench.ErrNoCatalog) {
+						printErr(e.stderr, fmt.Errorf("%w: skipped", err))
+						continue
+					}
+					e.warnInput(err)
+				}
+				if len(inputs) == 0 {
+					return e.finish(usageErr("%s: no request with a skill catalog and human text", dir))
+				}
+				for _, in := range inputs {
+					row, err := catalogbench.RunInput(in, opts)
+					if errors.Is(err, catalogbench.ErrUnchanged) {
+						printErr(e.stderr, fmt.Errorf("%s: %w: skipped", in.Source, err))
+						continue
+					}
+					if err != nil {
+						return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", in.Source, err)}
+					}
+					rows = append(rows, row)
+				}
+				if len(rows) == 0 {
+					return e.finish(usageErr("%s: no request SO101 and SO103 change", dir))
+				}
+			} else {
+				for _, n := range sizes {
+					row, err := catalogbench.RunWith(n, opts)
+					if err != nil {
+						return err
+					}
+					rows = append(rows, row)
+				}
 			}
 			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
 			rep := catalogbench.NewReport(rows, start, note)
 			if e.format == "json" {
-				return writeJSON(e, rep)
+				return e.finish(writeJSON(e, rep))
 			}
-			return catalogbench.WriteReport(e.stdout, rep)
+			return e.finish(catalogbench.WriteReport(e.stdout, rep))
+		},
+	}
+}
+
+// benchCatalogFirstCommand is the child of fresh_process_first_ms: the
+// first request of FILE, of PROVIDER ("" to detect it), in this process.
+func benchCatalogFirstCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "catalog-first",
+		Hidden:    true,
+		ArgsUsage: "FILE PROVIDER",
+		Flags:     []cli.Flag{formats("", "json")},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return argErr(c, "want FILE and PROVIDER, got %d arguments", c.NArg())
+			}
+			return catalogbench.FirstInProcess(c.Args().Get(0), capture.Provider(c.Args().Get(1)), e.stdout)
 		},
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -89,5 +90,54 @@ func TestBenchCatalogMatchesTransform(t *testing.T) {
 				t.Errorf("tag directory %d bytes, compact index %d: SO102 fell back?", row.TagBytes, row.CompactBytes)
 			}
 		})
+	}
+}
+
+// TestBenchTransformerIsTransform: what bench catalog times writes the
+// bytes `skillopt transform --no-archive --rules SO101,SO103` writes, for
+// requests that differ in their latest human text, and reports the same
+// dropped steps.
+func TestBenchTransformerIsTransform(t *testing.T) {
+	in, err := catalogbench.NewInput(355, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := catalogbench.NewVariants(in.Name, in.Body, in.Provider, in.Skills, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := catalogbench.NewTransformer([]string{"SO101", "SO103"}, in.Provider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// An empty configuration file: the defaults, as without one.
+	if err := os.WriteFile(filepath.Join(dir, "none.toml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range v.Len() {
+		body := v.Next()
+		want, res, err := tr.Transform(in.Name, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 || len(res[0].Steps) != 2 || !res[0].Steps[1].Applied {
+			t.Fatalf("request %d: prefetch not applied", i)
+		}
+		path, out := filepath.Join(dir, "c.json"), filepath.Join(dir, "out.json")
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		if code := run([]string{"skillopt", "transform", "--config", filepath.Join(dir, "none.toml"), "--no-archive", "--rules", "SO101,SO103", "-o", out, path}, nil, io.Discard, &stderr); code != 0 {
+			t.Fatalf("transform: exit %d: %s", code, stderr.String())
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("request %d: transform writes %d bytes, the bench's transformer %d", i, len(got), len(want))
+		}
 	}
 }

@@ -5,11 +5,11 @@
 package catalogbench
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
@@ -18,8 +18,6 @@ import (
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/internal/bench/synth"
-	"github.com/skillopt/skillopt/internal/config"
-	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -32,6 +30,10 @@ const BrowsePages = 5
 // Row is the result for one catalog size.
 type Row struct {
 	Skills int `json:"skills"`
+	// Source is the capture a row of --captures was read from (absent
+	// for synthetic data); Provider the request's provider.
+	Source   string `json:"source,omitempty"`
+	Provider string `json:"provider"`
 	// NativeBytes, CompactBytes and TagBytes are the catalog's bytes in
 	// the first request: Pi's native catalog, the compact index and the tag
 	// directory (the last two with their skill_search declaration).
@@ -58,46 +60,74 @@ type Row struct {
 	PaginatedOnce      int     `json:"paginated_once"`
 	PaginationComplete bool    `json:"pagination_complete"`
 	SnapshotMS         float64 `json:"snapshot_ms"`
+	// WarmMS is a later request of the session through `transform --rules
+	// SO101` (see Transformer), WarmPrefetchMS the same through SO101 +
+	// SO103: the catalog cache filled by an earlier request, a different
+	// latest human text on every request; medians (see timeRequests).
+	// WarmRequests is how many were timed, PrefetchedRequests how many of
+	// the SO101 + SO103 ones got an overlay.
 	WarmMS             float64 `json:"warm_ms"`
-	// WarmMS is a later request with the compact index (SO101) as
-	// transform prepares it; WarmPrefetchMS the same with the prefetch
-	// overlay (SO101 + SO103); both medians (see medianRequest).
-	// PrefetchAllocBytes is what SO103 allocates on such a request (its
-	// Run, mean of warmRounds).
 	WarmPrefetchMS     float64 `json:"warm_prefetch_ms"`
-	PrefetchAllocBytes int64   `json:"prefetch_alloc_bytes"`
-	// FirstRequestMS is the first request of the catalog with SO101 +
-	// SO103: parsing the catalog, the snapshot and its search structures
-	// and the transform, catalog cache empty (the process's own one-time
-	// work, such as compiling the schemas, done before); median of
-	// firstRounds.
-	FirstRequestMS float64 `json:"first_request_ms"`
+	WarmRequests       int     `json:"warm_requests"`
+	PrefetchedRequests int     `json:"prefetched_requests"`
+	// RequestAllocBytes and RequestAllocs are what one such SO101 + SO103
+	// request allocates in all (reading, the rules, the guards, the
+	// rebuilt file), mean of the timed ones. PrefetchAllocBytes is what
+	// SO103's Run alone allocates on one.
+	RequestAllocBytes  int64 `json:"request_alloc_bytes"`
+	RequestAllocs      int64 `json:"request_allocs"`
+	PrefetchAllocBytes int64 `json:"prefetch_alloc_bytes"`
+	// FirstRequestMS is the first SO101 + SO103 request of the catalog in
+	// a running process: the catalog cache empty, the process's one-time
+	// work (the registry, the provider's schema) done before; median of
+	// firstRounds. FreshProcessFirstMS is the same request as the first
+	// thing a fresh skillopt process does, the one-time work included
+	// (timed inside the child, from the file's bytes in memory to the
+	// output's); median of firstRounds processes, null when not measured.
+	FirstRequestMS      float64  `json:"first_request_ms"`
+	FreshProcessFirstMS *float64 `json:"fresh_process_first_ms"`
+	// SystemBytes is the request's system prompt, catalog included, and
+	// SystemSHA256MS one SHA-256 pass over it (median); WarmToSHA256 is
+	// WarmPrefetchMS / SystemSHA256MS.
+	SystemBytes    int     `json:"system_bytes"`
+	SystemSHA256MS float64 `json:"system_sha256_ms"`
+	WarmToSHA256   float64 `json:"warm_to_sha256"`
 	// PeakMiB is the process's peak resident set size while this size
 	// ran, read as PeakSource says (see bench.Peak).
 	PeakMiB    float64 `json:"peak_mib"`
 	PeakSource string  `json:"peak_source"`
 }
 
-// Input is the synthetic data of one size: the skills, an Anthropic
-// request carrying them in Pi's native catalog, and a card for each.
+// Input is the data of one row: the skills of a catalog, a request
+// carrying them in Pi's native catalog (Name, of Provider), and a card for
+// each. Source is the file it was read from ("" for synthetic data).
 type Input struct {
-	Skills  []catalog.Skill
-	Body    []byte
-	Profile *catalog.Profile
+	Skills   []catalog.Skill
+	Body     []byte
+	Profile  *catalog.Profile
+	Name     string
+	Provider capture.Provider
+	Source   string
 }
 
-// NewInput generates n skills from seed.
+// NewInput generates n skills from seed and a request shaped like a
+// coding agent's (see realisticBody): HostContextBytes of project context
+// in the system prompt besides the catalog, four tool declarations and
+// HistoryTurns-1 earlier exchanges.
 func NewInput(n int, seed int64) (*Input, error) {
 	syn := synth.Skills(n, seed)
 	skills := make([]catalog.Skill, n)
 	for i, s := range syn {
 		skills[i] = catalog.Skill{Name: s.Name, Description: s.Description, Location: s.Location}
 	}
-	body, err := synth.Capture("anthropic", syn, 1)
+	body, err := synth.Capture("anthropic", syn, HistoryTurns)
 	if err != nil {
 		return nil, err
 	}
-	return &Input{Skills: skills, Body: body, Profile: Cards(skills)}, nil
+	if body, err = realisticBody(body, seed); err != nil {
+		return nil, err
+	}
+	return &Input{Skills: skills, Body: body, Profile: Cards(skills), Name: "bench.json", Provider: capture.Anthropic}, nil
 }
 
 // Cards gives every skill a card: tags from the words of its name that
@@ -134,10 +164,46 @@ func Cards(skills []catalog.Skill) *catalog.Profile {
 // page. The long browse reads up to BrowsePages pages before loading, each
 // page one more request carried by every later one.
 func Run(n int, seed int64, replay int) (Row, error) {
-	row := Row{Skills: n}
+	return RunWith(n, Options{Seed: seed, Replay: replay})
+}
+
+// Options are the settings of a run.
+type Options struct {
+	Seed   int64
+	Replay int
+	// Fresh, when set, runs the first request of the capture file at path
+	// in a fresh process and returns its time in milliseconds (see
+	// FirstInProcess).
+	Fresh func(path string, provider capture.Provider) (float64, error)
+}
+
+// RunWith measures one synthetic catalog size.
+func RunWith(n int, opts Options) (Row, error) {
 	reset := bench.StartPeak()
-	in, err := NewInput(n, seed)
+	in, err := NewInput(n, opts.Seed)
 	if err != nil {
+		return Row{Skills: n}, err
+	}
+	return runInput(in, opts, reset)
+}
+
+// RunInput measures one input, such as a capture of --captures.
+func RunInput(in *Input, opts Options) (Row, error) {
+	return runInput(in, opts, bench.StartPeak())
+}
+
+// queryCount is how many distinct latest human texts a row draws; the
+// timed requests use fewer.
+const queryCount = 2048
+
+func runInput(in *Input, opts Options, reset bool) (Row, error) {
+	row := Row{Skills: len(in.Skills), Source: in.Source, Provider: string(in.Provider)}
+	v, err := NewVariants(in.Name, in.Body, in.Provider, in.Skills, queryCount, opts.Seed)
+	if err != nil {
+		return row, err
+	}
+	replay := opts.Replay
+	if err := checkWork(v); err != nil {
 		return row, err
 	}
 
@@ -145,21 +211,42 @@ func Run(n int, seed int64, replay int) (Row, error) {
 	// garbage behind at large sizes. The first request comes before the
 	// warm ones, which find the catalog cache filled.
 	runtime.GC()
-	if row.FirstRequestMS, err = firstRequest(in.Body); err != nil {
+	if row.FirstRequestMS, err = firstRequest(v); err != nil {
 		return row, err
 	}
-	if row.WarmMS, err = warm(in.Body); err != nil {
+	if opts.Fresh != nil {
+		ms, err := freshFirst(v, opts.Fresh)
+		if err != nil {
+			return row, err
+		}
+		row.FreshProcessFirstMS = &ms
+	}
+	compact, err := warm(v, compactRules)
+	if err != nil {
 		return row, err
 	}
-	if row.WarmPrefetchMS, row.PrefetchAllocBytes, err = warmPrefetch(in.Body); err != nil {
+	row.WarmMS = compact.medianMS
+	pre, err := warm(v, prefetchRules)
+	if err != nil {
 		return row, err
+	}
+	row.WarmPrefetchMS, row.WarmRequests, row.PrefetchedRequests = pre.medianMS, pre.count, pre.prefetched
+	row.RequestAllocBytes, row.RequestAllocs = pre.allocBytes, pre.allocs
+	if row.PrefetchAllocBytes, err = prefetchAlloc(v); err != nil {
+		return row, err
+	}
+	if row.SystemSHA256MS, row.SystemBytes, err = systemSHA256(in.Name, in.Body, in.Provider); err != nil {
+		return row, err
+	}
+	if row.SystemSHA256MS > 0 {
+		row.WarmToSHA256 = float64(int(row.WarmPrefetchMS/row.SystemSHA256MS*10+0.5)) / 10
 	}
 
 	start := time.Now()
 	snap := catalog.NewSnapshot(in.Skills, catalog.Options{Profile: in.Profile})
 	row.SnapshotMS = bench.Millis(time.Since(start))
 
-	f, err := capture.Read("bench.json", in.Body, capture.Options{})
+	f, err := capture.Read(in.Name, in.Body, capture.Options{Provider: in.Provider})
 	if err != nil {
 		return row, err
 	}
@@ -171,7 +258,7 @@ func Run(n int, seed int64, replay int) (Row, error) {
 	row.OtherBytes = len(in.Body) - row.NativeBytes
 	cs := catalogrules.Defaults
 	// The skill_search declaration and the comma before it.
-	tool := len(capture.RenderTool(capture.Anthropic, catalogrules.SearchTool())) + 1
+	tool := len(capture.RenderTool(in.Provider, catalogrules.SearchTool())) + 1
 	for _, b := range catalog.CompactBlocks([][]catalog.Skill{snap.Skills}, cs.BudgetChars) {
 		row.CompactBytes += len(capture.Quote(b)) - 2
 	}
@@ -261,150 +348,188 @@ func paginate(snap *catalog.Snapshot) (once, distinct int, err error) {
 }
 
 // warmRounds is the least number of timed warm requests; a small catalog
-// gets more (see medianRequest).
+// gets more (see timeRequests).
 const warmRounds = 11
 
-// warm returns the median time to prepare a later request of the session
-// as `skillopt transform --rules SO101` does: read and index the capture,
-// run the rule, validate the result against the provider's schema. A first
-// request, not timed, fills the catalog cache.
-func warm(body []byte) (float64, error) {
-	pipeline, err := ruleset.Pipeline([]string{"SO101"}, nil, nil)
-	if err != nil {
-		return 0, err
-	}
-	env := ruleset.Env(config.Default(), pipeline)
-	res, err := request(body, pipeline, env)
-	if err != nil {
-		return 0, err
-	}
-	if !res.Changed() {
-		return 0, fmt.Errorf("SO101 left the synthetic catalog unchanged")
-	}
-	return medianRequest(body, pipeline, env)
-}
-
-// medianRequest returns the median time of warm requests: at least
-// warmRounds, more for a small catalog (about half a second in all,
-// at most 500).
-func medianRequest(body []byte, pipeline []*rules.Rule, env *rules.Env) (float64, error) {
-	var ts []time.Duration
-	var total time.Duration
-	for len(ts) < warmRounds || len(ts) < 500 && total < 500*time.Millisecond {
-		start := time.Now()
-		if _, err := request(body, pipeline, env); err != nil {
-			return 0, err
-		}
-		ts = append(ts, time.Since(start))
-		total += ts[len(ts)-1]
-	}
-	slices.Sort(ts)
-	return bench.Millis(ts[len(ts)/2]), nil
-}
-
-// prefetchPipeline returns SO101 + SO103 with the default configuration.
-func prefetchPipeline() ([]*rules.Rule, *rules.Env, error) {
-	pipeline, err := ruleset.Pipeline([]string{"SO101", "SO103"}, nil, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pipeline, ruleset.Env(config.Default(), pipeline), nil
-}
-
-// request prepares one request as `skillopt transform --rules
-// SO101,SO103` does: read and index the capture, run the rules (each
-// result validated against the provider's schema).
-func request(body []byte, pipeline []*rules.Rule, env *rules.Env) (*rules.Result, error) {
-	f, err := capture.Read("bench.json", body, capture.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return rules.Run(f.Captures[0], pipeline, env)
-}
-
-// primeOnce does the process's one-time work (the registry, the compiled
-// schemas) on a small catalog of its own.
-var primeOnce sync.Once
-
-func prime() {
-	primeOnce.Do(func() {
-		pipeline, env, err := prefetchPipeline()
-		if err != nil {
-			return
-		}
-		if body, err := synth.Capture("anthropic", synth.Skills(12, 99), 1); err == nil {
-			request(body, pipeline, env)
-		}
-	})
-}
-
-// firstRounds is how many first requests are timed (the median counts).
+// firstRounds is how many first requests are timed, in this process and
+// in fresh ones (the median counts).
 const firstRounds = 3
 
-// firstRequest times the first SO101 + SO103 request of a catalog: the
-// median of firstRounds, the catalog cache dropped before each.
-func firstRequest(body []byte) (float64, error) {
-	prime()
-	pipeline, env, err := prefetchPipeline()
+// The pipelines timed: the compact index alone, and with the prefetch
+// overlay.
+var (
+	compactRules  = []string{"SO101"}
+	prefetchRules = []string{"SO101", "SO103"}
+)
+
+// requestTimes are the figures of a run of requests.
+type requestTimes struct {
+	medianMS   float64
+	count      int
+	prefetched int   // requests whose SO103 step was applied
+	allocBytes int64 // mean per request
+	allocs     int64 // mean per request
+}
+
+// timeRequests times requests of in through t, each with the next latest
+// human text: at least warmRounds, more for a small catalog (about half a
+// second in all, at most 500). The body of each is built before its clock
+// starts; the allocation counted is the whole request's.
+func timeRequests(t *Transformer, v *Variants) (requestTimes, error) {
+	var ts []time.Duration
+	var total time.Duration
+	var rt requestTimes
+	var m runtime.MemStats
+	var bytes, count uint64
+	for len(ts) < warmRounds || len(ts) < 500 && total < 500*time.Millisecond {
+		body := v.Next()
+		runtime.ReadMemStats(&m)
+		b0, c0 := m.TotalAlloc, m.Mallocs
+		start := time.Now()
+		_, res, err := t.Transform(v.Name, body)
+		d := time.Since(start)
+		runtime.ReadMemStats(&m)
+		if err != nil {
+			return rt, err
+		}
+		bytes += m.TotalAlloc - b0
+		count += m.Mallocs - c0
+		ts = append(ts, d)
+		total += d
+		if prefetched(res) {
+			rt.prefetched++
+		}
+	}
+	slices.Sort(ts)
+	rt.medianMS = bench.Millis(ts[len(ts)/2])
+	rt.count = len(ts)
+	rt.allocBytes = int64(bytes) / int64(len(ts))
+	rt.allocs = int64(count) / int64(len(ts))
+	return rt, nil
+}
+
+// prefetched reports whether SO103 was applied to the first request.
+func prefetched(res []*rules.Result) bool {
+	for _, s := range res[0].Steps {
+		if s.Rule.ID == "SO103" && s.Applied {
+			return true
+		}
+	}
+	return false
+}
+
+// warm returns the figures of later requests of the session through
+// rules (the catalog cache filled by a first, untimed request), and
+// checks that SO101 changes the request.
+func warm(v *Variants, rules []string) (requestTimes, error) {
+	t, err := NewTransformer(rules, v.Provider)
+	if err != nil {
+		return requestTimes{}, err
+	}
+	_, res, err := t.Transform(v.Name, v.Next())
+	if err != nil {
+		return requestTimes{}, err
+	}
+	if !res[0].Changed() {
+		return requestTimes{}, fmt.Errorf("%s: SO101 left the catalog unchanged", v.Name)
+	}
+	return timeRequests(t, v)
+}
+
+// checkWork returns ErrUnchanged when SO103 does not apply to a request
+// of v (SO103 needs SO101, so both applied otherwise).
+func checkWork(v *Variants) error {
+	t, err := NewTransformer(prefetchRules, v.Provider)
+	if err != nil {
+		return err
+	}
+	_, res, err := t.Transform(v.Name, v.Next())
+	catalogrules.DropCache()
+	if err != nil {
+		return err
+	}
+	if !prefetched(res) {
+		return ErrUnchanged
+	}
+	return nil
+}
+
+// prime does the process's one-time work (the registry, the schema of
+// the provider compiled) with a request of v, then drops the catalog
+// cache it filled.
+func prime(v *Variants) error {
+	t, err := NewTransformer(prefetchRules, v.Provider)
+	if err != nil {
+		return err
+	}
+	_, _, err = t.Transform(v.Name, v.Next())
+	catalogrules.DropCache()
+	return err
+}
+
+// firstRequest times the first SO101 + SO103 request of a catalog in this
+// process: the median of firstRounds, the catalog cache dropped before
+// each and the process's own one-time work done before.
+func firstRequest(v *Variants) (float64, error) {
+	if err := prime(v); err != nil {
+		return 0, err
+	}
+	t, err := NewTransformer(prefetchRules, v.Provider)
 	if err != nil {
 		return 0, err
 	}
 	ts := make([]time.Duration, firstRounds)
 	for i := range ts {
+		body := v.Next()
 		catalogrules.DropCache()
 		runtime.GC()
 		start := time.Now()
-		if _, err := request(body, pipeline, env); err != nil {
+		if _, _, err := t.Transform(v.Name, body); err != nil {
 			return 0, err
 		}
 		ts[i] = time.Since(start)
 	}
-	slices.Sort(ts)
-	return bench.Millis(ts[len(ts)/2]), nil
+	return median(ts), nil
 }
 
-// warmPrefetch returns the median time of a warm SO101 + SO103 request and
-// the mean bytes SO103's Run allocates on one.
-func warmPrefetch(body []byte) (float64, int64, error) {
-	pipeline, env, err := prefetchPipeline()
+// prefetchAlloc returns the mean bytes SO103's Run allocates on a warm
+// request that SO101 compacted (the rule alone, without the engine).
+func prefetchAlloc(v *Variants) (int64, error) {
+	t, err := NewTransformer(prefetchRules, v.Provider)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	if _, err := request(body, pipeline, env); err != nil { // fills the cache
-		return 0, 0, err
+	body := v.Next()
+	if _, _, err := t.Transform(v.Name, body); err != nil { // fills the cache
+		return 0, err
 	}
-	ms, err := medianRequest(body, pipeline, env)
+	f, err := capture.Read(v.Name, body, capture.Options{Provider: v.Provider})
 	if err != nil {
-		return 0, 0, err
-	}
-	// SO103 alone, on the capture SO101 compacted.
-	f, err := capture.Read("bench.json", body, capture.Options{})
-	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	orig := f.Captures[0]
-	compact, err := ruleset.Pipeline([]string{"SO101"}, nil, nil)
+	compact, err := NewTransformer(compactRules, v.Provider)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	res, err := rules.Run(orig, compact, env)
+	res, err := rules.Run(orig, compact.Pipeline, t.Env)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	var so103 *rules.Rule
-	for _, r := range pipeline {
+	for _, r := range t.Pipeline {
 		if r.ID == "SO103" {
 			so103 = r
 		}
 	}
 	if so103 == nil {
-		return 0, 0, fmt.Errorf("SO103 is not in the pipeline")
+		return 0, fmt.Errorf("SO103 is not in the pipeline")
 	}
 	pass := func() error {
-		return so103.Run(&rules.Pass{Rule: so103, Options: env.OptionsOf(so103.Options), Capture: res.Final, Original: orig, Env: env})
+		return so103.Run(&rules.Pass{Rule: so103, Options: t.Env.OptionsOf(so103.Options), Capture: res.Final, Original: orig, Env: t.Env})
 	}
 	if err := pass(); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	// ReadMemStats counts every allocation (runtime/metrics leaves out
 	// small ones still cached per processor).
@@ -413,9 +538,42 @@ func warmPrefetch(body []byte) (float64, int64, error) {
 	before := m.TotalAlloc
 	for range warmRounds {
 		if err := pass(); err != nil {
-			return 0, 0, err
+			return 0, err
 		}
 	}
 	runtime.ReadMemStats(&m)
-	return ms, int64(m.TotalAlloc-before) / warmRounds, nil
+	return int64(m.TotalAlloc-before) / warmRounds, nil
+}
+
+// systemSHA256 returns the median time of one SHA-256 pass over the
+// request's system prompt (the bytes from its first system or catalog
+// segment to its last) and that prompt's length.
+func systemSHA256(name string, body []byte, provider capture.Provider) (float64, int, error) {
+	f, err := capture.Read(name, body, capture.Options{Provider: provider})
+	if err != nil {
+		return 0, 0, err
+	}
+	start, end := -1, -1
+	for _, s := range f.Captures[0].Segments() {
+		if s.Kind == capture.SecSystem || s.Kind == capture.SecCatalog {
+			if start < 0 {
+				start = s.Start
+			}
+			end = s.End
+		}
+	}
+	if start < 0 {
+		return 0, 0, nil
+	}
+	sys := f.Captures[0].Body[start:end]
+	var ts []time.Duration
+	var total time.Duration
+	for len(ts) < warmRounds || len(ts) < 500 && total < 100*time.Millisecond {
+		t0 := time.Now()
+		sha256.Sum256(sys)
+		d := time.Since(t0)
+		ts = append(ts, d)
+		total += d
+	}
+	return median(ts), len(sys), nil
 }

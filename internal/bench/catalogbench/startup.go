@@ -10,13 +10,12 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/internal/bench"
-	"github.com/skillopt/skillopt/internal/bench/synth"
 )
 
 // Startup compares whole processes: `skillopt --version` against an empty
 // Go program, run alternately (so that both see the same load), and a cold
 // `skillopt transform --rules SO101,SO103` of the synthetic
-// ColdTransformSkills-skill request.
+// ColdTransformSkills-skill request (NewInput).
 type Startup struct {
 	Runs int `json:"runs"`
 	// VersionMS and EmptyMS are the median wall times of `skillopt
@@ -47,12 +46,12 @@ func MeasureStartup(exe, empty string, runs int) (*Startup, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	body, err := synth.Capture("anthropic", synth.Skills(ColdTransformSkills, 1), 1)
+	input, err := NewInput(ColdTransformSkills, 1)
 	if err != nil {
 		return nil, err
 	}
 	in, out := filepath.Join(dir, "request.json"), filepath.Join(dir, "out.json")
-	if err := os.WriteFile(in, body, 0o600); err != nil {
+	if err := os.WriteFile(in, input.Body, 0o600); err != nil {
 		return nil, err
 	}
 	version := command(exe, "skillopt", "--version")

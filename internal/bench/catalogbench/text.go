@@ -3,6 +3,10 @@ package catalogbench
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+
+	"github.com/skillopt/skillopt/internal/escape"
 
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/measure"
@@ -11,16 +15,30 @@ import (
 // WriteText writes rows as a table, followed by what the session columns
 // count and where the peak was read.
 func WriteText(w io.Writer, rows []Row) error {
-	table := [][]string{{"skills", "native B", "compact B", "tag B", "cumulative compact", "cumulative tag", "saving", fmt.Sprintf("%d-page saving", BrowsePages), "pagination", "snapshot ms", "warm ms", "prefetch ms", "prefetch B", "first ms", "peak MiB"}}
+	head := []string{"skills", "native B", "compact B", "tag B", "cumulative compact", "cumulative tag", "saving", fmt.Sprintf("%d-page saving", BrowsePages), "pagination", "snapshot ms", "warm ms", "prefetch ms", "request B", "prefetch B", "first ms", "fresh first ms", "peak MiB"}
+	sources := slices.ContainsFunc(rows, func(r Row) bool { return r.Source != "" })
+	if sources {
+		head = append([]string{"capture"}, head...)
+	}
+	table := [][]string{head}
 	for _, r := range rows {
 		many := fmt.Sprintf("%.1f %%", r.ManyPageSaving)
 		if r.BrowsedPages < BrowsePages {
 			many += fmt.Sprintf(" (%d %s)", r.BrowsedPages, plural(r.BrowsedPages, "page"))
 		}
-		table = append(table, []string{measure.Thousands(r.Skills), measure.Thousands(r.NativeBytes), measure.Thousands(r.CompactBytes), measure.Thousands(r.TagBytes),
+		fresh := "-"
+		if r.FreshProcessFirstMS != nil {
+			fresh = fmt.Sprintf("%.2f", *r.FreshProcessFirstMS)
+		}
+		line := []string{measure.Thousands(r.Skills), measure.Thousands(r.NativeBytes), measure.Thousands(r.CompactBytes), measure.Thousands(r.TagBytes),
 			measure.Thousands(r.CumulativeCompact), measure.Thousands(r.CumulativeTag), fmt.Sprintf("%.1f %%", r.CumulativeSaving), many,
 			measure.Thousands(r.PaginatedOnce) + "/" + measure.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS),
-			fmt.Sprintf("%.2f", r.WarmPrefetchMS), measure.Thousands(int(r.PrefetchAllocBytes)), fmt.Sprintf("%.2f", r.FirstRequestMS), fmt.Sprintf("%.1f", r.PeakMiB)})
+			fmt.Sprintf("%.2f", r.WarmPrefetchMS), measure.Thousands(int(r.RequestAllocBytes)), measure.Thousands(int(r.PrefetchAllocBytes)),
+			fmt.Sprintf("%.2f", r.FirstRequestMS), fresh, fmt.Sprintf("%.1f", r.PeakMiB)}
+		if sources {
+			line = append([]string{escape.Text(r.Source)}, line...)
+		}
+		table = append(table, line)
 	}
 	if err := bench.WriteTable(w, table); err != nil {
 		return err
@@ -31,6 +49,18 @@ func WriteText(w io.Writer, rows []Row) error {
 	r := rows[0]
 	_, err := fmt.Fprintf(w, "\nsessions: %d requests with the compact index, %d of them carrying one %s skill load; %d with the tag directory (a browse first); one more per further page of the %d-page browse\npeak: resident set size, %s\n",
 		r.CompactRequests, r.CompactRequests-1, measure.Size(LoadBytes), r.TagRequests, BrowsePages, peakNote(r.PeakSource))
+	if err != nil {
+		return err
+	}
+	var ratios []string
+	for _, r := range rows {
+		if r.SystemSHA256MS > 0 {
+			ratios = append(ratios, fmt.Sprintf("%.1f× at %s", r.WarmToSHA256, measure.Thousands(r.Skills)))
+		}
+	}
+	if len(ratios) > 0 {
+		_, err = fmt.Fprintf(w, "prefetch ms against one SHA-256 pass over the system prompt: %s\n", strings.Join(ratios, ", "))
+	}
 	return err
 }
 
