@@ -40,10 +40,12 @@ func benchCommand(e *env) *cli.Command {
 func benchCatalogCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "catalog",
-		Usage: "compare native, compact and tag-directory catalogs on synthetic skill sets",
+		Usage: "compare native, compact and tag-directory catalogs and time transform on synthetic or captured requests",
 		Description: "Builds deterministic synthetic catalogs (multi-part names, 80-400 character\n" +
-			"descriptions, preassigned cards) in Pi's native format inside an Anthropic request and\n" +
-			"reports per size, with the default configuration:\n\n" +
+			"descriptions, preassigned cards) in Pi's native format inside an Anthropic request shaped\n" +
+			"like a coding agent's (22 KiB of project context in the system prompt besides the catalog,\n" +
+			"four tool declarations, three earlier exchanges), or reads your own requests with\n" +
+			"--captures DIR, and reports per catalog, with the default configuration:\n\n" +
 			"  native B, compact B, tag B   the catalog's bytes in the first request: native, compact\n" +
 			"                               index (SO101) and tag directory (SO102), the last two with\n" +
 			"                               their skill_search declaration\n" +
@@ -59,23 +61,30 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"  snapshot ms                  building the catalog snapshot\n" +
 			"  warm ms                      a later request as `transform --rules SO101` prepares it:\n" +
 			"                               read and index the capture, run the rule, validate the\n" +
-			"                               result against the provider schema (catalog cache warm;\n" +
-			"                               median of at least eleven)\n" +
+			"                               result (provider schema and SO5xx) and re-run the rule on\n" +
+			"                               it, rebuild the file (catalog cache warm; a different\n" +
+			"                               latest user text on every request; median of at least 11)\n" +
 			"  prefetch ms                  the same with SO101 and SO103 (the prefetch overlay)\n" +
-			"  prefetch B                   what SO103 allocates on such a request\n" +
-			"  first ms                     the first SO101 + SO103 request of the catalog: parsing,\n" +
-			"                               snapshot, search structures, transform (cache empty;\n" +
-			"                               median of three)\n" +
+			"  request B                    what such a request allocates in all\n" +
+			"  prefetch B                   what SO103 alone allocates on one\n" +
+			"  first ms                     the first SO101 + SO103 request of the catalog in this\n" +
+			"                               process: parsing, snapshot, search structures, transform\n" +
+			"                               (cache empty, one-time work done before; median of three)\n" +
+			"  fresh first ms               the same as the first thing a fresh skillopt process does,\n" +
+			"                               one-time work included (median of three; - with --no-fresh)\n" +
 			"  peak MiB                     the process's peak resident set size while the size ran:\n" +
 			"                               on Linux VmHWM from /proc/self/status, reset through\n" +
 			"                               /proc/self/clear_refs before each size; elsewhere\n" +
 			"                               getrusage's ru_maxrss, the peak of the whole process so far\n\n" +
+			"A line below the table gives prefetch ms against one SHA-256 pass over the system prompt.\n" +
 			"Then start-up, whole processes: `skillopt --version` against an empty Go program, run\n" +
 			"alternately --startup-runs times each (median; startup_ratio in JSON), and a cold\n" +
-			"`transform --rules SO101,SO103` of a 355-skill request. The empty program is\n" +
+			"`transform --rules SO101,SO103` of the 355-skill request. The empty program is\n" +
 			"--empty-program, or one built with the go command when it is on PATH.\n\n" +
-			"Cards are preassigned: this measures transport, not card quality or model behaviour.\n\n" +
-			"Formats: text, json.\n\nExamples:\n  skillopt bench catalog\n  skillopt bench catalog --sizes 355,2000 --format json",
+			"Cards are preassigned: this measures transport, not card quality or model behaviour.\n" +
+			"docs/bench.md says what every JSON field times.\n\n" +
+			"Formats: text, json.\n\nExamples:\n  skillopt bench catalog\n  skillopt bench catalog --sizes 355,2000 --format json\n" +
+			"  skillopt bench catalog --captures ~/captures --startup-runs 0",
 		Flags: []cli.Flag{
 			formats("", "text", "json"),
 			&cli.StringFlag{Name: "sizes", Value: "355,2000,10000", Usage: "comma-separated catalog sizes"},
