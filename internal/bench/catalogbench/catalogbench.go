@@ -493,13 +493,15 @@ func firstRequest(v *Variants) (float64, error) {
 }
 
 // prefetchAlloc returns the mean bytes SO103's Run allocates on a warm
-// request that SO101 compacted (the rule alone, without the engine).
+// request that SO101 compacted (the rule alone, without the engine), the
+// first text of v, so that the figure does not depend on how many
+// requests were timed before.
 func prefetchAlloc(v *Variants) (int64, error) {
 	t, err := NewTransformer(prefetchRules, v.Provider)
 	if err != nil {
 		return 0, err
 	}
-	body := v.Next()
+	body := v.At(0)
 	if _, _, err := t.Transform(v.Name, body); err != nil { // fills the cache
 		return 0, err
 	}

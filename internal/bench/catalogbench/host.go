@@ -121,8 +121,14 @@ func NewVariants(name string, body []byte, provider capture.Provider, skills []c
 
 // Next returns the next request body; after the last text it starts over.
 func (v *Variants) Next() []byte {
-	q := capture.Quote(v.queries[v.next%len(v.queries)])
 	v.next++
+	return v.At(v.next - 1)
+}
+
+// At returns the body with the i-th text (modulo Len), whatever Next has
+// handed out.
+func (v *Variants) At(i int) []byte {
+	q := capture.Quote(v.queries[i%len(v.queries)])
 	out := make([]byte, 0, len(v.head)+len(q)+len(v.tail))
 	out = append(out, v.head...)
 	out = append(out, q...)
