@@ -18,7 +18,7 @@ var ConversationPrefix = &Rule{
 	Name:     "invariant.conversation-prefix",
 	Kind:     Invariant,
 	Severity: Error,
-	Cross:    true,
+	Engine:   Engine{Cross: true},
 	Doc: "Successive requests of one conversation keep the prefix the provider cached for the turn before. " +
 		"Providers bill a repeated prefix (tools, then system, then earlier messages) at a fraction of the input price, and a change early in it makes everything after it full price again. " +
 		"Captures are taken in the order given; those with the same tool declarations, system text and first message as captured are one conversation. Within it, a turn whose tools or system bytes differ from the previous turn's after transformation, " +

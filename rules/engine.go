@@ -41,12 +41,12 @@ type Env struct {
 	BaseDir string
 }
 
-func (e *Env) severity(r *Rule) Severity {
+// levels returns the configured severities (nil: none configured).
+func (e *Env) levels() *Levels {
 	if e == nil {
-		return r.Severity
+		return nil
 	}
-	s, _ := e.Levels.Level(r)
-	return s
+	return e.Levels
 }
 
 // Resolve interprets a path from options: relative paths are relative to
@@ -160,14 +160,14 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 		switch r.Kind {
 		case Check:
 			p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: c, Env: env, run: run}
-			if err := call(p); err != nil {
+			if err := Call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
 		case Transform:
 			cur := res.Final
 			p := &Pass{Rule: r, Options: env.options(r), Capture: cur, Original: c, Env: env, run: run}
-			if err := call(p); err != nil {
+			if err := Call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
@@ -195,11 +195,11 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Idle = p.idle
 				res.Steps = append(res.Steps, step)
 				continue
-			case r.Additive && len(next.Body) >= len(c.Body):
+			case r.Engine.Additive && len(next.Body) >= len(c.Body):
 				reason = fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body))
-			case r.Size != nil && r.Size(next) >= r.Size(cur):
-				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next))
-			case !r.Additive && r.Size == nil && len(next.Body) >= len(cur.Body):
+			case r.Engine.Size != nil && r.Engine.Size(next) >= r.Engine.Size(cur):
+				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Engine.Size(cur), r.Engine.Size(next))
+			case !r.Engine.Additive && r.Engine.Size == nil && len(next.Body) >= len(cur.Body):
 				reason = fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body))
 			}
 			if reason != "" {
@@ -244,8 +244,8 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 // secondPass reruns r on its own result and reports why that is not
 // identity ("" when it is).
 func secondPass(r *Rule, next, orig *capture.Capture, env *Env, run *runState) (string, error) {
-	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env, run: run}
-	if err := call(p); err != nil {
+	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env, run: run, again: true}
+	if err := Call(p); err != nil {
 		return "", err
 	}
 	if len(p.edits) == 0 {
@@ -261,10 +261,12 @@ func secondPass(r *Rule, next, orig *capture.Capture, env *Env, run *runState) (
 	return "", nil
 }
 
-// call runs a rule, turning an error or a panic into a *RuleError that names
-// the rule.
-func call(p *Pass) (err error) {
-	name := ""
+// Call runs p's rule on p, turning an error or a panic into a *RuleError
+// that names the rule and the input (the capture, else p.Where). It is the
+// one driver of a rule: the engine, the invariants, the request-validity
+// checks and the lint engine all run rules through it.
+func Call(p *Pass) (err error) {
+	name := p.Where
 	if p.Capture != nil {
 		name = p.Capture.Name
 	}
@@ -284,6 +286,29 @@ func call(p *Pass) (err error) {
 		return &RuleError{Rule: p.Rule.ID, Capture: name, Err: e}
 	}
 	return nil
+}
+
+// NewPass returns the pass of rule r over c (nil for rules that read no
+// capture) with r's configured options.
+func (e *Env) NewPass(r *Rule, c *capture.Capture) *Pass {
+	return &Pass{Rule: r, Options: e.options(r), Capture: c, Original: c, Env: e}
+}
+
+// RunChecks runs check rules over c, skipping those env's levels turn off, and
+// returns their findings. A rule that fails stops it with a *RuleError.
+func RunChecks(c *capture.Capture, rs []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range rs {
+		if _, on := env.levels().Level(r); !on {
+			continue
+		}
+		p := env.NewPass(r, c)
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
 }
 
 func firstLines(s string, n int) string {

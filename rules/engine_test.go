@@ -235,7 +235,7 @@ func TestApplyAppendAndInsert(t *testing.T) {
 func TestAdditiveRuleMayGrowWithinOriginal(t *testing.T) {
 	c := read(t, body)
 	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"S"`)})
-	grow := &Rule{ID: "T5", Kind: Transform, Additive: true, Doc: "Test.", Run: func(p *Pass) error {
+	grow := &Rule{ID: "T5", Kind: Transform, Engine: Engine{Additive: true}, Doc: "Test.", Run: func(p *Pass) error {
 		if p.Capture.Doc.GetStr(0, "model") == "m" {
 			p.Edit(Edit{Pointer: "/model", NewJSON: []byte(`"m+overlay"`)})
 		}

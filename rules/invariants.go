@@ -70,13 +70,13 @@ var NoGrowth = &Rule{
 		before, after := len(p.Result.Original.Body), len(p.Result.Final.Body)
 		ownMeasure := false
 		for _, s := range p.Result.Steps {
-			ownMeasure = ownMeasure || s.Applied && s.Rule.Size != nil
+			ownMeasure = ownMeasure || s.Applied && s.Rule.Engine.Size != nil
 		}
 		if after > before && !ownMeasure {
 			p.Reportf("", "transformed body grew from %d to %d bytes", before, after)
 		}
 		for _, s := range p.Result.Steps {
-			if s.Applied && !s.Rule.Additive && s.Rule.Size == nil && s.Saved() <= 0 {
+			if s.Applied && !s.Rule.Engine.Additive && s.Rule.Engine.Size == nil && s.Saved() <= 0 {
 				p.Reportf("", "rule %s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 		}
@@ -111,11 +111,11 @@ var Idempotent = &Rule{
 func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for _, r := range invariants {
-		if r.Kind != Invariant || r.Cross {
+		if r.Kind != Invariant || r.Engine.Cross {
 			continue
 		}
 		p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: res.Original, Env: env, Result: res}
-		if err := call(p); err != nil {
+		if err := Call(p); err != nil {
 			return nil, err
 		}
 		out = append(out, p.diags...)
@@ -127,11 +127,11 @@ func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for _, r := range invariants {
-		if r.Kind != Invariant || !r.Cross {
+		if r.Kind != Invariant || !r.Engine.Cross {
 			continue
 		}
 		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
-		if err := call(p); err != nil {
+		if err := Call(p); err != nil {
 			return nil, err
 		}
 		out = append(out, p.diags...)
@@ -145,7 +145,7 @@ var StablePrefix = &Rule{
 	Name:     "invariant.stable-prefix",
 	Kind:     Invariant,
 	Severity: Error,
-	Cross:    true,
+	Engine:   Engine{Cross: true},
 	Doc: "Captures that share a skill catalog and their system text still share them after transformation. " +
 		"The compared bytes are the system and developer text with the skill catalog (tool declarations are left to the tool rules, whose selection may follow the conversation). " +
 		"Provider prompt caches only hit when these bytes repeat exactly, so a catalog transform must not make them depend on the conversation. " +

@@ -29,8 +29,9 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 var NamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+$`) })
 
 // NewRegistry validates rs and settings: IDs well formed and unique,
-// names unique, a summary and a Run for every rule, options that bind (no
-// key declared twice, every key documented).
+// names unique, a summary and a Run for every rule, requirements the
+// registry holds and that form no cycle, options that bind (no key
+// declared twice, every key documented).
 func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 	seenID := map[string]bool{}
 	seenName := map[string]bool{}
@@ -44,10 +45,13 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 			return nil, fmt.Errorf("rule %s: name %q malformed or used twice", r.ID, r.Name)
 		case strings.TrimSpace(r.Doc) == "":
 			return nil, fmt.Errorf("rule %s: no documentation", r.ID)
-		case r.Run == nil && r.Kind != Lint:
+		case r.Run == nil:
 			return nil, fmt.Errorf("rule %s: no Run", r.ID)
 		}
 		seenID[r.ID], seenName[r.Name] = true, true
+	}
+	if err := checkRequires(rs); err != nil {
+		return nil, err
 	}
 	reg := &Registry{rules: rs, settings: settings}
 	b, err := Bind(reg.Owners())
@@ -63,6 +67,51 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 		}
 	}
 	return reg, nil
+}
+
+// checkRequires refuses a requirement outside rs and a cycle of
+// requirements.
+func checkRequires(rs []*Rule) error {
+	in := make(map[*Rule]bool, len(rs))
+	for _, r := range rs {
+		in[r] = true
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[*Rule]int{}
+	var visit func(r *Rule, path []string) error
+	visit = func(r *Rule, path []string) error {
+		path = append(path, r.ID)
+		switch state[r] {
+		case visiting:
+			return fmt.Errorf("rule %s: requirement cycle %s", path[0], strings.Join(path, " → "))
+		case done:
+			return nil
+		}
+		state[r] = visiting
+		for _, q := range r.Requires {
+			if q == nil || !in[q] {
+				id := "nil"
+				if q != nil {
+					id = q.ID
+				}
+				return fmt.Errorf("rule %s requires %s, which the registry does not hold", r.ID, id)
+			}
+			if err := visit(q, path); err != nil {
+				return err
+			}
+		}
+		state[r] = done
+		return nil
+	}
+	for _, r := range rs {
+		if err := visit(r, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // OptionsOf lists the keys a rule reads: its own options, then the family
@@ -130,7 +179,7 @@ func (g *Registry) Match(ref string) ([]*Rule, error) {
 	for _, r := range g.rules {
 		if strings.HasPrefix(r.ID, up) || strings.HasPrefix(r.Name, lowName) {
 			matched = true
-			if !r.Opt {
+			if !r.Engine.Opt {
 				out = append(out, r)
 			}
 		}
@@ -166,10 +215,22 @@ func (g *Registry) suggest(ref string) string {
 }
 
 // Resolve turns references into rules, in the order given; duplicates are
-// kept once, at their first position.
+// kept once, at their first position. A rule's requirements come with it,
+// before it (in dependency order), unless they are already there.
 func (g *Registry) Resolve(refs []string) ([]*Rule, error) {
 	var out []*Rule
 	seen := map[*Rule]bool{}
+	var add func(r *Rule)
+	add = func(r *Rule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, q := range r.Requires {
+			add(q)
+		}
+		out = append(out, r)
+	}
 	for _, ref := range refs {
 		if strings.TrimSpace(ref) == "" {
 			continue
@@ -179,10 +240,7 @@ func (g *Registry) Resolve(refs []string) ([]*Rule, error) {
 			return nil, err
 		}
 		for _, r := range rs {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
+			add(r)
 		}
 	}
 	return out, nil
@@ -197,16 +255,24 @@ type Levels struct {
 
 // Level returns a rule's severity and whether it runs at all.
 func (l *Levels) Level(r *Rule) (Severity, bool) {
-	if l == nil {
-		return r.Severity, true
+	if l != nil && l.Off[r.ID] {
+		return Unset, false
 	}
-	if l.Off[r.ID] {
-		return 0, false
+	return l.Resolve(r, Unset), true
+}
+
+// Resolve is the one resolution of a diagnostic's severity: the severity
+// configured for r wins; else reported, when set; else r's default.
+func (l *Levels) Resolve(r *Rule, reported Severity) Severity {
+	if l != nil {
+		if s, ok := l.Severity[r.ID]; ok && s != Unset {
+			return s
+		}
 	}
-	if s, ok := l.Severity[r.ID]; ok {
-		return s, true
+	if reported != Unset {
+		return reported
 	}
-	return r.Severity, true
+	return r.Severity
 }
 
 // Levels resolves severity overrides (reference → "error", "warning",
@@ -284,8 +350,10 @@ func (g *Registry) matchAll(ref string) ([]*Rule, error) {
 	return out, nil
 }
 
-// Select returns the rules of kind k that refs name, minus those the
-// levels turn off, in the order given. "none" selects nothing.
+// Select returns the rules of kind k that refs name and the rules they
+// require, minus those the levels turn off, in the order given (a rule
+// after what it requires). "none" selects nothing. A selected rule whose
+// requirement is turned off is an error.
 func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, error) {
 	if len(refs) == 1 && strings.EqualFold(strings.TrimSpace(refs[0]), "none") {
 		return nil, nil
@@ -298,6 +366,11 @@ func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, err
 	for _, r := range rs {
 		if _, on := l.Level(r); !on {
 			continue
+		}
+		for _, q := range r.Requires {
+			if _, on := l.Level(q); !on {
+				return nil, fmt.Errorf("rule %s requires %s, which the configuration turns off", r.ID, q.ID)
+			}
 		}
 		for _, k := range kinds {
 			if r.Kind == k {

@@ -11,7 +11,7 @@ import (
 func Rules() []*Rule { return append([]*Rule(nil), all()...) }
 
 var all = sync.OnceValue(func() []*Rule {
-	return []*Rule{
+	rs := []*Rule{
 		skillMDMissing,
 		skillMDFilenameCase,
 		frontmatterMissing,
@@ -81,6 +81,11 @@ var all = sync.OnceValue(func() []*Rule {
 		unclassifiableCandidate,
 		selectedSkillWarning,
 	}
+	// Every rule runs through rules.Call; its Run hands it the unit.
+	for _, r := range rs {
+		r.Rule.Run = r.run
+	}
+	return rs
 })
 
 // registry resolves the rule references of suppressions with the same

@@ -27,7 +27,7 @@ type ruleRow struct {
 }
 
 func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.Requires}
+	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs()}
 }
 
 func rulesCommand(e *env) *cli.Command {

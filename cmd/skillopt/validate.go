@@ -85,7 +85,12 @@ func validateCommand(e *env) *cli.Command {
 						src.Place(&d, off, exact)
 						rep.Diagnostics = append(rep.Diagnostics, d)
 					}
-					for _, vd := range validity.Check(capt, renv) {
+					vds, err := validity.Check(capt, renv)
+					if err != nil {
+						e.warnInput(err)
+						continue
+					}
+					for _, vd := range vds {
 						d := report.FromRule(vd)
 						d.File = f.Name
 						if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {

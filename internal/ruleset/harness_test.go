@@ -88,11 +88,10 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 		t.Fatal(err)
 	}
 	// Rules a rule requires run before it.
-	var pipeline []*rules.Rule
-	for _, id := range r.Requires {
-		pipeline = append(pipeline, ByID(id))
+	pipeline, err := Registry().Resolve([]string{r.ID})
+	if err != nil {
+		t.Fatal(err)
 	}
-	pipeline = append(pipeline, r)
 	env := Env(cfg, pipeline)
 	invariants, _ := Invariants(nil, nil)
 	var report strings.Builder

@@ -91,7 +91,11 @@ func Validate(c *capture.Capture, env *rules.Env) ([]string, error) {
 	for _, e := range errs {
 		out = append(out, e.String())
 	}
-	for _, d := range validity.Check(c, env) {
+	diags, err := validity.Check(c, env)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range diags {
 		if d.Severity == rules.Error {
 			out = append(out, d.Pointer+": "+d.Rule+" "+d.Message)
 		}
