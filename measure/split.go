@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure/price"
-	"github.com/skillopt/skillopt/rules"
 )
 
 // How a conversation was found among the inputs (Thread.FoundBy).
@@ -59,7 +58,7 @@ func SessionID(c *capture.Capture) string {
 //     conversation;
 //   - any other request belongs to the conversation whose latest request
 //     it extends: the same body shape, cache and price family (Vendor)
-//     and model (or a dated or tagged snapshot of it), and a TurnPrefix that continues that request's (rules.TurnPrefix:
+//     and model (or a dated or tagged snapshot of it), and a TurnPrefix that continues that request's (capture.TurnPrefix:
 //     the same system text and tool declarations as captured, more
 //     declarations allowed, and messages that start with all of that
 //     request's, cache_control markers aside). When several
@@ -72,7 +71,7 @@ func SessionID(c *capture.Capture) string {
 func Split(inputs []Input) []Thread {
 	type open struct {
 		t      *Thread
-		prefix rules.TurnPrefix
+		prefix capture.TurnPrefix
 		model  string
 		seen   int // the input index of its latest request
 	}
@@ -117,7 +116,7 @@ func Split(inputs []Input) []Thread {
 			t.Inputs = append(t.Inputs, in)
 			continue
 		}
-		p := rules.PrefixOf(in.Capture)
+		p := capture.PrefixOf(in.Capture)
 		var key [32]byte
 		if len(p.Msgs) > 0 {
 			key = chainKey(in, p)
@@ -150,7 +149,7 @@ func Split(inputs []Input) []Thread {
 }
 
 // chainKey hashes what a request shares with every request it extends.
-func chainKey(in Input, p rules.TurnPrefix) [32]byte {
+func chainKey(in Input, p capture.TurnPrefix) [32]byte {
 	h := sha256.New()
 	for _, s := range [][]byte{[]byte(in.Capture.Provider), []byte(in.Vendor), p.System, p.Msgs[0]} {
 		h.Write([]byte{byte(len(s) >> 24), byte(len(s) >> 16), byte(len(s) >> 8), byte(len(s))})

@@ -10,13 +10,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 )
 
 // Validator checks a body against its provider's schema and returns the
 // error messages (empty when valid).
 type Validator func(c *capture.Capture) ([]string, error)
+
+// Keeper is where rules keep the originals of what they reduce: Put
+// stores data and returns the handle that names it, Get returns the
+// original a handle names, verified. The archive package provides it
+// (a store on disk, one in memory, or none); the framework knows only
+// this interface.
+type Keeper interface {
+	Put(data []byte) (string, error)
+	Get(handle string) ([]byte, error)
+}
 
 // Env carries what rules and the engine need from outside. Every field is
 // optional: a nil Env, or a zero field, means defaults and no services.
@@ -30,7 +39,7 @@ type Env struct {
 	Validate Validator
 	// Archive keeps the originals of reduced content; nil means there is
 	// none, and rules that need one leave content as it is.
-	Archive archive.Keeper
+	Archive Keeper
 	// DryRun asks rules to change nothing outside the capture: measure
 	// reports what would be saved.
 	DryRun bool
@@ -77,6 +86,10 @@ func (e *Env) options(r *Rule) Options {
 	}
 	return e.Options.Of(r.Options)
 }
+
+// Retransform reruns the configured pipeline on a capture; invariants use it
+// to check idempotence. The command layer sets it.
+type Retransform func(c *capture.Capture) (*Result, error)
 
 // RuleError reports a rule that failed or panicked; the capture is left
 // unchanged and the run stops (exit code 2).
@@ -458,4 +471,36 @@ func problemText(e string) string {
 		return e[i+2:]
 	}
 	return e
+}
+
+// Verify runs the invariant rules over one pipeline result.
+func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || r.Engine.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: res.Original, Env: env, Result: res}
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
+}
+
+// VerifyBatch runs the cross-capture invariant rules over a batch.
+func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || !r.Engine.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
 }

@@ -130,62 +130,6 @@ func TestRunReportsPanic(t *testing.T) {
 	}
 }
 
-func TestInvariants(t *testing.T) {
-	c := read(t, body)
-	grow := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"m"`, `"mm"`, 1))}
-	shrink := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"hi"`, `"h"`, 1))}
-	reshaped := &Result{Original: c, Final: mustWith(t, c, `{"model":"m","input":"hi"}`)}
-	drift := func(x *capture.Capture) (*Result, error) {
-		return &Result{Original: x, Final: mustWith(t, x, strings.Replace(string(x.Body), `"h"`, `""`, 1))}, nil
-	}
-	stable := func(x *capture.Capture) (*Result, error) { return &Result{Original: x, Final: x}, nil }
-	cases := []struct {
-		name string
-		rule *Rule
-		res  *Result
-		re   Retransform
-		want int
-	}{
-		{"growth", NoGrowth, grow, stable, 1},
-		{"shrink", NoGrowth, shrink, stable, 0},
-		{"reshaped", ShapePreserved, reshaped, stable, 1},
-		{"same shape", ShapePreserved, shrink, stable, 0},
-		{"drift", Idempotent, shrink, drift, 1},
-		{"stable", Idempotent, shrink, stable, 0},
-	}
-	for _, tc := range cases {
-		env := &Env{Again: tc.re}
-		diags, err := Verify(tc.res, []*Rule{tc.rule}, env)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if len(diags) != tc.want {
-			t.Errorf("%s: %d diagnostics %+v, want %d", tc.name, len(diags), diags, tc.want)
-		}
-	}
-}
-
-func TestStablePrefix(t *testing.T) {
-	catalog := `<available_skills>\n<skill><name>a</name><description>d</description></skill>\n</available_skills>`
-	b1 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"one"}]}`
-	b2 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"two"}]}`
-	c1, c2 := read(t, b1), read(t, b2)
-	same := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: c2}}
-	diverged := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: mustWith(t, c2, strings.Replace(b2, `"S `, `"T `, 1))}}
-	for name, tc := range map[string]struct {
-		batch []*Result
-		want  int
-	}{"same": {same, 0}, "diverged": {diverged, 1}} {
-		diags, err := VerifyBatch(tc.batch, []*Rule{StablePrefix}, &Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(diags) != tc.want {
-			t.Errorf("%s: %d diagnostics %+v, want %d", name, len(diags), diags, tc.want)
-		}
-	}
-}
-
 func mustWith(t *testing.T, c *capture.Capture, b string) *capture.Capture {
 	t.Helper()
 	n, err := c.WithBody([]byte(b))

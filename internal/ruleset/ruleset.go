@@ -11,6 +11,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/invariant"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	catalogrules "github.com/skillopt/skillopt/transform/catalog"
@@ -26,7 +27,7 @@ func All() []*rules.Rule {
 	all = append(all, catalogrules.Rules()...)
 	all = append(all, tools.Rules()...)
 	all = append(all, output.Rules()...)
-	all = append(all, rules.Invariants()...)
+	all = append(all, invariant.Rules()...)
 	all = append(all, validity.Rules()...)
 	for _, r := range lint.Rules() {
 		all = append(all, r.Rule)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/invariant"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -94,7 +95,7 @@ func TestResolve(t *testing.T) {
 			want++
 		}
 	}
-	if err != nil || len(rs) != want || want < len(rules.Invariants()) {
+	if err != nil || len(rs) != want || want < len(invariant.Rules()) {
 		t.Fatalf("prefix SO4: %d rules, want %d (%v)", len(rs), want, err)
 	}
 	if rs, err := Registry().Resolve([]string{"invariant.no-growth", "SO402"}); err != nil || len(rs) != 1 || rs[0].ID != "SO402" {
