@@ -19,6 +19,17 @@ type Registry struct {
 	rules    []*Rule
 	settings []Settings
 	binding  *Binding
+	families []Family
+}
+
+// Family is a named group of rules: a reference that is the family's name
+// selects its rules ("catalog", "invariant", "lint"). A rule may belong to
+// several families (SO411 is a catalog rule and an invariant).
+type Family struct {
+	Name string
+	// Doc says in a few words what the family holds.
+	Doc   string
+	Rules []*Rule
 }
 
 var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(SO[1-9][0-9]{2}|SK[0-9]{3}|AG[0-9]{3})$`) })
@@ -31,8 +42,9 @@ var NamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // NewRegistry validates rs and settings: IDs well formed and unique,
 // names unique, a summary and a Run for every rule, requirements the
 // registry holds and that form no cycle, options that bind (no key
-// declared twice, every key documented).
-func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
+// declared twice, every key documented), and families whose names are
+// one lower-case word, name no rule, and hold only rules of the registry.
+func NewRegistry(rs []*Rule, settings []Settings, families ...Family) (*Registry, error) {
 	seenID := map[string]bool{}
 	seenName := map[string]bool{}
 	for _, r := range rs {
@@ -53,7 +65,10 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 	if err := checkRequires(rs); err != nil {
 		return nil, err
 	}
-	reg := &Registry{rules: rs, settings: settings}
+	if err := checkFamilies(rs, families); err != nil {
+		return nil, err
+	}
+	reg := &Registry{rules: rs, settings: settings, families: families}
 	b, err := Bind(reg.Owners())
 	if err != nil {
 		return nil, err
@@ -67,6 +82,63 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 		}
 	}
 	return reg, nil
+}
+
+var familyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*$`) })
+
+// checkFamilies refuses a family that is malformed, empty, named twice,
+// named like a rule, or holds a rule outside rs.
+func checkFamilies(rs []*Rule, families []Family) error {
+	in := make(map[*Rule]bool, len(rs))
+	names := map[string]bool{}
+	for _, r := range rs {
+		in[r] = true
+		names[strings.ToLower(r.ID)], names[r.Name] = true, true
+	}
+	seen := map[string]bool{}
+	for _, f := range families {
+		switch {
+		case !familyName().MatchString(f.Name):
+			return fmt.Errorf("family %q: name must be one lower-case word", f.Name)
+		case seen[f.Name]:
+			return fmt.Errorf("family %s: named twice", f.Name)
+		case names[f.Name]:
+			return fmt.Errorf("family %s: a rule has that name", f.Name)
+		case len(f.Rules) == 0:
+			return fmt.Errorf("family %s: no rules", f.Name)
+		}
+		seen[f.Name] = true
+		for _, r := range f.Rules {
+			if !in[r] {
+				return fmt.Errorf("family %s: rule %s is not in the registry", f.Name, r.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// Families returns the registry's families, in the order declared.
+func (g *Registry) Families() []Family { return g.families }
+
+// family returns the rules of the family named ref, in registry order, and
+// whether there is one.
+func (g *Registry) family(ref string) ([]*Rule, bool) {
+	for _, f := range g.families {
+		if strings.EqualFold(f.Name, ref) {
+			of := make(map[*Rule]bool, len(f.Rules))
+			for _, r := range f.Rules {
+				of[r] = true
+			}
+			var out []*Rule
+			for _, r := range g.rules {
+				if of[r] {
+					out = append(out, r)
+				}
+			}
+			return out, true
+		}
+	}
+	return nil, false
 }
 
 // checkRequires refuses a requirement outside rs and a cycle of
@@ -160,10 +232,11 @@ func (g *Registry) Lookup(ref string) *Rule {
 }
 
 // Match returns the rules a reference names, in registry order: one rule
-// for an ID (any case) or a name; every rule for an ID prefix ("SO1",
-// "so2", "SK0") or a name prefix ending at a dot ("catalog", "tools.").
-// Opt-in rules are named by their ID or name only. An unknown reference is
-// an error.
+// for an ID (any case) or a name; every rule of a family for the family's
+// name ("catalog", "invariant", "lint"); every rule for an ID prefix
+// ("SO1", "so2", "SK0") or a name prefix ending at a dot ("request",
+// "history."). Opt-in rules are named by their ID or name only. An unknown
+// reference is an error.
 func (g *Registry) Match(ref string) ([]*Rule, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
@@ -175,7 +248,15 @@ func (g *Registry) Match(ref string) ([]*Rule, error) {
 	up := strings.ToUpper(ref)
 	lowName := strings.TrimSuffix(strings.ToLower(ref), ".") + "."
 	var out []*Rule
-	matched := false
+	fam, matched := g.family(strings.TrimSuffix(ref, "."))
+	if matched {
+		for _, r := range fam {
+			if !r.Engine.Opt {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
 	for _, r := range g.rules {
 		if strings.HasPrefix(r.ID, up) || strings.HasPrefix(r.Name, lowName) {
 			matched = true
@@ -210,6 +291,9 @@ func (g *Registry) suggest(ref string) string {
 	cands := make([]string, 0, 2*len(g.rules))
 	for _, r := range g.rules {
 		cands = append(cands, r.ID, r.Name)
+	}
+	for _, f := range g.families {
+		cands = append(cands, f.Name)
 	}
 	return suggest.Closest(ref, cands, 2)
 }
@@ -289,7 +373,7 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 	}
 	var items []item
 	for ref, level := range severity {
-		rs, err := g.matchAll(ref)
+		rs, err := g.MatchAll(ref)
 		if err != nil {
 			return nil, fmt.Errorf("rules.severity: %w", err)
 		}
@@ -320,7 +404,7 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 		if strings.TrimSpace(ref) == "" {
 			continue
 		}
-		rs, err := g.matchAll(ref)
+		rs, err := g.MatchAll(ref)
 		if err != nil {
 			return nil, fmt.Errorf("disable: %w", err)
 		}
@@ -331,13 +415,17 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 	return l, nil
 }
 
-// matchAll is Match including opt-in rules.
-func (g *Registry) matchAll(ref string) ([]*Rule, error) {
+// MatchAll is Match including opt-in rules: what a severity, a disable
+// list or a listing of rules reaches.
+func (g *Registry) MatchAll(ref string) ([]*Rule, error) {
 	if _, err := g.Match(ref); err != nil {
 		return nil, err
 	}
 	if r := g.Lookup(ref); r != nil {
 		return []*Rule{r}, nil
+	}
+	if fam, ok := g.family(strings.TrimSuffix(strings.TrimSpace(ref), ".")); ok {
+		return fam, nil
 	}
 	up := strings.ToUpper(strings.TrimSpace(ref))
 	lowName := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(ref)), ".") + "."

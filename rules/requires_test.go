@@ -183,3 +183,43 @@ func TestRunChecksKeepsErrors(t *testing.T) {
 		t.Fatalf("a rule turned off ran: %v %v", diags, err)
 	}
 }
+
+func TestFamilies(t *testing.T) {
+	run := func(*Pass) error { return nil }
+	a := &Rule{ID: "SO101", Name: "catalog.a", Kind: Transform, Doc: "A.", Run: run}
+	b := &Rule{ID: "SO411", Name: "catalog.b", Kind: Invariant, Doc: "B.", Run: run}
+	c := &Rule{ID: "SO401", Name: "invariant.c", Kind: Invariant, Doc: "C.", Run: run}
+	o := &Rule{ID: "SO102", Name: "catalog.o", Kind: Transform, Doc: "O.", Engine: Engine{Opt: true}, Run: run}
+	rs := []*Rule{a, o, b, c}
+	g, err := NewRegistry(rs, nil, Family{Name: "invariant", Rules: []*Rule{c, b}}, Family{Name: "odd", Rules: []*Rule{o, a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]string{"invariant": "SO411,SO401", "Invariant.": "SO411,SO401", "odd": "SO101", "catalog": "SO101,SO411"} {
+		if got, err := g.Match(ref); err != nil || ids(got) != want {
+			t.Errorf("Match(%q) = %s, %v; want %s", ref, ids(got), err, want)
+		}
+	}
+	if l, _ := g.Levels(map[string]string{"odd": "off"}, nil); !l.Off["SO102"] || !l.Off["SO101"] {
+		t.Errorf("a severity reaches the opt-in rules of a family: %v", l.Off)
+	}
+	if _, err := g.Match("invariants"); err == nil || !strings.Contains(err.Error(), "did you mean invariant?") {
+		t.Errorf("typo of a family: %v", err)
+	}
+	for _, tc := range []struct {
+		f    Family
+		want string
+	}{
+		{Family{Name: "Two words", Rules: rs}, "one lower-case word"},
+		{Family{Name: "empty"}, "no rules"},
+		{Family{Name: "so101", Rules: rs}, "a rule has that name"},
+		{Family{Name: "x", Rules: []*Rule{{ID: "SO999"}}}, "SO999 is not in the registry"},
+	} {
+		if _, err := NewRegistry(rs, nil, tc.f); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.f.Name, err, tc.want)
+		}
+	}
+	if _, err := NewRegistry(rs, nil, Family{Name: "x", Rules: rs}, Family{Name: "x", Rules: rs}); err == nil {
+		t.Error("a family named twice")
+	}
+}

@@ -34,13 +34,16 @@ func rulesCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "rules",
 		Usage:     "list the rules, or explain one",
-		ArgsUsage: "[ID|NAME]",
+		ArgsUsage: "[ID|NAME|FAMILY]",
 		Description: "Without an argument lists every rule: ID, name, kind, default severity and a one-line\n" +
-			"summary. With an ID or name prints the rule's full documentation.\n\n" +
+			"summary. With an ID or name prints the rule's full documentation; with a family\n" +
+			"(catalog, tools, output, invariant, validity, lint, skill, agent) or an ID prefix lists\n" +
+			"its rules.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
 			"Examples:\n" +
 			"  skillopt rules\n" +
-			"  skillopt rules SO403",
+			"  skillopt rules SO403\n" +
+			"  skillopt rules invariant",
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c, "text", "json", "markdown"); err != nil {
 				return err
@@ -49,12 +52,16 @@ func rulesCommand(e *env) *cli.Command {
 			if c.NArg() > 1 {
 				return argErr(c, "want at most one rule ID, got %d", c.NArg())
 			}
+			one := false
 			if c.NArg() == 1 {
-				r := ruleset.ByID(c.Args().First())
-				if r == nil {
+				// A rule is explained; a family or a prefix is listed.
+				if r := ruleset.ByID(c.Args().First()); r != nil {
+					list, one = []*rules.Rule{r}, true
+				} else if rs, err := ruleset.Registry().MatchAll(c.Args().First()); err == nil {
+					list = rs
+				} else {
 					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
-				list = []*rules.Rule{r}
 			}
 			rows := make([]ruleRow, len(list))
 			for i, r := range list {
@@ -72,7 +79,7 @@ func rulesCommand(e *env) *cli.Command {
 				for _, r := range rows {
 					fmt.Fprint(e.stdout, RuleMarkdown(r))
 				}
-			case c.NArg() == 1:
+			case one:
 				r := rows[0]
 				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
 				for _, o := range r.Options {

@@ -41,10 +41,29 @@ func Families() []rules.Settings {
 	return []rules.Settings{catalogrules.Family, tools.Family, output.Family, lint.Family}
 }
 
+// RuleFamilies returns the families a reference selects by name: each
+// family's package, every invariant (the engine's and each transform
+// family's), and the lint families.
+func RuleFamilies() []rules.Family {
+	var inv []*rules.Rule
+	for _, r := range All() {
+		if r.Kind == rules.Invariant {
+			inv = append(inv, r)
+		}
+	}
+	return append([]rules.Family{
+		{Name: "catalog", Doc: "the skill catalog rules (SO1xx) and their invariants", Rules: catalogrules.Rules()},
+		{Name: "tools", Doc: "the tool deferral rules (SO2xx) and their invariants", Rules: tools.Rules()},
+		{Name: "output", Doc: "the output and history rules (SO3xx) and their invariants", Rules: output.Rules()},
+		{Name: "invariant", Doc: "every invariant: the engine's (SO401–SO405) and each family's", Rules: inv},
+		{Name: "validity", Doc: "the request-validity rules (SO5xx)", Rules: validity.Rules()},
+	}, lint.RuleFamilies()...)
+}
+
 // registry is built once, on first use; the registry test makes sure it
 // builds.
 var registry = sync.OnceValues(func() (*rules.Registry, error) {
-	return rules.NewRegistry(All(), Families())
+	return rules.NewRegistry(All(), Families(), RuleFamilies()...)
 })
 
 // Registry returns the registry of every rule and family settings.
