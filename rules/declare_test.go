@@ -8,7 +8,7 @@ import (
 // declRule declares a tool, with or without shrinking the system text as
 // well.
 func declRule(shrink bool) *Rule {
-	return &Rule{ID: "T7", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+	return &Rule{ID: "T7", Kind: Transform, Doc: "Test.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		d := p.Capture.Doc
 		if !strings.Contains(string(d.Raw(d.Get(0, "tools"))), `"x"`) {
 			p.Edit(Edit{Pointer: "/tools", Append: true, NewJSON: []byte(`{"name":"x","input_schema":{}}`)})

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,7 +192,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				res.Steps = append(res.Steps, step)
 				continue
 			}
-			next, changes, err := Apply(cur, p.edits)
+			next, changes, removed, err := apply(cur, p.edits)
 			if err != nil {
 				return nil, &RuleError{Rule: r.ID, Capture: c.Name, Err: err}
 			}
@@ -220,7 +222,10 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				res.Steps = append(res.Steps, step)
 				continue
 			}
-			if env != nil && env.Validate != nil {
+			if !r.Engine.Lossy {
+				reason = unkept(cur, next, removed, p.archived)
+			}
+			if reason == "" && env != nil && env.Validate != nil {
 				if !validated {
 					origErrs, _ = env.Validate(c)
 					validated = true
@@ -336,6 +341,19 @@ func firstLines(s string, n int) string {
 // and edits whose NewJSON is not exactly one JSON value, splices them into
 // the body and returns the re-indexed capture.
 func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error) {
+	next, changes, _, err := apply(c, edits)
+	return next, changes, err
+}
+
+// removal is a value an edit replaced: its node in the body before the
+// edit, and the JSON text that took its place.
+type removal struct {
+	node int
+	text []byte
+}
+
+// apply is Apply that also returns the values the edits replaced.
+func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
 	d := c.Doc
 	type span struct {
 		start, end int
@@ -345,20 +363,21 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	}
 	spans := make([]span, 0, len(edits))
 	appended := map[int]int{} // elements appended so far, by array node
+	var removed []removal
 	for i := range edits {
 		e := &edits[i]
 		n, err := d.Lookup(e.Pointer)
 		if err != nil {
-			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
+			return nil, nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
 		}
 		if _, err := capture.Parse(e.NewJSON); err != nil {
-			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
+			return nil, nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
 		}
 		node := &d.Nodes[n]
 		switch {
 		case e.Before:
 			if parent := d.ParentOf(n); parent < 0 || d.Kind(parent) != capture.Array {
-				return nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
+				return nil, nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
 			}
 			text := append(append([]byte{}, e.NewJSON...), ',')
 			// The new element takes the index of the one it goes before;
@@ -370,11 +389,11 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			if e.Insert != "" {
 				want = capture.Object
 				if d.Get(n, e.Insert) >= 0 {
-					return nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
+					return nil, nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
 				}
 			}
 			if node.Kind != want {
-				return nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
+				return nil, nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
 			}
 			var text []byte
 			if d.Len(n) > 0 {
@@ -396,6 +415,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			spans = append(spans, span{at, at, text, e, ptr})
 		default:
 			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer})
+			removed = append(removed, removal{n, e.NewJSON})
 		}
 	}
 	// By position; an insertion goes before a replacement that starts at
@@ -413,9 +433,9 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		case zeroA && zeroB:
 			// Two insertions at one place keep their order.
 		case zeroB && b.start > a.start && b.start < a.end, zeroA && a.start > b.start && a.start < b.end:
-			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		case !zeroA && !zeroB && b.start < a.end:
-			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		}
 	}
 	// Two inserts into one empty container: only the first goes without a
@@ -441,10 +461,57 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)
 	if err != nil {
-		return nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
+		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
 	}
-	return next, changes, nil
+	return next, changes, removed, nil
 }
+
+// unkept returns why the edits that turned cur into next lost content
+// ("" when they did not): a string the edits replaced is kept when the
+// text that replaced it contains it, when next still holds it as a string
+// (moved, or an earlier copy a reference points to), or when the rule
+// archived a text that contains it (Pass.Archived). Structure, numbers and
+// strings shorter than minContent bytes (type tags, roles, identifiers)
+// are not content.
+func unkept(cur, next *capture.Capture, removed []removal, archived []string) string {
+	var inNext map[uint64]struct{}
+	seed := maphash.MakeSeed()
+	d := cur.Doc
+	for _, x := range removed {
+		end := int(d.Nodes[x.node].Skip)
+		for i := x.node; i < end; i++ {
+			if d.Nodes[i].Kind != capture.String {
+				continue
+			}
+			raw := d.Raw(i)
+			inner := raw[1 : len(raw)-1]
+			if len(inner) < minContent || bytes.Contains(x.text, inner) {
+				continue
+			}
+			if inNext == nil {
+				inNext = map[uint64]struct{}{}
+				nd := next.Doc
+				for k := range nd.Nodes {
+					if nd.Nodes[k].Kind == capture.String {
+						inNext[maphash.Bytes(seed, nd.Raw(k))] = struct{}{}
+					}
+				}
+			}
+			if _, ok := inNext[maphash.Bytes(seed, raw)]; ok {
+				continue
+			}
+			text := d.Str(i)
+			if slices.ContainsFunc(archived, func(a string) bool { return strings.Contains(a, text) }) {
+				continue
+			}
+			return fmt.Sprintf("removes %d bytes at %s that it neither archived nor kept (a rule that drops content is declared lossy)", len(raw), d.Pointer(i))
+		}
+	}
+	return ""
+}
+
+// minContent is the length from which a removed string counts as content.
+const minContent = 16
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 

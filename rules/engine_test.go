@@ -21,7 +21,7 @@ func read(t *testing.T, data string) *capture.Capture {
 
 // editRule returns a transform rule that makes the given edits.
 func editRule(id string, edits ...Edit) *Rule {
-	return &Rule{ID: id, Name: "test." + id, Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+	return &Rule{ID: id, Name: "test." + id, Kind: Transform, Doc: "Test rule.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		for _, e := range edits {
 			p.Edit(e)
 		}
@@ -69,7 +69,7 @@ func TestRunDropsGrowth(t *testing.T) {
 func TestRunDropsNonIdempotent(t *testing.T) {
 	c := read(t, body)
 	// Each pass shortens the system text by one more character.
-	r := &Rule{ID: "T2", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+	r := &Rule{ID: "T2", Kind: Transform, Doc: "Test.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		s := p.Capture.Doc.GetStr(0, "system")
 		p.Edit(Edit{Pointer: "/system", NewJSON: capture.Quote(s[:len(s)-1])})
 		return nil
@@ -179,7 +179,7 @@ func TestApplyAppendAndInsert(t *testing.T) {
 func TestAdditiveRuleMayGrowWithinOriginal(t *testing.T) {
 	c := read(t, body)
 	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"S"`)})
-	grow := &Rule{ID: "T5", Kind: Transform, Engine: Engine{Additive: true}, Doc: "Test.", Run: func(p *Pass) error {
+	grow := &Rule{ID: "T5", Kind: Transform, Engine: Engine{Additive: true, Lossy: true}, Doc: "Test.", Run: func(p *Pass) error {
 		if p.Capture.Doc.GetStr(0, "model") == "m" {
 			p.Edit(Edit{Pointer: "/model", NewJSON: []byte(`"m+overlay"`)})
 		}
@@ -232,7 +232,7 @@ func TestStepIdleAndAfter(t *testing.T) {
 		return nil
 	}}
 	// A reason given by a rule that then edits is not kept.
-	busy := &Rule{ID: "T2", Name: "test.busy", Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+	busy := &Rule{ID: "T2", Name: "test.busy", Kind: Transform, Doc: "Test rule.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		p.Idle("nothing to do")
 		p.Edit(Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})
 		return nil

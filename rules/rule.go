@@ -221,6 +221,8 @@ type Pass struct {
 	idle   string
 	prefix string
 	run    *runState
+	// archived are the texts the rule kept in the archive.
+	archived []string
 	// again marks the engine's second pass of a transform, whose result
 	// is not handed over.
 	again bool
@@ -260,6 +262,14 @@ func (p *Pass) Shared(key any, f func() any) any {
 	v := f()
 	p.run.memo[key] = v
 	return v
+}
+
+// Archived records that the rule kept text in the archive (or, under a
+// dry run, would have): content it removes from the capture is not lost
+// when an archived text contains it. The engine drops the step of a rule
+// that is not lossy and removes content it neither archived nor kept.
+func (p *Pass) Archived(text string) {
+	p.archived = append(p.archived, text)
 }
 
 // Export hands v to the rules that require this one: they read it with

@@ -24,10 +24,11 @@ type ruleRow struct {
 	Doc      string         `json:"doc"`
 	Options  []rules.Option `json:"options,omitempty"`
 	Requires []string       `json:"requires,omitempty"`
+	Lossy    bool           `json:"-"`
 }
 
 func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs()}
+	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs(), Lossy: r.Engine.Lossy}
 }
 
 func rulesCommand(e *env) *cli.Command {
@@ -103,6 +104,9 @@ func RuleMarkdown(r ruleRow) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s `%s`\n\n", r.ID, r.Name)
 	fmt.Fprintf(&b, "Kind: %s. Default severity: %s.\n\n%s\n\n", r.Kind, r.Severity, r.Doc)
+	if r.Lossy {
+		b.WriteString("Lossy: it may remove content that it neither archives nor leaves in the request.\n\n")
+	}
 	if len(r.Options) > 0 {
 		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
 		for _, o := range r.Options {
