@@ -11,7 +11,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func readCapture(t *testing.T, name, body string) *capture.Capture {

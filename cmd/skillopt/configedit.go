@@ -13,7 +13,7 @@ import (
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/untrusted"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 // tomlString writes s as a TOML basic string.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func TestSetTOMLString(t *testing.T) {

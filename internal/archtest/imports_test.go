@@ -43,7 +43,7 @@ type rule struct {
 var none = []string{}
 
 // families are the packages that hold rules.
-var families = []string{"transform/catalog", "transform/tools", "transform/output", "validity", "invariant", "catalog/lint"}
+var families = []string{"transform/catalogrules", "transform/tools", "transform/output", "validity", "invariant", "catalog/lint"}
 
 var rules = []rule{
 	{
@@ -87,7 +87,7 @@ var rules = []rule{
 		only: []string{"capture", "rules"},
 	},
 	{
-		says:  "A rule family never imports another: transform/catalog, transform/tools, transform/output, validity, invariant and catalog/lint do not depend on one another.",
+		says:  "A rule family never imports another: transform/catalogrules, transform/tools, transform/output, validity, invariant and catalog/lint do not depend on one another.",
 		of:    families,
 		never: families,
 	},
@@ -145,6 +145,7 @@ var rules = []rule{
 // imports and every package it depends on (test files left out).
 type pkg struct {
 	ImportPath string
+	Name       string
 	Imports    []string
 	Deps       []string
 }
@@ -272,7 +273,7 @@ func load(t *testing.T) graph {
 	}
 	root := filepath.Join("..", "..")
 	watch(t, root)
-	cmd := exec.Command(goTool, "list", "-json=ImportPath,Imports,Deps", "./...")
+	cmd := exec.Command(goTool, "list", "-json=ImportPath,Name,Imports,Deps", "./...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -436,4 +437,16 @@ func keys(g graph) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestPackageNamesMatchDirectories: every package but a command is named
+// after its directory, so that an import path says what a file calls it.
+func TestPackageNamesMatchDirectories(t *testing.T) {
+	g := load(t)
+	for _, path := range keys(g) {
+		p := g[path]
+		if p.Name != "main" && p.Name != filepath.Base(path) {
+			t.Errorf("package %s is named %s", short(path), p.Name)
+		}
+	}
 }

@@ -22,7 +22,7 @@ go test -run '^$' -bench . -benchmem ./internal/tokens | tee "$out/tokens.txt"
 go test -run '^$' -bench . -benchmem ./schemas | tee "$out/schemas.txt"
 go test -run '^$' -bench Report10k -benchmem -benchtime 3x ./trace | tee "$out/trace.txt"
 go test -run '^$' -bench ToolPlan200 -benchmem ./internal/bench/toolbench | tee "$out/toolplan.txt"
-go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalog | tee "$out/catalog.txt"
+go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalogrules | tee "$out/catalog.txt"
 # measure --conversation over Pi sessions of 100, 500 and 2,000 turns:
 # ns/turn, B/op and allocs/op per turn stay flat.
 go test -run '^$' -bench ConversationTurns -benchmem -benchtime 3x ./measure | tee "$out/conversation.txt"

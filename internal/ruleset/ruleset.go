@@ -14,7 +14,7 @@ import (
 	"github.com/skillopt/skillopt/invariant"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 	"github.com/skillopt/skillopt/transform/output"
 	"github.com/skillopt/skillopt/transform/tools"
 	"github.com/skillopt/skillopt/validity"
