@@ -476,6 +476,10 @@ func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []remo
 func unkept(cur, next *capture.Capture, removed []removal, archived []string) string {
 	var inNext map[uint64]struct{}
 	seed := maphash.MakeSeed()
+	exact := make(map[string]struct{}, len(archived))
+	for _, a := range archived {
+		exact[a] = struct{}{}
+	}
 	d := cur.Doc
 	for _, x := range removed {
 		end := int(d.Nodes[x.node].Skip)
@@ -486,6 +490,10 @@ func unkept(cur, next *capture.Capture, removed []removal, archived []string) st
 			raw := d.Raw(i)
 			inner := raw[1 : len(raw)-1]
 			if len(inner) < minContent || bytes.Contains(x.text, inner) {
+				continue
+			}
+			text := d.Str(i)
+			if _, ok := exact[text]; ok {
 				continue
 			}
 			if inNext == nil {
@@ -500,8 +508,8 @@ func unkept(cur, next *capture.Capture, removed []removal, archived []string) st
 			if _, ok := inNext[maphash.Bytes(seed, raw)]; ok {
 				continue
 			}
-			text := d.Str(i)
-			if slices.ContainsFunc(archived, func(a string) bool { return strings.Contains(a, text) }) {
+			// Last, a text archived as part of a larger one.
+			if slices.ContainsFunc(archived, func(a string) bool { return len(a) > len(text) && strings.Contains(a, text) }) {
 				continue
 			}
 			return fmt.Sprintf("removes %d bytes at %s that it neither archived nor kept (a rule that drops content is declared lossy)", len(raw), d.Pointer(i))

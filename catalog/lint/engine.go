@@ -116,11 +116,13 @@ func (x *run) checkFixes(rs []*active, where string, u unit) ([]rules.Diagnostic
 	if where == "" {
 		where = "lint"
 	}
+	// One pass, reset for each rule: a rule keeps nothing of it after its
+	// check returns.
+	p := new(Pass)
+	u.pass = p
 	for _, r := range rs {
-		p := &Pass{Pass: &rules.Pass{Rule: r.Rule.Rule, Options: r.options, Env: x.env, Where: where}, Rule: r.Rule, Settings: x.settings, run: x}
-		u.pass = p
-		p.Pass.Unit = &u
-		if err := rules.Call(p.Pass); err != nil {
+		*p = Pass{Pass: rules.Pass{Rule: r.Rule.Rule, Options: r.options, Env: x.env, Where: where, Unit: &u}, Rule: r.Rule, Settings: x.settings, run: x}
+		if err := rules.Call(&p.Pass); err != nil {
 			return nil, nil, err
 		}
 		base := len(diags)

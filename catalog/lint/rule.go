@@ -69,7 +69,7 @@ func (r *Rule) run(rp *rules.Pass) error {
 // it reports: the rules.Pass every rule gets (options, environment,
 // diagnostics), the lint settings, and the fixes of its findings.
 type Pass struct {
-	*rules.Pass
+	rules.Pass
 	Rule *Rule
 	// Settings are the configured [lint] settings.
 	Settings *Settings
@@ -87,7 +87,7 @@ type Pass struct {
 // from levels (both may be nil: the defaults).
 func newPass(r *Rule, settings *Settings, set *rules.Set, levels *rules.Levels) *Pass {
 	env := &rules.Env{Options: set, Levels: levels}
-	return &Pass{Pass: env.NewPass(r.Rule, nil), Rule: r, Settings: settings}
+	return &Pass{Pass: *env.NewPass(r.Rule, nil), Rule: r, Settings: settings}
 }
 
 // Report records a finding of the rule at a file position (1-based; 0 is
