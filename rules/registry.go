@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -441,7 +442,8 @@ func (g *Registry) MatchAll(ref string) ([]*Rule, error) {
 // Select returns the rules of kind k that refs name and the rules they
 // require, minus those the levels turn off, in the order given (a rule
 // after what it requires). "none" selects nothing. A selected rule whose
-// requirement is turned off is an error.
+// requirement is turned off is an error, and so is a reference that names
+// only rules of other kinds.
 func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, error) {
 	if len(refs) == 1 && strings.EqualFold(strings.TrimSpace(refs[0]), "none") {
 		return nil, nil
@@ -449,6 +451,17 @@ func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, err
 	rs, err := g.Resolve(refs)
 	if err != nil {
 		return nil, err
+	}
+	// A reference whose rules are all of other kinds selects nothing here:
+	// say so rather than run an empty selection.
+	for _, ref := range refs {
+		if strings.TrimSpace(ref) == "" {
+			continue
+		}
+		named, _ := g.Match(ref)
+		if len(named) > 0 && !slices.ContainsFunc(named, func(r *Rule) bool { return slices.Contains(kinds, r.Kind) }) {
+			return nil, fmt.Errorf("%q names no %s rule (it names %s rules)", strings.TrimSpace(ref), kindList(kinds), named[0].Kind)
+		}
 	}
 	var out []*Rule
 	for _, r := range rs {
@@ -468,6 +481,15 @@ func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, err
 		}
 	}
 	return out, nil
+}
+
+// kindList reads "transform or check".
+func kindList(kinds []Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.String()
+	}
+	return strings.Join(names, " or ")
 }
 
 // OfKind returns every rule of the kinds, minus those turned off, in

@@ -223,3 +223,17 @@ func TestFamilies(t *testing.T) {
 		t.Error("a family named twice")
 	}
 }
+
+// TestSelectRefusesOtherKinds: a reference whose rules are all of kinds the
+// selection does not take is an error, not an empty selection.
+func TestSelectRefusesOtherKinds(t *testing.T) {
+	g := testRegistry(t)
+	for _, ref := range []string{"SO401", "invariant", "SK", "skill.name-case"} {
+		if _, err := g.Select([]string{"SO101", ref}, nil, Transform, Check); err == nil || !strings.Contains(err.Error(), "names no transform or check rule") {
+			t.Errorf("Select(%s): %v", ref, err)
+		}
+	}
+	if rs, err := g.Select([]string{"SO"}, nil, Transform, Check); err != nil || ids(rs) != "SO101,SO201" {
+		t.Errorf("a prefix with rules of several kinds: %s, %v", ids(rs), err)
+	}
+}

@@ -311,6 +311,10 @@ func (p *Pass) Report(d Diagnostic) {
 	}
 	if d.Rule == p.Rule.ID {
 		d.Severity = p.Env.levels().Resolve(p.Rule, d.Severity)
+	} else if d.Severity == Unset {
+		// On behalf of another rule, without a severity: the reporting
+		// rule's default, never Unset.
+		d.Severity = p.Rule.Severity
 	}
 	if d.Capture == "" && p.Capture != nil {
 		d.Capture = p.Capture.Name
