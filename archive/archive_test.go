@@ -417,7 +417,7 @@ func TestConcurrentProcesses(t *testing.T) {
 			cmd.Env = append(os.Environ(), "ARCHIVE_WRITER_DIR="+dir, "ARCHIVE_WRITER_ID="+strconv.Itoa(p))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
-				errs[p] = fmt.Errorf("writer %d: %v\n%s", p, err, out)
+				errs[p] = fmt.Errorf("writer %d: %w\n%s", p, err, out)
 			}
 		}(p)
 	}

@@ -57,3 +57,26 @@ func TestCatalogRangesRawMatchesDecoded(t *testing.T) {
 		}
 	}
 }
+
+// CatalogTexts returns the decoded text of every native catalog (its
+// preamble and block), in body order, and nothing for a body without one.
+func TestCatalogTexts(t *testing.T) {
+	cat := func(name string) string {
+		return "<available_skills>\n<skill>\n<name>" + name + "</name>\n<description>d &amp; e</description>\n</skill>\n</available_skills>"
+	}
+	system := "intro\n\nThe following skills are available.\n\n" + cat("a") + "\n\nMore skills:\n\n" + cat("b")
+	c := &Capture{Provider: Anthropic}
+	d, err := Parse([]byte(`{"model":"m","max_tokens":1,"system":` + string(Quote(system)) + `,"messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Doc = d
+	texts := c.CatalogTexts()
+	if len(texts) != 2 || texts[0] != "The following skills are available.\n\n"+cat("a") || texts[1] != "More skills:\n\n"+cat("b") {
+		t.Errorf("catalog texts %q", texts)
+	}
+	d, _ = Parse([]byte(`{"model":"m","max_tokens":1,"system":"no catalog","messages":[]}`))
+	if got := (&Capture{Provider: Anthropic, Doc: d}).CatalogTexts(); len(got) != 0 {
+		t.Errorf("body without a catalog: %q", got)
+	}
+}

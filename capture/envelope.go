@@ -20,6 +20,7 @@ const (
 	shapeList                      // a list of elem
 	shapePostData                  // HAR request postData
 	shapeContent                   // HAR response content
+	shapeData                      // data: members judged by name, strings through the text redactor
 )
 
 type shape struct {
@@ -33,6 +34,7 @@ var (
 	shURL     = &shape{kind: shapeURL}
 	shHeaders = &shape{kind: shapeHeaders}
 	shCookies = &shape{kind: shapeCookies}
+	shData    = &shape{kind: shapeData}
 )
 
 func shObject(fields map[string]*shape) *shape { return &shape{kind: shapeObject, fields: fields} }
@@ -41,12 +43,26 @@ func shList(elem *shape) *shape                { return &shape{kind: shapeList, 
 // Envelope shapes. The body (and Code Assist's request) is left to the
 // walker's skip function.
 var (
-	// requestShape is a request record {url, method, headers, body} and a
-	// NAME.meta.json sidecar (Pi writes path, bytes and receivedAt).
+	// responseShape is the response beside a request: a recording's
+	// (status, headers, the usage the provider reported, timings, the
+	// stream or body when kept) or a claude-trace log's (status_code,
+	// headers, body, body_raw).
+	responseShape = shObject(map[string]*shape{
+		"status": shText, "status_code": shText, "headers": shHeaders, "usage": shData,
+		"body": shData, "body_raw": shText, "stream": shText, "timestamp": shText, "error": shText,
+		"first_byte_ms": shText, "duration_ms": shText, "bytes": shText, "truncated": shText,
+	})
+	// requestShape is a request record {url, method, headers, body} (with
+	// the response of a recording beside it) and a NAME.meta.json sidecar
+	// (Pi writes path, bytes and receivedAt).
 	requestShape = shObject(map[string]*shape{
 		"url": shURL, "uri": shURL, "path": shURL, "method": shText, "headers": shHeaders,
-		"bytes": shText, "receivedAt": shText, "comment": shText,
+		"bytes": shText, "receivedAt": shText, "comment": shText, "timestamp": shText,
+		"recorded_at": shText, "response": responseShape,
 	})
+	// exchangeShape is a {request, response} pair (claude-trace logs);
+	// the request is a record.
+	exchangeShape = shObject(map[string]*shape{"request": requestShape, "response": responseShape, "logged_at": shText})
 	// codeAssistShape is the Gemini Code Assist wrapper around "request".
 	codeAssistShape = shObject(map[string]*shape{"model": shText, "project": shText, "user_prompt_id": shText})
 	// urlObject is a URL split into parts (Postman's url, a WHATWG URL).
@@ -120,6 +136,8 @@ func (w *walker) shaped(i int, sh *shape) {
 		w.cookieNode(i)
 	case shapePostData, shapeContent:
 		w.bodyHolder(i, sh.kind)
+	case shapeData:
+		w.walk(i, modePlain)
 	case shapeObject:
 		if d.Kind(i) != Object {
 			w.scalar(i)

@@ -58,6 +58,7 @@ const (
 	EnvHAR        = "har"         // HAR 1.2 log entry
 	EnvCodeAssist = "code-assist" // {"model","project","request":{…}} wrapper (Gemini Code Assist)
 	EnvPiSession  = "pi-session"  // Pi session JSONL, read as one array of its entries
+	EnvExchange   = "exchange"    // {"request": record, "response": …} (claude-trace logs)
 )
 
 // Header is one request header as captured; its value is REDACTED unless
@@ -88,6 +89,15 @@ type Capture struct {
 	Doc      *Doc   // index of Body
 	Provider Provider
 	Reason   string // why Provider was chosen
+
+	// Response is the JSON of the response an envelope holds beside the
+	// request (a recording's or a claude-trace log's "response"), as
+	// read; nil when it holds none. HAR responses stay in the file.
+	Response []byte
+	// Session is set for a request rebuilt from a host's session file
+	// (Envelope EnvSession): its body is the request of the
+	// conversation's last turn and Session says what every turn sent.
+	Session *Session
 
 	span   [2]int  // where the encoded body sits in File.Data
 	layers []layer // encodings between File.Data[span] and Body, outermost first
@@ -318,6 +328,12 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if isPiSession(data) {
 		return r.piSession()
 	}
+	switch host, why := sessionHost(data); host {
+	case HostClaudeCode:
+		return r.claudeCode(why)
+	case HostCodex:
+		return r.codex(why)
+	}
 	if isJSONLName(name) {
 		return r.jsonl()
 	}
@@ -483,19 +499,51 @@ func (r *reader) top(doc *Doc, base, line int) error {
 			}
 			return r.har(doc, log)
 		}
-		if doc.Get(root, "body") >= 0 && (doc.Get(root, "url") >= 0 || doc.Get(root, "uri") >= 0 || doc.Get(root, "method") >= 0 || doc.Get(root, "headers") >= 0) {
+		if isRecord(doc, root) {
 			return r.record(doc, root, base, name, line)
+		}
+		if req := doc.Get(root, "request"); isRecord(doc, req) && (doc.Get(root, "response") >= 0 || doc.Get(root, "logged_at") >= 0) {
+			return r.exchange(doc, root, req, base, name, line)
 		}
 	}
 	c := &Capture{Name: name, Envelope: EnvBare, Line: line}
 	return r.finish(c, doc, root, base, nil)
 }
 
-// record unwraps {"url","method","headers","body"}.
+// isRecord reports an object node holding a request record: a body and
+// a url, method or headers.
+func isRecord(doc *Doc, obj int) bool {
+	return doc.Kind(obj) == Object && doc.Get(obj, "body") >= 0 &&
+		(doc.Get(obj, "url") >= 0 || doc.Get(obj, "uri") >= 0 || doc.Get(obj, "method") >= 0 || doc.Get(obj, "headers") >= 0)
+}
+
+// record unwraps {"url","method","headers","body"}, and the response a
+// recording keeps beside it.
 func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
 	body := doc.Get(obj, "body")
 	w := r.envelope(doc, obj, base, requestShape, func(i int) bool { return i == body })
+	if resp := doc.Get(obj, "response"); doc.Kind(resp) == Object {
+		c.Response = doc.Raw(resp)
+	}
+	return r.recordBody(c, w, doc, obj, base, name, line)
+}
+
+// exchange unwraps a {"request": record, "response": …} pair.
+func (r *reader) exchange(doc *Doc, root, req, base int, name string, line int) error {
+	c := &Capture{Name: name, Envelope: EnvExchange, Line: line}
+	body := doc.Get(req, "body")
+	w := r.envelope(doc, root, base, exchangeShape, func(i int) bool { return i == body })
+	if resp := doc.Get(root, "response"); doc.Kind(resp) == Object {
+		c.Response = doc.Raw(resp)
+	}
+	return r.recordBody(c, w, doc, req, base, name, line)
+}
+
+// recordBody completes a capture from the request record obj, whose
+// envelope w walked.
+func (r *reader) recordBody(c *Capture, w *walker, doc *Doc, obj, base int, name string, line int) error {
+	body := doc.Get(obj, "body")
 	c.URL = w.url(doc.GetAny(obj, "url", "uri"))
 	c.Method = w.strOnly(doc.Get(obj, "method"))
 	if h := doc.Get(obj, "headers"); h >= 0 {
@@ -505,7 +553,7 @@ func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	case Object, Array:
 		return r.finish(c, doc, body, base, nil)
 	case String:
-		return r.stringBody(doc, body, base, name, line, EnvRecord, c)
+		return r.stringBody(doc, body, base, name, line, c.Envelope, c)
 	}
 	return &Error{File: name, Pos: posOf(r.f.Data, base+int(doc.Nodes[body].Start)), Err: fmt.Errorf("envelope body is a %s, want an object or a JSON string", doc.Kind(body))}
 }
@@ -700,7 +748,7 @@ func (r *reader) har(doc *Doc, log int) error {
 		if b64 {
 			dec, err := base64.StdEncoding.DecodeString(string(data))
 			if err != nil {
-				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %v", err)})
+				r.f.Errs = append(r.f.Errs, &Error{File: name, Err: fmt.Errorf("postData.text is marked base64 but does not decode: %w", err)})
 				notBody(text)
 				continue
 			}
@@ -824,10 +872,14 @@ func posOf(data []byte, off int) string {
 
 // Rebuild returns the file's bytes with each capture's body replaced by
 // bodies[c] (captures absent from the map keep their bytes) and every secret
-// redacted. Encoded bodies are re-encoded the way they were captured.
+// redacted. Requests rebuilt from a session file (EnvSession) are not in
+// its bytes: their bodies are ignored. Encoded bodies are re-encoded the way they were captured.
 func (f *File) Rebuild(bodies map[*Capture][]byte) []byte {
 	var rs []fix
 	for _, c := range f.Captures {
+		if c.Envelope == EnvSession {
+			continue // rebuilt from the file, not in it
+		}
 		nb, ok := bodies[c]
 		if !ok || bytes.Equal(nb, c.Body) {
 			continue
@@ -902,7 +954,7 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 		return nil, err
 	}
 	n := &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
-		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, span: c.span, layers: c.layers}
+		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, Response: c.Response, Session: c.Session, span: c.span, layers: c.layers}
 	return n, nil
 }
 

@@ -26,6 +26,8 @@ func TestReadEnvelopes(t *testing.T) {
 		{"har", `{"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"https://api.openai.com/v1/responses","headers":[{"name":"Authorization","value":"Bearer x"}],"postData":{"mimeType":"application/json","text":` + string(Quote(`{"model":"m","input":"hi"}`)) + `}}}]}}`, EnvHAR, 1},
 		{"har base64", `{"log":{"entries":[{"request":{"method":"POST","url":"https://api.anthropic.com/v1/messages","postData":{"mimeType":"application/json","encoding":"base64","text":"` + base64.StdEncoding.EncodeToString([]byte(body)) + `"}}}]}}`, EnvHAR, 1},
 		{"jsonl", body + "\n" + body + "\n", EnvBare, 2},
+		{"recording", `{"url":"https://api.anthropic.com/v1/messages","method":"POST","headers":{"x-api-key":"k"},"body":` + body + `,"response":{"status":200,"usage":{"input_tokens":3}}}`, EnvRecord, 1},
+		{"exchange", `{"request":{"timestamp":1.5,"method":"POST","url":"https://api.anthropic.com/v1/messages?beta=true","headers":{"authorization":"Bearer sk-ant-oat01-x"},"body":` + body + `},"response":{"status_code":200,"headers":{"set-cookie":"a=b"},"body_raw":"event: ping\n"},"logged_at":"2025-05-29T10:00:00Z"}`, EnvExchange, 1},
 	}
 	for _, tc := range cases {
 		name := "c.json"

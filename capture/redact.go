@@ -663,3 +663,50 @@ func credentialLike(t string) bool {
 	}
 	return false
 }
+
+// RedactURL returns the URL s as an envelope keeps it when a capture is
+// read: the values of its query, fragment and ';' parameters replaced by
+// REDACTED unless keep keeps their names (nil keeps KeptNames), a
+// user-info password and any credential its text holds replaced too.
+func RedactURL(s string, keep *Keep) string {
+	out, _ := redactURL(s, keepOf(Options{Keep: keep}))
+	return out
+}
+
+// RedactHeader returns the value of the header name as an envelope keeps
+// it when a capture is read: the value, with any credential its text
+// holds replaced, when keep keeps the name (nil keeps KeptNames);
+// REDACTED otherwise. An empty value stays empty.
+func RedactHeader(name, value string, keep *Keep) string {
+	keep = keepOf(Options{Keep: keep})
+	if !keep.Keeps(name) {
+		if value == "" {
+			return ""
+		}
+		return Redacted
+	}
+	out, _ := redactText(value, 0, keep)
+	return out
+}
+
+// RedactBody returns a request body with the credentials the reader
+// replaces at its top level (api_key, client_secret, MCP authorization
+// tokens; see the capture reader) replaced by REDACTED. A body that is not
+// JSON, or holds no such member, comes back unchanged.
+func RedactBody(body []byte) []byte {
+	d, err := Parse(body)
+	if err != nil {
+		return body
+	}
+	return RedactDoc(d)
+}
+
+// RedactDoc is RedactBody for a body already indexed: its bytes, with
+// the credentials at its top level redacted.
+func RedactDoc(d *Doc) []byte {
+	fixes := bodyCredentials(d)
+	if len(fixes) == 0 {
+		return d.Src
+	}
+	return applyFixes(d.Src, fixes)
+}

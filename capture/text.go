@@ -36,6 +36,18 @@ func (c *Capture) SegmentText(s Segment) string {
 	return c.segmentText(s)
 }
 
+// CatalogTexts returns the text of each native skill catalog of the
+// capture (its SecCatalog segments), in body order.
+func (c *Capture) CatalogTexts() []string {
+	var out []string
+	for _, s := range c.Segments() {
+		if s.Kind == SecCatalog {
+			out = append(out, c.SegmentText(s))
+		}
+	}
+	return out
+}
+
 func (c *Capture) segmentText(s Segment) string {
 	d := c.Doc
 	switch s.Kind {

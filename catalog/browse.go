@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/skillopt/skillopt/internal/rank"
 )
 
 // MaxPageChars bounds one complete browse response, in characters.
@@ -182,11 +180,11 @@ func (s *Snapshot) candidates(tags []string, match, query string) []int {
 		}
 		return set
 	case len(tags) == 0:
-		q := rank.ParseQuery(query)
+		q := parseQuery(query)
 		if !s.selective(q) {
 			return nil
 		}
-		for _, h := range s.bm25().Search(q, 0) {
+		for _, h := range s.bm25().Search(q.Query, 0) {
 			set = append(set, h.Doc)
 		}
 		return set
@@ -207,7 +205,7 @@ func (s *Snapshot) candidates(tags []string, match, query string) []int {
 	}
 	// The query orders the bucket without removing anything from it.
 	rankOf := map[int]int{}
-	for r, h := range s.bm25().Search(rank.ParseQuery(query), 0) {
+	for r, h := range s.bm25().Search(parseQuery(query).Query, 0) {
 		rankOf[h.Doc] = r + 1
 	}
 	sort.SliceStable(set, func(a, b int) bool {
@@ -242,7 +240,13 @@ func (s *Snapshot) bucket(tag string) []int {
 func (s *Snapshot) facets(set []int) map[string]int {
 	f := map[string]int{}
 	for _, i := range set {
-		for _, t := range s.browseCard(i).Tags {
+		// The tags of browseCard, without deriving the card's text.
+		c := s.CardOf(i)
+		if c.Text == "" {
+			f[Unclassified]++
+			continue
+		}
+		for _, t := range c.Tags {
 			f[t]++
 		}
 	}

@@ -193,7 +193,7 @@ func ParseAnswer(data []byte) ([]answerCard, error) {
 		Cards []answerCard `json:"cards"`
 	}
 	if err := json.Unmarshal([]byte(text), &ans); err != nil {
-		return nil, fmt.Errorf("answer is not the cards JSON: %v", err)
+		return nil, fmt.Errorf("answer is not the cards JSON: %w", err)
 	}
 	return ans.Cards, nil
 }
@@ -436,7 +436,7 @@ func (in *Initializer) ResponsePath(id string) (string, error) {
 // groupFile is DIR/sub/ID(suffix).json, with id confined to its folder.
 func groupFile(dir, sub, id, suffix string) (string, error) {
 	if err := untrusted.Name(id); err != nil {
-		return "", fmt.Errorf("group id: %v", err)
+		return "", fmt.Errorf("group id: %w", err)
 	}
 	return untrusted.Join(filepath.Join(dir, sub), id+suffix+".json")
 }
@@ -470,7 +470,7 @@ func (in *Initializer) load() (*InitState, error) {
 	}
 	var st InitState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	seen := map[string]bool{}
 	for i, g := range st.Groups {
@@ -478,7 +478,7 @@ func (in *Initializer) load() (*InitState, error) {
 			return nil, fmt.Errorf("%s: group %d is null", path, i+1)
 		}
 		if err := untrusted.Name(g.ID); err != nil {
-			return nil, fmt.Errorf("%s: group %d: id: %v", path, i+1, err)
+			return nil, fmt.Errorf("%s: group %d: id: %w", path, i+1, err)
 		}
 		if seen[g.ID] {
 			return nil, fmt.Errorf("%s: group id %q repeats", path, g.ID)

@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,5 +195,24 @@ func TestCheckAnswer(t *testing.T) {
 		if !strings.Contains(joined, want) {
 			t.Errorf("problems lack %q:\n%s", want, joined)
 		}
+	}
+}
+
+// A state file that is not JSON is an error naming the file that still
+// carries the decoder's error, so callers can tell it from a missing file.
+func TestBrokenStateWrapsTheCause(t *testing.T) {
+	dir := t.TempDir()
+	skills, _ := synthetic(3)
+	in := &Initializer{Dir: dir, Profile: filepath.Join(dir, "cards.json"), Snap: NewSnapshot(skills, Options{})}
+	if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte(`{"version":1,`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := in.Plan(NewProfile())
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) || !strings.Contains(err.Error(), "state.json") {
+		t.Fatalf("got %v, want a *json.SyntaxError naming state.json", err)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%v reads as a missing state", err)
 	}
 }

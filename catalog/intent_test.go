@@ -65,4 +65,7 @@ func TestParsePiCatalog(t *testing.T) {
 	if len(got) != 2 || got[0].Name != "a-b" || got[0].Description != "Use <x> & y's é A." || got[0].Location != "/s/a-b/SKILL.md" || got[1].Location != "" {
 		t.Fatalf("%+v", got)
 	}
+	if all := ParsePiCatalogs(text, "", text); len(all) != 4 || all[2].Name != "a-b" {
+		t.Errorf("two catalogs: %+v", all)
+	}
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -10,11 +11,18 @@ import (
 
 // Result is one ranked skill.
 type Result struct {
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Score is the skill's relevance to the query, between 0 and 1 (see
+	// relevance): 1 for a skill the query names, otherwise its BM25F score
+	// as a share of the best skill's, 0.5 for a misspelt name alone. The
+	// order of the results is the fused ranking's, which Score does not
+	// decide.
 	Score       float64 `json:"score"`
 	Description string  `json:"description"`
-	// Match says why the skill was returned: lexical, exact-name or
-	// name-typo.
+	// Match says why the skill was returned: exact-name (named in the
+	// query), name-typo (a query word is a misspelling of its name or a
+	// part of it) or lexical (query words, misspelt ones corrected, in its
+	// name or description), the first that applies.
 	Match string `json:"match"`
 	index int
 }
@@ -34,7 +42,7 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		limit = 10
 	}
 	s.prepareSearch()
-	q := rank.ParseQuery(query)
+	q := parseQuery(query)
 	// Exact names anywhere in the query, as written or with spaces for
 	// dashes ("pdf form filler" finds pdf-form-filler).
 	var exact []int
@@ -44,18 +52,35 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	} else if i := s.Lookup(strings.ReplaceAll(low, " ", "-")); i >= 0 {
 		exact = append(exact, i)
 	}
+	// A name among other words counts when it looks like an identifier
+	// (a dash, a dot or a digit in it) or is a word few skills use: "run",
+	// "board" and "review" are skill names, but in "review a manuscript"
+	// the word is the task, not the name.
 	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ' ' || r == ',' || r == '`' || r == '"' || r == '\'' }) {
-		if i := s.Lookup(f); i >= 0 && !contains(exact, i) {
+		if i := s.Lookup(f); i >= 0 && !contains(exact, i) && (strings.ContainsAny(f, "-_.0123456789") || s.rare(f)) {
 			exact = append(exact, i)
 		}
 	}
-	// Lexical: BM25F, only when at least one term is selective.
+	// Lexical: BM25F over the query with its unknown words corrected,
+	// only when at least one term is selective.
 	var lexical []rank.Hit
-	if s.selective(q) {
-		lexical = s.bm25().Top(q, 200, make([]rank.Hit, 0, 200))
+	cq := s.correct(q)
+	if s.selective(cq) {
+		lexical = s.bm25().Top(cq.Query, 200, make([]rank.Hit, 0, 200))
 	}
-	// Typos: query words within a small edit distance of a name or name part.
+	// The skills the query finds as typed: when a correction brought a
+	// skill in, and a misspelt name names it, name-typo is the reason.
+	var asTyped map[int]bool
+	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
+		asTyped = map[int]bool{}
+		for _, h := range s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200)) {
+			asTyped[h.Doc] = true
+		}
+	}
+	// Typos: query words within a small edit distance of a name or name
+	// part, in the order of the lexical list (then in catalog order).
 	typos := s.typoMatches(q, exact)
+	byLexical(typos, lexical)
 
 	// Reciprocal-rank fusion, in the order exact, lexical, typo (the order
 	// the scores are summed in). Each list names a skill once and typos
@@ -65,6 +90,9 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		for k := range earlier {
 			if earlier[k].index == i {
 				earlier[k].score += 1.0 / float64(rrfK+r+1)
+				if label == "name-typo" && asTyped != nil && !asTyped[i] {
+					earlier[k].why = label
+				}
 				return
 			}
 		}
@@ -81,7 +109,7 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		add(i, r, "name-typo", fused[nExact:])
 	}
 	for k := range fused {
-		fused[k].score = round4(fused[k].score * 1000)
+		fused[k].score = round4(fused[k].score * 1000) // ties as the sums are rounded
 	}
 	slices.SortFunc(fused, func(a, b fusedHit) int {
 		if a.score != b.score {
@@ -89,12 +117,55 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		}
 		return a.index - b.index
 	})
+	lexScore := make(map[int]float64, len(lexical))
+	for _, h := range lexical {
+		lexScore[h.Doc] = h.Score
+	}
+	top := 0.0
+	if len(lexical) > 0 {
+		top = lexical[0].Score
+	}
 	out := make([]Result, 0, min(limit, len(fused)))
 	for _, f := range fused[:min(limit, len(fused))] {
 		sk := s.Skills[f.index]
-		out = append(out, Result{Name: sk.Name, Score: f.score, Description: sk.Description, Match: f.why, index: f.index})
+		ls, ok := lexScore[f.index]
+		out = append(out, Result{Name: sk.Name, Score: relevance(f.why, ls, top, ok), Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
+}
+
+// relevance is a result's Score: 1 for a skill named in the query; the
+// share of the best BM25F score of the query (misspelt words corrected)
+// for a skill the lexical list holds; correctionWeight for a skill found
+// only by a misspelling of its name, which counts as a corrected word
+// does. Rounded to three decimals.
+func relevance(why string, lexScore, top float64, lexical bool) float64 {
+	switch {
+	case why == "exact-name":
+		return 1
+	case lexical && top > 0:
+		return math.Round(lexScore/top*1000) / 1000
+	}
+	return correctionWeight
+}
+
+// byLexical orders skills by their rank in lexical, those absent last,
+// keeping the order of equals.
+func byLexical(skills []int, lexical []rank.Hit) {
+	if len(skills) < 2 {
+		return
+	}
+	pos := make(map[int]int, len(lexical))
+	for r, h := range lexical {
+		pos[h.Doc] = r
+	}
+	at := func(i int) int {
+		if r, ok := pos[i]; ok {
+			return r
+		}
+		return len(lexical)
+	}
+	slices.SortStableFunc(skills, func(a, b int) int { return at(a) - at(b) })
 }
 
 // fusedHit is one skill's fused score and the first list that named it.
@@ -115,9 +186,18 @@ func contains(xs []int, x int) bool {
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
+// rareUse is the most skills a word may occur in and still name one
+// skill when it stands among other words of a query.
+const rareUse = 3
+
+// rare reports whether a word occurs in at most rareUse skills.
+func (s *Snapshot) rare(word string) bool {
+	return s.bm25().DocFreq(rank.Stem(fold([]byte(word)))) <= rareUse
+}
+
 // selective reports whether some query term occurs in at most half of the
 // catalog: a query made only of words every skill uses is unrelated.
-func (s *Snapshot) selective(q rank.Query) bool {
+func (s *Snapshot) selective(q searchQuery) bool {
 	x := s.bm25()
 	n := x.Len()
 	for _, t := range q.Terms {
@@ -128,24 +208,112 @@ func (s *Snapshot) selective(q rank.Query) bool {
 	return false
 }
 
-// typoMatches finds skills whose name, or a dash-separated part of it, is
-// within edit distance 1 (words of 5-6 letters) or 2 (7 or more) of a query
-// word that matches no skill as written. Bounded: at most 20 matches, in
-// query-word order and then skill order.
-func (s *Snapshot) typoMatches(q rank.Query, skip []int) []int {
-	var out []int
-	for _, t := range q.Terms {
-		// Only words that match nothing as written are taken for typos.
-		if len(t) < 5 || s.bm25().DocFreq(t) > 0 {
+// correctionWeight is the share of a corrected term in a score: a guess
+// counts less than a word as typed.
+const correctionWeight = 0.5
+
+// maxCorrections bounds the terms one unknown query word is corrected to.
+const maxCorrections = 3
+
+// correct returns q with each word that matches nothing as written (of
+// minTypoWord letters or more) replaced by the index terms closest to it,
+// within the distance typo recovery on names allows (see typoMatches):
+// those at the smallest distance, the most used first, at most
+// maxCorrections. "kubernets" finds skills that mention Kubernetes.
+func (s *Snapshot) correct(q searchQuery) searchQuery {
+	x := s.bm25()
+	var out searchQuery
+	for k, term := range q.Terms {
+		if len(q.words[k]) < minTypoWord || x.DocFreq(term) > 0 {
+			out.Terms = append(out.Terms, term)
+			out.words = append(out.words, q.words[k])
+			out.Weights = append(out.Weights, 1)
 			continue
 		}
-		maxd := 1
-		if len(t) >= 7 {
-			maxd = 2
+		for _, c := range s.corrections(term) {
+			if !slices.Contains(out.Terms, c) {
+				out.Terms = append(out.Terms, c)
+				out.words = append(out.words, c)
+				out.Weights = append(out.Weights, correctionWeight)
+			}
 		}
-		if out = s.typos().matches(t, maxd, skip, out, 20); len(out) == 20 {
+	}
+	return out
+}
+
+// corrections returns the index terms closest to an unknown term, as
+// correct chooses them.
+func (s *Snapshot) corrections(term string) []string {
+	maxd := typoDistance(term)
+	ids := s.termTypos().matches(term, maxd, nil, nil, 50)
+	if len(ids) == 0 {
+		return nil
+	}
+	swaps := transposes(term, maxd)
+	best := maxd
+	for _, id := range ids {
+		if best > 1 && withinDistance(term, s.vocab[id], 1, swaps) {
+			best = 1
+		}
+	}
+	x := s.bm25()
+	var out []string
+	for _, id := range ids {
+		if withinDistance(term, s.vocab[id], best, swaps) {
+			out = append(out, s.vocab[id])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return x.DocFreq(b) - x.DocFreq(a) })
+	return out[:min(len(out), maxCorrections)]
+}
+
+// typoDistance is the edit distance typo recovery allows for a word: 1
+// for words of up to six letters, 2 for longer ones.
+func typoDistance(word string) int {
+	if len(word) >= 7 {
+		return 2
+	}
+	return 1
+}
+
+// minTypoWord is the shortest query word taken for a typo ("pdff" for
+// "pdf").
+const minTypoWord = 4
+
+// typoMatches finds skills whose name, or a dash-separated part of it, is
+// within edit distance 1 (words of 4-6 letters) or 2 (7 or more) of a query
+// word that matches no skill as written; a transposition of two adjacent
+// letters is one edit in words of 6 letters or more for one edit, 10 for
+// two (see transposes). Bounded: at most 20 matches, in
+// query-word order and then skill order.
+func (s *Snapshot) typoMatches(q searchQuery, skip []int) []int {
+	var out []int
+	for k, term := range q.Terms {
+		// Only words that match nothing as written are taken for typos;
+		// they are compared as typed, not stemmed.
+		t := q.words[k]
+		if len(t) < minTypoWord || s.bm25().DocFreq(term) > 0 {
+			continue
+		}
+		if out = s.typos().matches(t, typoDistance(t), skip, out, 20); len(out) == 20 {
 			return out
 		}
+	}
+	return out
+}
+
+// Lexical ranks skills by BM25F over names and descriptions alone, the
+// lexical list that Search fuses: no exact names, no typo recovery and no
+// abstention. It returns at most limit results (every match when limit <=
+// 0), best first, ties in catalog order; Score is the BM25F score as a
+// share of the first result's.
+func (s *Snapshot) Lexical(query string, limit int) []Result {
+	s.prepareSearch()
+	hits := s.bm25().Search(parseQuery(query).Query, limit)
+	out := make([]Result, 0, len(hits))
+	for _, h := range hits {
+		sk := s.Skills[h.Doc]
+		out = append(out, Result{Name: sk.Name, Score: relevance("lexical", h.Score, hits[0].Score, true), Description: sk.Description, Match: "lexical", index: h.Doc})
 	}
 	return out
 }

@@ -22,13 +22,14 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 	if limit <= 0 {
 		limit = 10
 	}
-	q := rank.ParseQuery(query)
+	q := parseQuery(query)
 	fused := map[int]float64{}
 	why := map[int]string{}
+	var asTyped map[int]bool
 	add := func(list []int, label string) {
 		for r, i := range list {
 			fused[i] += 1.0 / float64(rrfK+r+1)
-			if _, ok := why[i]; !ok {
+			if w, ok := why[i]; !ok || w == "lexical" && label == "name-typo" && asTyped != nil && !asTyped[i] {
 				why[i] = label
 			}
 		}
@@ -41,42 +42,114 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 		exact = append(exact, i)
 	}
 	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ' ' || r == ',' || r == '`' || r == '"' || r == '\'' }) {
-		if i := s.Lookup(f); i >= 0 && !contains(exact, i) {
+		if i := s.Lookup(f); i >= 0 && !contains(exact, i) && (strings.ContainsAny(f, "-_.0123456789") || s.bm25().DocFreq(rank.Stem(fold([]byte(f)))) <= rareUse) {
 			exact = append(exact, i)
 		}
 	}
 	add(exact, "exact-name")
 	var lexical []int
-	for _, h := range s.bm25().Search(q, 200) {
-		lexical = append(lexical, h.Doc)
-	}
-	if !s.selective(q) {
-		lexical = nil
+	cq := correctRef(s, q)
+	lexScore := map[int]float64{}
+	top := 0.0
+	if s.selective(cq) {
+		for r, h := range s.bm25().Search(cq.Query, 200) {
+			lexical = append(lexical, h.Doc)
+			lexScore[h.Doc] = h.Score
+			if r == 0 {
+				top = h.Score
+			}
+		}
 	}
 	add(lexical, "lexical")
-	add(typoScan(s, q, exact), "name-typo")
-	out := make([]Result, 0, len(fused))
-	for i, sc := range fused {
-		sk := s.Skills[i]
-		out = append(out, Result{Name: sk.Name, Score: round4(sc * 1000), Description: sk.Description, Match: why[i], index: i})
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
+	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
+		asTyped = map[int]bool{}
+		for _, h := range s.bm25().Search(q.Query, 200) {
+			asTyped[h.Doc] = true
 		}
-		return out[a].index < out[b].index
+	}
+	typos := typoScan(s, q, exact)
+	sort.SliceStable(typos, func(a, b int) bool {
+		ra, rb := slices.Index(lexical, typos[a]), slices.Index(lexical, typos[b])
+		if ra < 0 {
+			ra = len(lexical)
+		}
+		if rb < 0 {
+			rb = len(lexical)
+		}
+		return ra < rb
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	add(typos, "name-typo")
+	type hit struct {
+		i  int
+		sc float64
+	}
+	var order []hit
+	for i, sc := range fused {
+		order = append(order, hit{i, round4(sc * 1000)})
+	}
+	sort.Slice(order, func(a, b int) bool {
+		if order[a].sc != order[b].sc {
+			return order[a].sc > order[b].sc
+		}
+		return order[a].i < order[b].i
+	})
+	out := make([]Result, 0, len(order))
+	for _, h := range order[:min(limit, len(order))] {
+		sk := s.Skills[h.i]
+		ls, ok := lexScore[h.i]
+		out = append(out, Result{Name: sk.Name, Score: relevance(why[h.i], ls, top, ok), Description: sk.Description, Match: why[h.i], index: h.i})
+	}
+	return out
+}
+
+// correctRef is Snapshot.correct as a scan of the whole vocabulary.
+func correctRef(s *Snapshot, q searchQuery) searchQuery {
+	var out searchQuery
+	for k, term := range q.Terms {
+		if len(q.words[k]) < 4 || s.bm25().DocFreq(term) > 0 {
+			out.Terms = append(out.Terms, term)
+			out.words = append(out.words, q.words[k])
+			out.Weights = append(out.Weights, 1)
+			continue
+		}
+		maxd := 1
+		if len(term) >= 7 {
+			maxd = 2
+		}
+		dist := distanceRef
+		if len(term) >= 2*(2*maxd+1) {
+			dist = osaRef
+		}
+		best := maxd + 1
+		var cands []string
+		for _, v := range s.vocab {
+			d := dist(term, v)
+			if v == term || d > maxd || d > best {
+				continue
+			}
+			if d < best {
+				best, cands = d, nil
+			}
+			cands = append(cands, v)
+		}
+		sort.SliceStable(cands, func(a, b int) bool { return s.bm25().DocFreq(cands[a]) > s.bm25().DocFreq(cands[b]) })
+		for _, c := range cands[:min(len(cands), 3)] {
+			if !slices.Contains(out.Terms, c) {
+				out.Terms = append(out.Terms, c)
+				out.words = append(out.words, c)
+				out.Weights = append(out.Weights, correctionWeight)
+			}
+		}
 	}
 	return out
 }
 
 // typoScan is the typo search as a scan over every skill.
-func typoScan(s *Snapshot, q rank.Query, skip []int) []int {
+func typoScan(s *Snapshot, q searchQuery, skip []int) []int {
 	var out []int
-	for _, t := range q.Terms {
-		if len(t) < 5 || s.bm25().DocFreq(t) > 0 {
+	for k, term := range q.Terms {
+		t := q.words[k]
+		if len(t) < 4 || s.bm25().DocFreq(term) > 0 {
 			continue
 		}
 		maxd := 1
@@ -98,16 +171,48 @@ func typoScan(s *Snapshot, q rank.Query, skip []int) []int {
 	return out
 }
 
-// hitRef is the scan's test of one lower-case name against a query word.
+// hitRef is the scan's test of one lower-case name against a query word:
+// transpositions count in words of 6 bytes or more for one edit, 10 for
+// two.
 func hitRef(t, name string, maxd int) bool {
-	hit := distanceRef(t, name) <= maxd && t != name
+	dist := distanceRef
+	if len(t) >= 2*(2*maxd+1) {
+		dist = osaRef
+	}
+	hit := dist(t, name) <= maxd && t != name
 	for _, part := range strings.Split(name, "-") {
 		if hit || len(part) < 4 || part == t {
 			break
 		}
-		hit = distanceRef(t, part) <= maxd
+		hit = dist(t, part) <= maxd
 	}
 	return hit && name != t
+}
+
+// osaRef is the optimal-string-alignment distance in bytes: Levenshtein
+// with transpositions of adjacent bytes.
+func osaRef(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // distanceRef is the plain Levenshtein distance in bytes.
@@ -257,7 +362,7 @@ func TestTypoIndexFindsEveryMatch(t *testing.T) {
 			w = parts[r.IntN(len(parts))]
 		}
 		w = typo(r, strings.ReplaceAll(w, "-", ""), 1+r.IntN(2))
-		if len(w) < 5 {
+		if len(w) < 4 {
 			continue
 		}
 		maxd := 1
@@ -313,10 +418,13 @@ func TestWithinDistance(t *testing.T) {
 	}
 	for _, a := range words {
 		for _, b := range words {
-			d := distanceRef(a, b)
+			d, o := distanceRef(a, b), osaRef(a, b)
 			for max := 0; max <= 3; max++ {
-				if got, want := withinDistance(a, b, max), a != b && d <= max; got != want {
+				if got, want := withinDistance(a, b, max, false), a != b && d <= max; got != want {
 					t.Fatalf("withinDistance(%q, %q, %d) = %v, distance %d", a, b, max, got, d)
+				}
+				if got, want := withinDistance(a, b, max, true), a != b && o <= max; got != want {
+					t.Fatalf("withinDistance(%q, %q, %d, swaps) = %v, distance %d", a, b, max, got, o)
 				}
 			}
 		}

@@ -21,7 +21,19 @@ type Skill struct {
 	Root string
 	// DisableModelInvocation excludes the skill from model-facing catalogs.
 	DisableModelInvocation bool
+	// Body is the start of the skill file's body (at most MaxSearchBody
+	// bytes, ending at a whole character), when read from disk. Search
+	// weighs it below the name and the description; it is never shown or
+	// sent to a model.
+	Body string
 }
+
+// MaxSearchBody bounds the part of a skill's body that search reads: the
+// overview a file opens with, not its reference sections.
+const MaxSearchBody = 2048
+
+// bodyWeight is the weight of the body against the description's 1.
+const bodyWeight = 0.3
 
 // Options selects which skills are eligible.
 type Options struct {
@@ -42,8 +54,12 @@ type Snapshot struct {
 	Fingerprint string  // sha256 hex over eligible names and descriptions
 
 	byName map[string]int
-	cards  []Card           // per skill; zero Card when missing or stale
-	tagged map[string][]int // tag → skill indexes in source order ("unclassified" included)
+	// shadowed holds, by name, the later skills of a repeated name: left
+	// out of the catalog (the first wins, as in an agent host) but kept so
+	// that loading such a name by hand is refused as ambiguous.
+	shadowed map[string][]Skill
+	cards    []Card           // per skill; zero Card when missing or stale
+	tagged   map[string][]int // tag → skill indexes in source order ("unclassified" included)
 
 	// The search structures are built on first use: a snapshot that is
 	// only listed, browsed by tag or compacted never pays for them.
@@ -52,6 +68,9 @@ type Snapshot struct {
 	index       *rank.Index // BM25F over names and descriptions
 	typoOnce    sync.Once
 	typo        *typoIndex // names and name parts for typo recovery
+	vocab       []string   // the index's terms by ID
+	termOnce    sync.Once
+	termTypo    *typoIndex // the vocabulary, for typo recovery on terms
 }
 
 // Card is a skill's card from a profile, when current.
@@ -76,6 +95,10 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 		}
 		if _, dup := s.byName[sk.Name]; dup {
 			s.Excluded++
+			if s.shadowed == nil {
+				s.shadowed = map[string][]Skill{}
+			}
+			s.shadowed[sk.Name] = append(s.shadowed[sk.Name], sk)
 			continue
 		}
 		s.byName[sk.Name] = len(s.Skills)
@@ -97,13 +120,28 @@ func NewSnapshot(all []Skill, opts Options) *Snapshot {
 	return s
 }
 
-// bm25 returns the BM25F index over names (weight 3) and descriptions,
-// building it on first use.
+// bm25 returns the BM25F index over names (weight 3), descriptions (1)
+// and the start of bodies (bodyWeight), building it on first use.
 func (s *Snapshot) bm25() *rank.Index {
 	s.indexOnce.Do(func() {
-		b := rank.NewBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75})
+		b := rank.NewIDBuilder(rank.Field{Name: "name", Weight: 3, B: 0.3}, rank.Field{Name: "description", Weight: 1, B: 0.75},
+			rank.Field{Name: "body", Weight: bodyWeight, B: 0.75})
+		norm := map[string]string{}
+		var buf []byte
+		var ids [3][]int32
 		for _, sk := range s.Skills {
-			b.Add(sk.Name, sk.Description)
+			for f, text := range [3]string{sk.Name, sk.Description, sk.Body} {
+				cur := ids[f][:0]
+				buf = indexTerms(text, buf, norm, func(t string) {
+					id := b.ID(t)
+					if int(id) == len(s.vocab) {
+						s.vocab = append(s.vocab, t)
+					}
+					cur = append(cur, id)
+				})
+				ids[f] = cur
+			}
+			b.Add(ids[0], ids[1], ids[2])
 		}
 		s.index = b.Build()
 	})
@@ -115,6 +153,20 @@ func (s *Snapshot) bm25() *rank.Index {
 func (s *Snapshot) typos() *typoIndex {
 	s.typoOnce.Do(func() { s.typo = newTypoIndex(s.Skills) })
 	return s.typo
+}
+
+// termTypos returns the vocabulary table for typo recovery on terms,
+// building it on first use (only a query with an unknown word needs it).
+func (s *Snapshot) termTypos() *typoIndex {
+	s.termOnce.Do(func() {
+		s.bm25() // fills the vocabulary
+		terms := make([]Skill, len(s.vocab))
+		for i, t := range s.vocab {
+			terms[i] = Skill{Name: t}
+		}
+		s.termTypo = newTypoIndex(terms)
+	})
+	return s.termTypo
 }
 
 // prepareSearch builds the search structures of a snapshot not searched

@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
 )
@@ -60,20 +63,73 @@ func FromDisk(roots []string) ([]Skill, []error) {
 			Location:               src.Path,
 			Root:                   src.Root,
 			DisableModelInvocation: doc.DisableModelInvocation,
+			Body:                   searchBody(doc.Body),
 		})
 	}
 	return skills, errs
 }
 
+// searchBody returns the start of a body that search reads: at most
+// MaxSearchBody bytes, cut before a partial character.
+func searchBody(body []byte) string {
+	if len(body) <= MaxSearchBody {
+		return string(body)
+	}
+	cut := MaxSearchBody
+	for cut > 0 && !utf8.RuneStart(body[cut]) {
+		cut--
+	}
+	return string(body[:cut])
+}
+
 // ErrNotFound reports a name that is not in the catalog.
 var ErrNotFound = errors.New("no such skill")
+
+// ErrAmbiguous reports a name that several skill files declare.
+var ErrAmbiguous = errors.New("ambiguous skill name")
+
+// AmbiguousError is a name that several skill files declare: the catalog
+// a model sees keeps the first, but a request for the skill by name cannot
+// tell which one is meant. Paths lists every file, the first one first.
+type AmbiguousError struct {
+	Name  string
+	Paths []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("skill %q is ambiguous: %d skills have that name: %s", e.Name, len(e.Paths), strings.Join(e.Paths, ", "))
+}
+
+// Is makes errors.Is(err, ErrAmbiguous) hold.
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+// ambiguous returns an *AmbiguousError when name is declared by more than
+// one skill file (files with the same path count once), else nil.
+func (s *Snapshot) ambiguous(name string, i int) error {
+	later := s.shadowed[name]
+	if len(later) == 0 {
+		return nil
+	}
+	paths := []string{s.Skills[i].Location}
+	for _, sk := range later {
+		if !slices.Contains(paths, sk.Location) {
+			paths = append(paths, sk.Location)
+		}
+	}
+	if len(paths) < 2 || slices.Contains(paths, "") {
+		// A catalog from a capture names no files to tell apart.
+		return nil
+	}
+	return &AmbiguousError{Name: name, Paths: paths}
+}
 
 // ErrEscape reports a path that leaves its skill's folder.
 var ErrEscape = errors.New("path leaves the skill folder")
 
 // Load returns the skill file of name, verbatim. The file must resolve
 // (symlinks included) inside the folder the skill was discovered in. Errors
-// name the skill, never a filesystem path.
+// name the skill and no filesystem path, except an *AmbiguousError, which
+// lists the files that declare the name.
 func (s *Snapshot) Load(name string) ([]byte, error) {
 	sk, file, err := s.skillFile(name)
 	if err != nil {
@@ -103,7 +159,7 @@ func (s *Snapshot) Resource(name, rel string) ([]byte, error) {
 	if errors.Is(err, untrusted.ErrOutside) {
 		return nil, fmt.Errorf("skill %q: %w", name, ErrEscape)
 	} else if err != nil {
-		return nil, fmt.Errorf("skill %q: resource %v", name, err)
+		return nil, fmt.Errorf("skill %q: resource %w", name, err)
 	}
 	if sk.Root == "" {
 		// A folder named by a capture is only trusted when it holds the
@@ -129,7 +185,7 @@ func (s *Snapshot) Resource(name, rel string) ([]byte, error) {
 		var tl *untrusted.TooLargeError
 		switch {
 		case errors.As(err, &tl), errors.Is(err, untrusted.ErrNotRegular) && !isDirErr(err):
-			return nil, fmt.Errorf("skill %q: resource %q: %v", name, rel, err)
+			return nil, fmt.Errorf("skill %q: resource %q: %w", name, rel, err)
 		case errors.Is(err, fs.ErrNotExist), isDirErr(err):
 			return nil, fmt.Errorf("skill %q has no resource %q", name, rel)
 		}
@@ -152,6 +208,9 @@ func (s *Snapshot) skillFile(name string) (Skill, string, error) {
 	i := s.Lookup(name)
 	if i < 0 {
 		return Skill{}, "", fmt.Errorf("%w %q", ErrNotFound, name)
+	}
+	if err := s.ambiguous(name, i); err != nil {
+		return Skill{}, "", err
 	}
 	sk := s.Skills[i]
 	if sk.Location == "" {
@@ -196,6 +255,9 @@ func (s *Snapshot) Location(name string) (string, error) {
 	i := s.Lookup(name)
 	if i < 0 {
 		return "", fmt.Errorf("%w %q", ErrNotFound, name)
+	}
+	if err := s.ambiguous(name, i); err != nil {
+		return "", err
 	}
 	if s.Skills[i].Location == "" {
 		return "", fmt.Errorf("skill %q has no known location", name)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,13 +74,21 @@ func TestRealSkillCorpus(t *testing.T) {
 	}
 	s := NewSnapshot(skills, Options{})
 	index := CompactBlocks([][]Skill{s.Skills}, 12000)[0]
+	ambiguous := 0
 	for _, n := range s.Names() {
 		if strings.Count(index, "\n"+cell(n)+"\t")+strings.Count(index, "\n"+cell(n)+"\n") != 1 {
 			t.Errorf("%s not listed exactly once", n)
 		}
-		if _, err := s.Load(n); err != nil {
+		// The corpus repeats six names (init, run, status x2, review,
+		// brand-guidelines): those are refused as ambiguous.
+		if _, err := s.Load(n); err != nil && !errors.Is(err, ErrAmbiguous) {
 			t.Errorf("load %s: %v", n, err)
+		} else if err != nil {
+			ambiguous++
 		}
+	}
+	if ambiguous != 5 {
+		t.Errorf("%d ambiguous names, want 5", ambiguous)
 	}
 	if strings.Contains(index, "/SKILL.md") {
 		t.Error("a path leaked into the index")
@@ -109,4 +118,41 @@ func TestRealSkillCorpus(t *testing.T) {
 		t.Errorf("search: %+v", res)
 	}
 	t.Logf("%d skills, compact index %d bytes", s.Len(), len(index))
+}
+
+// A name that several files declare cannot be fetched by that name: the
+// catalog keeps the first, and Load, Resource and Location list them all.
+func TestLoadAmbiguousName(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a", "init", "SKILL.md"), "---\nname: init\ndescription: First.\n---\n")
+	writeFile(t, filepath.Join(root, "b", "init", "SKILL.md"), "---\nname: init\ndescription: Second.\n---\n")
+	writeFile(t, filepath.Join(root, "b", "other", "SKILL.md"), "---\nname: other\ndescription: Once.\n---\n")
+	skills, errs := FromDisk([]string{root})
+	if len(errs) > 0 || len(skills) != 3 {
+		t.Fatalf("skills %+v errs %v", skills, errs)
+	}
+	s := NewSnapshot(skills, Options{})
+	if s.Len() != 2 || s.Skills[s.Lookup("init")].Description != "First." {
+		t.Fatalf("the first init is not the one kept: %+v", s.Skills)
+	}
+	want := []string{filepath.Join(root, "a", "init", "SKILL.md"), filepath.Join(root, "b", "init", "SKILL.md")}
+	for name, call := range map[string]func() error{
+		"Load":     func() error { _, err := s.Load("init"); return err },
+		"Resource": func() error { _, err := s.Resource("init", "x.md"); return err },
+		"Location": func() error { _, err := s.Location("init"); return err },
+	} {
+		err := call()
+		var ae *AmbiguousError
+		if !errors.Is(err, ErrAmbiguous) || !errors.As(err, &ae) || ae.Name != "init" || !slices.Equal(ae.Paths, want) {
+			t.Errorf("%s: err %v, want an AmbiguousError over %v", name, err, want)
+		}
+	}
+	if _, err := s.Load("other"); err != nil {
+		t.Errorf("a name declared once: %v", err)
+	}
+	// The same file reached twice is one skill, not an ambiguity.
+	dup := NewSnapshot(append(skills[:0:0], skills[2], skills[2]), Options{})
+	if _, err := dup.Load("other"); err != nil {
+		t.Errorf("one file twice: %v", err)
+	}
 }

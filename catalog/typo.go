@@ -236,19 +236,27 @@ func (x *typoIndex) matches(t string, maxd int, skip, out []int, limit int) []in
 	// position and length a match within maxd allows.
 	// A string found through a piece's bigram holds the whole piece there
 	// (unless the position was clipped) before it is compared.
-	pieces := maxd + 1
+	// A transposition is two Levenshtein edits: when transpositions count
+	// (transposes), the candidates are those within 2*maxd Levenshtein
+	// edits, cut into that many more pieces.
+	lev := maxd
+	swaps := transposes(t, maxd)
+	if swaps {
+		lev = 2 * maxd
+	}
+	pieces := lev + 1
 	for k := 0; k < pieces; k++ {
 		p, end := k*len(t)/pieces, (k+1)*len(t)/pieces
 		piece := t[p:end]
-		for n := max(len(t)-maxd, 2); n <= len(t)+maxd; n++ {
-			for pos := max(p-maxd, 0); pos <= p+maxd && pos+2 <= n; pos++ {
+		for n := max(len(t)-lev, 2); n <= len(t)+lev; n++ {
+			for pos := max(p-lev, 0); pos <= p+lev && pos+2 <= n; pos++ {
 				for _, id := range x.lookup(typoKey(t[p], t[p+1], pos, n)) {
 					str := x.strs[id]
 					if s.stamp[id] == s.gen || pos < 255 && !strings.HasPrefix(str[pos:], piece) {
 						continue
 					}
 					s.stamp[id] = s.gen
-					if withinDistance(t, str, maxd) {
+					if withinDistance(t, str, maxd, swaps) {
 						s.found = append(s.found, id)
 					}
 				}
@@ -287,11 +295,19 @@ func (x *typoIndex) matches(t string, maxd int, skip, out []int, limit int) []in
 	return out
 }
 
+// transposes reports whether a transposition counts as one edit for the
+// query word t at distance maxd: when t is long enough to cut into
+// 2*maxd+1 pieces of two bytes, the pieces the index looks up (6 bytes for
+// one edit, 10 for two). Shorter words are matched by Levenshtein edits
+// alone, which the index finds with maxd+1 pieces.
+func transposes(t string, maxd int) bool { return len(t) >= 2*(2*maxd+1) }
+
 // typoHit reports whether the lower-case name, or one of its dash-separated
 // parts before the first part shorter than four bytes or equal to t, is
 // within distance maxd of t.
 func typoHit(t, name string, maxd int) bool {
-	if withinDistance(t, name, maxd) {
+	swaps := transposes(t, maxd)
+	if withinDistance(t, name, maxd, swaps) {
 		return true
 	}
 	for rest := name; ; {
@@ -299,7 +315,7 @@ func typoHit(t, name string, maxd int) bool {
 		if len(part) < 4 || part == t {
 			return false
 		}
-		if withinDistance(t, part, maxd) {
+		if withinDistance(t, part, maxd, swaps) {
 			return true
 		}
 		if !more {
@@ -309,11 +325,14 @@ func typoHit(t, name string, maxd int) bool {
 	}
 }
 
-// withinDistance reports whether the Levenshtein distance of a and b (in
-// bytes) is at most max; equal words are not typos. Only the band of cells
-// within max of the diagonal is computed (a cell outside it is more than
-// max), so the cost is O(len·max).
-func withinDistance(a, b string, max int) bool {
+// withinDistance reports whether the edit distance of a and b (in bytes)
+// is at most max; equal words are not typos. The edits are insertions,
+// deletions and substitutions (Levenshtein), and with swaps also the
+// transposition of two adjacent bytes ("scnapy" for "scanpy", optimal
+// string alignment). Only the band of cells within max of the diagonal is
+// computed (a cell outside it is more than max), so the cost is
+// O(len·max).
+func withinDistance(a, b string, max int, swaps bool) bool {
 	if d := len(a) - len(b); d > max || -d > max {
 		return false
 	}
@@ -321,12 +340,13 @@ func withinDistance(a, b string, max int) bool {
 		return false // equal words are lexical matches, not typos
 	}
 	far := max + 1 // stands for every value above max
-	var buf [2 * 80]int
-	var prev, cur []int
-	if len(b)+1 <= len(buf)/2 {
-		prev, cur = buf[:len(b)+1], buf[len(buf)/2:len(buf)/2+len(b)+1]
+	const row = 80
+	var buf [3 * row]int
+	var prev2, prev, cur []int
+	if len(b)+1 <= row {
+		prev2, prev, cur = buf[:len(b)+1], buf[row:row+len(b)+1], buf[2*row:2*row+len(b)+1]
 	} else {
-		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
 	}
 	for j := range prev {
 		prev[j] = min(j, far)
@@ -351,16 +371,24 @@ func withinDistance(a, b string, max int) bool {
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, far)
-			best = min(best, cur[j])
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, far)
+			// prev2[j-2] lies in the band of row i-2, as j does in this one.
+			if swaps && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			best = min(best, c)
 		}
 		if hi < len(b) {
 			cur[hi+1] = far
 		}
+		// A transposition reaches back two rows, but its source cell also
+		// bounds a cell of the previous row (which substitutes instead), so
+		// a row above max still ends the search.
 		if best > max {
 			return false
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)] <= max
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -585,7 +586,7 @@ func (cv *Conversation) total() {
 		saved := bc - ac
 		t.Saved = &saved
 		if bc > 0 {
-			p := math.Round(saved*10000/bc) / 100
+			p := units.Round(saved*100/bc, 2)
 			t.SavedPct = &p
 		}
 	}

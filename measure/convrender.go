@@ -12,6 +12,7 @@ import (
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // WriteConversationJSON writes a conversation report as one indented JSON
@@ -32,9 +33,9 @@ func Cost(c *float64) string {
 	}
 	v := *c
 	if v < 0 {
-		return fmt.Sprintf("-$%.4f", -v)
+		return "-$" + units.Fixed(-v, 4)
 	}
-	return fmt.Sprintf("$%.4f", v)
+	return "$" + units.Fixed(v, 4)
 }
 
 func arrow(a, b int) string { return Thousands(a) + " → " + Thousands(b) }
@@ -202,7 +203,7 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		if tot.SavedPct != nil {
 			pct = *tot.SavedPct
 		}
-		fmt.Fprintf(w, "saved: %s (%.2f %%)%s\n", Cost(tot.Saved), pct, pricedNote(tot))
+		fmt.Fprintf(w, "saved: %s (%s %%)%s\n", Cost(tot.Saved), units.Fixed(pct, 2), pricedNote(tot))
 	} else {
 		fmt.Fprintf(w, "saved: n/a%s\n", pricedNote(tot))
 	}
@@ -292,7 +293,7 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 		if cv.Total.SavedPct != nil {
 			pct = *cv.Total.SavedPct
 		}
-		fmt.Fprintf(w, " Cost %s → %s, saved %s (%.2f %%)%s.", Cost(cv.Total.Before.Cost), Cost(cv.Total.After.Cost), Cost(s), pct, mdCell(pricedNote(cv.Total)))
+		fmt.Fprintf(w, " Cost %s → %s, saved %s (%s %%)%s.", Cost(cv.Total.Before.Cost), Cost(cv.Total.After.Cost), Cost(s), units.Fixed(pct, 2), mdCell(pricedNote(cv.Total)))
 	} else {
 		fmt.Fprintf(w, " Cost unavailable%s.", mdCell(pricedNote(cv.Total)))
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // The charts' geometry and colours; the browser test checks a screenshot
@@ -119,7 +120,7 @@ func writeHeadline(bw *bufio.Writer, tot ConvTotal) {
 	if tot.Before.Cost != nil && tot.After.Cost != nil {
 		fmt.Fprintf(bw, `<span class="figure">%s → %s</span> `, e(Cost(tot.Before.Cost)), e(Cost(tot.After.Cost)))
 		if tot.Saved != nil && tot.SavedPct != nil {
-			fmt.Fprintf(bw, "saved %s (%.2f %%); ", e(Cost(tot.Saved)), *tot.SavedPct)
+			fmt.Fprintf(bw, "saved %s (%s %%); ", e(Cost(tot.Saved)), units.Fixed(*tot.SavedPct, 2))
 		}
 		fmt.Fprintf(bw, "input tokens %s", e(arrow(tot.Before.Input, tot.After.Input)))
 	} else {
@@ -136,7 +137,7 @@ func writeConversationHTML(bw *bufio.Writer, cv *Conversation, part htmlPart) {
 	tot := cv.Total
 	fmt.Fprintf(bw, "<p>%d request(s). Cost %s → %s", len(cv.Turns), e(Cost(tot.Before.Cost)), e(Cost(tot.After.Cost)))
 	if tot.Saved != nil && tot.SavedPct != nil {
-		fmt.Fprintf(bw, ", saved %s (%.2f %%)", e(Cost(tot.Saved)), *tot.SavedPct)
+		fmt.Fprintf(bw, ", saved %s (%s %%)", e(Cost(tot.Saved)), units.Fixed(*tot.SavedPct, 2))
 	}
 	bw.WriteString(e(pricedNote(tot)))
 	fmt.Fprintf(bw, ". Prefix breaks %d → %d, %d by a rule.</p>\n<ul>\n", tot.Before.Breaks, tot.After.Breaks, tot.RuleBreaks)

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -489,12 +490,8 @@ func countCapture(c *capture.Capture, counter Counter) int {
 	return total
 }
 
-func pct(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
-}
+// pct is part of whole in percent to two decimals (units.Percent).
+func pct(part, whole int) float64 { return units.Percent(part, whole) }
 
 // skillTags counts the <skill> tags of a raw catalog, whichever way JSON
 // wrote its angle brackets; the escaped forms are looked for only when the

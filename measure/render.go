@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -20,56 +21,14 @@ func WriteJSON(w io.Writer, rep *Report) error {
 	return enc.Encode(rep)
 }
 
-// Size renders a byte count for people: "812 B", "13.0 KiB", "2.9 MiB".
-func Size(n int) string {
-	switch {
-	case n < 1024 && n > -1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20 && n > -(1<<20):
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	default:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-}
+// Size writes a byte count in B, KiB or MiB (units.Size).
+func Size(n int) string { return units.Size(n) }
 
-// Thousands renders an integer with comma grouping.
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Thousands writes an integer with comma grouping (units.Thousands).
+func Thousands(n int) string { return units.Thousands(n) }
 
-// USD renders an amount of US dollars: cents from a dollar up, four
-// decimals below ("$0.0216"), and "<$0.0001" for less; a negative amount
-// (a rule that costs) carries its sign before the dollar sign.
-func USD(v float64) string {
-	if v < 0 {
-		if v > -0.0001 {
-			return ">-$0.0001"
-		}
-		return "-" + USD(-v)
-	}
-	switch {
-	case v >= 1:
-		return fmt.Sprintf("$%.2f", v)
-	case v != 0 && v < 0.0001:
-		return "<$0.0001"
-	}
-	return fmt.Sprintf("$%.4f", v)
-}
+// USD writes an amount of US dollars (units.USD).
+func USD(v float64) string { return units.USD(v) }
 
 // afterLine is the size after the pipeline and, with a price, what the
 // cost column is computed at.
@@ -99,20 +58,7 @@ func costCell(usd *float64) string {
 	return USD(*usd)
 }
 
-// exactPct is part of whole in percent, unrounded (shown to one decimal).
-func exactPct(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return float64(part) * 100 / float64(whole)
-}
-
-func share(part, whole int) string {
-	if whole == 0 {
-		return "0.0 %"
-	}
-	return fmt.Sprintf("%.1f %%", float64(part)*100/float64(whole))
-}
+func share(part, whole int) string { return units.PercentText(part, whole) }
 
 // barWidth is the width of a full (100 %) share bar.
 const barWidth = 20
@@ -213,8 +159,8 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) error {
 // totalLine sums a report in one line.
 func totalLine(rep *Report) string {
 	t := rep.Totals
-	s := fmt.Sprintf("total: %s, %s → %s bytes (%s saved, %.1f %%)", counted(t.Captures, "capture"),
-		Thousands(t.Bytes), Thousands(t.AfterBytes), Thousands(t.SavedBytes), t.SavedPct)
+	s := fmt.Sprintf("total: %s, %s → %s bytes (%s saved, %s)", counted(t.Captures, "capture"),
+		Thousands(t.Bytes), Thousands(t.AfterBytes), Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
 	if t.Encoding != "none" && t.Encoding != "" {
 		s += fmt.Sprintf(", %s → %s tokens (%s saved)", Thousands(t.Tokens), Thousands(t.AfterTokens), Thousands(t.SavedTokens))
 	}
@@ -253,7 +199,7 @@ func writeCaptureTable(w io.Writer, rep *Report) {
 	}
 	tt := rep.Totals
 	t.add("total: "+counted(tt.Captures, "capture"), "", Thousands(tt.Bytes), tokensCell(tokens, tt.Tokens), "",
-		Thousands(tt.AfterBytes), Thousands(tt.SavedBytes), fmt.Sprintf("%.1f %%", tt.SavedPct), "")
+		Thousands(tt.AfterBytes), Thousands(tt.SavedBytes), share(tt.SavedBytes, tt.Bytes), "")
 	t.write(w, "")
 	if tokens {
 		line := fmt.Sprintf("tokens (%s): %s → %s (%s saved)", tt.Encoding, Thousands(tt.Tokens), Thousands(tt.AfterTokens), Thousands(tt.SavedTokens))
@@ -385,10 +331,10 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 		head = append(head, "cost saved")
 	}
 	t.add(append(head, "")...)
-	row := func(name string, before, after, saved int, pct float64, tokens int, usd *float64, note string) {
+	row := func(name string, before, after, saved int, tokens int, usd *float64, note string) {
 		bytesSaved := "0"
 		if saved != 0 {
-			bytesSaved = fmt.Sprintf("%s (%.1f %%)", Thousands(saved), pct)
+			bytesSaved = fmt.Sprintf("%s (%s)", Thousands(saved), share(saved, before))
 		}
 		cells := []string{name, Thousands(before), "→", Thousands(after), bytesSaved, tokensCell(c.counting(), tokens)}
 		if c.priced() {
@@ -397,9 +343,9 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 		t.add(append(cells, note)...)
 	}
 	for _, s := range c.Savings {
-		row(s.Rule+" "+s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, escape.Text(s.Why()))
+		row(s.Rule+" "+s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedTokens, s.SavedUSD, escape.Text(s.Why()))
 	}
-	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
+	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, c.After.SavedTokens, c.After.SavedUSD, "")
 	t.write(w, "  ")
 	fmt.Fprintf(w, "  after: %s\n", escape.Text(c.afterLine()))
 }
@@ -426,8 +372,8 @@ func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
 				catalogShare(c), Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes))
 		}
 		t := rep.Totals
-		fmt.Fprintf(w, "| **total: %s** | | %s | %s | | %s | %s (%.1f %%) |\n\n", counted(t.Captures, "capture"), Thousands(t.Bytes), tokensCell(tokens, t.Tokens),
-			Thousands(t.AfterBytes), Thousands(t.SavedBytes), t.SavedPct)
+		fmt.Fprintf(w, "| **total: %s** | | %s | %s | | %s | %s (%s) |\n\n", counted(t.Captures, "capture"), Thousands(t.Bytes), tokensCell(tokens, t.Tokens),
+			Thousands(t.AfterBytes), Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
 		fmt.Fprintf(w, "**Total:** %s\n\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
 	}
 	for _, n := range rep.Notes {
@@ -470,10 +416,10 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 			fmt.Fprintf(w, " ---: |")
 		}
 		fmt.Fprintf(w, " --- |\n")
-		row := func(rule, name string, before, after, saved int, pct float64, tokens int, usd *float64, note string) {
+		row := func(rule, name string, before, after, saved int, tokens int, usd *float64, note string) {
 			bytesSaved := "0"
 			if saved != 0 {
-				bytesSaved = fmt.Sprintf("%s (%.1f %%)", Thousands(saved), pct)
+				bytesSaved = fmt.Sprintf("%s (%s)", Thousands(saved), share(saved, before))
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", rule, name, Thousands(before), Thousands(after), bytesSaved, tokensCell(c.counting(), tokens))
 			if c.priced() {
@@ -482,9 +428,9 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 			fmt.Fprintf(w, " %s |\n", mdText(note))
 		}
 		for _, s := range c.Savings {
-			row(s.Rule, s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedPct, s.SavedTokens, s.SavedUSD, s.Why())
+			row(s.Rule, s.Name, s.BytesBefore, s.BytesAfter, s.SavedBytes, s.SavedTokens, s.SavedUSD, s.Why())
 		}
-		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, exactPct(c.Bytes-c.After.Bytes, c.Bytes), c.After.SavedTokens, c.After.SavedUSD, "")
+		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, c.After.SavedTokens, c.After.SavedUSD, "")
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "- after: %s\n", mdText(c.afterLine()))

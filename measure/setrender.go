@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // ConversationSet is the report of several conversations found among the
@@ -24,6 +25,8 @@ type NamedConversation struct {
 	Name      string `json:"name"`
 	FoundBy   string `json:"found_by"`
 	SessionID string `json:"session_id,omitempty"`
+	// Parent links a subagent's conversation to its session.
+	Parent string `json:"parent,omitempty"`
 	*Conversation
 }
 
@@ -63,7 +66,7 @@ func NewConversationSet(threads []Thread, convs []*Conversation) *ConversationSe
 	all := &Conversation{}
 	for i, cv := range convs {
 		th := threads[i]
-		set.Conversations[i] = NamedConversation{Name: th.Name, FoundBy: th.FoundBy, SessionID: th.ID, Conversation: cv}
+		set.Conversations[i] = NamedConversation{Name: th.Name, FoundBy: th.FoundBy, SessionID: th.ID, Parent: th.Parent, Conversation: cv}
 		t := cv.Total
 		set.Summary.Conversations[i] = SummaryRow{Conversation: i + 1, Name: th.Name, FoundBy: th.FoundBy, Turns: t.Turns,
 			Before: SummarySide{Input: t.Before.Input, Cost: t.Before.Cost, Breaks: t.Before.Breaks},
@@ -90,10 +93,14 @@ func WriteConversationsJSON(w io.Writer, set *ConversationSet) error {
 
 // foundBy says how a conversation was found, with its session id.
 func (n NamedConversation) foundBy() string {
+	s := n.FoundBy
 	if n.SessionID != "" {
-		return n.FoundBy + " " + n.SessionID
+		s += " " + n.SessionID
 	}
-	return n.FoundBy
+	if n.Parent != "" {
+		s += ", " + n.Parent
+	}
+	return s
 }
 
 // setCounts says how many conversations were found in how many requests,
@@ -149,7 +156,7 @@ func saved(t ConvTotal) string {
 	if t.SavedPct != nil {
 		pct = *t.SavedPct
 	}
-	return fmt.Sprintf("%s (%.2f %%)", Cost(t.Saved), pct)
+	return fmt.Sprintf("%s (%s %%)", Cost(t.Saved), units.Fixed(pct, 2))
 }
 
 // WriteConversationsText writes the report of several conversations for

@@ -18,7 +18,19 @@ const (
 	// FoundByPrefix: a chain of requests each of which extends the one
 	// before it.
 	FoundByPrefix = "shared prefix"
+	// FoundByClaudeCode and FoundByCodex: the turns of one conversation
+	// of a Claude Code session file (its main thread or one subagent's),
+	// of a Codex rollout file.
+	FoundByClaudeCode = "claude code session"
+	FoundByCodex      = "codex session"
 )
+
+func hostFoundBy(s *capture.Session) string {
+	if s != nil && s.Host == capture.HostCodex {
+		return FoundByCodex
+	}
+	return FoundByClaudeCode
+}
 
 // Thread is the inputs of one conversation, in the order given.
 type Thread struct {
@@ -26,8 +38,12 @@ type Thread struct {
 	// entry's with its "#N"; a Pi session's file name).
 	Name    string
 	FoundBy string
-	// ID is the session id the requests carry (FoundByID).
-	ID     string
+	// ID is the session id the requests carry (FoundByID), or the
+	// host's session id (FoundByClaudeCode, FoundByCodex).
+	ID string
+	// Parent links a subagent's conversation to the session that
+	// started it ("subagent ID of session ID").
+	Parent string
 	Inputs []Input
 }
 
@@ -90,12 +106,23 @@ func Split(inputs []Input) []Thread {
 	for i, in := range inputs {
 		if in.Capture == nil && in.Chain != nil {
 			var key any = in.Chain
-			if in.Chain.Tip != nil && in.Chain.Tip.File != nil {
+			by := FoundBySession
+			if in.Chain.from != nil {
+				key = in.Chain.from
+				by = hostFoundBy(in.Chain.from.Session)
+			} else if in.Chain.Tip != nil && in.Chain.Tip.File != nil {
 				key = in.Chain.Tip.File
 			}
 			t := sessions[key]
 			if t == nil {
-				t = start(in, FoundBySession)
+				t = start(in, by)
+				if s := in.Chain.from; s != nil {
+					t.Name = filepath.Base(s.Name)
+					t.ID = s.Session.ID
+					if s.Session.Agent != "" {
+						t.Parent = "subagent " + s.Session.Agent + " of session " + s.Session.Parent
+					}
+				}
 				sessions[key] = t
 			}
 			t.Inputs = append(t.Inputs, in)

@@ -34,6 +34,13 @@ type Chain struct {
 	Tip *capture.Capture
 	// ends[i] is where entry i of the tip ends in its body.
 	ends []int
+	// open is where the list starts in the tip's body and tail what
+	// closes it after an entry; tail nil: the tip is a Pi message list
+	// (open 1, tail "]").
+	open int
+	tail []byte
+	// from is the capture of the session file the chain was read from.
+	from *capture.Capture
 }
 
 // Materialize returns the request of an input: its capture, or for a turn
@@ -46,6 +53,18 @@ func (in *Input) Materialize() (*capture.Capture, error) {
 	n := in.Len
 	if n >= len(in.Chain.ends) {
 		return tip, nil
+	}
+	if in.Chain.tail != nil {
+		cut := in.Chain.open
+		if n > 0 {
+			cut = in.Chain.ends[n-1]
+		}
+		body := make([]byte, 0, cut+len(in.Chain.tail))
+		c, err := tip.WithBody(append(append(body, tip.Body[:cut]...), in.Chain.tail...))
+		if err == nil {
+			c.Name = in.Name
+		}
+		return c, err
 	}
 	if n <= 0 {
 		c, err := tip.WithBody([]byte("[]"))
@@ -77,6 +96,10 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 	for _, f := range files {
 		var har *capture.Doc
 		for _, c := range f.Captures {
+			if c.Session != nil {
+				out = append(out, hostTurns(c)...)
+				continue
+			}
 			if c.Envelope == capture.EnvPiSession {
 				turns, err := SessionTurns(c)
 				if err != nil {
@@ -94,10 +117,66 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 				}
 				in.Usage = harUsage(har, c.Name)
 			}
+			if c.Response != nil {
+				in.Usage = exchangeUsage(c.Response)
+			}
 			out = append(out, in)
 		}
 	}
 	return out, errs
+}
+
+// hostTurns are the requests of a conversation read from a host's
+// session file (Claude Code, Codex): one a turn, each the first entries
+// of its segment's tip, with the usage the file holds.
+func hostTurns(c *capture.Capture) []Input {
+	var out []Input
+	s := c.Session
+	file := c.Name
+	if c.File != nil {
+		file = c.File.Name
+	}
+	for _, seg := range s.Segments {
+		ch := &Chain{Tip: seg.Tip, ends: seg.Ends, open: seg.Open, tail: seg.Tail, from: c}
+		vendor, _ := cache.VendorOf(seg.Tip)
+		for _, t := range seg.Turns {
+			in := Input{Name: fmt.Sprintf("%s:%d", file, t.Line), Chain: ch, Len: t.Items, Vendor: vendor, Model: t.Model}
+			if in.Model == "" {
+				_, in.Model = cache.VendorOf(seg.Tip)
+			}
+			in.Usage = hostUsage(s.Host, t.Usage)
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// hostUsage reads the usage a session file holds for a turn: an Anthropic
+// usage object (Claude Code) or a Codex token_count's last_token_usage,
+// whose input_tokens count its cached_input_tokens.
+func hostUsage(host string, raw []byte) *Usage {
+	d, err := capture.Parse(raw)
+	if err != nil || d.Kind(0) != capture.Object {
+		return nil
+	}
+	if host == capture.HostCodex {
+		in, okIn := intMember(d, 0, "input_tokens")
+		out, okOut := intMember(d, 0, "output_tokens")
+		if !okIn || !okOut || in+out == 0 {
+			return nil
+		}
+		cached, _ := intMember(d, 0, "cached_input_tokens")
+		cached = min(cached, in)
+		return &Usage{Source: "codex session", Input: in, Cached: cached, Uncached: in - cached, Output: out}
+	}
+	f := usageFields{}
+	f.read(d, 0)
+	u := f.usage()
+	if u == nil || u.Input+u.Output == 0 {
+		return nil
+	}
+	u.Source = "claude code session"
+	return u
 }
 
 // SessionTurns splits a Pi session (read as one capture holding the
@@ -380,6 +459,39 @@ func intMember(d *capture.Doc, obj int, key string) (int, bool) {
 		return 0, false
 	}
 	return int(f), true
+}
+
+// exchangeUsage reads the usage of the response a capture holds beside
+// its request: a recording's "usage" (the provider's own object, as
+// reported), else the usage in its "body" (a JSON object or the text of a
+// stream) or "stream", or in a claude-trace log's "body_raw".
+func exchangeUsage(resp []byte) *Usage {
+	d, err := capture.Parse(resp)
+	if err != nil || d.Kind(0) != capture.Object {
+		return nil
+	}
+	if u := d.Get(0, "usage"); d.Kind(u) == capture.Object {
+		f := usageFields{}
+		f.read(d, u)
+		if us := f.usage(); us != nil {
+			us.Source = "recording"
+			return us
+		}
+	}
+	for _, k := range []string{"body", "stream", "body_raw"} {
+		n := d.Get(0, k)
+		var us *Usage
+		switch d.Kind(n) {
+		case capture.Object, capture.Array:
+			us = ResponseUsage(d.Raw(n))
+		case capture.String:
+			us = ResponseUsage([]byte(d.Str(n)))
+		}
+		if us != nil {
+			return us
+		}
+	}
+	return nil
 }
 
 // harUsage finds the usage in the response of the HAR entry a capture came

@@ -185,7 +185,9 @@ func (e *evaluator) render(l leaf) []Error {
 	case "type":
 		return one("%s must be %s, got %s", subj, joinTypes(l.arg.([]string)), e.describe(node))
 	case "required":
-		return one("missing required property %q", l.arg)
+		errs := one("missing required property %q", l.arg)
+		errs[0].Missing, _ = l.arg.(string)
+		return errs
 	case "enum":
 		return one("%s %s is not one of %s", subj, e.format(node), joinValues(l.arg.([]any)))
 	case "const":

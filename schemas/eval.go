@@ -526,9 +526,9 @@ func (e *evaluator) number(s *schema, v vnode, out []leaf) []leaf {
 }
 
 // typeOK reports whether v has one of the types. An integer is a number
-// without a fractional part that fits in 64 bits: providers parse integer
-// fields into 32- or 64-bit integers and answer anything larger with an
-// error.
+// without a fractional part, however large (draft 2020-12); the 64-bit
+// range the providers enforce is written in the schemas as minimum and
+// maximum.
 func (e *evaluator) typeOK(types []string, v vnode, kind capture.Kind) bool {
 	for _, t := range types {
 		switch t {
@@ -549,7 +549,7 @@ func (e *evaluator) typeOK(types []string, v vnode, kind capture.Kind) bool {
 				return true
 			}
 		case "integer":
-			if kind == capture.Number && parseDecimal(e.d.Raw(v.i)).fitsInt64() {
+			if kind == capture.Number && parseDecimal(e.d.Raw(v.i)).isInteger() {
 				return true
 			}
 		case "boolean":

@@ -92,24 +92,6 @@ func (d decimal) isZero() bool { return len(d.digits) == 0 }
 // integers, as JSON Schema says).
 func (d decimal) isInteger() bool { return d.isZero() || d.exp >= int64(len(d.digits)) }
 
-// int64Max is 2^63-1; providers parse integer fields into 32- or 64-bit
-// integers and reject anything larger.
-var int64Max = parseDecimal([]byte("9223372036854775807"))
-
-// fitsInt64 reports an integer within the signed 64-bit range.
-func (d decimal) fitsInt64() bool {
-	if !d.isInteger() {
-		return false
-	}
-	a := d
-	a.neg = false
-	if c := a.cmp(int64Max); c <= 0 {
-		return true
-	}
-	// -2^63 itself.
-	return d.neg && d.exp == 19 && string(d.digits) == "9223372036854775808"
-}
-
 // cmp compares two decimals: -1, 0 or +1.
 func (a decimal) cmp(b decimal) int {
 	switch {

@@ -46,6 +46,9 @@ type Error struct {
 	// endpoint rejects it, compatible endpoints (vLLM, OpenRouter, …)
 	// commonly accept it as an extension.
 	Unknown bool
+	// Missing is the name of the required property the value lacks, for
+	// a "missing required property" error; "" otherwise.
+	Missing string
 }
 
 // String formats the error as "pointer: message", with "(root)" standing

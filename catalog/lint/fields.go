@@ -3,11 +3,13 @@ package lint
 // Rules about the other frontmatter fields.
 
 import (
+	"errors"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/route"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -169,16 +171,15 @@ var modelProviderNotAllowed = &Rule{
 		if len(allowed) == 0 || f == nil || !catalog.IsString(f.Node) {
 			return
 		}
-		parts := strings.Split(strings.TrimSpace(f.Node.Value), "/")
-		if len(parts) < 3 {
-			return // bare or vendor/model: the default provider is prefixed
+		if !route.FullyQualified(f.Node.Value) {
+			return // bare or vendor/model: the router's default provider goes in front
 		}
-		for _, a := range allowed {
-			if parts[0] == a {
-				return
-			}
+		// The router's own translation; a fully qualified model resolves to
+		// itself, whatever the default provider.
+		var refused *route.DisallowedProviderError
+		if _, err := route.MapModel(f.Node.Value, route.Defaults().DefaultProvider, allowed); errors.As(err, &refused) {
+			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "model %q uses provider %q, not in lint.allowed_provider_prefixes (%s)", f.Node.Value, refused.Provider, strings.Join(allowed, ", "))
 		}
-		p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "model %q uses provider %q, not in lint.allowed_provider_prefixes (%s)", f.Node.Value, parts[0], strings.Join(allowed, ", "))
 	}),
 }
 

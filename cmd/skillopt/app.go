@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,6 +19,7 @@ import (
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/gctune"
 	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/transform/output"
@@ -209,7 +211,7 @@ func newApp(e *env) *cli.App {
 			if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name && len(c.Command.Subcommands) > 0 {
 				cmds, help = c.Command.Subcommands, "skillopt "+commandPath(c.Command)+" --help"
 			}
-			fmt.Fprintf(e.stderr, "skillopt: unknown command %q%s (see `%s`)\n", name, didYouMean(name, commandNames(cmds)), help)
+			fmt.Fprintf(e.stderr, "skillopt: unknown command %q%s (see `%s`)\n", name, suggest.DidYouMean(name, commandNames(cmds)), help)
 			e.errored = true
 		},
 		Commands: []*cli.Command{
@@ -223,19 +225,22 @@ func newApp(e *env) *cli.App {
 			archiveCommand(e),
 			toolsCommand(e),
 			sanitizeCommand(e),
+			routeCommand(e),
 			rulesCommand(e),
 			initCommand(e),
 			benchCommand(e),
 			traceCommand(e),
+			recordCommand(e),
 			renderCommand(e),
 			completionCommand(e),
 			manCommand(e),
 		},
 	}
+	app.Flags = withFormat(app.Flags, groupFormats(formatsOf(&cli.Command{Subcommands: app.Commands})))
 	var prepare func(cmds []*cli.Command)
 	prepare = func(cmds []*cli.Command) {
 		for _, cmd := range cmds {
-			cmd.Flags = append(cmd.Flags, globalFlags()...)
+			cmd.Flags = addGlobals(cmd)
 			cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 				return usageErr("%s (see `skillopt %s --help`)", flagError(err, e.args, c.Command.Flags), commandPath(c.Command))
 			}
@@ -246,20 +251,50 @@ func newApp(e *env) *cli.App {
 	return app
 }
 
+// addGlobals is the flags of cmd followed by the global ones, its own
+// --format flag in the place of the global one: a command that groups
+// others lists their formats, any other must declare its own.
+func addGlobals(cmd *cli.Command) []cli.Flag {
+	var own []cli.Flag
+	var format *formatFlag
+	for _, f := range cmd.Flags {
+		if ff, ok := f.(*formatFlag); ok {
+			format = ff
+		} else {
+			own = append(own, f)
+		}
+	}
+	if format == nil {
+		if len(cmd.Subcommands) == 0 {
+			panic("command " + cmd.Name + " declares no formats")
+		}
+		format = groupFormats(formatsOf(cmd))
+	}
+	return append(own, withFormat(globalFlags(), format)...)
+}
+
+// withFormat is flags with f in the place of the --format flag.
+func withFormat(flags []cli.Flag, f *formatFlag) []cli.Flag {
+	out := make([]cli.Flag, len(flags))
+	for i, g := range flags {
+		if g.Names()[0] == "format" {
+			g = f
+		}
+		out[i] = g
+	}
+	return out
+}
+
 // options resolves the global options for a command but the
 // configuration: format (checked against the formats the command supports),
 // colour and quiet.
-func (e *env) options(c *cli.Context, formats ...string) error {
+func (e *env) options(c *cli.Context) error {
 	e.format = lookup(c, "format")
 	if e.format == "" {
 		e.format = "text"
 	}
-	ok := false
-	for _, f := range formats {
-		ok = ok || f == e.format
-	}
-	if !ok {
-		return usageErr("unsupported --format %q (this command supports %s)", e.format, strings.Join(formats, ", "))
+	if fs := formatsOf(c.Command); !slices.Contains(fs, e.format) {
+		return usageErr("unsupported --format %q (this command supports %s)", e.format, strings.Join(fs, ", "))
 	}
 	switch col := lookup(c, "color"); col {
 	case "", "auto":
@@ -277,8 +312,8 @@ func (e *env) options(c *cli.Context, formats ...string) error {
 
 // setup resolves the global options for a command (see options) and loads
 // the configuration.
-func (e *env) setup(c *cli.Context, formats ...string) error {
-	if err := e.options(c, formats...); err != nil {
+func (e *env) setup(c *cli.Context) error {
+	if err := e.options(c); err != nil {
 		return err
 	}
 	wd, _ := os.Getwd()
@@ -318,6 +353,20 @@ func writeJSON(e *env, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	return err
+}
+
+// writeAs runs write on standard output, through writeJSON's "config"
+// field and escapes when the format is JSON.
+func (e *env) writeAs(write func(io.Writer) error) error {
+	if e.format != "json" {
+		return write(e.stdout)
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
 		return err
 	}
 	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
@@ -403,50 +452,9 @@ func permute(app *cli.App, args []string) []string {
 		}
 	}
 	mark(app.Flags)
-	// Find the command name: the first argument that is not a global flag
-	// or a global flag's value.
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
-		name := strings.TrimLeft(args[i], "-")
-		if strings.Contains(name, "=") {
-			i++
-			continue
-		}
-		i++
-		if takesValue[name] {
-			i++
-		}
-	}
-	if i >= len(args) {
-		return args
-	}
-	cmd := app.Command(args[i])
+	i, cmd := commandAt(app, args, takesValue, mark)
 	if cmd == nil {
 		return args
-	}
-	mark(cmd.Flags)
-	// Descend into subcommands (skillopt catalog search …), skipping flags
-	// of the parent command on the way.
-	for len(cmd.Subcommands) > 0 {
-		j := i + 1
-		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
-			name := strings.TrimLeft(args[j], "-")
-			j++
-			if !strings.Contains(name, "=") && takesValue[name] {
-				j++
-			}
-		}
-		if j >= len(args) {
-			break
-		}
-		sub := cmd.Command(args[j])
-		if sub == nil {
-			// An unknown subcommand (catalog frob --skills x): left as
-			// typed, so that it is reported as such, not its flags.
-			return args
-		}
-		i, cmd = j, sub
-		mark(cmd.Flags)
 	}
 	head := append([]string{}, args[:i+1]...)
 	var flags, pos []string
@@ -479,6 +487,60 @@ func permute(app *cli.App, args []string) []string {
 		out = append(out, pos...)
 	}
 	return out
+}
+
+// commandAt finds the command that args run, descending into subcommands
+// (skillopt catalog search …), and its index in args; nil when args name
+// none or an unknown subcommand, which is left for the library to report.
+// Flags on the way are skipped, with their values as takesValue says;
+// mark records the flags of each command found.
+func commandAt(app *cli.App, args []string, takesValue map[string]bool, mark func([]cli.Flag)) (int, *cli.Command) {
+	// The command name is the first argument that is not a global flag or
+	// a global flag's value.
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+		name := strings.TrimLeft(args[i], "-")
+		if strings.Contains(name, "=") {
+			i++
+			continue
+		}
+		i++
+		if takesValue[name] {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return 0, nil
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return 0, nil
+	}
+	mark(cmd.Flags)
+	// Descend into subcommands (skillopt catalog search …), skipping flags
+	// of the parent command on the way.
+	for len(cmd.Subcommands) > 0 {
+		j := i + 1
+		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
+			name := strings.TrimLeft(args[j], "-")
+			j++
+			if !strings.Contains(name, "=") && takesValue[name] {
+				j++
+			}
+		}
+		if j >= len(args) {
+			break
+		}
+		sub := cmd.Command(args[j])
+		if sub == nil {
+			// An unknown subcommand (catalog frob --skills x): left as
+			// typed, so that it is reported as such, not its flags.
+			return 0, nil
+		}
+		i, cmd = j, sub
+		mark(cmd.Flags)
+	}
+	return i, cmd
 }
 
 // onePass reports a command whose memory is proportional to its input.

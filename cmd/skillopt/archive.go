@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/archive"
+	arender "github.com/skillopt/skillopt/archive/render"
 	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/transform/output"
@@ -37,6 +37,9 @@ func archiveCommand(e *env) *cli.Command {
 
 // archiveStore returns the archive a command works on: --archive, else the
 // configuration's.
+// archiveText is the colour and quiet settings of the archive renderers.
+func (e *env) archiveText() arender.Options { return arender.Options{Color: e.color, Quiet: e.quiet} }
+
 func (e *env) archiveStore(c *cli.Context) *archive.Store {
 	dir := e.cfg.Archive.Dir
 	if c.IsSet("archive") {
@@ -62,11 +65,12 @@ func archiveGetCommand(e *env) *cli.Command {
 			"  skillopt archive get sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU\n" +
 			"  skillopt archive get --lines 1:40 sko:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU",
 		Flags: []cli.Flag{
+			formats("", "text"),
 			archiveFlag(),
 			&cli.StringFlag{Name: "lines", Usage: "print only lines `A:B` (1-based, inclusive)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {
@@ -114,9 +118,9 @@ func archiveLsCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt archive ls\n" +
 			"  skillopt archive ls --archive /tmp/run1 --format json",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			entries, err := e.archiveStore(c).List()
@@ -124,29 +128,9 @@ func archiveLsCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			if e.format == "json" {
-				return writeJSON(e, struct {
-					Entries []archive.Entry `json:"entries"`
-				}{entries})
+				return writeJSON(e, arender.ListJSON(entries))
 			}
-			// Handles left-aligned, sizes right-aligned with thousands
-			// separators, as measure prints them.
-			hw, bw := len("HANDLE"), len("BYTES")
-			total := int64(0)
-			for _, en := range entries {
-				total += en.Bytes
-				hw = max(hw, len(en.Handle))
-				bw = max(bw, len(thousands(int(en.Bytes))))
-			}
-			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, "HANDLE", bw, "BYTES", "STORED")
-			}
-			for _, en := range entries {
-				fmt.Fprintf(e.stdout, "%-*s  %*s  %s\n", hw, en.Handle, bw, thousands(int(en.Bytes)), en.Modified.Format("2006-01-02 15:04:05Z"))
-			}
-			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d original(s), %s bytes\n", len(entries), thousands(int(total)))
-			}
-			return nil
+			return arender.ListText(e.stdout, entries, e.archiveText())
 		},
 	}
 }
@@ -165,9 +149,9 @@ func archiveVerifyCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt archive verify\n" +
 			"  skillopt archive verify --format json --archive .skillopt/archive",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			store := e.archiveStore(c)
@@ -182,27 +166,14 @@ func archiveVerifyCommand(e *env) *cli.Command {
 			if stale == nil {
 				stale = []archive.TempFile{}
 			}
+			v := arender.Verify{Objects: len(entries), Damaged: damaged, Stale: stale}
 			if e.format == "json" {
-				if err := writeJSON(e, struct {
-					Objects int                `json:"objects"`
-					Damaged []archive.Damage   `json:"damaged"`
-					Stale   []archive.TempFile `json:"stale"`
-				}{len(entries), damaged, stale}); err != nil {
-					return err
-				}
+				err = writeJSON(e, v)
 			} else {
-				for _, d := range damaged {
-					fmt.Fprintf(e.stdout, "%s: %s: %s\n", escape.Text(d.Handle), e.paint(red, "damaged"), escape.Text(d.Problem))
-				}
-				for _, st := range stale {
-					fmt.Fprintf(e.stdout, "%s: %s: %s bytes, last written %s\n", escape.Text(st.Path), e.paint(yellow, "stale temporary file"), thousands(int(st.Bytes)), st.Modified.Format("2006-01-02 15:04:05Z"))
-				}
-				if !e.quiet {
-					fmt.Fprintf(e.stdout, "%d original(s) verified, %d damaged\n", len(entries), len(damaged))
-					if len(stale) > 0 {
-						fmt.Fprintf(e.stdout, "%d stale temporary file(s); `skillopt archive gc` removes them\n", len(stale))
-					}
-				}
+				err = arender.VerifyText(e.stdout, v, e.archiveText())
+			}
+			if err != nil {
+				return err
 			}
 			if len(damaged) > 0 {
 				return findings
@@ -230,11 +201,12 @@ func archiveGcCommand(e *env) *cli.Command {
 			"  skillopt archive gc --archive /tmp/run1 out/\n" +
 			"  skillopt archive gc --older-than 10m .",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			archiveFlag(),
 			&cli.DurationFlag{Name: "older-than", Value: atomicfile.StaleAfter, Usage: "remove temporary files unmodified for at least `AGE`"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			age := c.Duration("older-than")
@@ -259,7 +231,6 @@ func archiveGcCommand(e *env) *cli.Command {
 				stale = append(stale, more...)
 			}
 			removed := []archive.TempFile{}
-			var total int64
 			for _, st := range stale {
 				if err := os.Remove(st.Path); err != nil {
 					if !errors.Is(err, fs.ErrNotExist) {
@@ -268,21 +239,14 @@ func archiveGcCommand(e *env) *cli.Command {
 					continue
 				}
 				removed = append(removed, st)
-				total += st.Bytes
 			}
 			if e.format == "json" {
-				if err := writeJSON(e, struct {
-					Removed []archive.TempFile `json:"removed"`
-				}{removed}); err != nil {
-					return err
-				}
-				return e.finish(nil)
+				err = writeJSON(e, arender.RemovedJSON(removed))
+			} else {
+				err = arender.RemovedText(e.stdout, removed, e.archiveText())
 			}
-			for _, st := range removed {
-				fmt.Fprintf(e.stdout, "removed %s (%s bytes)\n", escape.Text(st.Path), thousands(int(st.Bytes)))
-			}
-			if !e.quiet {
-				fmt.Fprintf(e.stdout, "%d temporary file(s) removed, %s bytes\n", len(removed), thousands(int(total)))
+			if err != nil {
+				return err
 			}
 			return e.finish(nil)
 		},
@@ -309,11 +273,12 @@ func sanitizeCommand(e *env) *cli.Command {
 			"  skillopt sanitize answer.md\n" +
 			"  pbpaste | skillopt sanitize --max-chars 4000 -",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "max-chars", Value: -1, Usage: "character cap, marker included (0: none; default output.final_output_max_chars)"},
 			&cli.BoolFlag{Name: "keep-traces", Usage: "only cap the length; keep trace fences and envelope lines"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() > 1 {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -29,6 +27,7 @@ func benchCommand(e *env) *cli.Command {
 			benchCatalogCommand(e),
 			benchOutputCommand(e),
 			benchToolsCommand(e),
+			benchSearchCommand(e),
 		},
 	}
 }
@@ -73,6 +72,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			"Cards are preassigned: this measures transport, not card quality or model behaviour.\n\n" +
 			"Formats: text, json.\n\nExamples:\n  skillopt bench catalog\n  skillopt bench catalog --sizes 355,2000 --format json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "sizes", Value: "355,2000,10000", Usage: "comma-separated catalog sizes"},
 			&cli.IntFlag{Name: "replay", Value: 8, Usage: "requests after the skill load (0..1000)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "generator seed"},
@@ -80,7 +80,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "startup-runs", Value: 31, Usage: "runs of each start-up command (0 skips start-up)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if r := c.Int("replay"); r < 0 || r > 1000 {
@@ -105,55 +105,12 @@ func benchCatalogCommand(e *env) *cli.Command {
 				}
 				rows = append(rows, row)
 			}
-			start, note := startup(c.String("empty-program"), c.Int("startup-runs"))
+			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
+			rep := catalogbench.NewReport(rows, start, note)
 			if e.format == "json" {
-				out := struct {
-					Rows         []catalogbench.Row    `json:"rows"`
-					StartupRatio *float64              `json:"startup_ratio"`
-					Startup      *catalogbench.Startup `json:"startup"`
-					StartupNote  string                `json:"startup_note,omitempty"`
-				}{Rows: rows, Startup: start, StartupNote: note}
-				if start != nil {
-					out.StartupRatio = &start.Ratio
-				}
-				return writeJSON(e, out)
+				return writeJSON(e, rep)
 			}
-			if err := catalogbench.WriteText(e.stdout, rows); err != nil {
-				return err
-			}
-			return catalogbench.WriteStartup(e.stdout, start, note)
+			return catalogbench.WriteReport(e.stdout, rep)
 		},
 	}
-}
-
-// startup measures this executable's start-up against an empty Go program
-// (empty, or one built with go); without one, or with runs 0, it says why
-// not instead.
-func startup(empty string, runs int) (*catalogbench.Startup, string) {
-	if runs == 0 {
-		return nil, "not measured (--startup-runs 0)"
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, "not measured: " + err.Error()
-	}
-	if empty == "" {
-		dir, err := os.MkdirTemp("", "skillopt-empty-")
-		if err != nil {
-			return nil, "not measured: " + err.Error()
-		}
-		defer os.RemoveAll(dir)
-		if empty, err = catalogbench.BuildEmptyProgram(dir); err != nil {
-			return nil, "not measured: " + err.Error()
-		}
-	} else if p, err := exec.LookPath(empty); err != nil {
-		return nil, "not measured: " + err.Error()
-	} else {
-		empty = p
-	}
-	s, err := catalogbench.MeasureStartup(exe, empty, runs)
-	if err != nil {
-		return nil, "not measured: " + err.Error()
-	}
-	return s, ""
 }

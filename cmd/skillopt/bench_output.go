@@ -27,9 +27,9 @@ func benchOutputCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt bench output testdata/outputs\n" +
 			"  skillopt bench output --format markdown testdata/outputs",
-		Flags: []cli.Flag{archiveFlag()},
+		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json", "markdown")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {
@@ -66,10 +66,7 @@ func benchOutputCommand(e *env) *cli.Command {
 			tot := outputbench.Sum(rows)
 			switch e.format {
 			case "json":
-				err = writeJSON(e, struct {
-					Rows   []outputbench.Row  `json:"rows"`
-					Totals outputbench.Totals `json:"totals"`
-				}{rows, tot})
+				err = writeJSON(e, outputbench.Report{Rows: rows, Totals: tot})
 			case "markdown":
 				err = outputbench.WriteMarkdown(e.stdout, rows, tot)
 			default:

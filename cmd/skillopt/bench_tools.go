@@ -37,6 +37,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			"  skillopt bench tools --providers anthropic,gemini --cases\n" +
 			"  skillopt bench tools --set my-tools --format json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "set", Usage: "labelled set `DIR` (default: the built-in set)"},
 			&cli.StringFlag{Name: "providers", Value: "all", Usage: "comma-separated provider shapes, or all"},
 			&cli.StringFlag{Name: "rule", Value: "SO201", Usage: "tool rule to run: SO201 or SO202"},
@@ -44,7 +45,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "cases", Usage: "also list every prompt (text format)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			var set *toolbench.Set
@@ -82,26 +83,9 @@ func benchToolsCommand(e *env) *cli.Command {
 			opts := toolbench.Options{Providers: provs, Config: e.cfg, Run: func(capt *capture.Capture) (*rules.Result, error) {
 				return rules.Run(capt, pipeline, renv)
 			}}
-			rep := &toolbench.Report{Rule: rule.ID, RuleName: rule.Name, Set: set.Where, Tools: len(set.Tools)}
-			first := ""
-			for _, list := range []struct {
-				name    string
-				prompts []toolbench.Prompt
-			}{{toolbench.HeldOut, set.HeldOut}, {toolbench.Tuned, set.Tuned}} {
-				if len(list.prompts) == 0 {
-					continue
-				}
-				if first == "" {
-					first = list.prompts[0].Prompt
-				}
-				rows, err := toolbench.Run(set.Tools, list.prompts, opts)
-				if err != nil {
-					return ruleFailure(err)
-				}
-				rep.Results = append(rep.Results, toolbench.SetResult{Name: list.name, Prompts: len(list.prompts), Rows: rows})
-			}
-			if rep.Ranking, err = toolbench.TimeRanking(set.Tools, c.Int("scale"), first, e.cfg); err != nil {
-				return err
+			rep, err := toolbench.Bench(set, rule, opts, c.Int("scale"))
+			if err != nil {
+				return ruleFailure(err)
 			}
 			if e.format == "json" {
 				return e.finish(writeJSON(e, rep))

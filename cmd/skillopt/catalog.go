@@ -3,16 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	catrender "github.com/skillopt/skillopt/catalog/render"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
@@ -48,7 +48,7 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 			return nil, "", 0, &exitError{code: exitUsage, err: err}
 		}
 		for _, capt := range f.Captures {
-			skills = append(skills, catalog.AllSkills(catalog.FromCapture(capt))...)
+			skills = append(skills, catalog.ParsePiCatalogs(capt.CatalogTexts()...)...)
 			if len(skills) > 0 {
 				source = capt.Name
 				break
@@ -146,9 +146,9 @@ func catalogBuildCommand(e *env) *cli.Command {
 			"long the snapshot took (snapshot_ms in JSON).\n\n" +
 			"Formats: text, json.\n\nExamples:\n" +
 			"  skillopt catalog build --skills skills/\n  skillopt catalog build --from capture.json --format json",
-		Flags: append(sourceFlags(), &cli.BoolFlag{Name: "timings", Usage: "add how long the snapshot took (snapshot_ms)"}),
+		Flags: append(sourceFlags(), &cli.BoolFlag{Name: "timings", Usage: "add how long the snapshot took (snapshot_ms)"}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			e.wholeCatalog = true
@@ -156,37 +156,15 @@ func catalogBuildCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			unclassified := len(snap.Bucket(catalog.Unclassified))
-			out := struct {
-				Source       string `json:"source"`
-				Skills       int    `json:"skills"`
-				Excluded     int    `json:"excluded"`
-				Fingerprint  string `json:"fingerprint"`
-				Cards        bool   `json:"cards"`
-				Unclassified int    `json:"unclassified"`
-				Tags         int    `json:"tags"`
-				// SnapshotMS is set with --timings only: the default
-				// output depends on the skills alone.
-				SnapshotMS *float64 `json:"snapshot_ms,omitempty"`
-			}{Source: source, Skills: snap.Len(), Excluded: snap.Excluded, Fingerprint: snap.Fingerprint, Cards: snap.HasCards(), Unclassified: unclassified, Tags: len(snap.TagCounts())}
+			var t *time.Duration
 			if c.Bool("timings") {
-				ms := float64(took.Microseconds()) / 1000
-				out.SnapshotMS = &ms
+				t = &took
 			}
+			out := catrender.BuildOf(snap, source, t)
 			if e.format == "json" {
 				return writeJSON(e, out)
 			}
-			fmt.Fprintf(e.stdout, "skills: %d eligible, %d excluded (from %s)\n", out.Skills, out.Excluded, escape.Text(out.Source))
-			if out.Cards {
-				fmt.Fprintf(e.stdout, "cards: %d tags in use, %d unclassified\n", out.Tags, out.Unclassified)
-			} else {
-				fmt.Fprintln(e.stdout, "cards: no profile (every skill unclassified)")
-			}
-			fmt.Fprintf(e.stdout, "fingerprint: %s\n", out.Fingerprint)
-			if out.SnapshotMS != nil {
-				fmt.Fprintf(e.stdout, "snapshot: %.1f ms\n", *out.SnapshotMS)
-			}
-			return nil
+			return catrender.BuildText(e.stdout, out)
 		},
 	}
 }
@@ -196,22 +174,29 @@ func catalogSearchCommand(e *env) *cli.Command {
 		Name:      "search",
 		Usage:     "rank skills for a query (BM25F, exact names, typo recovery)",
 		ArgsUsage: "QUERY",
-		Description: "Ranks skills by their names and descriptions (BM25F), puts skills named in the query\n" +
-			"first, and fuses the lists by reciprocal rank. Unrelated queries (no word specific to\n" +
-			"some skill) return nothing rather than weak matches.\n\n" +
-			"Typo recovery covers skill names only: a query word of 5 or more letters that matches\n" +
-			"nothing as written finds names, or dash-separated parts of names, within 1 edit (5-6\n" +
-			"letters) or 2 edits (7 or more). Misspelled description words find nothing\n" +
-			"(\"kubernets\" does not find a skill that only mentions Kubernetes).\n\n" +
-			"Text output: rank, name, why it matched (lexical, exact-name, name-typo) and the\n" +
-			"description's first sentence. The fused score only orders the list, so text shows the\n" +
-			"rank; --format json has the score too.\n\n" +
+		Description: "Ranks skills by their names and descriptions (BM25F over stemmed words, accents\n" +
+			"folded, English, German, French and Spanish function words left out), puts skills named\n" +
+			"in the query first, and fuses the lists by reciprocal rank. Unrelated queries (no word\n" +
+			"specific to some skill) return nothing rather than weak matches. A name among other\n" +
+			"words counts as named when it looks like an identifier (a dash, dot or digit) or few\n" +
+			"skills use the word (\"review a manuscript\" does not name the skill review).\n\n" +
+			"Typo recovery: a query word of 4 or more letters that matches nothing as written is\n" +
+			"corrected to the closest words of the catalog within 1 edit (4-6 letters) or 2 edits (7\n" +
+			"or more), counted at half weight (\"vulnerabilty\" finds skills that mention vulnerabilities),\n" +
+			"and finds names or dash-separated parts of names at the same distance (\"pdff\" finds\n" +
+			"pdf). Swapping two adjacent letters is one edit in words of 6 letters or more (10 for\n" +
+			"two edits).\n\n" +
+			"Text output: rank, name, why it matched (exact-name, name-typo, lexical) and the\n" +
+			"description's first sentence. --format json adds score, the skill's relevance between 0\n" +
+			"and 1: 1 for a skill named in the query, otherwise its BM25F score as a share of the best\n" +
+			"skill's for the query (0.5 for a skill found only by a misspelt name). The order is the\n" +
+			"fused ranking's, which the score does not decide (see docs/search.md).\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5\n" +
 			"  skillopt catalog search --format json \"fill a pdf form\" --skills skills/",
-		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}),
+		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() == 0 {
@@ -224,34 +209,11 @@ func catalogSearchCommand(e *env) *cli.Command {
 			}
 			res := snap.Search(strings.Join(c.Args().Slice(), " "), c.Int("limit"))
 			if e.format == "json" {
-				if res == nil {
-					res = []catalog.Result{}
-				}
-				return writeJSON(e, struct {
-					Results []catalog.Result `json:"results"`
-				}{res})
+				return writeJSON(e, catrender.SearchJSON(res))
 			}
-			if len(res) == 0 {
-				fmt.Fprintln(e.stdout, "no skill matches")
-				return nil
-			}
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			for i, r := range res {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, escape.Text(r.Name), r.Match, escape.Text(catalog.Intent(r.Description)))
-			}
-			return tw.Flush()
+			return catrender.SearchText(e.stdout, res)
 		},
 	}
-}
-
-// tagList lists the tag vocabulary for help, two columns wide.
-func tagList() string {
-	var b strings.Builder
-	tags := append(append([]catalog.Tag(nil), catalog.Vocabulary...), catalog.Tag{Name: catalog.Unclassified, Doc: "skills without a current card"})
-	for _, t := range tags {
-		fmt.Fprintf(&b, "  %-17s %s\n", t.Name, t.Doc)
-	}
-	return b.String()
 }
 
 func catalogBrowseCommand(e *env) *cli.Command {
@@ -267,12 +229,12 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			"Text output: one line per card (name, tags, card), then the cursor of the next page\n" +
 			"and the tag counts of the whole result. --format json prints the page the model reads,\n" +
 			"{\"cards\",\"cursor\",\"facets\"}, at most 3,000 characters.\n\n" +
-			"The " + fmt.Sprint(len(catalog.Vocabulary)) + " tags (" + catalog.VocabularyVersion + "):\n" + tagList() + "\n" +
+			"The " + fmt.Sprint(len(catalog.Vocabulary)) + " tags (" + catalog.VocabularyVersion + "):\n" + catrender.TagList() + "\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog browse --tags testing --skills skills/\n" +
 			"  skillopt catalog browse --tags testing,debugging --match all --query flaky --skills skills/\n" +
 			"  skillopt catalog browse --format json --tags testing --cursor eyJm... --skills skills/",
-		Flags: append(sourceFlags(),
+		Flags: append(sourceFlags(), formats("", "text", "json"),
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			&cli.StringFlag{Name: "match", Value: "any", Usage: "any or all"},
 			&cli.StringFlag{Name: "query", Usage: "orders the tag bucket; filters without tags"},
@@ -280,7 +242,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "page-size", Value: catalog.DefaultPageSize, Usage: "most cards per page"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			e.wholeCatalog = true
@@ -296,7 +258,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			why := browseEmpty(snap, page, tags, c.String("query"))
+			why := catrender.BrowseEmpty(snap, page, tags, c.String("query"))
 			if e.format == "json" {
 				if why != "" && !e.quiet {
 					fmt.Fprintf(e.stderr, "skillopt: %s\n", escape.Text(why))
@@ -304,179 +266,93 @@ func catalogBrowseCommand(e *env) *cli.Command {
 				_, err = fmt.Fprintf(e.stdout, "%s\n", escape.JSON(data))
 				return err
 			}
-			return writeBrowseText(e, page, why)
+			return catrender.BrowseText(e.stdout, page, why, catrender.Options{Color: e.color, Quiet: e.quiet})
 		},
 	}
 }
 
-// browseEmpty explains an empty page: no profile, so the tags asked for
-// hold nothing; or nothing has the tags or matches the query. "" when
-// the page has cards.
-func browseEmpty(snap *catalog.Snapshot, page *catalog.Page, tags []string, query string) string {
-	if len(page.Cards) > 0 {
-		return ""
-	}
-	onlyUnclassified := len(tags) > 0
-	for _, t := range tags {
-		onlyUnclassified = onlyUnclassified && strings.TrimSpace(t) == catalog.Unclassified
-	}
-	switch {
-	case snap.Len() == 0:
-		return "the catalog holds no skills"
-	case !snap.HasCards() && len(tags) > 0 && !onlyUnclassified:
-		return "no card profile is in use, so every skill is in the tag \"unclassified\" and other tags are empty: " +
-			"`skillopt catalog init --skills DIR` makes cards; then set catalog.profile or pass --profile"
-	case len(tags) > 0:
-		return fmt.Sprintf("no skill has the tags %s", strings.Join(tags, ", "))
-	case query != "":
-		return fmt.Sprintf("no skill matches %q", query)
-	}
-	return "nothing to show"
-}
-
-// writeBrowseText prints a browse page for people: a line per card, the
-// next page's cursor and the tag counts.
-func writeBrowseText(e *env, page *catalog.Page, why string) error {
-	if why != "" {
-		_, err := fmt.Fprintln(e.stdout, escape.Text(why))
-		return err
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	for _, c := range page.Cards {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", escape.Text(c.Name), textList(c.Tags), escape.Text(c.Card))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if page.Cursor != nil {
-		fmt.Fprintf(e.stdout, "more: --cursor %s\n", escape.Text(*page.Cursor))
-	}
-	if len(page.Facets) > 0 && !e.quiet {
-		type facet struct {
-			tag string
-			n   int
+// hostCommand is a catalog command that prints one thing of one skill for
+// a host, byte for byte: want is the arguments it takes (the skill's name
+// first) and get what it prints.
+func hostCommand(e *env, cmd *cli.Command, want string, get func(snap *catalog.Snapshot, args []string) ([]byte, error)) *cli.Command {
+	n := len(strings.Fields(want))
+	cmd.ArgsUsage = want
+	cmd.Flags = append(sourceFlags(), formats("", "text"))
+	cmd.Action = func(c *cli.Context) error {
+		if err := e.setup(c); err != nil {
+			return err
 		}
-		var fs []facet
-		for t, n := range page.Facets {
-			fs = append(fs, facet{t, n})
-		}
-		sort.Slice(fs, func(i, j int) bool {
-			if fs[i].n != fs[j].n {
-				return fs[i].n > fs[j].n
-			}
-			return fs[i].tag < fs[j].tag
-		})
-		var parts []string
-		for _, f := range fs {
-			parts = append(parts, fmt.Sprintf("%s %d", escape.Text(f.tag), f.n))
-		}
-		fmt.Fprintf(e.stdout, "tags: %s\n", strings.Join(parts, ", "))
-	}
-	return nil
-}
-
-func catalogLoadCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "load",
-		Usage:     "print a skill's SKILL.md verbatim",
-		ArgsUsage: "NAME",
-		Description: "The file must stay inside the folder the skill was found in.\n\n" +
-			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
-			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
-			"Examples:\n  skillopt catalog load pdf --skills skills/",
-		Flags: sourceFlags(),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
-				return err
-			}
-			if c.NArg() != 1 {
+		if c.NArg() != n {
+			if n == 1 {
 				return argErr(c, "want one skill NAME")
 			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			data, err := snap.Load(c.Args().First())
-			if err != nil {
-				return lookupErr(err, snap, c.Args().First())
-			}
-			_, err = e.stdout.Write(data)
+			return argErr(c, "want %s", want)
+		}
+		snap, _, _, err := e.snapshot(c)
+		if err != nil {
 			return err
-		},
+		}
+		data, err := get(snap, c.Args().Slice())
+		if err != nil {
+			return lookupErr(err, snap, c.Args().First())
+		}
+		_, err = e.stdout.Write(data)
+		return err
 	}
+	return cmd
+}
+
+// verbatim is the note of the commands whose output is a file's bytes.
+const verbatim = "The output is the file's bytes as they are, for a host to read: control characters and\n" +
+	"escape sequences in it are not escaped (page it with less to see them).\n\n"
+
+func catalogLoadCommand(e *env) *cli.Command {
+	return hostCommand(e, &cli.Command{
+		Name:  "load",
+		Usage: "print a skill's SKILL.md verbatim",
+		Description: "The file must stay inside the folder the skill was found in. A name that several\n" +
+			"skills declare is refused with exit 1 and the paths of their files (the catalog a model\n" +
+			"sees keeps the first; pass --skills with the folder of the one meant).\n\n" + verbatim +
+			"Examples:\n  skillopt catalog load pdf --skills skills/",
+	}, "NAME", func(snap *catalog.Snapshot, args []string) ([]byte, error) { return snap.Load(args[0]) })
 }
 
 func catalogResourceCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "resource",
-		Usage:     "print a file inside a skill's folder verbatim",
-		ArgsUsage: "NAME PATH",
-		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" +
-			"The output is the file's bytes as they are, for a host to read: control characters and\n" +
-			"escape sequences in it are not escaped (page it with less to see them).\n\n" +
+	return hostCommand(e, &cli.Command{
+		Name:  "resource",
+		Usage: "print a file inside a skill's folder verbatim",
+		Description: "PATH is relative to the skill's folder and may not leave it.\n\n" + verbatim +
 			"Examples:\n  skillopt catalog resource pdf scripts/fill.py --skills skills/",
-		Flags: sourceFlags(),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
-				return err
-			}
-			if c.NArg() != 2 {
-				return argErr(c, "want NAME PATH")
-			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			data, err := snap.Resource(c.Args().Get(0), c.Args().Get(1))
-			if err != nil {
-				return lookupErr(err, snap, c.Args().Get(0))
-			}
-			_, err = e.stdout.Write(data)
-			return err
-		},
-	}
+	}, "NAME PATH", func(snap *catalog.Snapshot, args []string) ([]byte, error) { return snap.Resource(args[0], args[1]) })
 }
 
 func catalogLocationCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "location",
-		Usage:     "print where a skill's file is",
-		ArgsUsage: "NAME",
+	return hostCommand(e, &cli.Command{
+		Name:  "location",
+		Usage: "print where a skill's file is",
 		Description: "Prints the path as it is, for a host to open: control characters in it are not\n" +
 			"escaped.\n\n" +
 			"Examples:\n  skillopt catalog location pdf --skills skills/",
-		Flags: sourceFlags(),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text"); err != nil {
-				return err
-			}
-			if c.NArg() != 1 {
-				return argErr(c, "want one skill NAME")
-			}
-			snap, _, _, err := e.snapshot(c)
-			if err != nil {
-				return err
-			}
-			loc, err := snap.Location(c.Args().First())
-			if err != nil {
-				return lookupErr(err, snap, c.Args().First())
-			}
-			fmt.Fprintln(e.stdout, loc)
-			return nil
-		},
-	}
+	}, "NAME", func(snap *catalog.Snapshot, args []string) ([]byte, error) {
+		loc, err := snap.Location(args[0])
+		return []byte(loc + "\n"), err
+	})
 }
 
 // lookupErr reports a failed load, an unknown name included, as a usage
 // error; messages carry no filesystem path. An unknown name comes with the
-// closest skill name.
+// closest skill name. A name several skills declare is refused with exit 1
+// and the files that declare it, as an ambiguous loadout is.
 func lookupErr(err error, snap *catalog.Snapshot, name string) error {
+	if errors.Is(err, catalog.ErrAmbiguous) {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w (pass --skills with the folder of the one meant)", err)}
+	}
 	if errors.Is(err, catalog.ErrNotFound) {
 		names := make([]string, 0, snap.Len())
 		for _, sk := range snap.Skills {
 			names = append(names, sk.Name)
 		}
-		if c := closest(name, names); c != "" {
+		if c := suggest.Typo(name, names); c != "" {
 			err = fmt.Errorf("%w (did you mean %s?)", err, c)
 		} else {
 			err = fmt.Errorf("%w (`skillopt catalog search` finds skills)", err)

@@ -1,18 +1,15 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillopt/skillopt/catalog"
-	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/untrusted"
+	"github.com/skillopt/skillopt/internal/cardinit"
+	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func catalogInitCommand(e *env) *cli.Command {
@@ -42,7 +39,7 @@ func catalogInitCommand(e *env) *cli.Command {
 			"  skillopt catalog init --skills skills/ --dir .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --responses .skillopt/init\n" +
 			"  skillopt catalog init --skills skills/ --exec './ask-model.sh'",
-		Flags: append(sourceFlags(), providerFlag(),
+		Flags: append(sourceFlags(), providerFlag(), formats("", "text"),
 			&cli.StringFlag{Name: "dir", Value: ".skillopt/init", Usage: "work folder for requests, responses and state"},
 			&cli.StringFlag{Name: "responses", Usage: "absorb the answers in `DIR`/responses"},
 			&cli.StringFlag{Name: "exec", Usage: "run `CMD` (through sh -c) for every request"},
@@ -53,32 +50,10 @@ func catalogInitCommand(e *env) *cli.Command {
 	}
 }
 
-// configuredProfile returns the profile path set by catalog.profile in the
-// configuration at cfgPath, which catalog init writes. A configuration can
-// come with a cloned repository, so the path must stay inside the
-// configuration's folder: relative, no "..", and no symlinked folder on the
-// way that leads out of it.
-func configuredProfile(cfgPath, p string) (string, error) {
-	if cfgPath == "" {
-		return p, nil // a built-in default, not a file's
-	}
-	if _, err := untrusted.Rel(filepath.ToSlash(p)); err != nil {
-		return "", fmt.Errorf("%s: catalog.profile %v: catalog init writes a configured profile only inside the configuration's folder (pass --profile to choose another place)", cfgPath, err)
-	}
-	path, err := untrusted.Confine(filepath.Dir(cfgPath), p)
-	switch {
-	case errors.Is(err, untrusted.ErrOutside):
-		return "", fmt.Errorf("%s: catalog.profile %q leads out of the configuration's folder through a symbolic link (pass --profile to choose another place)", cfgPath, p)
-	case err != nil:
-		return "", fmt.Errorf("%s: catalog.profile %q: %v", cfgPath, p, err)
-	}
-	return path, nil
-}
-
 // runCatalogInit prepares, absorbs or executes card generation (see
-// catalogInitCommand).
+// catalogInitCommand and internal/cardinit).
 func (e *env) runCatalogInit(c *cli.Context) error {
-	if err := e.setup(c, "text"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	dir := c.String("dir")
@@ -88,162 +63,29 @@ func (e *env) runCatalogInit(c *cli.Context) error {
 	if c.Duration("exec-timeout") < 0 {
 		return usageErr("--exec-timeout %v must not be negative", c.Duration("exec-timeout"))
 	}
-	profPath := c.String("profile")
-	configured := false
-	if prof := e.catalogSettings().Profile; profPath == "" && prof != "" {
-		p, err := configuredProfile(e.cfg.Path, prof)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		profPath, configured = p, true
+	in, err := cardinit.New(cardinit.Options{
+		Dir: dir, Absorb: c.String("responses") != "", Exec: c.String("exec"), Timeout: c.Duration("exec-timeout"),
+		Profile: c.String("profile"), ConfigPath: e.cfg.Path, ConfigProfile: e.catalogSettings().Profile,
+		Provider: lookup(c, "provider"), Model: c.String("model"),
+		Again:      "skillopt catalog init" + sourceArgs(c) + " --responses " + cardinit.ShellQuote(dir),
+		SetProfile: setCatalogProfile, Stdout: e.stdout, Stderr: e.stderr,
+	})
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
 	}
-	if profPath == "" {
-		profPath = filepath.Join(filepath.Dir(dir), "cards.json")
-	}
-	prof := catalog.NewProfile()
-	if _, err := os.Stat(profPath); err == nil {
-		p, err := catalog.LoadProfile(profPath)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		prof = p
-	}
-	// Every eligible skill is considered; Plan skips current cards.
+	// Every eligible skill is considered; the plan skips current cards.
 	snap, _, _, err := e.snapshotNoProfile(c)
 	if err != nil {
 		return err
 	}
-	prov := lookup(c, "provider")
-	// What the progress lines of --exec count, and the outcome of every
-	// answer read.
-	var step, steps, answers int
-	in := &catalog.Initializer{Dir: dir, Profile: profPath, Provider: prov, Model: c.String("model"), Snap: snap,
-		OnAnswer: func(o catalog.AnswerOutcome) {
-			answers++
-			if steps > 0 {
-				printLines(e.stderr, "group %d/%d %s (%s): %s\n", step, steps, o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
-				return
-			}
-			printLines(e.stdout, "%s (%s): %s\n", o.Group, plural(o.Skills, "skill"), outcomeText(o, dir))
-		}}
-	st, err := in.Plan(prof)
+	failed, err := in.Run(snap)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	report := func() {
-		p := catalog.ProgressOf(st)
-		printLines(e.stderr, "cards: %d/%d groups accepted (%d/%d skills), %d pending, %d failed\n", p.Accepted, p.Groups, p.Carded, p.Skills, p.Pending, p.Failed)
-	}
-	again := "skillopt catalog init" + sourceArgs(c) + " --responses " + shellQuote(dir)
-	switch {
-	case c.String("exec") != "":
-		for round := 0; ; round++ {
-			ids := catalog.PendingIDs(st)
-			if len(ids) == 0 {
-				break
-			}
-			steps = len(ids)
-			for i, id := range ids {
-				step = i + 1
-				req, err := in.ReadRequest(id)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				out, err := runShell(c.String("exec"), req, e.stderr, c.Duration("exec-timeout"), maxExecOutput)
-				if err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--exec for group %s: %v", id, err)}
-				}
-				respPath, err := in.ResponsePath(id)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				os.MkdirAll(filepath.Join(dir, "responses"), 0o755)
-				if err := atomicfile.WriteFile(respPath, out, 0o644); err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", respPath, err)}
-				}
-				if _, _, err := in.Absorb(st, prof); err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-			}
-			if round > catalog.MaxExtraCalls+catalog.MaxAttempts {
-				break
-			}
-		}
-		steps = 0
-		report()
-	case c.String("responses") != "":
-		acc, rej, err := in.Absorb(st, prof)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		pending := len(catalog.PendingIDs(st))
-		printLines(e.stdout, "%s accepted, %d rejected\n", plural(acc, "group"), rej)
-		switch {
-		case answers == 0 && pending > 0:
-			printLines(e.stdout, "no answers in %s: answer each request of %s in %s with the same file name, then run:\n  %s\n",
-				filepath.Join(dir, "responses"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
-		case pending > 0:
-			printLines(e.stdout, "%s still to answer in %s; answers go in %s, then run:\n  %s\n",
-				plural(pending, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
-		}
-		report()
-	default:
-		n := len(catalog.PendingIDs(st))
-		if n == 0 {
-			fmt.Fprintln(e.stdout, "every eligible skill has a current card: nothing to ask")
-		} else {
-			printLines(e.stdout, "%s in %s; answer each in %s with the same file name (ID.json), then run:\n  %s\n",
-				plural(n, "request"), filepath.Join(dir, "requests"), filepath.Join(dir, "responses"), again)
-		}
-		report()
-	}
-	// Once some cards exist: where they are, and how the commands that
-	// use them find them. (Read back: what the next command will read.)
-	if saved, err := catalog.LoadProfile(profPath); err == nil {
-		carded := 0
-		for _, sk := range snap.Skills {
-			if _, ok := saved.Current(sk); ok {
-				carded++
-			}
-		}
-		if carded > 0 {
-			e.profileNext(profPath, configured, carded)
-		}
-	}
-	if p := catalog.ProgressOf(st); p.Failed > 0 {
+	if failed {
 		return e.finish(findings)
 	}
 	return nil
-}
-
-// outcomeText says what became of an answer: accepted, or rejected with
-// the reasons, where the answer went and what happens next.
-func outcomeText(o catalog.AnswerOutcome, dir string) string {
-	if o.Accepted {
-		return "accepted"
-	}
-	reason := strings.Join(o.Problems, "; ")
-	if len([]rune(reason)) > 400 {
-		reason = string([]rune(reason)[:397]) + "..."
-	}
-	msg := "rejected: " + reason
-	if o.Next == "resend" {
-		msg = "not answered: " + reason
-	}
-	if o.SetAside != "" {
-		msg += "; answer kept as " + o.SetAside
-	}
-	switch o.Next {
-	case "retry":
-		msg += "; a retry request with this feedback is in " + filepath.Join(dir, "requests", o.Group+".json")
-	case "split":
-		msg += "; split into two smaller requests in " + filepath.Join(dir, "requests")
-	case "failed":
-		msg += "; no more attempts for this group"
-	case "resend":
-		msg += "; the request is unchanged, to be sent again"
-	}
-	return msg
 }
 
 // sourceArgs repeats the flags that chose the skills, for the next command
@@ -251,62 +93,24 @@ func outcomeText(o catalog.AnswerOutcome, dir string) string {
 func sourceArgs(c *cli.Context) string {
 	var b strings.Builder
 	for _, s := range c.StringSlice("skills") {
-		b.WriteString(" --skills " + shellQuote(s))
+		b.WriteString(" --skills " + cardinit.ShellQuote(s))
 	}
 	if f := c.String("from"); f != "" {
-		b.WriteString(" --from " + shellQuote(f))
+		b.WriteString(" --from " + cardinit.ShellQuote(f))
 	}
 	if p := c.String("profile"); p != "" {
-		b.WriteString(" --profile " + shellQuote(p))
+		b.WriteString(" --profile " + cardinit.ShellQuote(p))
 	}
 	if p := lookup(c, "provider"); p != "" {
-		b.WriteString(" --provider " + shellQuote(p))
+		b.WriteString(" --provider " + cardinit.ShellQuote(p))
 	}
 	return b.String()
 }
 
-// shellQuote quotes a word for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// profileNext says where the cards are and makes sure the commands that
-// use them (SO102, catalog browse) find them: catalog.profile is set in
-// the configuration when it can be, or the exact line to add is printed.
-func (e *env) profileNext(profPath string, configured bool, carded int) {
-	printLines(e.stdout, "profile: %s (%s with a card)\n", profPath, plural(carded, "skill"))
-	if configured {
-		printLines(e.stdout, "catalog.profile of %s names it: SO102 and catalog browse use the cards\n", e.cfg.Path)
-		return
-	}
-	cfgPath := e.cfg.Path
-	if cfgPath == "" {
-		printLines(e.stdout, "to use the cards (SO102, catalog browse), put these lines in skillopt.toml (`skillopt init` writes one):\n  [catalog]\n  profile = %s\n", tomlString(filepath.ToSlash(profPath)))
-		return
-	}
-	rel, err := filepath.Rel(filepath.Dir(mustAbs(cfgPath)), mustAbs(profPath))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		printLines(e.stdout, "the profile is outside the folder of %s, where catalog init keeps a configured profile: pass --profile %s to the commands that use it\n", cfgPath, shellQuote(profPath))
-		return
-	}
-	rel = filepath.ToSlash(rel)
-	if cur := e.catalogSettings().Profile; cur != "" {
-		printLines(e.stdout, "catalog.profile of %s names %q, not this profile: to use it, change that line to\n  profile = %s\n", cfgPath, cur, tomlString(rel))
-		return
-	}
-	if err := setConfigString(cfgPath, "catalog", "profile", rel); err != nil {
-		printLines(e.stdout, "to use the cards (SO102, catalog browse), add under [catalog] in %s:\n  profile = %s\n", cfgPath, tomlString(rel))
-		return
-	}
-	printLines(e.stdout, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", tomlString(rel), cfgPath)
-}
-
-func mustAbs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
+// setCatalogProfile sets catalog.profile in the configuration file at
+// path (see config.EditString).
+func setCatalogProfile(path, value string) error {
+	return config.EditString(path, "catalog", "profile", value, ruleset.Registry().Binding(), func(cfg *config.Config) bool {
+		return catalogrules.FromSet(cfg.Options).Profile == value
+	})
 }

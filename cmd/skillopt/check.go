@@ -26,9 +26,9 @@ func checkCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
-		Flags: []cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag()},
+		Flags: append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag()}, formats("", report.Formats...)),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, report.Formats...); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			pipeline, err := e.pipeline(c)

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,7 +14,7 @@ import (
 
 // measureConversation is `skillopt measure --conversation`.
 func measureConversation(e *env, c *cli.Context) error {
-	if err := e.setup(c, "text", "json", "markdown", "html"); err != nil {
+	if err := e.setup(c); err != nil {
 		return err
 	}
 	enc, counter, err := e.counter(c)
@@ -36,7 +32,7 @@ func measureConversation(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	naturalOrder(files, c.Args().Slice())
+	measure.NaturalOrder(files, c.Args().Slice())
 	inputs, errs := measure.Inputs(files)
 	for _, err := range errs {
 		e.warnInput(err)
@@ -91,115 +87,15 @@ func measureConversation(e *env, c *cli.Context) error {
 		}
 	}
 	if len(convs) == 1 {
-		err = writeConversation(e, convs[0])
+		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationAs(w, convs[0], e.format) })
 	} else {
-		err = writeConversations(e, measure.NewConversationSet(threads, convs))
+		set := measure.NewConversationSet(threads, convs)
+		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationsAs(w, set, e.format) })
 	}
 	if err != nil {
 		return err
 	}
 	return e.finish(nil)
-}
-
-// writeConversation writes the report of one conversation.
-func writeConversation(e *env, cv *measure.Conversation) error {
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		err := measure.WriteConversationJSON(&b, cv)
-		if err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-		}
-		return err
-	case "markdown":
-		return measure.WriteConversationMarkdown(e.stdout, cv)
-	case "html":
-		return measure.WriteConversationHTML(e.stdout, cv)
-	}
-	return measure.WriteConversationText(e.stdout, cv)
-}
-
-// writeConversations writes the report of several conversations.
-func writeConversations(e *env, set *measure.ConversationSet) error {
-	switch e.format {
-	case "json":
-		var b bytes.Buffer
-		err := measure.WriteConversationsJSON(&b, set)
-		if err == nil {
-			_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-		}
-		return err
-	case "markdown":
-		return measure.WriteConversationsMarkdown(e.stdout, set)
-	case "html":
-		return measure.WriteConversationsHTML(e.stdout, set)
-	}
-	return measure.WriteConversationsText(e.stdout, set)
-}
-
-// naturalOrder puts the files found in each directory argument in natural
-// name order ("turn-2" before "turn-10"); files named directly keep the
-// order they were given in.
-func naturalOrder(files []*capture.File, args []string) {
-	group := func(f *capture.File) int {
-		for i, a := range args {
-			if a == f.Name || a == "-" && f.Name == "<stdin>" {
-				return i
-			}
-			if st, err := os.Stat(a); err == nil && st.IsDir() {
-				rel, err := filepath.Rel(a, f.Name)
-				if err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-					return i
-				}
-			}
-		}
-		return len(args)
-	}
-	groups := make(map[*capture.File]int, len(files))
-	for _, f := range files {
-		groups[f] = group(f)
-	}
-	sort.SliceStable(files, func(i, j int) bool {
-		gi, gj := groups[files[i]], groups[files[j]]
-		if gi != gj {
-			return gi < gj
-		}
-		return naturalLess(files[i].Name, files[j].Name)
-	})
-}
-
-// naturalLess compares names with runs of digits compared as numbers.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			if da != db {
-				return da < db
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func digits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
 }
 
 // prices is the built-in price table with the configuration's [prices]

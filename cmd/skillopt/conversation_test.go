@@ -174,28 +174,6 @@ func TestConversationPiSessionUsage(t *testing.T) {
 	}
 }
 
-func TestNaturalLess(t *testing.T) {
-	cases := []struct {
-		a, b string
-		want bool
-	}{
-		{"turn-2.json", "turn-10.json", true},
-		{"turn-10.json", "turn-2.json", false},
-		{"turn-2.json", "turn-02.json", true},
-		{"turn-02.json", "turn-2.json", false},
-		{"a/turn-9", "b/turn-1", true},
-		{"small-1", "small-1", false},
-		{"x1y2", "x1y10", true},
-		{"abc", "abd", true},
-		{"ab", "abc", true},
-	}
-	for _, c := range cases {
-		if got := naturalLess(c.a, c.b); got != c.want {
-			t.Errorf("naturalLess(%q, %q) = %v", c.a, c.b, got)
-		}
-	}
-}
-
 // TestConversationCalibrationOnCorpus: on the real Pi sessions that carry
 // the provider's counts, the calibrated prediction of each turn's input
 // and cached tokens is, from the sixth turn on, within 3 % of the

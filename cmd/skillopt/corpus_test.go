@@ -113,6 +113,23 @@ func TestCorpusValidates(t *testing.T) {
 	}
 }
 
+// TestCorpusSessionsValidate: the requests rebuilt from real host session
+// files (Claude Code, Codex, claude-trace) validate: what the hosts sent the
+// provider accepted, and what their files do not hold (max_tokens, the
+// system prompt, the tools) is not a finding.
+func TestCorpusSessionsValidate(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "shared", "corpus", "sessions")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("shared corpus not present at %s", root)
+	}
+	for _, host := range []string{"claude-code", "codex", "claude-trace"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"skillopt", "validate", "-q", filepath.Join(root, host)}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", host, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
 // TestCorpusCatalogRules: SO101 on every real Pi capture keeps every
 // invariant, and each result still validates for its provider.
 func TestCorpusCatalogRules(t *testing.T) {

@@ -260,44 +260,7 @@ func TestHostileText(t *testing.T) {
 				format = r.args[i+1]
 			}
 		}
-		if strings.Contains(stderr.String(), "internal error") {
-			t.Errorf("%q: %s", name, stderr.String())
-			continue
-		}
-		if !r.quiet && !bytes.Contains(stdout.Bytes(), []byte("pwn")) && !bytes.Contains(stderr.Bytes(), []byte("pwn")) {
-			t.Errorf("%q: the output does not show the hostile text, the run proves nothing:\n%s\n%s", name, stdout.String(), stderr.String())
-		}
-		if where := unsafeText(stderr.Bytes()); where != "" {
-			t.Errorf("%q: stderr: %s", name, where)
-		}
-		if where := unsafeText(stdout.Bytes()); where != "" {
-			t.Errorf("%q: stdout: %s", name, where)
-		}
-		switch format {
-		case "json", "sarif":
-			// The escapes keep the value: the hostile text decodes back
-			// byte for byte.
-			values, ok := jsonValues(stdout.Bytes())
-			switch {
-			case stdout.Len() > 0 && !ok:
-				t.Errorf("%q: stdout is not JSON:\n%s", name, stdout.String())
-			case !r.quiet && !holdsString(values, "\x1b]0;pwn\a"):
-				t.Errorf("%q: no JSON string holds the hostile text as it was", name)
-			}
-		case "markdown", "html":
-			out := stdout.Bytes()
-			if format == "markdown" {
-				out = outsideFences(out)
-			}
-			m := activeHTML.FindIndex(out)
-			if m == nil && format == "markdown" {
-				m = markdownHTML.FindIndex(out)
-			}
-			if m != nil {
-				lo, hi := max(m[0]-40, 0), min(m[1]+40, len(out))
-				t.Errorf("%q: markup in %s: %q", name, format, out[lo:hi])
-			}
-		}
+		checkHostileOutput(t, name, format, r.quiet, stdout.Bytes(), stderr.Bytes())
 		cmd := r.args[0]
 		if len(r.args) > 1 && !strings.HasPrefix(r.args[1], "-") && strings.Contains("catalog trace bench archive tools", cmd) {
 			cmd += " " + r.args[1]
@@ -321,6 +284,51 @@ func TestHostileText(t *testing.T) {
 	}
 	sort.Strings(table)
 	t.Logf("covered:\n%s", strings.Join(table, "\n"))
+}
+
+// checkHostileOutput checks the output of one run of TestHostileText:
+// no unsafe text on either stream, the hostile text shown (unless quiet),
+// kept byte for byte in JSON and inert in Markdown and HTML.
+func checkHostileOutput(t *testing.T, name, format string, quiet bool, stdout, stderr []byte) {
+	t.Helper()
+	if bytes.Contains(stderr, []byte("internal error")) {
+		t.Errorf("%q: %s", name, stderr)
+		return
+	}
+	if !quiet && !bytes.Contains(stdout, []byte("pwn")) && !bytes.Contains(stderr, []byte("pwn")) {
+		t.Errorf("%q: the output does not show the hostile text, the run proves nothing:\n%s\n%s", name, string(stdout), string(stderr))
+	}
+	if where := unsafeText(stderr); where != "" {
+		t.Errorf("%q: stderr: %s", name, where)
+	}
+	if where := unsafeText(stdout); where != "" {
+		t.Errorf("%q: stdout: %s", name, where)
+	}
+	switch format {
+	case "json", "sarif":
+		// The escapes keep the value: the hostile text decodes back
+		// byte for byte.
+		values, ok := jsonValues(stdout)
+		switch {
+		case len(stdout) > 0 && !ok:
+			t.Errorf("%q: stdout is not JSON:\n%s", name, string(stdout))
+		case !quiet && !holdsString(values, "\x1b]0;pwn\a"):
+			t.Errorf("%q: no JSON string holds the hostile text as it was", name)
+		}
+	case "markdown", "html":
+		out := stdout
+		if format == "markdown" {
+			out = outsideFences(out)
+		}
+		m := activeHTML.FindIndex(out)
+		if m == nil && format == "markdown" {
+			m = markdownHTML.FindIndex(out)
+		}
+		if m != nil {
+			lo, hi := max(m[0]-40, 0), min(m[1]+40, len(out))
+			t.Errorf("%q: markup in %s: %q", name, format, out[lo:hi])
+		}
+	}
 }
 
 // jsonValues decodes output that is one JSON value, or one per line.

@@ -53,6 +53,7 @@ func lintCommand(e *env) *cli.Command {
 			"  skillopt lint --fix skills/\n" +
 			"  skillopt lint --profile skills-ref --format sarif > lint.sarif",
 		Flags: []cli.Flag{
+			formats("", report.Formats...),
 			&cli.StringFlag{Name: "profile", Usage: "default (the spec and Pi) or skills-ref (also fail what the reference validator rejects); default: lint.profile"},
 			&cli.StringSliceFlag{Name: "ambient", Usage: "skill folder agents inherit at run time, to resolve selected names no skillPath provides (repeatable; default: lint.ambient)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the cache of body token counts (default: lint.cache)"},
@@ -64,64 +65,67 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "unsafe-fixes", Usage: "with --fix or --diff, apply the unsafe fixes too"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, report.Formats...); err != nil {
-				return err
+		Action: func(c *cli.Context) error { return e.runLint(c) },
+	}
+}
+
+// runLint lints the skill trees and applies fixes (see lintCommand).
+func (e *env) runLint(c *cli.Context) error {
+	if err := e.setup(c); err != nil {
+		return err
+	}
+	if c.Bool("fix") && c.Bool("diff") {
+		return usageErr("--fix and --diff exclude each other (--diff shows what --fix would do)")
+	}
+	opts, err := e.lintOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := lint.Run(opts)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	for _, err := range rep.Errors {
+		e.warnInput(err)
+	}
+	fo := lint.FixOptions{Unsafe: c.Bool("unsafe-fixes")}
+	if c.Bool("diff") {
+		return e.lintDiff(rep, fo)
+	}
+	fixed := 0
+	if c.Bool("fix") {
+		fixes, err := rep.Fixes(fo)
+		if err != nil {
+			e.warnInput(err)
+		}
+		for _, f := range fixes {
+			if err := atomicfile.WriteFile(f.Path, f.After, 0o644); err != nil {
+				if errors.Is(err, atomicfile.ErrReadOnly) {
+					err = errors.New("the file is read-only")
+				}
+				e.warnInput(fmt.Errorf("%s: not fixed: %v", f.Path, err))
+				continue
 			}
-			if c.Bool("fix") && c.Bool("diff") {
-				return usageErr("--fix and --diff exclude each other (--diff shows what --fix would do)")
-			}
-			opts, err := e.lintOptions(c)
-			if err != nil {
-				return err
-			}
-			rep, err := lint.Run(opts)
-			if err != nil {
+			fixed += f.Fixed
+		}
+		removed := e.removeTemps(rep)
+		fixed += removed
+		if len(fixes) > 0 || removed > 0 {
+			// What is left, as the files are now.
+			if rep, err = lint.Run(opts); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			for _, err := range rep.Errors {
-				e.warnInput(err)
-			}
-			fo := lint.FixOptions{Unsafe: c.Bool("unsafe-fixes")}
-			if c.Bool("diff") {
-				return e.lintDiff(rep, fo)
-			}
-			fixed := 0
-			if c.Bool("fix") {
-				fixes, err := rep.Fixes(fo)
-				if err != nil {
-					e.warnInput(err)
-				}
-				for _, f := range fixes {
-					if err := atomicfile.WriteFile(f.Path, f.After, 0o644); err != nil {
-						if errors.Is(err, atomicfile.ErrReadOnly) {
-							err = errors.New("the file is read-only")
-						}
-						e.warnInput(fmt.Errorf("%s: not fixed: %v", f.Path, err))
-						continue
-					}
-					fixed += f.Fixed
-				}
-				removed := e.removeTemps(rep)
-				fixed += removed
-				if len(fixes) > 0 || removed > 0 {
-					// What is left, as the files are now.
-					if rep, err = lint.Run(opts); err != nil {
-						return &exitError{code: exitUsage, err: err}
-					}
-				}
-			}
-			if err := e.writeLint(rep, fixed, c.Bool("fix")); err != nil {
-				return err
-			}
-			for _, d := range rep.Diagnostics {
-				if d.Severity == rules.Error && !c.Bool("exit-zero") {
-					return e.finish(findings)
-				}
-			}
-			return e.finish(nil)
-		},
+		}
 	}
+	if err := e.writeLint(rep, fixed, c.Bool("fix")); err != nil {
+		return err
+	}
+	for _, d := range rep.Diagnostics {
+		if d.Severity == rules.Error && !c.Bool("exit-zero") {
+			return e.finish(findings)
+		}
+	}
+	return e.finish(nil)
 }
 
 // removeTemps removes the leftover temporary files the run found (SK065)

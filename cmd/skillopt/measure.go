@@ -1,7 +1,9 @@
 package main
 
 import (
-	"bytes"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -50,6 +52,7 @@ func measureCommand(e *env) *cli.Command {
 			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
+			formats("html with --conversation", measure.ConversationFormats...),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -60,85 +63,83 @@ func measureCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "conversation", Usage: "treat the captures as successive requests of conversations and account for prompt caching and cost"},
 			&cli.BoolFlag{Name: "no-split", Usage: "with --conversation, read every capture as a request of one conversation, in the order given, instead of finding the conversations among them"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.Bool("conversation") {
-				return measureConversation(e, c)
-			}
-			if c.Bool("no-split") {
-				return usageErr("--no-split goes with --conversation")
-			}
-			if err := e.setup(c, "text", "json", "markdown"); err != nil {
-				return err
-			}
-			enc, counter, err := e.counter(c)
-			if err != nil {
-				return err
-			}
-			opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
-			if counter != nil {
-				opts.Counter = counter
-			}
-			prices := e.prices()
-			opts.Price = func(model string) (float64, bool) {
-				if p := prices.Lookup(model); p != nil {
-					return p.Input, true
-				}
-				return 0, false
-			}
-			if c.Int("replay") >= 0 {
-				opts.Replay = c.Int("replay")
-			}
-			pipeline, err := e.pipeline(c)
-			if err != nil {
-				return err
-			}
-			files, err := e.readCaptures(c)
-			if err != nil {
-				return err
-			}
-			renv := e.ruleEnv(pipeline)
-			ruleset.SetArchive(renv, renv.Archive, true)
-			opts.Env = renv
-			var reps []*measure.CaptureReport
-			var keys []string
-			for _, f := range files {
-				for _, capt := range f.Captures {
-					rep, err := measure.Run(capt, func() (*rules.Result, error) { return rules.Run(capt, pipeline, renv) }, opts)
-					if err != nil {
-						if e.ruleFailed(err) {
-							continue
-						}
-						return err
-					}
-					reps = append(reps, rep)
-					key := measure.CatalogKey(capt)
-					if key != "" {
-						key = string(capt.Provider) + ":" + key
-					}
-					keys = append(keys, key)
-				}
-			}
-			if len(reps) == 0 {
-				return e.finish(nil)
-			}
-			rep := measure.Summarize(reps, keys)
-			switch e.format {
-			case "json":
-				var b bytes.Buffer
-				if err = measure.WriteJSON(&b, rep); err == nil {
-					_, err = e.stdout.Write(e.withConfig(b.Bytes()))
-				}
-			case "markdown":
-				err = measure.WriteMarkdown(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
-			default:
-				err = measure.WriteText(e.stdout, rep, measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet})
-			}
-			if err != nil {
-				return err
-			}
-			return e.finish(nil)
-		},
+		Action: func(c *cli.Context) error { return e.runMeasure(c) },
 	}
+}
+
+// runMeasure measures each capture, or the conversations with --conversation
+// (see measureCommand).
+func (e *env) runMeasure(c *cli.Context) error {
+	if c.Bool("conversation") {
+		return measureConversation(e, c)
+	}
+	if c.Bool("no-split") {
+		return usageErr("--no-split goes with --conversation")
+	}
+	if err := e.setup(c); err != nil {
+		return err
+	}
+	if !slices.Contains(measure.Formats, e.format) {
+		return usageErr("unsupported --format %q (without --conversation this command supports %s)", e.format, strings.Join(measure.Formats, ", "))
+	}
+	enc, counter, err := e.counter(c)
+	if err != nil {
+		return err
+	}
+	opts := measure.Options{Encoding: enc, Replay: e.cfg.Measure.Replay}
+	if counter != nil {
+		opts.Counter = counter
+	}
+	prices := e.prices()
+	opts.Price = func(model string) (float64, bool) {
+		if p := prices.Lookup(model); p != nil {
+			return p.Input, true
+		}
+		return 0, false
+	}
+	if c.Int("replay") >= 0 {
+		opts.Replay = c.Int("replay")
+	}
+	pipeline, err := e.pipeline(c)
+	if err != nil {
+		return err
+	}
+	files, err := e.readCaptures(c)
+	if err != nil {
+		return err
+	}
+	renv := e.ruleEnv(pipeline)
+	ruleset.SetArchive(renv, renv.Archive, true)
+	opts.Env = renv
+	var reps []*measure.CaptureReport
+	var keys []string
+	for _, f := range files {
+		for _, capt := range f.Captures {
+			rep, err := measure.Run(capt, func() (*rules.Result, error) { return rules.Run(capt, pipeline, renv) }, opts)
+			if err != nil {
+				if e.ruleFailed(err) {
+					continue
+				}
+				return err
+			}
+			reps = append(reps, rep)
+			key := measure.CatalogKey(capt)
+			if key != "" {
+				key = string(capt.Provider) + ":" + key
+			}
+			keys = append(keys, key)
+		}
+	}
+	if len(reps) == 0 {
+		return e.finish(nil)
+	}
+	rep := measure.Summarize(reps, keys)
+	o := measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet}
+	err = e.writeAs(func(w io.Writer) error { return measure.Write(w, rep, e.format, o) })
+	if err != nil {
+		return err
+	}
+	return e.finish(nil)
 }
 
 // counter returns the token encoding of --encoding or measure.encoding and

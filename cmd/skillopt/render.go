@@ -29,8 +29,9 @@ func renderCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt lint --format json > lint.json; skillopt render --format sarif lint.json\n" +
 			"  skillopt validate --format json captures/ | skillopt render --format github",
+		Flags: []cli.Flag{formats("", report.Formats...)},
 		Action: func(c *cli.Context) error {
-			if err := e.options(c, report.Formats...); err != nil {
+			if err := e.options(c); err != nil {
 				return err
 			}
 			if c.NArg() > 1 {

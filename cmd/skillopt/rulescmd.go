@@ -45,8 +45,9 @@ func rulesCommand(e *env) *cli.Command {
 			"  skillopt rules\n" +
 			"  skillopt rules SO403\n" +
 			"  skillopt rules invariant",
+		Flags: []cli.Flag{formats("", "text", "json", "markdown")},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json", "markdown"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			list := ruleset.All()
@@ -147,13 +148,14 @@ func initCommand(e *env) *cli.Command {
 			"  skillopt init\n" +
 			"  skillopt init -o - | less",
 		Flags: []cli.Flag{
+			formats("", "text"),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: config.FileName, Usage: "where to write (- for stdout)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
 		},
 		Action: func(c *cli.Context) error {
 			// The configuration is not loaded: init must be able to
 			// replace a broken one.
-			if err := e.options(c, "text"); err != nil {
+			if err := e.options(c); err != nil {
 				return err
 			}
 			out := c.String("output")

@@ -5,39 +5,10 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
-
-// closest returns the candidate nearest to s when it is near enough to be
-// a typo: within an edit distance of a third of its length (at least 1,
-// at most 3), or a unique prefix of at least three letters. "" when none.
-func closest(s string, candidates []string) string {
-	if best := suggest.Closest(s, candidates, min(max(1, utf8.RuneCountInString(s)/3), 3)); best != "" {
-		return best
-	}
-	low := strings.ToLower(s)
-	var prefixed []string
-	for _, c := range candidates {
-		if len(low) >= 3 && strings.HasPrefix(strings.ToLower(c), low) {
-			prefixed = append(prefixed, c)
-		}
-	}
-	if len(prefixed) == 1 {
-		return prefixed[0]
-	}
-	return ""
-}
-
-// didYouMean is " (did you mean X?)" for the closest candidate, or "".
-func didYouMean(s string, candidates []string) string {
-	if c := closest(s, candidates); c != "" {
-		return fmt.Sprintf(" (did you mean %s?)", c)
-	}
-	return ""
-}
 
 // commandNames lists the names and aliases of commands.
 func commandNames(cmds []*cli.Command) []string {
@@ -89,7 +60,7 @@ func flagError(err error, args []string, flags []cli.Flag) string {
 				}
 			}
 		}
-		if c := closest(name, names); c != "" {
+		if c := suggest.Typo(name, names); c != "" {
 			out += fmt.Sprintf(" (did you mean --%s?)", c)
 		}
 	}

@@ -5,26 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
-
-func TestClosest(t *testing.T) {
-	cands := []string{"measure", "validate", "transform", "catalog", "completion", "check"}
-	for _, tc := range []struct{ in, want string }{
-		{"meaure", "measure"},
-		{"mesure", "measure"},
-		{"MEASURE", "measure"},
-		{"valdiate", "validate"}, // a swap counts one
-		{"comp", "completion"},   // a unique prefix
-		{"ch", ""},               // too short to be a prefix
-		{"frobnicate", ""},
-		{"c", ""},
-	} {
-		if got := closest(tc.in, cands); got != tc.want {
-			t.Errorf("closest(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
 
 func TestFlagError(t *testing.T) {
 	flags := []cli.Flag{&cli.StringSliceFlag{Name: "select"}, &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}}}
@@ -59,6 +42,6 @@ func FuzzFlagError(f *testing.F) {
 		if m := flagErr().FindStringSubmatch(msg); m != nil && !strings.Contains(got, m[2]) {
 			t.Fatalf("%q became %q, losing the flag %q", msg, got, m[2])
 		}
-		_ = closest(msg, []string{arg, "measure"})
+		_ = suggest.Typo(msg, []string{arg, "measure"})
 	})
 }

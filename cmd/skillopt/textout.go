@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -26,11 +24,4 @@ func textList(names []string) string {
 // as the tables do).
 func padRight(s string, width int) string {
 	return s + strings.Repeat(" ", max(width-utf8.RuneCountInString(s), 0))
-}
-
-// printLines formats a message that is multi-line by design and prints it
-// with escape.Lines: the paths, names and model answers in it cannot drive
-// the terminal.
-func printLines(w io.Writer, format string, args ...any) {
-	io.WriteString(w, escape.Lines(fmt.Sprintf(format, args...)))
 }

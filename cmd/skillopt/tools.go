@@ -45,12 +45,13 @@ func toolsSearchCommand(e *env) *cli.Command {
 			"  skillopt tools search \"open a pull request\" capture.json\n" +
 			"  skillopt tools search --format json --cursor o5.3f2a9c0d1e2b \"pull request\" capture.json",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.StringFlag{Name: "cursor", Usage: "continue a previous page of the same QUERY"},
 			&cli.IntFlag{Name: "entry", Value: 1, Usage: "which capture of a multi-capture file (1-based)"},
 			providerFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			if c.NArg() != 2 {

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog/lint"
-	"github.com/skillopt/skillopt/internal/atomicfile"
-	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/trace"
+	"github.com/skillopt/skillopt/trace/render"
 )
 
 func traceCommand(e *env) *cli.Command {
@@ -49,6 +45,9 @@ func classifyFlags() []cli.Flag {
 func windowFlag() cli.Flag {
 	return &cli.IntFlag{Name: "window", Value: trace.DefaultWindow, Usage: "earlier runs of a skill that regression detection and alerts look back on"}
 }
+
+// textOptions are the colour and quiet settings of the trace renderers.
+func (e *env) textOptions() render.Options { return render.Options{Color: e.color, Quiet: e.quiet} }
 
 // traceOptions reads the classifier flags.
 func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
@@ -117,13 +116,14 @@ func traceReportCommand(e *env) *cli.Command {
 			"  skillopt trace report --skill refactor --max-traces 20 --inline 10 .pi/traces\n" +
 			"  skillopt trace report --format html ~/.pi/agent/sessions > skills.html",
 		Flags: append([]cli.Flag{
+			formats("", "text", "json", "markdown", "html"),
 			&cli.StringFlag{Name: "skill", Usage: "report only this skill"},
 			&cli.IntFlag{Name: "max-traces", Value: 10, Usage: "newest runs per skill the report covers"},
 			&cli.IntFlag{Name: "inline", Value: 5, Usage: "newest runs listed one by one; the rest are counted"},
 			windowFlag(),
 		}, classifyFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json", "markdown", "html"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -144,13 +144,13 @@ func traceReportCommand(e *env) *cli.Command {
 			rep := trace.Report(hs, ro)
 			switch e.format {
 			case "json":
-				err = writeJSON(e, reportJSON(rep))
+				err = writeJSON(e, render.ReportJSON(rep))
 			case "markdown":
-				err = e.writeReportMarkdown(rep, ro)
+				err = render.ReportMarkdown(e.stdout, rep, ro)
 			case "html":
-				err = writeReportHTML(e.stdout, rep, ro)
+				err = render.ReportHTML(e.stdout, rep, ro)
 			default:
-				err = e.writeReportText(rep, ro)
+				err = render.ReportText(e.stdout, rep, ro, e.textOptions())
 			}
 			if err != nil {
 				return err
@@ -176,9 +176,9 @@ func traceViewCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt trace view .pi/traces/refactor_1767225600000.json\n" +
 			"  skillopt trace view --format json ~/.pi/agent/sessions/--home-dev-app--/2026-01-01T10-00-00-000Z_abc.jsonl#2",
-		Flags: classifyFlags(),
+		Flags: append(classifyFlags(), formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -194,9 +194,9 @@ func traceViewCommand(e *env) *cli.Command {
 			}
 			v := trace.ViewOf(r, o)
 			if e.format == "json" {
-				return writeJSON(e, viewJSON(v))
+				return writeJSON(e, render.ViewJSON(v))
 			}
-			return e.writeViewText(v)
+			return render.ViewText(e.stdout, v, e.textOptions())
 		},
 	}
 }
@@ -219,6 +219,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			"  skillopt trace alerts .pi/traces\n" +
 			"  skillopt trace alerts --consecutive 5 --cooldown 12h --state .skillopt/trace-alerts.json .pi/traces",
 		Flags: append([]cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "consecutive", Value: trace.RegressionRun, Usage: "newest runs that must all be non-successes"},
 			windowFlag(),
 			&cli.DurationFlag{Name: "cooldown", Value: 24 * time.Hour, Usage: "hold back a skill's alert this long after the last one (needs --state)"},
@@ -226,7 +227,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "now", Usage: "judge the cooldown as of this RFC 3339 `TIME` (default: the current time)"},
 		}, classifyFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			o, err := e.traceOptions(c)
@@ -254,7 +255,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			st := trace.State{}
 			if statePath != "" {
-				st, err = readAlertState(statePath)
+				st, err = trace.LoadState(statePath)
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}
@@ -265,20 +266,16 @@ func traceAlertsCommand(e *env) *cli.Command {
 			}
 			fire, held, next := trace.Cooldown(trace.Alerts(hs, ao), st, cooldown, now)
 			if e.format == "json" {
-				err = writeJSON(e, alertsJSON(fire, held))
+				err = writeJSON(e, render.AlertsJSON(fire, held))
 			} else {
-				err = e.writeAlertsText(fire, held)
+				err = render.AlertsText(e.stdout, fire, held, e.textOptions())
 			}
 			if err != nil {
 				return err
 			}
 			if statePath != "" && len(fire) > 0 {
-				err := os.MkdirAll(filepath.Dir(statePath), 0o755)
-				if err == nil {
-					err = atomicfile.WriteFile(statePath, next.Marshal(), 0o644)
-				}
-				if err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("%s: write alert state: %w", statePath, err)}
+				if err := trace.SaveState(statePath, next); err != nil {
+					return &exitError{code: exitUsage, err: err}
 				}
 			}
 			if len(fire) > 0 {
@@ -287,18 +284,6 @@ func traceAlertsCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
-}
-
-// readAlertState reads the state file; a missing one is an empty state.
-func readAlertState(path string) (trace.State, error) {
-	data, err := trace.ReadBounded(path, nil, nil)
-	if err != nil {
-		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
-			return trace.State{}, nil
-		}
-		return trace.State{}, err
-	}
-	return trace.ReadState(path, data)
 }
 
 func tracePruneCommand(e *env) *cli.Command {
@@ -317,11 +302,12 @@ func tracePruneCommand(e *env) *cli.Command {
 			"  skillopt trace prune .pi/traces\n" +
 			"  skillopt trace prune --keep 50 --apply .pi/traces",
 		Flags: []cli.Flag{
+			formats("", "text", "json"),
 			&cli.IntFlag{Name: "keep", Value: 20, Usage: "traces to keep per skill"},
 			&cli.BoolFlag{Name: "apply", Usage: "delete the files (default: only list them)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := e.setup(c, "text", "json"); err != nil {
+			if err := e.setup(c); err != nil {
 				return err
 			}
 			keep := c.Int("keep")
@@ -332,7 +318,7 @@ func tracePruneCommand(e *env) *cli.Command {
 				return argErr(c, "no DIR given")
 			}
 			apply := c.Bool("apply")
-			out := pruneOut{Apply: apply, Keep: keep, Delete: []pruneFile{}}
+			out := render.Prune{Apply: apply, Keep: keep, Delete: []render.PruneFile{}}
 			for _, dir := range c.Args().Slice() {
 				if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 					e.warnInput(fmt.Errorf("%s: not a directory", dir))
@@ -352,7 +338,7 @@ func tracePruneCommand(e *env) *cli.Command {
 					}
 				}
 				for _, d := range done {
-					out.Delete = append(out.Delete, pruneFile{d.File, d.Skill, d.Timestamp})
+					out.Delete = append(out.Delete, render.PruneFile{File: d.File, Skill: d.Skill, Timestamp: d.Timestamp})
 				}
 			}
 			if e.format == "json" {
@@ -361,34 +347,10 @@ func tracePruneCommand(e *env) *cli.Command {
 				}
 				return e.finish(nil)
 			}
-			verb := "would delete"
-			if apply {
-				verb = "deleted"
-			}
-			for _, d := range out.Delete {
-				fmt.Fprintf(e.stdout, "%s %s (%s, %s)\n", verb, escape.Text(d.File), escape.Text(d.Skill), stamp(d.Timestamp))
-			}
-			if !e.quiet {
-				s := fmt.Sprintf("%d kept, %d %s (%d per skill)", out.Kept, len(out.Delete), strings.TrimPrefix(verb, "would "), keep)
-				if !apply {
-					s = fmt.Sprintf("%d kept, %d to delete (%d per skill); a dry run: --apply deletes them", out.Kept, len(out.Delete), keep)
-				}
-				fmt.Fprintln(e.stdout, s)
+			if err := render.PruneText(e.stdout, out, e.textOptions()); err != nil {
+				return err
 			}
 			return e.finish(nil)
 		},
 	}
-}
-
-type pruneOut struct {
-	Apply  bool        `json:"apply"`
-	Keep   int         `json:"keep"`
-	Kept   int         `json:"kept"`
-	Delete []pruneFile `json:"delete"`
-}
-
-type pruneFile struct {
-	File      string `json:"file"`
-	Skill     string `json:"skill"`
-	Timestamp int64  `json:"timestamp"`
 }

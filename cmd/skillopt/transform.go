@@ -51,6 +51,7 @@ func transformCommand(e *env) *cli.Command {
 			"  skillopt transform --rules SO101 - < capture.json\n" +
 			"  skillopt transform --no-archive --rules SO3 capture.json -o out.json",
 		Flags: []cli.Flag{
+			formats("", "text"),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -132,35 +133,45 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 
 // runTransform runs the pipeline over the one CAPTURE argument and writes
 // the result (see transformCommand).
-func (e *env) runTransform(c *cli.Context) error {
-	if err := e.setup(c, "text"); err != nil {
-		return err
-	}
+// transformArgs checks the arguments of transform and returns the input
+// and the output ("" or "-" for standard output).
+func transformArgs(c *cli.Context) (in, out string, err error) {
 	if c.NArg() != 1 {
-		return argErr(c, "want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
+		return "", "", argErr(c, "want exactly one CAPTURE file (or - for stdin), got %d arguments", c.NArg())
 	}
 	if c.IsSet("archive") && c.Bool("no-archive") {
-		return usageErr("--archive and --no-archive exclude each other")
+		return "", "", usageErr("--archive and --no-archive exclude each other")
 	}
-	in := c.Args().First()
+	in = c.Args().First()
 	if in != "-" {
 		if st, err := os.Stat(in); err == nil && st.IsDir() {
-			return usageErr("%s: is a directory; transform takes one capture file", in)
+			return "", "", usageErr("%s: is a directory; transform takes one capture file", in)
 		}
 	}
-	out := c.String("output")
+	out = c.String("output")
 	if c.IsSet("output") && out == "" {
-		return usageErr("-o: an empty file name; give a file, or - (or no -o) for standard output")
+		return "", "", usageErr("-o: an empty file name; give a file, or - (or no -o) for standard output")
 	}
-	toFile := out != "" && out != "-"
-	if toFile {
+	if out != "" && out != "-" {
 		if in != "-" && atomicfile.SameFile(in, out) {
-			return usageErr("refusing to overwrite the input %s; choose another -o", in)
+			return "", "", usageErr("refusing to overwrite the input %s; choose another -o", in)
 		}
 		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
-			return usageErr("%s: %v", out, err)
+			return "", "", usageErr("%s: %v", out, err)
 		}
 	}
+	return in, out, nil
+}
+
+func (e *env) runTransform(c *cli.Context) error {
+	if err := e.setup(c); err != nil {
+		return err
+	}
+	_, out, err := transformArgs(c)
+	if err != nil {
+		return err
+	}
+	toFile := out != "" && out != "-"
 	pipeline, err := e.pipeline(c)
 	if err != nil {
 		return err
@@ -176,35 +187,9 @@ func (e *env) runTransform(c *cli.Context) error {
 	}
 	f := files[0]
 	store := archive.Open(e.cfg.Archive.Dir)
-	// Originals are kept in memory while the rules run, so a rule
-	// that fails or a step the engine drops leaves nothing behind;
-	// only what the output names is written to the archive.
-	var keeper archive.Keeper = archive.NewMemory(store)
-	if c.Bool("no-archive") {
-		keeper = archive.Off
-	}
-	results, err := runFile(f, pipeline, e.keeperEnv(pipeline, keeper))
+	results, archived, err := e.transformKept(c, f, pipeline, store)
 	if err != nil {
 		return err
-	}
-	archived := 0
-	if mem, ok := keeper.(*archive.Memory); ok {
-		named := map[string]bool{}
-		for _, res := range results {
-			for _, h := range archive.FindHandles(string(res.Final.Body)) {
-				named[h] = true
-			}
-		}
-		archived, _, err = mem.Flush(store, func(h string) bool { return named[h] })
-		if err != nil {
-			// Run again against the archive itself: each rule
-			// whose original cannot be written keeps it, with a
-			// warning, and the output names only what is stored.
-			if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
-				return err
-			}
-			archived = countNamed(store, results)
-		}
 	}
 	e.printDiagnostics(results)
 	bodies := map[*capture.Capture][]byte{}
@@ -225,4 +210,37 @@ func (e *env) runTransform(c *cli.Context) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
 	}
 	return e.finish(nil)
+}
+
+// transformKept runs the pipeline over f and writes to the archive the
+// originals the results name, returning how many it wrote. Originals are
+// kept in memory while the rules run, so a rule that fails or a step the
+// engine drops leaves nothing behind.
+func (e *env) transformKept(c *cli.Context, f *capture.File, pipeline []*rules.Rule, store *archive.Store) ([]*rules.Result, int, error) {
+	if c.Bool("no-archive") {
+		results, err := runFile(f, pipeline, e.keeperEnv(pipeline, archive.Off))
+		return results, 0, err
+	}
+	mem := archive.NewMemory(store)
+	results, err := runFile(f, pipeline, e.keeperEnv(pipeline, mem))
+	if err != nil {
+		return nil, 0, err
+	}
+	named := map[string]bool{}
+	for _, res := range results {
+		for _, h := range archive.FindHandles(string(res.Final.Body)) {
+			named[h] = true
+		}
+	}
+	archived, _, err := mem.Flush(store, func(h string) bool { return named[h] })
+	if err == nil {
+		return results, archived, nil
+	}
+	// Run again against the archive itself: each rule whose original
+	// cannot be written keeps it, with a warning, and the output names
+	// only what is stored.
+	if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
+		return nil, 0, err
+	}
+	return results, countNamed(store, results), nil
 }

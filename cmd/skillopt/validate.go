@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -35,90 +36,97 @@ func validateCommand(e *env) *cli.Command {
 			"  skillopt validate capture.json\n" +
 			"  skillopt validate --format sarif captures/ > validate.sarif\n" +
 			"  skillopt validate --lenient --format json --provider mistral body.json",
-		Flags: []cli.Flag{providerFlag(),
+		Flags: []cli.Flag{providerFlag(), formats("", report.Formats...),
 			&cli.BoolFlag{Name: "strict", Usage: "treat unknown keys as errors whatever the endpoint"},
 			&cli.BoolFlag{Name: "lenient", Usage: "treat unknown keys as extensions (info) whatever the endpoint"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c, report.Formats...); err != nil {
-				return err
-			}
-			if c.Bool("strict") && c.Bool("lenient") {
-				return usageErr("--strict and --lenient exclude each other")
-			}
-			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
-			files, err := e.readCaptures(c)
-			if err != nil {
-				return err
-			}
-			rep := e.newReport("validate")
-			invalid := 0
-			for _, f := range files {
-				src := report.NewSource(f.Data)
-				for _, capt := range f.Captures {
-					errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
-					if err != nil {
-						e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
-						continue
-					}
-					strict, _ := validity.Strict(capt)
-					switch {
-					case c.Bool("strict"):
-						strict = true
-					case c.Bool("lenient"):
-						strict = false
-					}
-					valid := true
-					for _, se := range errs {
-						d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
-							File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-						if se.Unknown && !strict {
-							d.Severity = rules.Info
-							d.Message += " (an extension: the official API rejects it)"
-						}
-						valid = valid && d.Severity != rules.Error
-						off, exact := capt.FileOffset(se.Offset)
-						src.Place(&d, off, exact)
-						rep.Diagnostics = append(rep.Diagnostics, d)
-					}
-					vds, err := validity.Check(capt, renv)
-					if err != nil {
-						e.warnInput(err)
-						continue
-					}
-					for _, vd := range vds {
-						d := report.FromRule(vd)
-						d.File = f.Name
-						if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
-							off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
-							src.Place(&d, off, exact)
-						}
-						valid = valid && d.Severity != rules.Error
-						rep.Diagnostics = append(rep.Diagnostics, d)
-					}
-					in := captureInput(capt)
-					in.Valid = &valid
-					rep.Inputs = append(rep.Inputs, in)
-					if !valid {
-						invalid++
-					}
-				}
-			}
-			rep.Summary.Captures = report.Count(len(rep.Inputs))
-			rep.Summary.Invalid = report.Count(invalid)
-			if err := e.writeReport(rep, validity.Rules()); err != nil {
-				return err
-			}
-			if invalid > 0 {
-				return e.finish(findings)
-			}
-			return e.finish(nil)
-		},
+		Action: func(c *cli.Context) error { return e.runValidate(c) },
 	}
+}
+
+// runValidate validates each capture (see validateCommand).
+func (e *env) runValidate(c *cli.Context) error {
+	if err := e.setup(c); err != nil {
+		return err
+	}
+	if c.Bool("strict") && c.Bool("lenient") {
+		return usageErr("--strict and --lenient exclude each other")
+	}
+	levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
+	files, err := e.readCaptures(c)
+	if err != nil {
+		return err
+	}
+	rep := e.newReport("validate")
+	invalid := 0
+	for _, f := range files {
+		src := report.NewSource(f.Data)
+		for _, capt := range f.Captures {
+			errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
+			if err != nil {
+				e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
+				continue
+			}
+			strict, _ := validity.Strict(capt)
+			switch {
+			case c.Bool("strict"):
+				strict = true
+			case c.Bool("lenient"):
+				strict = false
+			}
+			valid := true
+			for _, se := range errs {
+				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
+					File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
+				switch {
+				case se.Unknown && !strict:
+					d.Severity = rules.Info
+					d.Message += " (an extension: the official API rejects it)"
+				case se.Pointer == "" && capt.Session != nil && slices.Contains(capt.Session.Absent, se.Missing):
+					d.Severity = rules.Info
+					d.Message += " (the host sends it; its session file does not hold it)"
+				}
+				valid = valid && d.Severity != rules.Error
+				off, exact := capt.FileOffset(se.Offset)
+				src.Place(&d, off, exact)
+				rep.Diagnostics = append(rep.Diagnostics, d)
+			}
+			vds, err := validity.Check(capt, renv)
+			if err != nil {
+				e.warnInput(err)
+				continue
+			}
+			for _, vd := range vds {
+				d := report.FromRule(vd)
+				d.File = f.Name
+				if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
+					off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
+					src.Place(&d, off, exact)
+				}
+				valid = valid && d.Severity != rules.Error
+				rep.Diagnostics = append(rep.Diagnostics, d)
+			}
+			in := captureInput(capt)
+			in.Valid = &valid
+			rep.Inputs = append(rep.Inputs, in)
+			if !valid {
+				invalid++
+			}
+		}
+	}
+	rep.Summary.Captures = report.Count(len(rep.Inputs))
+	rep.Summary.Invalid = report.Count(invalid)
+	if err := e.writeReport(rep, validity.Rules()); err != nil {
+		return err
+	}
+	if invalid > 0 {
+		return e.finish(findings)
+	}
+	return e.finish(nil)
 }
 
 // captureInput describes a capture read for a report.

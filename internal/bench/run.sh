@@ -26,6 +26,10 @@ go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -b
 # measure --conversation over Pi sessions of 100, 500 and 2,000 turns:
 # ns/turn, B/op and allocs/op per turn stay flat.
 go test -run '^$' -bench ConversationTurns -benchmem -benchtime 3x ./measure | tee "$out/conversation.txt"
+# skillopt record: a 200 KB request and a 1.8 MB event stream to a loopback
+# upstream, direct and through the proxy (p50-ms: added latency is the
+# difference; ttfe-p50-ms: time to the first event).
+go test -run '^$' -bench Proxy -benchmem -benchtime 200x ./record | tee "$out/record.txt"
 
 # The catalog benchmark: warm requests with the compact index and with the
 # prefetch overlay, SO103's allocation, the first request, and start-up

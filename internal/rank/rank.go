@@ -94,6 +94,18 @@ type Hit struct {
 // Query is a tokenized query, reusable across searches.
 type Query struct {
 	Terms []string
+	// Weights scales each term's share of a score, by term; a term
+	// without a weight (Weights nil or shorter) counts fully. A caller
+	// that guesses a term (a spelling correction) gives it less.
+	Weights []float64
+}
+
+// weight returns the weight of term k.
+func (q Query) weight(k int) float64 {
+	if k < len(q.Weights) {
+		return q.Weights[k]
+	}
+	return 1
 }
 
 // ParseQuery tokenizes text into distinct terms, dropping stop words.
@@ -135,13 +147,13 @@ func (x *Index) tf(p posting) float64 {
 // first (ties by document number), at most limit (all when limit <= 0).
 func (x *Index) Search(q Query, limit int) []Hit {
 	scores := map[int32]*Hit{}
-	for _, term := range q.Terms {
+	for k, term := range q.Terms {
 		id, ok := x.terms[term]
 		if !ok {
 			continue
 		}
 		ps := x.postings[id]
-		idf := x.idf(len(ps))
+		idf := x.idf(len(ps)) * q.weight(k)
 		for _, p := range ps {
 			tf := x.tf(p)
 			h, ok := scores[p.doc]

@@ -62,13 +62,13 @@ func (x *Index) Top(q Query, limit int, dst []Hit) []Hit {
 	}
 	s := x.getScratch()
 	defer x.putScratch(s)
-	for _, term := range q.Terms {
+	for k, term := range q.Terms {
 		id, ok := x.terms[term]
 		if !ok {
 			continue
 		}
 		ps := x.postings[id]
-		idf := x.idf(len(ps))
+		idf := x.idf(len(ps)) * q.weight(k)
 		for _, p := range ps {
 			tf := x.tf(p)
 			if s.matched[p.doc] == 0 {

@@ -97,7 +97,12 @@ func planCargo(d *doc, o Options) *plan {
 				for k := i + 1; k < end; k++ {
 					if strings.HasPrefix(strings.TrimLeft(d.line(k), " "), "--> ") {
 						p.set(k, protect)
+					} else {
+						p.hide(k)
 					}
+				}
+				if end < d.n() && d.blank(end) {
+					p.hide(end) // the blank line that closes it
 				}
 			}
 			i = end - 1
@@ -143,6 +148,6 @@ func planCargo(d *doc, o Options) *plan {
 		}
 	}
 	flush(d.n())
-	p.note = fmt.Sprintf("[cargo: %d progress line(s), %d passed, %d ignored, %d failed, %d warning(s) with code excerpts elided]", progress, passed, ignored, failed, warnings)
+	p.note = fmt.Sprintf("[cargo: %d progress line(s), %d passed, %d ignored, %d failed, %d warning(s) with code excerpts elided unmarked]", progress, passed, ignored, failed, warnings)
 	return p
 }

@@ -97,6 +97,7 @@ func planDiag(d *doc, o Options) *plan {
 				// gcc's "x.c: In function 'f':" and include chains belong
 				// to the diagnostic that follows.
 				flush(i)
+				p.hide(i)
 				if k := nextDiag(d, i+1); k >= 0 {
 					if s, _ := diagHeader(d.line(k)); s == "error" {
 						p.set(i, keep)
@@ -135,6 +136,9 @@ func planDiag(d *doc, o Options) *plan {
 		if sev == "warning" {
 			warns++
 			p.set(i, protect)
+			for k := i + 1; k < end; k++ {
+				p.hide(k)
+			}
 		} else {
 			errs++
 			for k := i; k < end; k++ {
@@ -144,7 +148,7 @@ func planDiag(d *doc, o Options) *plan {
 		i = end - 1
 	}
 	flush(d.n())
-	p.note = fmt.Sprintf("[compiler: %d error diagnostic(s) kept with excerpts, %d warning(s) kept without excerpts]", errs, warns)
+	p.note = fmt.Sprintf("[compiler: %d error diagnostic(s) kept with excerpts, %d warning(s) kept without excerpts (warning excerpts and \"In function\" lines are elided unmarked)]", errs, warns)
 	return p
 }
 

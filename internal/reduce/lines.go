@@ -116,6 +116,40 @@ type plan struct {
 	note string
 	// quiet elides runs without a marker each; the note speaks for them.
 	quiet bool
+	// hidden lines, when elided, need no marker: a run of hidden lines
+	// only is left out silently, because the note says what such lines
+	// are (the code excerpt under each warning, say). nil when none are.
+	hidden []bool
+	// repeat[i], for an elided line that copies an earlier kept line, is
+	// that line's index plus one. nil when no line is such a copy.
+	repeat []int32
+}
+
+// hide lets line i, if elided, go without a marker.
+func (p *plan) hide(i int) {
+	if i < 0 || i >= len(p.mark) {
+		return
+	}
+	if p.hidden == nil {
+		p.hidden = make([]bool, len(p.mark))
+	}
+	p.hidden[i] = true
+}
+
+// silent reports whether the elided run [i, j) needs no marker.
+func (p *plan) silent(i, j int) bool {
+	if p.quiet {
+		return true
+	}
+	if p.hidden == nil {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if !p.hidden[k] {
+			return false
+		}
+	}
+	return true
 }
 
 func newPlan(d *doc) *plan { return &plan{mark: make([]uint8, d.n())} }
@@ -214,29 +248,58 @@ func (d *doc) render(p *plan, o Options) (string, int) {
 			continue
 		}
 		j := i
-		bytes := 0
 		for j < n && p.mark[j] == drop {
-			bytes += d.size(j)
 			j++
 		}
-		if p.quiet {
-			i = j
-			continue
-		}
-		m := marker(i, j)
-		if bytes <= len(m)+len(eol) {
-			// Eliding would not save anything: keep the run.
-			for k := i; k < j; k++ {
-				b.WriteString(d.full(k))
-				kept++
+		// A run may hold copies of earlier kept lines (see
+		// collapseRepeats); each stretch of it gets its own marker.
+		for s := i; s < j; {
+			e := s + 1
+			if p.repeat != nil && p.repeat[s] != 0 {
+				for e < j && p.repeat[e] == p.repeat[e-1]+1 {
+					e++
+				}
+			} else {
+				for e < j && (p.repeat == nil || p.repeat[e] == 0) {
+					e++
+				}
 			}
-		} else {
-			b.WriteString(m)
-			b.WriteString(d.term(j - 1))
+			kept += p.writeElided(&b, d, s, e, eol)
+			s = e
 		}
 		i = j
 	}
 	return b.String(), kept
+}
+
+// writeElided writes the marker of the elided lines [i, j), which are all
+// copies of earlier lines or none are, and returns the number of lines it
+// wrote verbatim instead (when a marker would not be shorter).
+func (p *plan) writeElided(b *strings.Builder, d *doc, i, j int, eol string) int {
+	if p.repeat == nil || p.repeat[i] == 0 {
+		if p.silent(i, j) {
+			return 0
+		}
+	}
+	bytes := 0
+	for k := i; k < j; k++ {
+		bytes += d.size(k)
+	}
+	m := marker(i, j)
+	if p.repeat != nil && p.repeat[i] != 0 {
+		src := int(p.repeat[i]) - 1
+		m = repeatMarker(i, j, src)
+	}
+	if bytes <= len(m)+len(eol) {
+		// Eliding would not save anything: keep the run.
+		for k := i; k < j; k++ {
+			b.WriteString(d.full(k))
+		}
+		return j - i
+	}
+	b.WriteString(m)
+	b.WriteString(d.term(j - 1))
+	return 0
 }
 
 // marker describes the elided run of lines [i, j) with 1-based line numbers,
@@ -246,6 +309,13 @@ func marker(i, j int) string {
 		return "[… 1 line elided (" + strconv.Itoa(i+1) + ") …]"
 	}
 	return "[… " + strconv.Itoa(j-i) + " lines elided (" + strconv.Itoa(i+1) + "-" + strconv.Itoa(j) + ") …]"
+}
+
+// repeatMarker describes the elided lines [i, j) that repeat the lines
+// starting at src (indentation aside).
+func repeatMarker(i, j, src int) string {
+	return "[… " + strconv.Itoa(j-i) + " lines elided (" + strconv.Itoa(i+1) + "-" + strconv.Itoa(j) + "), the same as lines " +
+		strconv.Itoa(src+1) + "-" + strconv.Itoa(src+j-i) + " …]"
 }
 
 // cutLine keeps the start and end of a long line, cutting on UTF-8

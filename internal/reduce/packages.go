@@ -8,7 +8,8 @@ import (
 // Package lists: dpkg -l, npm ls (tree), pip list and pip freeze, apt list.
 // Headers, the first and last rows, every package in an abnormal state
 // (dpkg status other than "ii"; npm UNMET, invalid, extraneous, missing or
-// ERR! lines) and every error line are kept; the other rows are counted.
+// ERR! lines, with the rows of the tree they hang under) and every error
+// line are kept; the other rows are counted.
 
 // dpkgRow reports whether l is a dpkg -l row and returns its status.
 func dpkgRow(l string) (string, bool) {
@@ -28,6 +29,29 @@ func dpkgRow(l string) (string, bool) {
 
 func npmTreeLine(l string) bool {
 	return (strings.Contains(l, "├──") || strings.Contains(l, "└──") || strings.Contains(l, "+--") || strings.Contains(l, "`--")) && strings.Contains(l, "@")
+}
+
+// npmNode is a row of an npm tree: its depth and line.
+type npmNode struct{ depth, line int }
+
+// npmDepth returns the byte offset of the branch of an npm tree row
+// ("├──", "└─┬", "+--", "`--"), which grows with its depth, or -1.
+func npmDepth(l string) int {
+	if !strings.Contains(l, "@") {
+		return -1
+	}
+	for i := 0; i+1 < len(l); i++ {
+		switch {
+		case strings.HasPrefix(l[i:], "├─"), strings.HasPrefix(l[i:], "└─"), strings.HasPrefix(l[i:], "+--"), strings.HasPrefix(l[i:], "`--"):
+			return i
+		case l[i] != ' ' && l[i] != '|' && !strings.HasPrefix(l[i:], "│"):
+			return -1
+		}
+		if strings.HasPrefix(l[i:], "│") {
+			i += len("│") - 1
+		}
+	}
+	return -1
 }
 
 func npmProblem(l string) bool {
@@ -79,6 +103,7 @@ func planPackages(d *doc, o Options) *plan {
 	p := newPlan(d)
 	kind := packageKind(d)
 	rows, flagged := 0, 0
+	var chain []npmNode // npm: the rows above the current one in the tree
 	for i := range d.lines {
 		l := d.line(i)
 		switch kind {
@@ -93,16 +118,26 @@ func planPackages(d *doc, o Options) *plan {
 			}
 			p.set(i, keep) // the header block
 		case "npm":
+			depth := npmDepth(l)
+			if depth >= 0 {
+				// The packages this row hangs under, nearest last.
+				for len(chain) > 0 && chain[len(chain)-1].depth >= depth {
+					chain = chain[:len(chain)-1]
+				}
+			}
 			if npmProblem(l) {
 				flagged++
 				p.set(i, protect)
-				continue
+				for _, a := range chain {
+					p.set(a.line, keep)
+				}
+			} else if depth < 0 {
+				p.set(i, keep)
 			}
-			if npmTreeLine(l) {
+			if depth >= 0 {
 				rows++
-				continue
+				chain = append(chain, npmNode{depth, i})
 			}
-			p.set(i, keep)
 		default:
 			if (kind == "pip" && pipRow(l)) || (kind == "apt" && aptRow(l)) {
 				rows++

@@ -88,7 +88,7 @@ func Reduce(text string, o Options) (Result, bool) {
 }
 
 func run(r reducer, d *doc, o Options) (Result, bool) {
-	p := r.plan(d, o)
+	p := planWith(r, d, o)
 	out, kept := d.render(p, o)
 	if len(out) >= len(d.text) {
 		return Result{}, false
@@ -105,7 +105,21 @@ func Evidence(reducerName, text string, o Options) []string {
 		r = generic
 	}
 	d := newDoc(text)
-	return r.plan(d, o).evidenceOf(d)
+	return planWith(r, d, o).evidenceOf(d)
+}
+
+// planWith is r's plan with the passes every reducer shares: runtime
+// frames of traces that reach user code are elided (unless the reducer
+// lists its evidence itself), and kept blocks that copy earlier kept
+// blocks are collapsed.
+func planWith(r reducer, d *doc, o Options) *plan {
+	p := r.plan(d, o)
+	if p.evidence == nil {
+		p.trimRuntimeFrames(d)
+	}
+	p.keepShortRuns(d)
+	p.collapseRepeats(d)
+	return p
 }
 
 // Missing returns the evidence strings that out does not contain.

@@ -3,7 +3,11 @@
 // skill names.
 package suggest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // maxRunes bounds the words Distance compares; longer ones are never
 // close (the table is quadratic in their lengths).
@@ -56,4 +60,32 @@ func Closest(word string, candidates []string, maxDist int) string {
 		}
 	}
 	return best
+}
+
+// Typo returns the candidate nearest to s when it is near enough to be
+// a typo: within an edit distance of a third of its length (at least 1,
+// at most 3), or a unique prefix of at least three letters. "" when none.
+func Typo(s string, candidates []string) string {
+	if best := Closest(s, candidates, min(max(1, utf8.RuneCountInString(s)/3), 3)); best != "" {
+		return best
+	}
+	low := strings.ToLower(s)
+	var prefixed []string
+	for _, c := range candidates {
+		if len(low) >= 3 && strings.HasPrefix(strings.ToLower(c), low) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return ""
+}
+
+// DidYouMean is " (did you mean X?)" for the closest candidate, or "".
+func DidYouMean(s string, candidates []string) string {
+	if c := Typo(s, candidates); c != "" {
+		return fmt.Sprintf(" (did you mean %s?)", c)
+	}
+	return ""
 }

@@ -47,3 +47,30 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestTypo(t *testing.T) {
+	cands := []string{"measure", "validate", "transform", "catalog", "completion", "check"}
+	for _, tc := range []struct{ in, want string }{
+		{"meaure", "measure"},
+		{"mesure", "measure"},
+		{"MEASURE", "measure"},
+		{"valdiate", "validate"}, // a swap counts one
+		{"comp", "completion"},   // a unique prefix
+		{"ch", ""},               // too short to be a prefix
+		{"frobnicate", ""},
+		{"c", ""},
+	} {
+		if got := Typo(tc.in, cands); got != tc.want {
+			t.Errorf("Typo(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	if got := DidYouMean("mesure", []string{"measure", "lint"}); got != " (did you mean measure?)" {
+		t.Errorf("got %q", got)
+	}
+	if got := DidYouMean("zzz", []string{"measure", "lint"}); got != "" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -105,7 +105,7 @@ func Parse(name string, src []byte) ([]Price, [][]string, error) {
 			line, col := de.Position()
 			return nil, nil, fmt.Errorf("%s:%d:%d: %s", name, line, col, de.Error())
 		}
-		return nil, nil, fmt.Errorf("%s: %v", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if f.Vendor == "" {
 		return nil, nil, fmt.Errorf("%s: no vendor", name)
@@ -133,7 +133,7 @@ func Parse(name string, src []byte) ([]Price, [][]string, error) {
 			p.CacheWrite1h = *m.CacheWrite1h
 		}
 		if err := p.check(); err != nil {
-			return nil, nil, fmt.Errorf("%s (%s): %v", where, m.Names[0], err)
+			return nil, nil, fmt.Errorf("%s (%s): %w", where, m.Names[0], err)
 		}
 		for _, n := range m.Names {
 			if n == "" || n == "*" {

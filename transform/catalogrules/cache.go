@@ -23,7 +23,7 @@ const cacheEntries = 16
 type cacheKey [16]byte
 
 type cacheEntry struct {
-	cats []catalog.Embedded
+	cats []embedded
 
 	// What the rules derive, by configuration (see the methods).
 	mu      sync.Mutex
@@ -74,7 +74,7 @@ func cacheGet(key cacheKey) *cacheEntry {
 // entryFor returns the cache entry of c's native catalogs, parsing them on
 // a miss, and the catalogs re-pointed at c's segments; nil when c has no
 // native catalog.
-func entryFor(c *capture.Capture) (*cacheEntry, []catalog.Embedded) {
+func entryFor(c *capture.Capture) (*cacheEntry, []embedded) {
 	key, ok := catalogKey(c)
 	if !ok {
 		return nil, nil
@@ -83,11 +83,11 @@ func entryFor(c *capture.Capture) (*cacheEntry, []catalog.Embedded) {
 }
 
 // entryOf is entryFor for c's key.
-func entryOf(c *capture.Capture, key cacheKey) (*cacheEntry, []catalog.Embedded) {
+func entryOf(c *capture.Capture, key cacheKey) (*cacheEntry, []embedded) {
 	if e := cacheGet(key); e != nil {
 		return e, withSpans(c, e.cats)
 	}
-	cats := catalog.FromCapture(c)
+	cats := fromCapture(c)
 	return cachePut(key, &cacheEntry{cats: cats}), cats
 }
 
@@ -110,8 +110,8 @@ func cachePut(key cacheKey, e *cacheEntry) *cacheEntry {
 
 // withSpans returns the cached catalogs re-pointed at this capture's
 // segments (same bytes, possibly other positions).
-func withSpans(c *capture.Capture, cached []catalog.Embedded) []catalog.Embedded {
-	out := make([]catalog.Embedded, 0, len(cached))
+func withSpans(c *capture.Capture, cached []embedded) []embedded {
+	out := make([]embedded, 0, len(cached))
 	k := 0
 	for _, s := range c.Segments() {
 		if s.Kind == capture.SecCatalog && k < len(cached) {

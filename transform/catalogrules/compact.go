@@ -11,7 +11,7 @@ import (
 )
 
 // isSearchDesc reports whether a skill_search description is skillopt's.
-func isSearchDesc(desc string) bool { return desc == catalog.SearchTool().Description }
+func isSearchDesc(desc string) bool { return desc == SearchTool().Description }
 
 // CompactIndex is SO101.
 var CompactIndex = &rules.Rule{
@@ -56,7 +56,7 @@ var CompactIndex = &rules.Rule{
 
 // eligibleGroups filters each catalog's skills: excluded names go, and a
 // name already listed by an earlier catalog is not listed again.
-func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill {
+func eligibleGroups(cats []embedded, exclude []string) [][]catalog.Skill {
 	total := len(exclude)
 	for _, e := range cats {
 		total += len(e.Skills)
@@ -93,7 +93,7 @@ func eligibleGroups(cats []catalog.Embedded, exclude []string) [][]catalog.Skill
 // replaceCatalogs edits every string holding a catalog so that catalog i
 // becomes blocks[i] (the rest of the string stays byte-identical), and
 // declares skill_search when the capture does not have it yet.
-func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) error {
+func replaceCatalogs(p *rules.Pass, cats []embedded, blocks []string) error {
 	c := p.Capture
 	d := c.Doc
 	byNode := map[int][]int{}
@@ -135,7 +135,7 @@ func replaceCatalogs(p *rules.Pass, cats []catalog.Embedded, blocks []string) er
 		p.Reportf("", "native catalog left in place: the request already has a tool named %s that skillopt did not declare", catalog.SearchToolName)
 		return nil
 	case transform.Absent:
-		e, err := transform.Declare(c, catalog.SearchTool())
+		e, err := transform.Declare(c, SearchTool())
 		if err != nil {
 			p.Reportf("", "native catalog left in place: cannot declare %s: %v", catalog.SearchToolName, err)
 			p.Idle("cannot declare %s: %v", catalog.SearchToolName, err)

@@ -33,9 +33,9 @@ func TestEligibleGroups(t *testing.T) {
 		{"none left", [][]string{{"a"}}, []string{"a"}, [][]string{{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var cats []catalog.Embedded
+			var cats []embedded
 			for _, names := range tc.cats {
-				cats = append(cats, catalog.Embedded{Skills: skills(names...)})
+				cats = append(cats, embedded{Skills: skills(names...)})
 			}
 			got := eligibleGroups(cats, tc.exclude)
 			for i, g := range got {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -39,11 +39,11 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	d := &rules.Detail{Key: "catalog", JSON: data, Text: text.String(), Markdown: md.String()}
 	if r.NamesOnly {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the skill names alone take %s characters of catalog.budget_chars = %s: the compact index shows no intents, only names",
-			measure.Thousands(r.NamesChars), measure.Thousands(r.BudgetChars)))
+			units.Thousands(r.NamesChars), units.Thousands(r.BudgetChars)))
 	}
 	if r.DroppedIntents > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the compact index dropped the intents of %s of %s skills to fit catalog.budget_chars = %s: the model sees their names only",
-			measure.Thousands(r.DroppedIntents), measure.Thousands(r.Intents), measure.Thousands(r.BudgetChars)))
+			units.Thousands(r.DroppedIntents), units.Thousands(r.Intents), units.Thousands(r.BudgetChars)))
 	}
 	if r.next != nil {
 		d.Next = append(d.Next, *r.next)
@@ -129,11 +129,11 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	if key, ok := catalogKey(c); ok {
 		cached = cacheGet(key)
 	}
-	var cats []catalog.Embedded
+	var cats []embedded
 	if cached != nil {
 		cats = withSpans(c, cached.cats)
 	} else {
-		cats = catalog.FromCapture(c)
+		cats = fromCapture(c)
 	}
 	if len(cats) == 0 {
 		return nil
@@ -175,7 +175,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 		}
 	}
 	r.Skills = len(all)
-	tool := capture.RenderTool(c.Provider, catalog.SearchTool())
+	tool := capture.RenderTool(c.Provider, SearchTool())
 	r.SearchToolBytes = len(tool) + 1 // and its separating comma
 	var blocks []string
 	var stats catalog.CompactStats
@@ -256,7 +256,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	}
 	base := r.Replay[0].Cumulative
 	for i := range r.Replay {
-		r.Replay[i].SavedPct = percent(base-r.Replay[i].Cumulative, base)
+		r.Replay[i].SavedPct = units.Percent(base-r.Replay[i].Cumulative, base)
 	}
 	if snap == nil || !snap.HasCards() || len(snap.Bucket(catalog.Unclassified)) == snap.Len() {
 		r.next = tagStep(res, set, all, r, compactStep != nil, compactText, count)
@@ -315,7 +315,7 @@ func tagStep(res *rules.Result, set *Settings, all []catalog.Skill, r *Report, c
 	if compacted {
 		now, nowText = r.CompactBytes, compactText
 	} else {
-		for _, e := range catalog.FromCapture(res.Original) {
+		for _, e := range fromCapture(res.Original) {
 			nowText += string(e.Segment.Bytes(res.Original.Doc))
 		}
 	}
@@ -324,7 +324,7 @@ func tagStep(res *rules.Result, set *Settings, all []catalog.Skill, r *Report, c
 	}
 	s := &rules.Suggestion{Rule: "SO102",
 		Action:     "run `skillopt catalog init --skills DIR` (or `--from CAPTURE`), then set catalog.profile",
-		Effect:     fmt.Sprintf("the tag directory would cut the catalog from %s to ~%s", measure.Size(now), measure.Size(tagBytes)),
+		Effect:     fmt.Sprintf("the tag directory would cut the catalog from %s to ~%s", units.Size(now), units.Size(tagBytes)),
 		SavedBytes: now - tagBytes}
 	inPipeline := false
 	for _, st := range res.Steps {
@@ -358,7 +358,7 @@ func latestHuman(c *capture.Capture) (int, string) {
 func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  catalog replay over %d requests (%s; %s):\n", r.Requests, skillsText(r), loadText(r))
 	for _, p := range r.Replay {
-		fmt.Fprintf(w, "    %-8s initial %12s  cumulative %14s  saved %5.1f %%\n", p.Path, measure.Thousands(p.InitialBytes), measure.Thousands(p.Cumulative), p.SavedPct)
+		fmt.Fprintf(w, "    %-8s initial %12s  cumulative %14s  saved %7s\n", p.Path, units.Thousands(p.InitialBytes), units.Thousands(p.Cumulative), savedText(r, p))
 	}
 }
 
@@ -369,7 +369,7 @@ func skillsText(r *Report) string {
 		if r.Skills == 1 {
 			return "1 skill"
 		}
-		return fmt.Sprintf("%s skills", measure.Thousands(r.Skills))
+		return fmt.Sprintf("%s skills", units.Thousands(r.Skills))
 	}
 	var why []string
 	for _, x := range []struct {
@@ -377,10 +377,10 @@ func skillsText(r *Report) string {
 		what string
 	}{{r.Repeated, "repeated"}, {r.Excluded, "in catalog.exclude"}, {r.NotInvoked, "not model-invoked"}} {
 		if x.n > 0 {
-			why = append(why, fmt.Sprintf("%s %s", measure.Thousands(x.n), x.what))
+			why = append(why, fmt.Sprintf("%s %s", units.Thousands(x.n), x.what))
 		}
 	}
-	return fmt.Sprintf("%s of %s listed skills indexed: %s", measure.Thousands(r.Skills), measure.Thousands(r.Listed), strings.Join(why, ", "))
+	return fmt.Sprintf("%s of %s listed skills indexed: %s", units.Thousands(r.Skills), units.Thousands(r.Listed), strings.Join(why, ", "))
 }
 
 // loadText says what one skill load adds to each follow-up request.
@@ -393,7 +393,7 @@ func loadText(r *Report) string {
 	case r.LoadBytes == 0:
 		return fmt.Sprintf("the SKILL.md of %s is not on this machine, so its load is not counted", r.LoadSkill)
 	}
-	return fmt.Sprintf("loading %s adds %s bytes", r.LoadSkill, measure.Thousands(r.LoadBytes))
+	return fmt.Sprintf("loading %s adds %s bytes", r.LoadSkill, units.Thousands(r.LoadBytes))
 }
 
 // writeMarkdown renders the catalog report as a Markdown list.
@@ -404,18 +404,16 @@ func writeMarkdown(w io.Writer, r *Report) {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(w, "%s %s %s bytes (%.1f %% saved)", sep, p.Path, measure.Thousands(p.Cumulative), p.SavedPct)
+		fmt.Fprintf(w, "%s %s %s bytes (%s saved)", sep, p.Path, units.Thousands(p.Cumulative), savedText(r, p))
 	}
 	fmt.Fprintln(w)
 }
 
-// percent is part of whole in percent, rounded to two decimals, as measure
-// reports shares.
-func percent(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
+// savedText is what path p saves against the first path (the native
+// catalog), as text shows it.
+func savedText(r *Report, p ReplayPath) string {
+	base := r.Replay[0].Cumulative
+	return units.PercentText(base-p.Cumulative, base)
 }
 
 // anySkillFileHere reports whether one of the catalog's first skills has its

@@ -99,7 +99,7 @@ var namesOnce = &rules.Rule{
 			count[n]++
 		}
 		set := SettingsOf(p.Env)
-		for _, g := range eligibleGroups(catalog.FromCapture(p.Result.Original), set.Exclude) {
+		for _, g := range eligibleGroups(fromCapture(p.Result.Original), set.Exclude) {
 			for _, sk := range g {
 				if c := count[cellText(sk.Name)]; c != 1 {
 					p.Reportf("", "skill %q appears %d times in the compact index", sk.Name, c)
@@ -127,7 +127,7 @@ var noPaths = &rules.Rule{
 		if texts == "" {
 			return nil
 		}
-		for _, sk := range catalog.AllSkills(catalog.FromCapture(p.Result.Original)) {
+		for _, sk := range allSkills(fromCapture(p.Result.Original)) {
 			if sk.Location != "" && strings.Contains(texts, sk.Location) {
 				p.Reportf("", "location of skill %q appears in the transformed catalog", sk.Name)
 			}
@@ -163,7 +163,7 @@ var directoryBound = &rules.Rule{
 
 // snapshotOf builds the browse snapshot a capture's skill_search would use.
 func snapshotOf(p *rules.Pass, c *capture.Capture) (*catalog.Snapshot, error) {
-	cats := catalog.FromCapture(c)
+	cats := fromCapture(c)
 	if len(cats) == 0 {
 		return nil, nil
 	}
@@ -289,7 +289,7 @@ var overlayVerbatim = &rules.Rule{
 		if len(blocks) == 0 {
 			return nil
 		}
-		skills := catalog.AllSkills(catalog.FromCapture(p.Result.Original))
+		skills := allSkills(fromCapture(p.Result.Original))
 		pos := map[string]int{}
 		entry := map[string]string{}
 		for i, sk := range skills {

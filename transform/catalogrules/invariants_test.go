@@ -70,7 +70,7 @@ func TestCatalogInvariantsCatchViolations(t *testing.T) {
 func TestOverlayVerbatim(t *testing.T) {
 	system := strings.Replace(piSystem, `<description>Second skill, about databases.</description>`, `<description>Second  skill,\n      about databases.</description>`, 1)
 	orig := capt(t, system, "please test the database")
-	desc := catalog.AllSkills(catalog.FromCapture(orig))[1].Description
+	desc := allSkills(fromCapture(orig))[1].Description
 	if !strings.Contains(desc, "\n") {
 		t.Fatalf("description %q", desc)
 	}
@@ -98,7 +98,7 @@ func TestOverlayVerbatim(t *testing.T) {
 		}
 	}
 	// The rule writes what the invariant accepts.
-	snap := catalog.NewSnapshot(catalog.AllSkills(catalog.FromCapture(orig)), catalog.Options{})
+	snap := catalog.NewSnapshot(allSkills(fromCapture(orig)), catalog.Options{})
 	overlay := prefetchOverlay(snap, "databases", 3, 2000)
 	if !strings.Contains(overlay, "beta: "+desc+"\n") || !strings.Contains(overlay, prefetchLabel) {
 		t.Fatalf("overlay %q", overlay)

@@ -60,7 +60,7 @@ var tagDirectory = &rules.Rule{
 	Reads:   []string{"catalog.budget_chars", "catalog.exclude", "catalog.profile", "catalog.critical", "catalog.always", "catalog.resolver"},
 	Detail:  detail,
 	Run: func(p *rules.Pass) error {
-		cats := catalog.FromCapture(p.Capture)
+		cats := fromCapture(p.Capture)
 		set := SettingsOf(p.Env)
 		if len(cats) == 0 {
 			switch _, had := catalogKey(p.Original); {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/reduce"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -84,7 +84,7 @@ func newReport(res *rules.Result) *report {
 		}
 		s := ruleSaving{Rule: st.Rule.ID, Name: st.Rule.Name, Applied: st.Applied, BytesBefore: st.BytesBefore, BytesAfter: st.BytesAfter, Dropped: st.Dropped}
 		s.SavedBytes = st.BytesBefore - st.BytesAfter
-		s.SavedPct = pct(s.SavedBytes, st.BytesBefore)
+		s.SavedPct = units.Percent(s.SavedBytes, st.BytesBefore)
 		for _, ch := range st.Changes {
 			if isAddition(ch) {
 				r.RetrieveToolBytes += ch.BytesAfter
@@ -150,19 +150,10 @@ func recoveryTexts(c *capture.Capture) []recoveryText {
 	return out
 }
 
-// pct is part as a percentage of whole, rounded to two decimals, as
-// measure reports savings.
-func pct(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
-}
-
 // summary is the first line of the section, without its bullet.
 func (o *report) summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "output: %d tool result(s), %s; %d value(s) replaced, %d archived original(s)", o.ToolResults, measure.Size(o.ToolResultBytes), o.Replaced, o.Handles)
+	fmt.Fprintf(&b, "output: %d tool result(s), %s; %d value(s) replaced, %d archived original(s)", o.ToolResults, units.Size(o.ToolResultBytes), o.Replaced, o.Handles)
 	if len(o.Recovery) > 0 {
 		fmt.Fprintf(&b, " (%s)", recoveryList(o.Recovery))
 	}
@@ -174,7 +165,7 @@ func (o *report) text() string {
 	var b strings.Builder
 	b.WriteString("  " + o.summary())
 	if o.RetrieveToolBytes > 0 {
-		fmt.Fprintf(&b, "; retrieve_output declaration %s", measure.Size(o.RetrieveToolBytes))
+		fmt.Fprintf(&b, "; retrieve_output declaration %s", units.Size(o.RetrieveToolBytes))
 	}
 	b.WriteString("\n")
 	for _, s := range o.Rules {
@@ -186,7 +177,7 @@ func (o *report) text() string {
 			// The savings table gives the rule's reason.
 			continue
 		}
-		fmt.Fprintf(&b, "    %s %-18s %3d replaced, %s saved (%.1f %%), %s\n", s.Rule, s.Name, s.Replaced, measure.Thousands(s.SavedBytes), s.SavedPct, state)
+		fmt.Fprintf(&b, "    %s %-18s %3d replaced, %s saved (%s), %s\n", s.Rule, s.Name, s.Replaced, units.Thousands(s.SavedBytes), units.PercentText(s.SavedBytes, s.BytesBefore), state)
 	}
 	return b.String()
 }

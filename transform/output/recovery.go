@@ -6,9 +6,9 @@ import (
 	"sort"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -278,17 +278,17 @@ func decide(p *rules.Pass) *gate {
 			switch {
 			case !g.now:
 			case held == 0:
-				g.note = fmt.Sprintf("the reductions save %s B on this request, and %s", measure.Thousands(net), cost.nothingHeld())
+				g.note = fmt.Sprintf("the reductions save %s B on this request, and %s", units.Thousands(net), cost.nothingHeld())
 			default:
 				g.note = fmt.Sprintf("the reductions save %s B on this request, more than writing again the %s B the previous request may have cached costs%s",
-					measure.Thousands(net), measure.Thousands(held), cost.describe())
+					units.Thousands(net), units.Thousands(held), cost.describe())
 			}
 			return g
 		}
 		if current {
 			need := dBytes + int(math.Ceil((w-r)*float64(held)/(w+turns*r)))
 			g.why = fmt.Sprintf("waits: saves %s B here, but declaring retrieve_output on this turn writes again the %s B the previous request may have cached%s; it pays from %s B",
-				measure.Thousands(net), measure.Thousands(held), cost.describe(), measure.Thousands(need))
+				units.Thousands(net), units.Thousands(held), cost.describe(), units.Thousands(need))
 		}
 	}
 	if g.why == "" {
@@ -443,5 +443,5 @@ func (cc *cacheCost) nothingHeld() string {
 	case cc.m.Kind == cache.Explicit && !cc.auto && !cc.msgMarks && cc.sysEnd == 0:
 		return "the request sets no cache breakpoint, so nothing of the previous request was cached"
 	}
-	return fmt.Sprintf("the previous request was below the %s-token minimum the cache stores", measure.Thousands(cc.m.MinTokens))
+	return fmt.Sprintf("the previous request was below the %s-token minimum the cache stores", units.Thousands(cc.m.MinTokens))
 }

@@ -107,7 +107,7 @@ func skillDirs(c *capture.Capture) []string {
 	if ok {
 		return dirs
 	}
-	for _, sk := range catalog.AllSkills(catalog.FromCapture(c)) {
+	for _, sk := range catalog.ParsePiCatalogs(c.CatalogTexts()...) {
 		loc := strings.ReplaceAll(sk.Location, "\\", "/")
 		if dir := path.Dir(loc); strings.HasSuffix(strings.ToLower(loc), "/skill.md") && dir != "/" && dir != "." {
 			dirs = append(dirs, dir+"/")

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -55,7 +55,7 @@ func nextRule(r *Report) *rules.Suggestion {
 	}
 	return &rules.Suggestion{Rule: best.Rule,
 		Action:     fmt.Sprintf("add %s (%s) to rules.pipeline or --rules", best.Rule, best.Name),
-		Effect:     fmt.Sprintf("it would defer %d tools, and the model would see %s of tool schema instead of %s", best.Deferred, measure.Size(best.VisibleBytes), measure.Size(r.VisibleBytes)),
+		Effect:     fmt.Sprintf("it would defer %d tools, and the model would see %s of tool schema instead of %s", best.Deferred, units.Size(best.VisibleBytes), units.Size(r.VisibleBytes)),
 		SavedBytes: best.SavedVisible - done}
 }
 
@@ -130,13 +130,13 @@ func report(res *rules.Result, env *rules.Env) *Report {
 	case plan.Skip != "":
 		r.Decision = "unchanged: " + plan.Skip
 	default:
-		r.Decision = fmt.Sprintf("confident: best match %s (%.2f); %d of %d tools deferrable", plan.Best, plan.BestScore, len(plan.Deferred), len(plan.Tools))
+		r.Decision = fmt.Sprintf("confident: best match %s (%s); %d of %d tools deferrable", plan.Best, units.Fixed(plan.BestScore, 2), len(plan.Deferred), len(plan.Tools))
 	}
 	for _, pr := range projections {
 		s := RuleSaving{Rule: pr.Rule.ID, Name: pr.Rule.Name, Deferred: pr.Deferred, WireBytes: pr.After.WireBytes, VisibleBytes: pr.After.VisibleBytes}
 		s.SavedWire = before.WireBytes - pr.After.WireBytes
 		s.SavedVisible = before.VisibleBytes - pr.After.VisibleBytes
-		s.SavedPct = percent(s.SavedVisible, before.VisibleBytes)
+		s.SavedPct = units.Percent(s.SavedVisible, before.VisibleBytes)
 		for _, st := range res.Steps {
 			if st.Rule.ID == pr.Rule.ID {
 				s.InPipeline, s.Applied, s.Dropped = true, st.Applied, st.Dropped
@@ -150,7 +150,7 @@ func report(res *rules.Result, env *rules.Env) *Report {
 // writeText renders a tool report for a terminal.
 func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  tool deferral: %d tools, %s as captured; after the pipeline %s on the wire, %s visible to the model, %d deferred\n",
-		r.Tools, measure.Size(r.NativeBytes), measure.Size(r.InitialBytes), measure.Size(r.VisibleBytes), r.Deferred)
+		r.Tools, units.Size(r.NativeBytes), units.Size(r.InitialBytes), units.Size(r.VisibleBytes), r.Deferred)
 	fmt.Fprintf(w, "    %s\n", r.Decision)
 	for _, s := range r.Rules {
 		state := "not in pipeline"
@@ -163,14 +163,14 @@ func writeText(w io.Writer, r *Report) {
 			state = "no change"
 		}
 		fmt.Fprintf(w, "    %s %-18s wire %10s (%s)  visible %10s (%s)  %s\n", s.Rule, s.Name,
-			measure.Size(s.WireBytes), signed(-s.SavedWire), measure.Size(s.VisibleBytes), signed(-s.SavedVisible), state)
+			units.Size(s.WireBytes), signed(-s.SavedWire), units.Size(s.VisibleBytes), signed(-s.SavedVisible), state)
 	}
 }
 
 // writeMarkdown renders a tool report as a Markdown list.
 func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "- tool deferral: %d tools, %s → %s on the wire, %s visible; %d deferred; %s\n",
-		r.Tools, measure.Thousands(r.NativeBytes), measure.Thousands(r.InitialBytes), measure.Thousands(r.VisibleBytes), r.Deferred, mdEscaper.Replace(r.Decision))
+		r.Tools, units.Thousands(r.NativeBytes), units.Thousands(r.InitialBytes), units.Thousands(r.VisibleBytes), r.Deferred, mdEscaper.Replace(r.Decision))
 	var parts []string
 	for _, s := range r.Rules {
 		parts = append(parts, fmt.Sprintf("%s wire %s / visible %s bytes", s.Rule, signed(-s.SavedWire), signed(-s.SavedVisible)))
@@ -182,18 +182,9 @@ func writeMarkdown(w io.Writer, r *Report) {
 
 func signed(n int) string {
 	if n > 0 {
-		return "+" + measure.Thousands(n)
+		return "+" + units.Thousands(n)
 	}
-	return measure.Thousands(n)
-}
-
-// percent is part of whole in percent, rounded to two decimals, as measure
-// reports shares.
-func percent(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return float64(int(float64(part)*10000/float64(whole)+0.5)) / 100
+	return units.Thousands(n)
 }
 
 // mdEscaper keeps text inside a Markdown list item or table cell.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/transform"
 )
 
@@ -164,7 +165,7 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	}
 	p.Best, p.BestScore = best.Name, best.Raw
 	if !best.Exact && best.Raw < s.MinScore {
-		p.FailOpen = fmt.Sprintf("weak signal: best match %s scores %.2f, below min_score %.2f", best.Name, best.Raw, s.MinScore)
+		p.FailOpen = fmt.Sprintf("weak signal: best match %s scores %s, below min_score %s", best.Name, units.Fixed(best.Raw, 2), units.Fixed(s.MinScore, 2))
 		p.Kept = p.Tools
 		return p
 	}

@@ -171,7 +171,7 @@ func Run(n int, seed int64, replay int) (Row, error) {
 	row.OtherBytes = len(in.Body) - row.NativeBytes
 	cs := catalogrules.Defaults
 	// The skill_search declaration and the comma before it.
-	tool := len(capture.RenderTool(capture.Anthropic, catalog.SearchTool())) + 1
+	tool := len(capture.RenderTool(capture.Anthropic, catalogrules.SearchTool())) + 1
 	for _, b := range catalog.CompactBlocks([][]catalog.Skill{snap.Skills}, cs.BudgetChars) {
 		row.CompactBytes += len(capture.Quote(b)) - 2
 	}

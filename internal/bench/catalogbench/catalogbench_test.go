@@ -1,6 +1,7 @@
 package catalogbench
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -149,5 +150,31 @@ func TestPrefetchFigures(t *testing.T) {
 	}
 	if row.WarmPrefetchMS <= 0 || row.FirstRequestMS <= 0 || row.PrefetchAllocBytes <= 0 {
 		t.Fatalf("prefetch %.3f ms, %d B; first %.3f ms", row.WarmPrefetchMS, row.PrefetchAllocBytes, row.FirstRequestMS)
+	}
+}
+
+// TestStartupOfSelfNotMeasured: without runs or without the empty
+// program, the note says why nothing was measured.
+func TestStartupOfSelfNotMeasured(t *testing.T) {
+	if s, note := StartupOfSelf("", 0); s != nil || note != "not measured (--startup-runs 0)" {
+		t.Errorf("0 runs: %v %q", s, note)
+	}
+	if s, note := StartupOfSelf(filepath.Join(t.TempDir(), "missing"), 1); s != nil || !strings.HasPrefix(note, "not measured: ") {
+		t.Errorf("missing program: %v %q", s, note)
+	}
+}
+
+// TestReportJSON: without a start-up comparison the ratio and the
+// comparison are null and the note says why; with one, the ratio is its.
+func TestReportJSON(t *testing.T) {
+	data, err := json.Marshal(NewReport([]Row{}, nil, "not measured"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"rows":[],"startup_ratio":null,"startup":null,"startup_note":"not measured"}`; string(data) != want {
+		t.Errorf("%s, want %s", data, want)
+	}
+	if r := NewReport(nil, &Startup{Ratio: 1.5}, ""); r.StartupRatio == nil || *r.StartupRatio != 1.5 {
+		t.Errorf("ratio %v", r.StartupRatio)
 	}
 }

@@ -88,7 +88,7 @@ func command(path, name string, args ...string) func() (time.Duration, error) {
 		c.Args[0] = name
 		start := time.Now()
 		if out, err := c.CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("start-up: %s %v: %v: %s", name, args, err, firstLine(out))
+			return 0, fmt.Errorf("start-up: %s %v: %w: %s", name, args, err, firstLine(out))
 		}
 		return time.Since(start), nil
 	}
@@ -135,7 +135,39 @@ func BuildEmptyProgram(dir string) (string, error) {
 	c.Dir = src
 	c.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=", "GOWORK=off")
 	if out, err := c.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building an empty program: %v: %s", err, firstLine(out))
+		return "", fmt.Errorf("building an empty program: %w: %s", err, firstLine(out))
 	}
 	return bin, nil
+}
+
+// StartupOfSelf measures this executable's start-up against an empty Go program
+// (empty, or one built with go); without one, or with runs 0, it says why
+// not instead.
+func StartupOfSelf(empty string, runs int) (*Startup, string) {
+	if runs == 0 {
+		return nil, "not measured (--startup-runs 0)"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	if empty == "" {
+		dir, err := os.MkdirTemp("", "skillopt-empty-")
+		if err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+		defer os.RemoveAll(dir)
+		if empty, err = BuildEmptyProgram(dir); err != nil {
+			return nil, "not measured: " + err.Error()
+		}
+	} else if p, err := exec.LookPath(empty); err != nil {
+		return nil, "not measured: " + err.Error()
+	} else {
+		empty = p
+	}
+	s, err := MeasureStartup(exe, empty, runs)
+	if err != nil {
+		return nil, "not measured: " + err.Error()
+	}
+	return s, ""
 }

@@ -63,3 +63,30 @@ func WriteStartup(w io.Writer, s *Startup, note string) error {
 		s.VersionMS, s.EmptyMS, s.Ratio, measure.Thousands(s.ColdTransformSkills), s.ColdTransformMS, s.Runs)
 	return err
 }
+
+// Report is a run of bench catalog: a row per size and the start-up
+// comparison (nil, with StartupNote saying why, when not measured), in
+// its JSON shape.
+type Report struct {
+	Rows         []Row    `json:"rows"`
+	StartupRatio *float64 `json:"startup_ratio"`
+	Startup      *Startup `json:"startup"`
+	StartupNote  string   `json:"startup_note,omitempty"`
+}
+
+// NewReport is the report of rows and a start-up comparison.
+func NewReport(rows []Row, start *Startup, note string) *Report {
+	r := &Report{Rows: rows, Startup: start, StartupNote: note}
+	if start != nil {
+		r.StartupRatio = &start.Ratio
+	}
+	return r
+}
+
+// WriteReport writes the rows as a table and the start-up comparison.
+func WriteReport(w io.Writer, r *Report) error {
+	if err := WriteText(w, r.Rows); err != nil {
+		return err
+	}
+	return WriteStartup(w, r.Startup, r.StartupNote)
+}

@@ -97,7 +97,7 @@ func ReadEvidence(path string) ([]string, error) {
 func ParseEvidence(data []byte) []string {
 	var out []string
 	for _, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSuffix(l, "\r")
+		l = strings.TrimRight(l, "\r")
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
@@ -112,14 +112,14 @@ func File(dir, name string, store *archive.Store, s *output.Settings) (Row, erro
 	path := filepath.Join(dir, name)
 	data, err := untrusted.ReadFile(path, maxFile)
 	if err != nil {
-		return Row{}, fmt.Errorf("%s: %v", path, err)
+		return Row{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if !utf8.Valid(data) {
 		return Row{}, fmt.Errorf("%s: not UTF-8 text (a tool result is a JSON string)", path)
 	}
 	evidence, err := ReadEvidence(strings.TrimSuffix(path, filepath.Ext(path)) + ".evidence")
 	if err != nil {
-		return Row{}, fmt.Errorf("%s: %v", path, err)
+		return Row{}, fmt.Errorf("%s: %w", path, err)
 	}
 	text := string(data)
 	row := Row{File: name, BytesBefore: len(data), BytesAfter: len(data), Reducer: "none", Recovery: "n/a", Evidence: len(evidence)}
@@ -130,7 +130,7 @@ func File(dir, name string, store *archive.Store, s *output.Settings) (Row, erro
 	if ok {
 		h, err := store.Put(data)
 		if err != nil {
-			return Row{}, fmt.Errorf("%s: %v", path, err)
+			return Row{}, fmt.Errorf("%s: %w", path, err)
 		}
 		if h != red.Handle {
 			return Row{}, fmt.Errorf("%s: archive returned handle %s, want %s", path, h, red.Handle)

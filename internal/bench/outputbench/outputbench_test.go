@@ -9,6 +9,9 @@ import (
 func TestParseEvidence(t *testing.T) {
 	got := ParseEvidence([]byte("# what must survive\nFAIL: TestX\r\n\n   \n#not a comment? yes it is\n  indented stays\nlast"))
 	want := []string{"FAIL: TestX", "  indented stays", "last"}
+	if got := ParseEvidence([]byte("a\r\r\nb\r")); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("carriage returns kept: %q", got)
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}

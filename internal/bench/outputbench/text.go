@@ -45,3 +45,10 @@ func WriteMarkdown(w io.Writer, rows []Row, t Totals) error {
 		t.Files, measure.Thousands(t.BytesBefore), measure.Thousands(t.BytesAfter), t.SavedPct, t.Reduced, t.EvidenceKept, t.Evidence, t.ExactRecovery, t.Reduced, t.MedianMillis, t.MaxMillis)
 	return err
 }
+
+// Report is a run of bench output in its JSON shape: a row per file and
+// the totals.
+type Report struct {
+	Rows   []Row  `json:"rows"`
+	Totals Totals `json:"totals"`
+}

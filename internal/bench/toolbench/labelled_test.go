@@ -1,6 +1,7 @@
 package toolbench
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,5 +163,33 @@ func TestLoadMatchesDefault(t *testing.T) {
 	}
 	if def.Where != "built-in" || dir.Where != "data" {
 		t.Errorf("origins %q, %q", def.Where, dir.Where)
+	}
+}
+
+// TestBench: a run covers each list of the set that has prompts, in the
+// order held-out, tuned, and times the ranking; a rule that fails stops it.
+func TestBench(t *testing.T) {
+	set, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.HeldOut = set.HeldOut[:2]
+	set.Tuned = nil
+	cfg := config.Default()
+	pipeline := []*rules.Rule{tools.Defer}
+	env := ruleset.Env(cfg, pipeline)
+	opts := Options{Providers: []capture.Provider{capture.Anthropic}, Config: cfg, Run: func(c *capture.Capture) (*rules.Result, error) {
+		return rules.Run(c, pipeline, env)
+	}}
+	rep, err := Bench(set, tools.Defer, opts, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rule != "SO201" || len(rep.Results) != 1 || rep.Results[0].Name != HeldOut || rep.Results[0].Prompts != 2 || rep.Tools != len(set.Tools) {
+		t.Errorf("report %+v", rep)
+	}
+	opts.Run = func(*capture.Capture) (*rules.Result, error) { return nil, errors.New("boom") }
+	if _, err := Bench(set, tools.Defer, opts, 20); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a failing rule: %v", err)
 	}
 }

@@ -218,3 +218,32 @@ func timePlan(c *capture.Capture, cfg *config.Config) float64 {
 		next, _ = c.WithBody(c.Body)
 	})
 }
+
+// Bench runs the set's held-out and tuned prompts with opts (rule is the
+// tool rule opts.Run applies) and times the ranking over a catalog of
+// scale tools, with the first prompt as query.
+func Bench(set *Set, rule *rules.Rule, opts Options, scale int) (*Report, error) {
+	rep := &Report{Rule: rule.ID, RuleName: rule.Name, Set: set.Where, Tools: len(set.Tools)}
+	first := ""
+	for _, list := range []struct {
+		name    string
+		prompts []Prompt
+	}{{HeldOut, set.HeldOut}, {Tuned, set.Tuned}} {
+		if len(list.prompts) == 0 {
+			continue
+		}
+		if first == "" {
+			first = list.prompts[0].Prompt
+		}
+		rows, err := Run(set.Tools, list.prompts, opts)
+		if err != nil {
+			return nil, err
+		}
+		rep.Results = append(rep.Results, SetResult{Name: list.name, Prompts: len(list.prompts), Rows: rows})
+	}
+	var err error
+	if rep.Ranking, err = TimeRanking(set.Tools, scale, first, opts.Config); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -419,6 +420,7 @@ func (sh *shape) build(ref string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: patch %q: %w", sh.name, p.what, err)
 		}
 	}
+	boundIntegers(g.defs)
 	keep := reachable(g.defs, root)
 	for _, r := range sh.extraRoots {
 		if _, ok := g.defs[r]; !ok {
@@ -434,6 +436,36 @@ func (sh *shape) build(ref string) ([]byte, error) {
 		}
 	}
 	return render(sh, sp, root, g.defs)
+}
+
+// The signed 64-bit range, which boundIntegers states on integer schemas.
+const (
+	int64Min = json.Number("-9223372036854775808")
+	int64Max = json.Number("9223372036854775807")
+)
+
+// boundIntegers gives every integer schema that states no lower or no upper
+// bound the one of the signed 64-bit range. JSON Schema's integer is any
+// number without a fractional part, however large; the providers parse
+// integer fields into 32- or 64-bit integers and reject the rest.
+func boundIntegers(defs obj) {
+	for _, d := range defs {
+		walkSchemas(d, func(o obj) {
+			types := asList(o["type"])
+			if t, ok := o["type"].(string); ok {
+				types = []any{t}
+			}
+			if !slices.Contains(types, any("integer")) || slices.Contains(types, any("number")) {
+				return
+			}
+			if o["minimum"] == nil && o["exclusiveMinimum"] == nil {
+				o["minimum"] = int64Min
+			}
+			if o["maximum"] == nil && o["exclusiveMaximum"] == nil {
+				o["maximum"] = int64Max
+			}
+		})
+	}
 }
 
 // closeObjects sets additionalProperties: false on every object schema

@@ -23,6 +23,9 @@ var conversions = []struct{ what, why string }{
 		"they do not validate (format is an annotation in 2020-12); the facts stay, the specs' sentences do not"},
 	{`an anyOf of "any string" and listed strings becomes "any string"`,
 		"Anthropic's Model is any string or one of its known names: the list allows nothing more"},
+	{"an integer without a stated bound gets the signed 64-bit range as its minimum and maximum",
+		"JSON Schema's integer is unbounded; the providers parse integer fields into 32- or 64-bit integers " +
+			"and answer a larger value with HTTP 400, so the bound the API enforces is written in the schema"},
 	{`Gemini: a property whose description starts with "Required." is required`,
 		"Google's discovery format has no required list and says it there (then converted to OpenAPI)"},
 }
@@ -209,6 +212,20 @@ var openaiResponsesPatches = []patch{
 		what:  "OutputMessage: id and status are optional",
 		why:   "clients replay assistant messages without them and the API accepts them (REQUEST-SHAPES.md §9)",
 		apply: unrequire("OutputMessage", "id", "status"),
+	},
+	{
+		what: "ReasoningItem: id is optional and content may be null",
+		why: "Codex CLI replays reasoning items with store false: its item type never serializes the id and writes " +
+			"content as null when there is none (its rollout files hold the items in the same serialization), and the " +
+			"API accepts these requests",
+		apply: all(unrequire("ReasoningItem", "id"), setKeys("ReasoningItem/properties/content", obj{"type": []any{"array", "null"}})),
+	},
+	{
+		what: "WebSearchToolCall: id is optional; CustomToolCall: status is allowed",
+		why: "Codex CLI replays web search calls without their id and custom tool calls with their status " +
+			"(in_progress, completed or incomplete, as the API returned them), and the API accepts these requests",
+		apply: all(unrequire("WebSearchToolCall", "id"),
+			addProperties("CustomToolCall", obj{"status": obj{"type": "string", "enum": []any{"in_progress", "completed", "incomplete"}}})),
 	},
 	{
 		what:  "OutputTextContent: annotations and logprobs are optional",
