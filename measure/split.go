@@ -98,6 +98,7 @@ func Split(inputs []Input) []Thread {
 	// extends one must have the same of: shape, vendor, system text and
 	// first message.
 	chains := map[[32]byte][]*open{}
+	owner := make([]*Thread, len(inputs))
 	start := func(in Input, by string) *Thread {
 		t := &Thread{Name: threadName(in), FoundBy: by}
 		threads = append(threads, t)
@@ -126,6 +127,7 @@ func Split(inputs []Input) []Thread {
 				sessions[key] = t
 			}
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
 		if id := SessionID(in.Capture); id != "" {
@@ -136,11 +138,13 @@ func Split(inputs []Input) []Thread {
 				ids[id] = t
 			}
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
 		if in.Capture == nil {
 			t := start(in, FoundByPrefix)
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
 		p := capture.PrefixOf(in.Capture)
@@ -166,7 +170,26 @@ func Split(inputs []Input) []Thread {
 			}
 		}
 		best.t.Inputs = append(best.t.Inputs, in)
+		owner[i] = best.t
 		best.prefix, best.model, best.seen = p, in.Model, i
+	}
+	// A conversation's first request is compared with the latest earlier
+	// request to its model from another conversation.
+	type last struct {
+		c *capture.Capture
+		t *Thread
+	}
+	latest := map[string]last{}
+	for i, in := range inputs {
+		t := owner[i]
+		if in.Capture == nil || t == nil {
+			continue
+		}
+		key := in.Vendor + " " + price.Normalize(in.Model)
+		if l, ok := latest[key]; ok && l.t != t && len(t.Inputs) > 0 && t.Inputs[0].Capture == in.Capture {
+			t.Inputs[0].Lead = l.c
+		}
+		latest[key] = last{in.Capture, t}
 	}
 	out := make([]Thread, len(threads))
 	for i, t := range threads {
