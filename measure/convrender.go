@@ -151,8 +151,14 @@ func usageLine(u *Usage, e *PredictionError) string {
 }
 
 // WriteConversationText writes a conversation report for a terminal: one
-// row per turn and a total.
+// row per turn and a total; notes are wrapped at escape.DefaultWidth.
 func WriteConversationText(w io.Writer, cv *Conversation) error {
+	return writeConversationText(w, cv, TextOptions{})
+}
+
+// writeConversationText is WriteConversationText with notes wrapped at
+// o.Width.
+func writeConversationText(w io.Writer, cv *Conversation, o TextOptions) error {
 	fmt.Fprintf(w, "conversation: %d request(s)\n", len(cv.Turns))
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(w, "  %s\n", escape.Text(l))
@@ -212,10 +218,10 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		fmt.Fprintf(w, "%s\n", escape.Text(usageLine(tot.Usage, tot.Error)))
 	}
 	for _, n := range breakNotes(cv) {
-		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("note: ", n, o.Width))
 	}
 	for _, n := range cv.Notes {
-		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("note: ", n, o.Width))
 	}
 	return nil
 }

@@ -151,7 +151,7 @@ func (e *env) newReport(command string) *report.Report {
 func (e *env) writeReport(rep *report.Report, rs []*rules.Rule) error {
 	rep.Incomplete = e.errored
 	rep.Finish()
-	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs, OptionsOf: ruleset.Registry().OptionsOf}
+	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs, OptionsOf: ruleset.Registry().OptionsOf, Statistics: e.statistics}
 	if e.format == "sarif" {
 		if wd, err := os.Getwd(); err == nil {
 			opts.Root = wd
