@@ -136,6 +136,22 @@ type Store struct {
 // Open returns the store at dir.
 func Open(dir string) *Store { return &Store{dir: dir} }
 
+// OpenExisting returns the store at dir, which must be a directory that
+// exists: an archive named explicitly that is missing is a mistake (a
+// typo, a folder not mounted), not an empty archive. The error names dir.
+func OpenExisting(dir string) (*Store, error) {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("archive %s: no such directory", dir)
+	case err != nil:
+		return nil, fmt.Errorf("archive %s: %w", dir, err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("archive %s: not a directory", dir)
+	}
+	return Open(dir), nil
+}
+
 // Dir returns the store's directory as given.
 func (s *Store) Dir() string { return s.dir }
 

@@ -611,3 +611,24 @@ func FuzzRepair(f *testing.F) {
 		}
 	})
 }
+
+func TestOpenExisting(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, want string }{
+		{dir, ""},
+		{filepath.Join(dir, "missing"), "no such directory"},
+		{file, "not a directory"},
+	} {
+		_, err := OpenExisting(tc.dir)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.dir, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.dir)):
+			t.Errorf("%s: %v, want an error naming it: %s", tc.dir, err, tc.want)
+		}
+	}
+}

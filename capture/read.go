@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/untrusted"
@@ -98,6 +100,10 @@ type Capture struct {
 	// (Envelope EnvSession): its body is the request of the
 	// conversation's last turn and Session says what every turn sent.
 	Session *Session
+	// Time is when the request was sent, as its envelope records it (a
+	// recording's recorded_at, a claude-trace request's timestamp); zero
+	// when it records none.
+	Time time.Time
 
 	span   [2]int  // where the encoded body sits in File.Data
 	layers []layer // encodings between File.Data[span] and Body, outermost first
@@ -521,6 +527,7 @@ func isRecord(doc *Doc, obj int) bool {
 // recording keeps beside it.
 func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
+	c.Time = TimeOf(doc, doc.GetAny(obj, "recorded_at", "timestamp"))
 	body := doc.Get(obj, "body")
 	w := r.envelope(doc, obj, base, requestShape, func(i int) bool { return i == body })
 	if resp := doc.Get(obj, "response"); doc.Kind(resp) == Object {
@@ -532,6 +539,10 @@ func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 // exchange unwraps a {"request": record, "response": …} pair.
 func (r *reader) exchange(doc *Doc, root, req, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvExchange, Line: line}
+	c.Time = TimeOf(doc, doc.Get(req, "timestamp"))
+	if c.Time.IsZero() {
+		c.Time = TimeOf(doc, doc.Get(root, "logged_at"))
+	}
 	body := doc.Get(req, "body")
 	w := r.envelope(doc, root, base, exchangeShape, func(i int) bool { return i == body })
 	if resp := doc.Get(root, "response"); doc.Kind(resp) == Object {
@@ -970,4 +981,23 @@ func (c *Capture) Origin() *Capture {
 		}
 	}
 	return c
+}
+
+// TimeOf reads a time value: an RFC 3339 string or a number of seconds
+// since the Unix epoch (fractions allowed); zero for anything else.
+func TimeOf(d *Doc, v int) time.Time {
+	switch d.Kind(v) {
+	case String:
+		t, err := time.Parse(time.RFC3339Nano, d.Str(v))
+		if err == nil {
+			return t
+		}
+	case Number:
+		f, err := strconv.ParseFloat(string(d.Raw(v)), 64)
+		if err == nil && f > 0 && f < 1e11 {
+			sec := math.Floor(f)
+			return time.Unix(int64(sec), int64((f-sec)*1e9)).UTC()
+		}
+	}
+	return time.Time{}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // EnvSession is the envelope of a request rebuilt from an agent host's
@@ -58,6 +59,9 @@ type SessionTurn struct {
 	Items     int // entries of the segment's list sent
 	Model     string
 	RequestID string
+	// Time is when the file says the response came (zero when it does
+	// not say).
+	Time time.Time
 	// Usage is the usage object as the file holds it: an Anthropic
 	// message's usage (Claude Code), a token_count event's
 	// last_token_usage (Codex); nil when the file holds none.
@@ -320,7 +324,7 @@ func (r *reader) claudeCode(why string) (*File, error) {
 				return nil // written by the host, never sent by the model
 			}
 			id := d.GetStr(msg, "id")
-			t := SessionTurn{Line: no, Model: model, RequestID: d.GetStr(0, "requestId")}
+			t := SessionTurn{Line: no, Model: model, RequestID: d.GetStr(0, "requestId"), Time: TimeOf(d, d.Get(0, "timestamp"))}
 			if u := d.Get(msg, "usage"); d.Kind(u) == Object {
 				t.Usage = d.Raw(u)
 			}
@@ -508,7 +512,7 @@ func (r *reader) codex(why string) (*File, error) {
 			for k > 0 && s.output[k-1] {
 				k--
 			}
-			s.turns = append(s.turns, SessionTurn{Line: no, Items: k, Model: model, Usage: d.Raw(last)})
+			s.turns = append(s.turns, SessionTurn{Line: no, Items: k, Model: model, Usage: d.Raw(last), Time: TimeOf(d, d.Get(0, "timestamp"))})
 		}
 		return nil
 	})

@@ -138,6 +138,15 @@ type WalkError struct {
 func (e *WalkError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *WalkError) Unwrap() error { return e.Err }
 
+// IsWarning reports whether err, one of the problems FromDisk or a walk
+// returns, leaves the catalog complete: a symbolic-link cycle, which the
+// walk does not follow, loses no skill. Every other problem (an unreadable
+// file or folder, a missing root, a walk bound) may hide skills.
+func IsWarning(err error) bool {
+	var we *WalkError
+	return errors.As(err, &we) && we.Kind == EventCycle
+}
+
 // Discovery is the result of a walk: the sources in walk order and the
 // events noticed on the way.
 type Discovery struct {

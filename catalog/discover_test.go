@@ -215,3 +215,20 @@ func TestWalkRootsAndLimits(t *testing.T) {
 		t.Errorf("entry limit %v", got)
 	}
 }
+
+func TestIsWarning(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&WalkError{Kind: EventCycle, Path: "a", Err: errors.New("symlink cycle")}, true},
+		{fmt.Errorf("wrapped: %w", &WalkError{Kind: EventCycle, Path: "a", Err: errors.New("loop")}), true},
+		{&WalkError{Kind: EventUnreadable, Path: "a", Err: errors.New("permission denied")}, false},
+		{&WalkError{Kind: EventMissing, Path: "a", Err: errors.New("no such file")}, false},
+		{errors.New("other"), false},
+	} {
+		if got := IsWarning(tc.err); got != tc.want {
+			t.Errorf("IsWarning(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}

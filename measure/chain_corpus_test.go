@@ -77,7 +77,7 @@ func TestChainsAgreeOnRealSessions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				every[i] = measure.Request{Name: ins[i].Name, Result: run(c), Vendor: ins[i].Vendor, Model: ins[i].Model, Usage: ins[i].Usage}
+				every[i] = measure.Request{Name: ins[i].Name, Result: run(c), Vendor: ins[i].Vendor, Model: ins[i].Model, Usage: ins[i].Usage, Time: ins[i].Time, Compaction: ins[i].Compaction}
 			}
 			opts := measure.ConversationOptions{Encoding: "o200k_base", Counter: counter}
 			a, err := measure.Converse(chained, opts)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure/cache"
@@ -24,7 +25,11 @@ type Conversation struct {
 	Tokens ConvTokens `json:"tokens"`
 	// Largest is the section breakdown of the largest request.
 	Largest *LargestRequest `json:"largest_request"`
-	Notes   []string        `json:"notes,omitempty"`
+	// Chains are the conversation's prefix chains (see ChainInfo); Bill
+	// its cache account and most expensive avoidable events.
+	Chains []ChainInfo `json:"chains"`
+	Bill   *Bill       `json:"bill"`
+	Notes  []string    `json:"notes,omitempty"`
 }
 
 // ConvTokens describes the token counts of a conversation report.
@@ -58,6 +63,12 @@ type ConvTurn struct {
 	Usage *Usage `json:"provider_usage,omitempty"`
 	// Error compares the prediction (before the rules) with Usage.
 	Error *PredictionError `json:"prediction_error,omitempty"`
+	// Chain is the prefix chain the request belongs to (1-based, see
+	// Conversation.Chains); Bill its cache account and Event what the
+	// cache did and why.
+	Chain int         `json:"chain"`
+	Bill  *CacheUse   `json:"cache"`
+	Event *CacheEvent `json:"cache_event"`
 }
 
 // Side is one request before or after the rules.
@@ -110,12 +121,15 @@ type Break struct {
 // Usage is a provider's own count of one request's tokens, normalized:
 // Input is every prompt token, cached or not.
 type Usage struct {
-	Source   string `json:"source"`
-	Input    int    `json:"input"`
-	Cached   int    `json:"cached"`
-	Written  int    `json:"written"`
-	Uncached int    `json:"uncached"`
-	Output   int    `json:"output"`
+	Source  string `json:"source"`
+	Input   int    `json:"input"`
+	Cached  int    `json:"cached"`
+	Written int    `json:"written"`
+	// Written1h is the part of Written stored for an hour, where the
+	// provider says.
+	Written1h int `json:"written_1h,omitempty"`
+	Uncached  int `json:"uncached"`
+	Output    int `json:"output"`
 	// Cost is what the provider or host reported (Pi sessions), else
 	// what the price table makes of the counts, else null.
 	Cost       *float64 `json:"cost"`
@@ -202,6 +216,10 @@ type Request struct {
 	Vendor, Model string
 	// Usage is the provider's count, when the capture carries it.
 	Usage *Usage
+	// Time, Compaction and Lead are the input's (see Input).
+	Time       time.Time
+	Compaction bool
+	Lead       *capture.Capture
 
 	// A turn read off a longer request of its session chain (Requests)
 	// has no Result: it is the first n entries of the layouts baseB
@@ -333,6 +351,7 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(models)))
 	}
 	cv.total()
+	explain(tc, cv, reqs, before)
 	for _, l := range before {
 		if l.c.Envelope == capture.EnvPiSession {
 			// Say which way the missing prompt moves the prediction only

@@ -151,11 +151,31 @@ func usageLine(u *Usage, e *PredictionError) string {
 }
 
 // WriteConversationText writes a conversation report for a terminal: one
-// row per turn and a total.
+// row per turn and a total; notes are wrapped at escape.DefaultWidth.
 func WriteConversationText(w io.Writer, cv *Conversation) error {
+	return writeConversationText(w, cv, TextOptions{})
+}
+
+// writeConversationText is WriteConversationText with notes wrapped at
+// o.Width.
+func writeConversationText(w io.Writer, cv *Conversation, o TextOptions) error {
 	fmt.Fprintf(w, "conversation: %d request(s)\n", len(cv.Turns))
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(w, "  %s\n", escape.Text(l))
+	}
+	lines, head, top := billLines(cv)
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s\n", escape.Text(l))
+	}
+	if head != "" {
+		fmt.Fprintf(w, "  %s\n", escape.Text(head))
+		tr := [][]string{{"turn", "chain", "event", "cost", "detail"}}
+		for _, r := range top {
+			tr = append(tr, []string{r[0], r[1], r[2], r[3], escape.Text(r[4])})
+		}
+		if err := writeColumns(w, "    ", tr, nil); err != nil {
+			return err
+		}
 	}
 	var rows [][]string
 	notes := map[int]string{} // a line printed after row i
@@ -165,8 +185,15 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 			arrow(t.Before.Input, t.After.Input), arrow(t.Before.Cached, t.After.Cached),
 			arrow(t.Before.Written, t.After.Written), arrow(t.Before.Uncached, t.After.Uncached),
 			Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), escape.Text(breakCell(t))})
+		var note []string
 		if t.Usage != nil {
-			notes[len(rows)-1] = "      " + escape.Text(usageLine(t.Usage, t.Error))
+			note = append(note, "      "+escape.Text(usageLine(t.Usage, t.Error)))
+		}
+		if l := eventLine(t); l != "" {
+			note = append(note, "      "+escape.Text(l))
+		}
+		if len(note) > 0 {
+			notes[len(rows)-1] = strings.Join(note, "\n")
 		}
 	}
 	tot := cv.Total
@@ -175,28 +202,8 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
 		Cost(tot.Before.Cost) + " → " + Cost(tot.After.Cost),
 		fmt.Sprintf("%d → %d (%d by a rule)", tot.Before.Breaks, tot.After.Breaks, tot.RuleBreaks)})
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
-	}
-	for k, r := range rows {
-		var b strings.Builder
-		for i, cell := range r {
-			if i == len(r)-1 {
-				b.WriteString(cell)
-				break
-			}
-			b.WriteString(cell)
-			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
-			return err
-		}
-		if n, ok := notes[k]; ok {
-			fmt.Fprintln(w, n)
-		}
+	if err := writeColumns(w, "", rows, notes); err != nil {
+		return err
 	}
 	if tot.Saved != nil {
 		pct := 0.0
@@ -211,10 +218,40 @@ func WriteConversationText(w io.Writer, cv *Conversation) error {
 		fmt.Fprintf(w, "%s\n", escape.Text(usageLine(tot.Usage, tot.Error)))
 	}
 	for _, n := range breakNotes(cv) {
-		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("note: ", n, o.Width))
 	}
 	for _, n := range cv.Notes {
-		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("note: ", n, o.Width))
+	}
+	return nil
+}
+
+// writeColumns writes rows as aligned columns, each line after indent,
+// the last cell unpadded, with notes[i] printed after row i.
+func writeColumns(w io.Writer, indent string, rows [][]string, notes map[int]string) error {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for k, r := range rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, cell := range r {
+			if i == len(r)-1 {
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(cell)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+		if n, ok := notes[k]; ok {
+			fmt.Fprintln(w, n)
+		}
 	}
 	return nil
 }
@@ -301,17 +338,29 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(w, "- %s\n", mdCell(l))
 	}
+	lines, head, top := billLines(cv)
+	for _, l := range lines {
+		fmt.Fprintf(w, "- %s\n", mdCell(l))
+	}
+	if head != "" {
+		fmt.Fprintf(w, "\n%s:\n\n", mdCell(head))
+		fmt.Fprintln(w, "| turn | chain | event | cost | detail |")
+		fmt.Fprintln(w, "| ---: | ---: | --- | ---: | --- |")
+		for _, r := range top {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3], mdCell(r[4]))
+		}
+	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| turn | capture | input | cached | written | uncached | cost | prefix break |")
-	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+	fmt.Fprintln(w, "| turn | capture | input | cached | written | uncached | cost | prefix break | cache event |")
+	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
 	for _, t := range cv.Turns {
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s → %s | %s |\n", t.Turn, mdCell(t.Capture),
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s → %s | %s | %s |\n", t.Turn, mdCell(t.Capture),
 			arrow(t.Before.Input, t.After.Input), arrow(t.Before.Cached, t.After.Cached),
 			arrow(t.Before.Written, t.After.Written), arrow(t.Before.Uncached, t.After.Uncached),
-			Cost(t.Before.Cost), Cost(t.After.Cost), mdCell(breakCell(t)))
+			Cost(t.Before.Cost), Cost(t.After.Cost), mdCell(breakCell(t)), mdCell(eventCell(t)))
 	}
 	tot := cv.Total
-	fmt.Fprintf(w, "| **total** | | %s | %s | %s | %s | %s → %s | %d → %d |\n",
+	fmt.Fprintf(w, "| **total** | | %s | %s | %s | %s | %s → %s | %d → %d | |\n",
 		arrow(tot.Before.Input, tot.After.Input), arrow(tot.Before.Cached, tot.After.Cached),
 		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
 		Cost(tot.Before.Cost), Cost(tot.After.Cost), tot.Before.Breaks, tot.After.Breaks)

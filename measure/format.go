@@ -26,8 +26,8 @@ func Write(w io.Writer, rep *Report, format string, o TextOptions) error {
 }
 
 // WriteConversationAs writes the report of one conversation in format,
-// one of ConversationFormats.
-func WriteConversationAs(w io.Writer, cv *Conversation, format string) error {
+// one of ConversationFormats (o.Width wraps the notes of the text).
+func WriteConversationAs(w io.Writer, cv *Conversation, format string, o TextOptions) error {
 	switch format {
 	case "json":
 		return WriteConversationJSON(w, cv)
@@ -36,14 +36,14 @@ func WriteConversationAs(w io.Writer, cv *Conversation, format string) error {
 	case "html":
 		return WriteConversationHTML(w, cv)
 	case "text":
-		return WriteConversationText(w, cv)
+		return writeConversationText(w, cv, o)
 	}
 	return fmt.Errorf("measure: no format %q", format)
 }
 
 // WriteConversationsAs writes the report of several conversations in
-// format, one of ConversationFormats.
-func WriteConversationsAs(w io.Writer, set *ConversationSet, format string) error {
+// format, one of ConversationFormats (o.Width wraps the notes of the text).
+func WriteConversationsAs(w io.Writer, set *ConversationSet, format string, o TextOptions) error {
 	switch format {
 	case "json":
 		return WriteConversationsJSON(w, set)
@@ -52,7 +52,7 @@ func WriteConversationsAs(w io.Writer, set *ConversationSet, format string) erro
 	case "html":
 		return WriteConversationsHTML(w, set)
 	case "text":
-		return WriteConversationsText(w, set)
+		return writeConversationsText(w, set, o)
 	}
 	return fmt.Errorf("measure: no format %q", format)
 }

@@ -28,10 +28,10 @@ func TestWriteAs(t *testing.T) {
 	if err := Write(io.Discard, rep, "html", o); err == nil {
 		t.Error("html: no error")
 	}
-	if err := WriteConversationAs(io.Discard, &Conversation{}, "sarif"); err == nil {
+	if err := WriteConversationAs(io.Discard, &Conversation{}, "sarif", TextOptions{}); err == nil {
 		t.Error("conversation sarif: no error")
 	}
-	if err := WriteConversationsAs(io.Discard, &ConversationSet{}, "github"); err == nil {
+	if err := WriteConversationsAs(io.Discard, &ConversationSet{}, "github", TextOptions{}); err == nil {
 		t.Error("conversations github: no error")
 	}
 }

@@ -82,6 +82,9 @@ type TextOptions struct {
 	Details bool
 	// Quiet prints only the totals.
 	Quiet bool
+	// Width is the width notes are wrapped at in text (the terminal's;
+	// escape.DefaultWidth when 0).
+	Width int
 }
 
 // table is a text table: columns separated by two spaces, numbers aligned
@@ -141,7 +144,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) error {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			writeCapture(w, c)
+			writeCapture(w, c, o.Width)
 		}
 	}
 	if many {
@@ -151,7 +154,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) error {
 		writeCaptureTable(w, rep)
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("note: ", n, o.Width))
 	}
 	return nil
 }
@@ -226,7 +229,7 @@ func (r *CaptureReport) counting() bool {
 func (r *CaptureReport) priced() bool { return r.After.SavedUSD != nil }
 
 // writeCapture writes one capture's block.
-func writeCapture(w io.Writer, c *CaptureReport) {
+func writeCapture(w io.Writer, c *CaptureReport, width int) {
 	tok := "tokens not counted"
 	if c.counting() {
 		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
@@ -269,7 +272,7 @@ func writeCapture(w io.Writer, c *CaptureReport) {
 	fmt.Fprintf(w, "  stable prefix: %s\n", prefixText(c, false))
 	writeSavings(w, c)
 	for _, n := range prefixNotes(c) {
-		fmt.Fprintf(w, "  note: %s\n", escape.Text(n))
+		fmt.Fprintln(w, escape.Wrap("  note: ", n, width))
 	}
 	for _, x := range c.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", escape.Text(x))

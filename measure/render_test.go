@@ -13,7 +13,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -11,7 +11,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func readCapture(t *testing.T, name, body string) *capture.Capture {
@@ -25,7 +25,7 @@ func readCapture(t *testing.T, name, body string) *capture.Capture {
 
 // shorten is a transform that replaces the string at ptr.
 func shorten(id, ptr, to string) *rules.Rule {
-	return &rules.Rule{ID: id, Name: "test." + id, Kind: rules.Transform, Doc: "Test rule.", Run: func(p *rules.Pass) error {
+	return &rules.Rule{ID: id, Name: "test." + id, Kind: rules.Transform, Doc: "Test rule.", Engine: rules.Engine{Lossy: true}, Run: func(p *rules.Pass) error {
 		if i, err := p.Capture.Doc.Lookup(ptr); err == nil && p.Capture.Doc.Str(i) != to {
 			p.Edit(rules.Edit{Pointer: ptr, NewJSON: capture.Quote(to)})
 			return nil

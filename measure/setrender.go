@@ -163,10 +163,16 @@ func saved(t ConvTotal) string {
 // a terminal: each conversation's report under a heading, then the
 // summary table and the grand total.
 func WriteConversationsText(w io.Writer, set *ConversationSet) error {
+	return writeConversationsText(w, set, TextOptions{})
+}
+
+// writeConversationsText is WriteConversationsText with notes wrapped at
+// o.Width.
+func writeConversationsText(w io.Writer, set *ConversationSet, o TextOptions) error {
 	fmt.Fprintf(w, "%s\n", setCounts(set))
 	for i, c := range set.Conversations {
 		fmt.Fprintf(w, "\nconversation %d of %d: %s, by %s\n", i+1, len(set.Conversations), escape.Text(c.Name), escape.Text(c.foundBy()))
-		if err := WriteConversationText(w, c.Conversation); err != nil {
+		if err := writeConversationText(w, c.Conversation, o); err != nil {
 			return err
 		}
 	}

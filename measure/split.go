@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure/price"
-	"github.com/skillopt/skillopt/rules"
 )
 
 // How a conversation was found among the inputs (Thread.FoundBy).
@@ -75,7 +74,7 @@ func SessionID(c *capture.Capture) string {
 //     conversation;
 //   - any other request belongs to the conversation whose latest request
 //     it extends: the same body shape, cache and price family (Vendor)
-//     and model (or a dated or tagged snapshot of it), and a TurnPrefix that continues that request's (rules.TurnPrefix:
+//     and model (or a dated or tagged snapshot of it), and a TurnPrefix that continues that request's (capture.TurnPrefix:
 //     the same system text and tool declarations as captured, more
 //     declarations allowed, and messages that start with all of that
 //     request's, cache_control markers aside). When several
@@ -88,7 +87,7 @@ func SessionID(c *capture.Capture) string {
 func Split(inputs []Input) []Thread {
 	type open struct {
 		t      *Thread
-		prefix rules.TurnPrefix
+		prefix capture.TurnPrefix
 		model  string
 		seen   int // the input index of its latest request
 	}
@@ -99,6 +98,7 @@ func Split(inputs []Input) []Thread {
 	// extends one must have the same of: shape, vendor, system text and
 	// first message.
 	chains := map[[32]byte][]*open{}
+	owner := make([]*Thread, len(inputs))
 	start := func(in Input, by string) *Thread {
 		t := &Thread{Name: threadName(in), FoundBy: by}
 		threads = append(threads, t)
@@ -127,6 +127,7 @@ func Split(inputs []Input) []Thread {
 				sessions[key] = t
 			}
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
 		if id := SessionID(in.Capture); id != "" {
@@ -137,14 +138,16 @@ func Split(inputs []Input) []Thread {
 				ids[id] = t
 			}
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
 		if in.Capture == nil {
 			t := start(in, FoundByPrefix)
 			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
 			continue
 		}
-		p := rules.PrefixOf(in.Capture)
+		p := capture.PrefixOf(in.Capture)
 		var key [32]byte
 		if len(p.Msgs) > 0 {
 			key = chainKey(in, p)
@@ -167,7 +170,26 @@ func Split(inputs []Input) []Thread {
 			}
 		}
 		best.t.Inputs = append(best.t.Inputs, in)
+		owner[i] = best.t
 		best.prefix, best.model, best.seen = p, in.Model, i
+	}
+	// A conversation's first request is compared with the latest earlier
+	// request to its model from another conversation.
+	type last struct {
+		c *capture.Capture
+		t *Thread
+	}
+	latest := map[string]last{}
+	for i, in := range inputs {
+		t := owner[i]
+		if in.Capture == nil || t == nil {
+			continue
+		}
+		key := in.Vendor + " " + price.Normalize(in.Model)
+		if l, ok := latest[key]; ok && l.t != t && len(t.Inputs) > 0 && t.Inputs[0].Capture == in.Capture {
+			t.Inputs[0].Lead = l.c
+		}
+		latest[key] = last{in.Capture, t}
 	}
 	out := make([]Thread, len(threads))
 	for i, t := range threads {
@@ -177,7 +199,7 @@ func Split(inputs []Input) []Thread {
 }
 
 // chainKey hashes what a request shares with every request it extends.
-func chainKey(in Input, p rules.TurnPrefix) [32]byte {
+func chainKey(in Input, p capture.TurnPrefix) [32]byte {
 	h := sha256.New()
 	for _, s := range [][]byte{[]byte(in.Capture.Provider), []byte(in.Vendor), p.System, p.Msgs[0]} {
 		h.Write([]byte{byte(len(s) >> 24), byte(len(s) >> 16), byte(len(s) >> 8), byte(len(s))})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure/cache"
@@ -24,6 +25,15 @@ type Input struct {
 	Len           int
 	Vendor, Model string
 	Usage         *Usage
+	// Time is when the request was sent or answered, as the file says
+	// (zero when it does not); Compaction marks the first request after
+	// the host compacted the conversation.
+	Time       time.Time
+	Compaction bool
+	// Lead is the latest earlier request among the inputs to the same
+	// model, from another conversation (set by Split on a conversation's
+	// first request): where a cold start departs from it.
+	Lead *capture.Capture
 }
 
 // Chain is successive requests of a session of which each repeats the one
@@ -109,7 +119,7 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 				out = append(out, turns...)
 				continue
 			}
-			in := Input{Name: c.Name, Capture: c}
+			in := Input{Name: c.Name, Capture: c, Time: c.Time}
 			in.Vendor, in.Model = cache.VendorOf(c)
 			if c.Envelope == capture.EnvHAR {
 				if har == nil {
@@ -136,11 +146,13 @@ func hostTurns(c *capture.Capture) []Input {
 	if c.File != nil {
 		file = c.File.Name
 	}
-	for _, seg := range s.Segments {
+	for k, seg := range s.Segments {
 		ch := &Chain{Tip: seg.Tip, ends: seg.Ends, open: seg.Open, tail: seg.Tail, from: c}
 		vendor, _ := cache.VendorOf(seg.Tip)
-		for _, t := range seg.Turns {
-			in := Input{Name: fmt.Sprintf("%s:%d", file, t.Line), Chain: ch, Len: t.Items, Vendor: vendor, Model: t.Model}
+		for j, t := range seg.Turns {
+			in := Input{Name: fmt.Sprintf("%s:%d", file, t.Line), Chain: ch, Len: t.Items, Vendor: vendor, Model: t.Model, Time: t.Time}
+			// A segment after the first starts at a compaction.
+			in.Compaction = k > 0 && j == 0
 			if in.Model == "" {
 				_, in.Model = cache.VendorOf(seg.Tip)
 			}
@@ -300,6 +312,8 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 		}
 		model := d.GetStr(msg, "model")
 		in := Input{Name: fmt.Sprintf("%s:%d", c.Name, line), Len: len(ctx), Vendor: cache.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
+		in.Time = capture.TimeOf(d, d.Get(entries[i], "timestamp"))
+		in.Compaction = newComp && len(out) > 0
 		in.Usage = piUsage(d, d.Get(msg, "usage"))
 		chain = append(chain, len(out))
 		out = append(out, in)

@@ -122,6 +122,7 @@ func (f usageFields) usage() *Usage {
 			// written.
 			u.Cached, _ = f.get("cache_read_input_tokens")
 			u.Written, _ = f.get("cache_creation_input_tokens")
+			u.Written1h, _ = f.get("cache_creation.ephemeral_1h_input_tokens")
 			u.Input = in + u.Cached + u.Written
 		}
 	} else {

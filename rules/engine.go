@@ -4,19 +4,30 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 )
 
 // Validator checks a body against its provider's schema and returns the
 // error messages (empty when valid).
 type Validator func(c *capture.Capture) ([]string, error)
+
+// Keeper is where rules keep the originals of what they reduce: Put
+// stores data and returns the handle that names it, Get returns the
+// original a handle names, verified. The archive package provides it
+// (a store on disk, one in memory, or none); the framework knows only
+// this interface.
+type Keeper interface {
+	Put(data []byte) (string, error)
+	Get(handle string) ([]byte, error)
+}
 
 // Env carries what rules and the engine need from outside. Every field is
 // optional: a nil Env, or a zero field, means defaults and no services.
@@ -30,7 +41,7 @@ type Env struct {
 	Validate Validator
 	// Archive keeps the originals of reduced content; nil means there is
 	// none, and rules that need one leave content as it is.
-	Archive archive.Keeper
+	Archive Keeper
 	// DryRun asks rules to change nothing outside the capture: measure
 	// reports what would be saved.
 	DryRun bool
@@ -41,12 +52,12 @@ type Env struct {
 	BaseDir string
 }
 
-func (e *Env) severity(r *Rule) Severity {
+// levels returns the configured severities (nil: none configured).
+func (e *Env) levels() *Levels {
 	if e == nil {
-		return r.Severity
+		return nil
 	}
-	s, _ := e.Levels.Level(r)
-	return s
+	return e.Levels
 }
 
 // Resolve interprets a path from options: relative paths are relative to
@@ -77,6 +88,10 @@ func (e *Env) options(r *Rule) Options {
 	}
 	return e.Options.Of(r.Options)
 }
+
+// Retransform reruns the configured pipeline on a capture; invariants use it
+// to check idempotence. The command layer sets it.
+type Retransform func(c *capture.Capture) (*Result, error)
 
 // RuleError reports a rule that failed or panicked; the capture is left
 // unchanged and the run stops (exit code 2).
@@ -160,14 +175,14 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 		switch r.Kind {
 		case Check:
 			p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: c, Env: env, run: run}
-			if err := call(p); err != nil {
+			if err := Call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
 		case Transform:
 			cur := res.Final
 			p := &Pass{Rule: r, Options: env.options(r), Capture: cur, Original: c, Env: env, run: run}
-			if err := call(p); err != nil {
+			if err := Call(p); err != nil {
 				return nil, err
 			}
 			res.Diagnostics = append(res.Diagnostics, p.diags...)
@@ -177,7 +192,7 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				res.Steps = append(res.Steps, step)
 				continue
 			}
-			next, changes, err := Apply(cur, p.edits)
+			next, changes, removed, err := apply(cur, p.edits)
 			if err != nil {
 				return nil, &RuleError{Rule: r.ID, Capture: c.Name, Err: err}
 			}
@@ -195,11 +210,11 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				step.Idle = p.idle
 				res.Steps = append(res.Steps, step)
 				continue
-			case r.Additive && len(next.Body) >= len(c.Body):
+			case r.Engine.Additive && len(next.Body) >= len(c.Body):
 				reason = fmt.Sprintf("overlay would make the request larger than captured (%d → %d bytes)", len(c.Body), len(next.Body))
-			case r.Size != nil && r.Size(next) >= r.Size(cur):
-				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Size(cur), r.Size(next))
-			case !r.Additive && r.Size == nil && len(next.Body) >= len(cur.Body):
+			case r.Engine.Size != nil && r.Engine.Size(next) >= r.Engine.Size(cur):
+				reason = fmt.Sprintf("result is not smaller by its own measure (%d → %d)", r.Engine.Size(cur), r.Engine.Size(next))
+			case !r.Engine.Additive && r.Engine.Size == nil && len(next.Body) >= len(cur.Body):
 				reason = fmt.Sprintf("result is not smaller (%d → %d bytes)", len(cur.Body), len(next.Body))
 			}
 			if reason != "" {
@@ -207,7 +222,10 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				res.Steps = append(res.Steps, step)
 				continue
 			}
-			if env != nil && env.Validate != nil {
+			if !r.Engine.Lossy {
+				reason = unkept(cur, next, removed, p.archived)
+			}
+			if reason == "" && env != nil && env.Validate != nil {
 				if !validated {
 					origErrs, _ = env.Validate(c)
 					validated = true
@@ -244,8 +262,8 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 // secondPass reruns r on its own result and reports why that is not
 // identity ("" when it is).
 func secondPass(r *Rule, next, orig *capture.Capture, env *Env, run *runState) (string, error) {
-	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env, run: run}
-	if err := call(p); err != nil {
+	p := &Pass{Rule: r, Options: env.options(r), Capture: next, Original: orig, Env: env, run: run, again: true}
+	if err := Call(p); err != nil {
 		return "", err
 	}
 	if len(p.edits) == 0 {
@@ -261,10 +279,12 @@ func secondPass(r *Rule, next, orig *capture.Capture, env *Env, run *runState) (
 	return "", nil
 }
 
-// call runs a rule, turning an error or a panic into a *RuleError that names
-// the rule.
-func call(p *Pass) (err error) {
-	name := ""
+// Call runs p's rule on p, turning an error or a panic into a *RuleError
+// that names the rule and the input (the capture, else p.Where). It is the
+// one driver of a rule: the engine, the invariants, the request-validity
+// checks and the lint engine all run rules through it.
+func Call(p *Pass) (err error) {
+	name := p.Where
 	if p.Capture != nil {
 		name = p.Capture.Name
 	}
@@ -286,6 +306,29 @@ func call(p *Pass) (err error) {
 	return nil
 }
 
+// NewPass returns the pass of rule r over c (nil for rules that read no
+// capture) with r's configured options.
+func (e *Env) NewPass(r *Rule, c *capture.Capture) *Pass {
+	return &Pass{Rule: r, Options: e.options(r), Capture: c, Original: c, Env: e}
+}
+
+// RunChecks runs check rules over c, skipping those env's levels turn off, and
+// returns their findings. A rule that fails stops it with a *RuleError.
+func RunChecks(c *capture.Capture, rs []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range rs {
+		if _, on := env.levels().Level(r); !on {
+			continue
+		}
+		p := env.NewPass(r, c)
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
+}
+
 func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	if len(lines) > n {
@@ -298,6 +341,19 @@ func firstLines(s string, n int) string {
 // and edits whose NewJSON is not exactly one JSON value, splices them into
 // the body and returns the re-indexed capture.
 func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error) {
+	next, changes, _, err := apply(c, edits)
+	return next, changes, err
+}
+
+// removal is a value an edit replaced: its node in the body before the
+// edit, and the JSON text that took its place.
+type removal struct {
+	node int
+	text []byte
+}
+
+// apply is Apply that also returns the values the edits replaced.
+func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
 	d := c.Doc
 	type span struct {
 		start, end int
@@ -307,20 +363,21 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	}
 	spans := make([]span, 0, len(edits))
 	appended := map[int]int{} // elements appended so far, by array node
+	var removed []removal
 	for i := range edits {
 		e := &edits[i]
 		n, err := d.Lookup(e.Pointer)
 		if err != nil {
-			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
+			return nil, nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
 		}
 		if _, err := capture.Parse(e.NewJSON); err != nil {
-			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
+			return nil, nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
 		}
 		node := &d.Nodes[n]
 		switch {
 		case e.Before:
 			if parent := d.ParentOf(n); parent < 0 || d.Kind(parent) != capture.Array {
-				return nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
+				return nil, nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
 			}
 			text := append(append([]byte{}, e.NewJSON...), ',')
 			// The new element takes the index of the one it goes before;
@@ -332,11 +389,11 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			if e.Insert != "" {
 				want = capture.Object
 				if d.Get(n, e.Insert) >= 0 {
-					return nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
+					return nil, nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
 				}
 			}
 			if node.Kind != want {
-				return nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
+				return nil, nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
 			}
 			var text []byte
 			if d.Len(n) > 0 {
@@ -358,6 +415,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 			spans = append(spans, span{at, at, text, e, ptr})
 		default:
 			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer})
+			removed = append(removed, removal{n, e.NewJSON})
 		}
 	}
 	// By position; an insertion goes before a replacement that starts at
@@ -375,9 +433,9 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 		case zeroA && zeroB:
 			// Two insertions at one place keep their order.
 		case zeroB && b.start > a.start && b.start < a.end, zeroA && a.start > b.start && a.start < b.end:
-			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		case !zeroA && !zeroB && b.start < a.end:
-			return nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		}
 	}
 	// Two inserts into one empty container: only the first goes without a
@@ -403,10 +461,65 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 	out = append(out, c.Body[prev:]...)
 	next, err := c.WithBody(out)
 	if err != nil {
-		return nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
+		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
 	}
-	return next, changes, nil
+	return next, changes, removed, nil
 }
+
+// unkept returns why the edits that turned cur into next lost content
+// ("" when they did not): a string the edits replaced is kept when the
+// text that replaced it contains it, when next still holds it as a string
+// (moved, or an earlier copy a reference points to), or when the rule
+// archived a text that contains it (Pass.Archived). Structure, numbers and
+// strings shorter than minContent bytes (type tags, roles, identifiers)
+// are not content.
+func unkept(cur, next *capture.Capture, removed []removal, archived []string) string {
+	var inNext map[uint64]struct{}
+	seed := maphash.MakeSeed()
+	exact := make(map[string]struct{}, len(archived))
+	for _, a := range archived {
+		exact[a] = struct{}{}
+	}
+	d := cur.Doc
+	for _, x := range removed {
+		end := int(d.Nodes[x.node].Skip)
+		for i := x.node; i < end; i++ {
+			if d.Nodes[i].Kind != capture.String {
+				continue
+			}
+			raw := d.Raw(i)
+			inner := raw[1 : len(raw)-1]
+			if len(inner) < minContent || bytes.Contains(x.text, inner) {
+				continue
+			}
+			text := d.Str(i)
+			if _, ok := exact[text]; ok {
+				continue
+			}
+			if inNext == nil {
+				inNext = map[uint64]struct{}{}
+				nd := next.Doc
+				for k := range nd.Nodes {
+					if nd.Nodes[k].Kind == capture.String {
+						inNext[maphash.Bytes(seed, nd.Raw(k))] = struct{}{}
+					}
+				}
+			}
+			if _, ok := inNext[maphash.Bytes(seed, raw)]; ok {
+				continue
+			}
+			// Last, a text archived as part of a larger one.
+			if slices.ContainsFunc(archived, func(a string) bool { return len(a) > len(text) && strings.Contains(a, text) }) {
+				continue
+			}
+			return fmt.Sprintf("removes %d bytes at %s that it neither archived nor kept (a rule that drops content is declared lossy)", len(raw), d.Pointer(i))
+		}
+	}
+	return ""
+}
+
+// minContent is the length from which a removed string counts as content.
+const minContent = 16
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
@@ -433,4 +546,36 @@ func problemText(e string) string {
 		return e[i+2:]
 	}
 	return e
+}
+
+// Verify runs the invariant rules over one pipeline result.
+func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || r.Engine.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: res.Original, Env: env, Result: res}
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
+}
+
+// VerifyBatch runs the cross-capture invariant rules over a batch.
+func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
+	var out []Diagnostic
+	for _, r := range invariants {
+		if r.Kind != Invariant || !r.Engine.Cross {
+			continue
+		}
+		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
+		if err := Call(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.diags...)
+	}
+	return out, nil
 }

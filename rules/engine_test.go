@@ -21,7 +21,7 @@ func read(t *testing.T, data string) *capture.Capture {
 
 // editRule returns a transform rule that makes the given edits.
 func editRule(id string, edits ...Edit) *Rule {
-	return &Rule{ID: id, Name: "test." + id, Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+	return &Rule{ID: id, Name: "test." + id, Kind: Transform, Doc: "Test rule.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		for _, e := range edits {
 			p.Edit(e)
 		}
@@ -69,7 +69,7 @@ func TestRunDropsGrowth(t *testing.T) {
 func TestRunDropsNonIdempotent(t *testing.T) {
 	c := read(t, body)
 	// Each pass shortens the system text by one more character.
-	r := &Rule{ID: "T2", Kind: Transform, Doc: "Test.", Run: func(p *Pass) error {
+	r := &Rule{ID: "T2", Kind: Transform, Doc: "Test.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		s := p.Capture.Doc.GetStr(0, "system")
 		p.Edit(Edit{Pointer: "/system", NewJSON: capture.Quote(s[:len(s)-1])})
 		return nil
@@ -130,62 +130,6 @@ func TestRunReportsPanic(t *testing.T) {
 	}
 }
 
-func TestInvariants(t *testing.T) {
-	c := read(t, body)
-	grow := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"m"`, `"mm"`, 1))}
-	shrink := &Result{Original: c, Final: mustWith(t, c, strings.Replace(body, `"hi"`, `"h"`, 1))}
-	reshaped := &Result{Original: c, Final: mustWith(t, c, `{"model":"m","input":"hi"}`)}
-	drift := func(x *capture.Capture) (*Result, error) {
-		return &Result{Original: x, Final: mustWith(t, x, strings.Replace(string(x.Body), `"h"`, `""`, 1))}, nil
-	}
-	stable := func(x *capture.Capture) (*Result, error) { return &Result{Original: x, Final: x}, nil }
-	cases := []struct {
-		name string
-		rule *Rule
-		res  *Result
-		re   Retransform
-		want int
-	}{
-		{"growth", NoGrowth, grow, stable, 1},
-		{"shrink", NoGrowth, shrink, stable, 0},
-		{"reshaped", ShapePreserved, reshaped, stable, 1},
-		{"same shape", ShapePreserved, shrink, stable, 0},
-		{"drift", Idempotent, shrink, drift, 1},
-		{"stable", Idempotent, shrink, stable, 0},
-	}
-	for _, tc := range cases {
-		env := &Env{Again: tc.re}
-		diags, err := Verify(tc.res, []*Rule{tc.rule}, env)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if len(diags) != tc.want {
-			t.Errorf("%s: %d diagnostics %+v, want %d", tc.name, len(diags), diags, tc.want)
-		}
-	}
-}
-
-func TestStablePrefix(t *testing.T) {
-	catalog := `<available_skills>\n<skill><name>a</name><description>d</description></skill>\n</available_skills>`
-	b1 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"one"}]}`
-	b2 := `{"model":"m","max_tokens":1,"system":"S ` + catalog + `","messages":[{"role":"user","content":"two"}]}`
-	c1, c2 := read(t, b1), read(t, b2)
-	same := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: c2}}
-	diverged := []*Result{{Original: c1, Final: c1}, {Original: c2, Final: mustWith(t, c2, strings.Replace(b2, `"S `, `"T `, 1))}}
-	for name, tc := range map[string]struct {
-		batch []*Result
-		want  int
-	}{"same": {same, 0}, "diverged": {diverged, 1}} {
-		diags, err := VerifyBatch(tc.batch, []*Rule{StablePrefix}, &Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(diags) != tc.want {
-			t.Errorf("%s: %d diagnostics %+v, want %d", name, len(diags), diags, tc.want)
-		}
-	}
-}
-
 func mustWith(t *testing.T, c *capture.Capture, b string) *capture.Capture {
 	t.Helper()
 	n, err := c.WithBody([]byte(b))
@@ -235,7 +179,7 @@ func TestApplyAppendAndInsert(t *testing.T) {
 func TestAdditiveRuleMayGrowWithinOriginal(t *testing.T) {
 	c := read(t, body)
 	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"S"`)})
-	grow := &Rule{ID: "T5", Kind: Transform, Additive: true, Doc: "Test.", Run: func(p *Pass) error {
+	grow := &Rule{ID: "T5", Kind: Transform, Engine: Engine{Additive: true, Lossy: true}, Doc: "Test.", Run: func(p *Pass) error {
 		if p.Capture.Doc.GetStr(0, "model") == "m" {
 			p.Edit(Edit{Pointer: "/model", NewJSON: []byte(`"m+overlay"`)})
 		}
@@ -288,7 +232,7 @@ func TestStepIdleAndAfter(t *testing.T) {
 		return nil
 	}}
 	// A reason given by a rule that then edits is not kept.
-	busy := &Rule{ID: "T2", Name: "test.busy", Kind: Transform, Doc: "Test rule.", Run: func(p *Pass) error {
+	busy := &Rule{ID: "T2", Name: "test.busy", Kind: Transform, Doc: "Test rule.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		p.Idle("nothing to do")
 		p.Edit(Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})
 		return nil

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +20,17 @@ type Registry struct {
 	rules    []*Rule
 	settings []Settings
 	binding  *Binding
+	families []Family
+}
+
+// Family is a named group of rules: a reference that is the family's name
+// selects its rules ("catalog", "invariant", "lint"). A rule may belong to
+// several families (SO411 is a catalog rule and an invariant).
+type Family struct {
+	Name string
+	// Doc says in a few words what the family holds.
+	Doc   string
+	Rules []*Rule
 }
 
 var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(SO[1-9][0-9]{2}|SK[0-9]{3}|AG[0-9]{3})$`) })
@@ -29,9 +41,11 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 var NamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+$`) })
 
 // NewRegistry validates rs and settings: IDs well formed and unique,
-// names unique, a summary and a Run for every rule, options that bind (no
-// key declared twice, every key documented).
-func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
+// names unique, a summary and a Run for every rule, requirements the
+// registry holds and that form no cycle, options that bind (no key
+// declared twice, every key documented), and families whose names are
+// one lower-case word, name no rule, and hold only rules of the registry.
+func NewRegistry(rs []*Rule, settings []Settings, families ...Family) (*Registry, error) {
 	seenID := map[string]bool{}
 	seenName := map[string]bool{}
 	for _, r := range rs {
@@ -44,12 +58,18 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 			return nil, fmt.Errorf("rule %s: name %q malformed or used twice", r.ID, r.Name)
 		case strings.TrimSpace(r.Doc) == "":
 			return nil, fmt.Errorf("rule %s: no documentation", r.ID)
-		case r.Run == nil && r.Kind != Lint:
+		case r.Run == nil:
 			return nil, fmt.Errorf("rule %s: no Run", r.ID)
 		}
 		seenID[r.ID], seenName[r.Name] = true, true
 	}
-	reg := &Registry{rules: rs, settings: settings}
+	if err := checkRequires(rs); err != nil {
+		return nil, err
+	}
+	if err := checkFamilies(rs, families); err != nil {
+		return nil, err
+	}
+	reg := &Registry{rules: rs, settings: settings, families: families}
 	b, err := Bind(reg.Owners())
 	if err != nil {
 		return nil, err
@@ -63,6 +83,108 @@ func NewRegistry(rs []*Rule, settings []Settings) (*Registry, error) {
 		}
 	}
 	return reg, nil
+}
+
+var familyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*$`) })
+
+// checkFamilies refuses a family that is malformed, empty, named twice,
+// named like a rule, or holds a rule outside rs.
+func checkFamilies(rs []*Rule, families []Family) error {
+	in := make(map[*Rule]bool, len(rs))
+	names := map[string]bool{}
+	for _, r := range rs {
+		in[r] = true
+		names[strings.ToLower(r.ID)], names[r.Name] = true, true
+	}
+	seen := map[string]bool{}
+	for _, f := range families {
+		switch {
+		case !familyName().MatchString(f.Name):
+			return fmt.Errorf("family %q: name must be one lower-case word", f.Name)
+		case seen[f.Name]:
+			return fmt.Errorf("family %s: named twice", f.Name)
+		case names[f.Name]:
+			return fmt.Errorf("family %s: a rule has that name", f.Name)
+		case len(f.Rules) == 0:
+			return fmt.Errorf("family %s: no rules", f.Name)
+		}
+		seen[f.Name] = true
+		for _, r := range f.Rules {
+			if !in[r] {
+				return fmt.Errorf("family %s: rule %s is not in the registry", f.Name, r.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// Families returns the registry's families, in the order declared.
+func (g *Registry) Families() []Family { return g.families }
+
+// family returns the rules of the family named ref, in registry order, and
+// whether there is one.
+func (g *Registry) family(ref string) ([]*Rule, bool) {
+	for _, f := range g.families {
+		if strings.EqualFold(f.Name, ref) {
+			of := make(map[*Rule]bool, len(f.Rules))
+			for _, r := range f.Rules {
+				of[r] = true
+			}
+			var out []*Rule
+			for _, r := range g.rules {
+				if of[r] {
+					out = append(out, r)
+				}
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// checkRequires refuses a requirement outside rs and a cycle of
+// requirements.
+func checkRequires(rs []*Rule) error {
+	in := make(map[*Rule]bool, len(rs))
+	for _, r := range rs {
+		in[r] = true
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[*Rule]int{}
+	var visit func(r *Rule, path []string) error
+	visit = func(r *Rule, path []string) error {
+		path = append(path, r.ID)
+		switch state[r] {
+		case visiting:
+			return fmt.Errorf("rule %s: requirement cycle %s", path[0], strings.Join(path, " → "))
+		case done:
+			return nil
+		}
+		state[r] = visiting
+		for _, q := range r.Requires {
+			if q == nil || !in[q] {
+				id := "nil"
+				if q != nil {
+					id = q.ID
+				}
+				return fmt.Errorf("rule %s requires %s, which the registry does not hold", r.ID, id)
+			}
+			if err := visit(q, path); err != nil {
+				return err
+			}
+		}
+		state[r] = done
+		return nil
+	}
+	for _, r := range rs {
+		if err := visit(r, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // OptionsOf lists the keys a rule reads: its own options, then the family
@@ -111,10 +233,11 @@ func (g *Registry) Lookup(ref string) *Rule {
 }
 
 // Match returns the rules a reference names, in registry order: one rule
-// for an ID (any case) or a name; every rule for an ID prefix ("SO1",
-// "so2", "SK0") or a name prefix ending at a dot ("catalog", "tools.").
-// Opt-in rules are named by their ID or name only. An unknown reference is
-// an error.
+// for an ID (any case) or a name; every rule of a family for the family's
+// name ("catalog", "invariant", "lint"); every rule for an ID prefix
+// ("SO1", "so2", "SK0") or a name prefix ending at a dot ("request",
+// "history."). Opt-in rules are named by their ID or name only. An unknown
+// reference is an error.
 func (g *Registry) Match(ref string) ([]*Rule, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
@@ -126,11 +249,19 @@ func (g *Registry) Match(ref string) ([]*Rule, error) {
 	up := strings.ToUpper(ref)
 	lowName := strings.TrimSuffix(strings.ToLower(ref), ".") + "."
 	var out []*Rule
-	matched := false
+	fam, matched := g.family(strings.TrimSuffix(ref, "."))
+	if matched {
+		for _, r := range fam {
+			if !r.Engine.Opt {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
 	for _, r := range g.rules {
 		if strings.HasPrefix(r.ID, up) || strings.HasPrefix(r.Name, lowName) {
 			matched = true
-			if !r.Opt {
+			if !r.Engine.Opt {
 				out = append(out, r)
 			}
 		}
@@ -162,14 +293,29 @@ func (g *Registry) suggest(ref string) string {
 	for _, r := range g.rules {
 		cands = append(cands, r.ID, r.Name)
 	}
+	for _, f := range g.families {
+		cands = append(cands, f.Name)
+	}
 	return suggest.Closest(ref, cands, 2)
 }
 
 // Resolve turns references into rules, in the order given; duplicates are
-// kept once, at their first position.
+// kept once, at their first position. A rule's requirements come with it,
+// before it (in dependency order), unless they are already there.
 func (g *Registry) Resolve(refs []string) ([]*Rule, error) {
 	var out []*Rule
 	seen := map[*Rule]bool{}
+	var add func(r *Rule)
+	add = func(r *Rule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, q := range r.Requires {
+			add(q)
+		}
+		out = append(out, r)
+	}
 	for _, ref := range refs {
 		if strings.TrimSpace(ref) == "" {
 			continue
@@ -179,10 +325,7 @@ func (g *Registry) Resolve(refs []string) ([]*Rule, error) {
 			return nil, err
 		}
 		for _, r := range rs {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
+			add(r)
 		}
 	}
 	return out, nil
@@ -197,16 +340,24 @@ type Levels struct {
 
 // Level returns a rule's severity and whether it runs at all.
 func (l *Levels) Level(r *Rule) (Severity, bool) {
-	if l == nil {
-		return r.Severity, true
+	if l != nil && l.Off[r.ID] {
+		return Unset, false
 	}
-	if l.Off[r.ID] {
-		return 0, false
+	return l.Resolve(r, Unset), true
+}
+
+// Resolve is the one resolution of a diagnostic's severity: the severity
+// configured for r wins; else reported, when set; else r's default.
+func (l *Levels) Resolve(r *Rule, reported Severity) Severity {
+	if l != nil {
+		if s, ok := l.Severity[r.ID]; ok && s != Unset {
+			return s
+		}
 	}
-	if s, ok := l.Severity[r.ID]; ok {
-		return s, true
+	if reported != Unset {
+		return reported
 	}
-	return r.Severity, true
+	return r.Severity
 }
 
 // Levels resolves severity overrides (reference → "error", "warning",
@@ -223,7 +374,7 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 	}
 	var items []item
 	for ref, level := range severity {
-		rs, err := g.matchAll(ref)
+		rs, err := g.MatchAll(ref)
 		if err != nil {
 			return nil, fmt.Errorf("rules.severity: %w", err)
 		}
@@ -254,7 +405,7 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 		if strings.TrimSpace(ref) == "" {
 			continue
 		}
-		rs, err := g.matchAll(ref)
+		rs, err := g.MatchAll(ref)
 		if err != nil {
 			return nil, fmt.Errorf("disable: %w", err)
 		}
@@ -265,13 +416,17 @@ func (g *Registry) Levels(severity map[string]string, disable []string) (*Levels
 	return l, nil
 }
 
-// matchAll is Match including opt-in rules.
-func (g *Registry) matchAll(ref string) ([]*Rule, error) {
+// MatchAll is Match including opt-in rules: what a severity, a disable
+// list or a listing of rules reaches.
+func (g *Registry) MatchAll(ref string) ([]*Rule, error) {
 	if _, err := g.Match(ref); err != nil {
 		return nil, err
 	}
 	if r := g.Lookup(ref); r != nil {
 		return []*Rule{r}, nil
+	}
+	if fam, ok := g.family(strings.TrimSuffix(strings.TrimSpace(ref), ".")); ok {
+		return fam, nil
 	}
 	up := strings.ToUpper(strings.TrimSpace(ref))
 	lowName := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(ref)), ".") + "."
@@ -284,8 +439,11 @@ func (g *Registry) matchAll(ref string) ([]*Rule, error) {
 	return out, nil
 }
 
-// Select returns the rules of kind k that refs name, minus those the
-// levels turn off, in the order given. "none" selects nothing.
+// Select returns the rules of kind k that refs name and the rules they
+// require, minus those the levels turn off, in the order given (a rule
+// after what it requires). "none" selects nothing. A selected rule whose
+// requirement is turned off is an error, and so is a reference that names
+// only rules of other kinds.
 func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, error) {
 	if len(refs) == 1 && strings.EqualFold(strings.TrimSpace(refs[0]), "none") {
 		return nil, nil
@@ -294,10 +452,26 @@ func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, err
 	if err != nil {
 		return nil, err
 	}
+	// A reference whose rules are all of other kinds selects nothing here:
+	// say so rather than run an empty selection.
+	for _, ref := range refs {
+		if strings.TrimSpace(ref) == "" {
+			continue
+		}
+		named, _ := g.Match(ref)
+		if len(named) > 0 && !slices.ContainsFunc(named, func(r *Rule) bool { return slices.Contains(kinds, r.Kind) }) {
+			return nil, fmt.Errorf("%q names no %s rule (it names %s rules)", strings.TrimSpace(ref), kindList(kinds), named[0].Kind)
+		}
+	}
 	var out []*Rule
 	for _, r := range rs {
 		if _, on := l.Level(r); !on {
 			continue
+		}
+		for _, q := range r.Requires {
+			if _, on := l.Level(q); !on {
+				return nil, fmt.Errorf("rule %s requires %s, which the configuration turns off", r.ID, q.ID)
+			}
 		}
 		for _, k := range kinds {
 			if r.Kind == k {
@@ -307,6 +481,15 @@ func (g *Registry) Select(refs []string, l *Levels, kinds ...Kind) ([]*Rule, err
 		}
 	}
 	return out, nil
+}
+
+// kindList reads "transform or check".
+func kindList(kinds []Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.String()
+	}
+	return strings.Join(names, " or ")
 }
 
 // OfKind returns every rule of the kinds, minus those turned off, in

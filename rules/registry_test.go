@@ -10,11 +10,11 @@ func testRegistry(t *testing.T) *Registry {
 	run := func(*Pass) error { return nil }
 	rs := []*Rule{
 		{ID: "SO101", Name: "catalog.compact-index", Kind: Transform, Doc: "Compact.", Run: run},
-		{ID: "SO103", Name: "catalog.prefetch", Kind: Transform, Doc: "Prefetch.", Opt: true, Run: run},
+		{ID: "SO103", Name: "catalog.prefetch", Kind: Transform, Doc: "Prefetch.", Engine: Engine{Opt: true}, Run: run},
 		{ID: "SO201", Name: "tools.defer", Kind: Transform, Doc: "Defer.", Run: run},
 		{ID: "SO401", Name: "invariant.shape", Kind: Invariant, Severity: Error, Doc: "Shape.", Run: run},
-		{ID: "SK013", Name: "skill.name-case", Kind: Lint, Severity: Warning, Doc: "Case."},
-		{ID: "SK014", Name: "skill.name-chars", Kind: Lint, Severity: Error, Doc: "Chars."},
+		{ID: "SK013", Name: "skill.name-case", Kind: Lint, Severity: Warning, Doc: "Case.", Run: run},
+		{ID: "SK014", Name: "skill.name-chars", Kind: Lint, Severity: Error, Doc: "Chars.", Run: run},
 	}
 	g, err := NewRegistry(rs, nil)
 	if err != nil {

@@ -7,6 +7,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
@@ -37,18 +38,23 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
-// Severity of a diagnostic.
+// Severity of a diagnostic. The zero value is Unset, never a severity a
+// diagnostic leaves the Pass with: a report without one takes the
+// configured severity, else the rule's default.
 type Severity int
 
-// The severities, least severe first.
+// The severities, least severe first, after Unset.
 const (
-	Info Severity = iota
+	Unset Severity = iota
+	Info
 	Warning
 	Error
 )
 
 func (s Severity) String() string {
 	switch s {
+	case Unset:
+		return "unset"
 	case Info:
 		return "info"
 	case Warning:
@@ -69,7 +75,7 @@ func ParseSeverity(s string) (Severity, error) {
 	case "info":
 		return Info, nil
 	}
-	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+	return Unset, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
 }
 
 // MarshalText renders the severity as its name.
@@ -77,11 +83,13 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // Rule is a value: an identity, documentation, and a Run function. IDs are
 // stable and never reused: SO1xx catalog, SO2xx tools, SO3xx output and
-// history, SO4xx invariants, SK skill lint, AG agent definitions.
+// history, SO4xx invariants, SO5xx request validity, SK skill lint, AG
+// agent definitions.
 type Rule struct {
-	ID       string
-	Name     string
-	Kind     Kind
+	ID   string
+	Name string
+	Kind Kind
+	// Severity is the rule's default; a configured severity wins over it.
 	Severity Severity
 	// Doc is one paragraph; its first sentence is the summary shown by
 	// `skillopt rules`.
@@ -92,13 +100,29 @@ type Rule struct {
 	// Reads names the keys of family settings the rule reads
 	// ("catalog.budget_chars"), for its documentation; the registry checks
 	// that they exist.
-	Reads    []string
-	Requires []string
+	Reads []string
+	// Requires are the rules this one builds on. The registry refuses a
+	// requirement it does not hold and a cycle; selecting the rule selects
+	// them, before it; the rule reads what they produced with ResultOf.
+	Requires []*Rule
+	Run      func(*Pass) error
+	// Engine holds what only the engine and the selection read: how a
+	// transform is judged, whether an invariant spans a batch, whether the
+	// rule is opt-in.
+	Engine Engine
+	// Detail, when set, adds the rule's own section to measure's report
+	// of a capture whose pipeline ran the rule; nil for no section.
+	Detail func(DetailInput) (*Detail, error)
+}
+
+// Engine are the properties of a rule that change how the engine runs and
+// judges it. The zero value suits most rules.
+type Engine struct {
 	// Cross marks invariants that compare several captures; their Pass
 	// carries the whole batch.
 	Cross bool
-	// Opt marks an opt-in rule: an ID prefix or the default pipeline does
-	// not select it; only its ID or name does.
+	// Opt marks an opt-in rule: an ID prefix, a family or the default
+	// pipeline does not select it; only its ID or name does.
 	Opt bool
 	// Size, when set, is what "smaller" means for this transform, in place
 	// of the body's bytes: a rule whose change keeps bytes on the wire but
@@ -109,10 +133,11 @@ type Rule struct {
 	// step may grow the body as long as the result stays smaller than the
 	// capture as read.
 	Additive bool
-	Run      func(*Pass) error
-	// Detail, when set, adds the rule's own section to measure's report
-	// of a capture whose pipeline ran the rule; nil for no section.
-	Detail func(DetailInput) (*Detail, error)
+	// Lossy marks a transform that may remove content without keeping it:
+	// what it drops is neither archived nor still in the request. The
+	// engine drops the step of a rule that is not lossy and removes bytes
+	// it neither archived nor kept.
+	Lossy bool
 }
 
 // Summary returns the first sentence of the rule's doc.
@@ -122,6 +147,16 @@ func (r *Rule) Summary() string {
 		return doc[:i]
 	}
 	return strings.TrimSuffix(doc, ".")
+}
+
+// RequiredIDs returns the IDs of the rules r requires, in order (nil when
+// none).
+func (r *Rule) RequiredIDs() []string {
+	var out []string
+	for _, q := range r.Requires {
+		out = append(out, q.ID)
+	}
+	return out
 }
 
 // Diagnostic is one finding. Captures are located by JSON Pointer, files by
@@ -173,18 +208,31 @@ type Pass struct {
 	Result *Result
 	// Batch holds every capture's result (cross-capture invariants only).
 	Batch []*Result
+	// Unit is what a rule that reads no capture checks (lint rules: a
+	// skill file, an agent definition, the repository); its driver sets it
+	// and the rule's family knows its type.
+	Unit any
+	// Where names the input in the error of a failing rule that reads no
+	// capture (the skill file being checked); "" for capture rules.
+	Where string
 
 	diags  []Diagnostic
 	edits  []Edit
 	idle   string
 	prefix string
 	run    *runState
+	// archived are the texts the rule kept in the archive.
+	archived []string
+	// again marks the engine's second pass of a transform, whose result
+	// is not handed over.
+	again bool
 }
 
 // runState is what the passes of one pipeline run over one capture share.
 type runState struct {
 	pipeline []*Rule
 	memo     map[any]any
+	results  map[*Rule]any
 }
 
 // Pipeline returns the rules of the run the pass belongs to, in order: the
@@ -216,14 +264,57 @@ func (p *Pass) Shared(key any, f func() any) any {
 	return v
 }
 
-// Report records a diagnostic. Rule, severity and capture default to the
-// pass's rule and capture.
+// Archived records that the rule kept text in the archive (or, under a
+// dry run, would have): content it removes from the capture is not lost
+// when an archived text contains it. The engine drops the step of a rule
+// that is not lossy and removes content it neither archived nor kept.
+func (p *Pass) Archived(text string) {
+	p.archived = append(p.archived, text)
+}
+
+// Export hands v to the rules that require this one: they read it with
+// ResultOf, as the result of this rule on the capture of this run. Only
+// the rule's first pass over a capture exports; outside the engine Export
+// does nothing.
+func (p *Pass) Export(v any) {
+	if p.run == nil || p.again {
+		return
+	}
+	if p.run.results == nil {
+		p.run.results = map[*Rule]any{}
+	}
+	p.run.results[p.Rule] = v
+}
+
+// ResultOf returns what rule req exported on this run, as a T. req must be
+// one of the pass's rule's Requires (it panics otherwise: a rule reads only
+// what it declared). ok is false when req exported nothing, exported
+// another type, or the pass runs outside the engine.
+func ResultOf[T any](p *Pass, req *Rule) (v T, ok bool) {
+	if !slices.Contains(p.Rule.Requires, req) {
+		panic(fmt.Sprintf("rule %s reads the result of %s, which it does not require", p.Rule.ID, req.ID))
+	}
+	if p.run == nil {
+		return v, false
+	}
+	v, ok = p.run.results[req].(T)
+	return v, ok
+}
+
+// Report records a diagnostic. Rule and capture default to the pass's
+// rule and capture. Its severity is resolved once, by Levels.Resolve: a
+// configured severity of the rule wins, then the one the diagnostic
+// carries, then the rule's default.
 func (p *Pass) Report(d Diagnostic) {
 	if d.Rule == "" {
 		d.Rule = p.Rule.ID
-		if d.Severity == 0 {
-			d.Severity = p.Env.severity(p.Rule)
-		}
+	}
+	if d.Rule == p.Rule.ID {
+		d.Severity = p.Env.levels().Resolve(p.Rule, d.Severity)
+	} else if d.Severity == Unset {
+		// On behalf of another rule, without a severity: the reporting
+		// rule's default, never Unset.
+		d.Severity = p.Rule.Severity
 	}
 	if d.Capture == "" && p.Capture != nil {
 		d.Capture = p.Capture.Name
@@ -231,9 +322,9 @@ func (p *Pass) Report(d Diagnostic) {
 	p.diags = append(p.diags, d)
 }
 
-// Reportf records a diagnostic at pointer with the rule's severity.
+// Reportf records a diagnostic at pointer.
 func (p *Pass) Reportf(pointer, format string, args ...any) {
-	p.Report(Diagnostic{Severity: p.Env.severity(p.Rule), Pointer: pointer, Message: fmt.Sprintf(format, args...)})
+	p.Report(Diagnostic{Pointer: pointer, Message: fmt.Sprintf(format, args...)})
 }
 
 // Edit records an edit; only transform rules may edit.

@@ -3,26 +3,39 @@ package trace
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 )
 
-// Outcome is the verdict on one run.
+// Outcome is the verdict on one run, judged on its own: the same in every
+// view of the run, whatever other runs of its skill were read.
 type Outcome string
 
 // The outcomes, in report order.
 const (
-	Success    Outcome = "success"
-	Failure    Outcome = "likely-failure"
-	Regression Outcome = "likely-regression"
-	Unknown    Outcome = "unknown"
+	Success Outcome = "success"
+	Failure Outcome = "likely-failure"
+	Unknown Outcome = "unknown"
 )
 
 // Outcomes lists every outcome in report order.
-var Outcomes = []Outcome{Success, Failure, Regression, Unknown}
+var Outcomes = []Outcome{Success, Failure, Unknown}
+
+// Judgement is what the earlier runs of a skill say of one run: the
+// history-based judgement, kept apart from the run's own Outcome.
+type Judgement string
+
+// The judgements.
+const (
+	// NoRegression: the run continues no regression (or was judged
+	// without its history).
+	NoRegression Judgement = "none"
+	// Regression: the run is a likely failure that continues a regression
+	// (see JudgeHistory).
+	Regression Judgement = "likely-regression"
+)
 
 // Signal names. The router's signals come first; skillopt's own follow and
 // can each be disabled (see Optional).
@@ -34,7 +47,6 @@ const (
 	SigErrorMarkers  = "error-markers"
 	SigHighToolCalls = "high-tool-calls"
 	SigLowConfidence = "low-route-confidence"
-	SigRegression    = "regression"
 
 	SigLooping    = "looping"
 	SigToolErrors = "tool-errors"
@@ -270,15 +282,18 @@ func pct(a, b int) int {
 	return (200*a + b) / (2 * b)
 }
 
-// DetectRegression turns a likely failure into a likely regression when
-// the run and the runs just before it make at least RegressionRun
-// consecutive runs that are not clean, and a clean run exists among the
-// window runs before it. clean tells whether the run itself is clean;
-// history holds the cleanliness of the earlier runs of the same skill,
-// newest first. Confidence rises by 0.1, to at most 1.
-func DetectRegression(v Verdict, clean bool, history []bool, window int) Verdict {
+// JudgeHistory judges a run against the runs of its skill before it: a
+// likely failure is a likely regression when the run and the runs just
+// before it make at least RegressionRun consecutive runs that are not
+// clean, and a clean run exists among the window runs before it. clean
+// tells whether the run itself is clean; history holds the cleanliness of
+// the earlier runs of the same skill, newest first. It returns the
+// judgement and the number of consecutive runs that are not clean, ending
+// with this one (0 when the judgement is NoRegression). The run's own
+// verdict is left as it is.
+func JudgeHistory(v Verdict, clean bool, history []bool, window int) (Judgement, int) {
 	if v.Outcome != Failure {
-		return v
+		return NoRegression, 0
 	}
 	if window <= 0 {
 		window = DefaultWindow
@@ -289,7 +304,7 @@ func DetectRegression(v Verdict, clean bool, history []bool, window int) Verdict
 		prior = prior || c
 	}
 	if !prior {
-		return v
+		return NoRegression, 0
 	}
 	n := 0
 	for _, c := range append([]bool{clean}, h...) {
@@ -299,10 +314,7 @@ func DetectRegression(v Verdict, clean bool, history []bool, window int) Verdict
 		n++
 	}
 	if n < RegressionRun {
-		return v
+		return NoRegression, 0
 	}
-	sig := append(append([]Signal{}, v.Signals...), Signal{SigRegression, fmt.Sprintf("regression — %d consecutive runs that are not clean after a clean one", n)})
-	return Verdict{Regression, sig, math.Min(round2(v.Confidence+0.1), 1)}
+	return Regression, n
 }
-
-func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -184,7 +184,7 @@ func TestCheckDisabled(t *testing.T) {
 	}
 }
 
-func TestDetectRegression(t *testing.T) {
+func TestJudgeHistory(t *testing.T) {
 	fail := Verdict{Failure, []Signal{{SigTimeout, "timeout — the run hit its time limit"}}, 0.6}
 	const C, N = true, false
 	tests := []struct {
@@ -193,44 +193,56 @@ func TestDetectRegression(t *testing.T) {
 		clean   bool
 		history []bool
 		window  int
-		want    Outcome
-		conf    float64
+		want    Judgement
+		streak  int
 	}{
-		{"three in a row after a clean run", fail, N, []bool{N, N, C}, 10, Regression, 0.7},
-		{"two in a row after a clean run", fail, N, []bool{N, C, N, N}, 10, Failure, 0.6},
-		{"no clean run before", fail, N, []bool{N, N, N, N}, 10, Failure, 0.6},
-		{"no history", fail, N, nil, 10, Failure, 0.6},
-		{"the run itself is clean", fail, C, []bool{N, N, C}, 10, Failure, 0.6},
-		{"clean run is the last in the window", fail, N, []bool{N, N, N, C}, 4, Regression, 0.7},
-		{"clean run just outside the window", fail, N, []bool{N, N, N, C}, 3, Failure, 0.6},
-		{"older runs past the window are ignored", fail, N, []bool{N, N, C, N, N}, 3, Regression, 0.7},
-		{"a success is not upgraded", Verdict{Success, nil, 0.9}, C, []bool{N, N, C}, 10, Success, 0.9},
-		{"unknown is not upgraded", Verdict{Unknown, nil, 0.3}, N, []bool{N, N, C}, 10, Unknown, 0.3},
-		{"two signals: 0.85", Verdict{Failure, fail.Signals, 0.75}, N, []bool{N, N, C}, 10, Regression, 0.85},
-		{"three signals: capped at 1", Verdict{Failure, fail.Signals, 0.9}, N, []bool{N, N, C}, 10, Regression, 1},
-		{"default window", fail, N, []bool{N, N, N, N, N, N, N, N, N, C}, 0, Regression, 0.7},
-		{"default window, clean run eleventh", fail, N, []bool{N, N, N, N, N, N, N, N, N, N, C}, 0, Failure, 0.6},
+		{"three in a row after a clean run", fail, N, []bool{N, N, C}, 10, Regression, 3},
+		{"two in a row after a clean run", fail, N, []bool{N, C, N, N}, 10, NoRegression, 0},
+		{"no clean run before", fail, N, []bool{N, N, N, N}, 10, NoRegression, 0},
+		{"no history", fail, N, nil, 10, NoRegression, 0},
+		{"the run itself is clean", fail, C, []bool{N, N, C}, 10, NoRegression, 0},
+		{"clean run is the last in the window", fail, N, []bool{N, N, N, C}, 4, Regression, 4},
+		{"clean run just outside the window", fail, N, []bool{N, N, N, C}, 3, NoRegression, 0},
+		{"older runs past the window are ignored", fail, N, []bool{N, N, C, N, N}, 3, Regression, 3},
+		{"a success is no regression", Verdict{Success, nil, 0.9}, C, []bool{N, N, C}, 10, NoRegression, 0},
+		{"unknown is no regression", Verdict{Unknown, nil, 0.3}, N, []bool{N, N, C}, 10, NoRegression, 0},
+		{"default window", fail, N, []bool{N, N, N, N, N, N, N, N, N, C}, 0, Regression, 10},
+		{"default window, clean run eleventh", fail, N, []bool{N, N, N, N, N, N, N, N, N, N, C}, 0, NoRegression, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := DetectRegression(tc.v, tc.clean, tc.history, tc.window)
-			if got.Outcome != tc.want || got.Confidence != tc.conf {
-				t.Errorf("got %s %v, want %s %v", got.Outcome, got.Confidence, tc.want, tc.conf)
+			got, n := JudgeHistory(tc.v, tc.clean, tc.history, tc.window)
+			if got != tc.want || n != tc.streak {
+				t.Errorf("got %s %d, want %s %d", got, n, tc.want, tc.streak)
 			}
-			if tc.want == Regression {
-				last := got.Signals[len(got.Signals)-1]
-				if last.Name != SigRegression || last.Prefix() != "regression" {
-					t.Errorf("last signal %+v, want the regression signal", last)
-				}
-				if len(tc.v.Signals) != 1 {
-					t.Errorf("input verdict modified: %v", tc.v.Signals)
-				}
+			if len(tc.v.Signals) > 1 || tc.v.Outcome == Failure && tc.v.Confidence != 0.6 {
+				t.Errorf("input verdict modified: %+v", tc.v)
 			}
 		})
 	}
-	got := DetectRegression(fail, N, []bool{N, N, N, C}, 10)
-	if want := "regression — 4 consecutive runs that are not clean after a clean one"; got.Signals[1].Label != want {
-		t.Errorf("label %q, want %q", got.Signals[1].Label, want)
+}
+
+// TestHistoriesKeepVerdicts: grouping runs into histories judges their
+// history and leaves each run's own verdict as Summarize made it.
+func TestHistoriesKeepVerdicts(t *testing.T) {
+	mk := func(ts int64, clean bool) Summary {
+		v := Verdict{Failure, []Signal{{SigTimeout, "timeout"}}, 0.6}
+		if clean {
+			v = Verdict{Success, nil, 0.9}
+		}
+		return Summary{File: "f", Skill: "s", Timestamp: ts, Clean: clean, Verdict: v, History: NoRegression}
+	}
+	in := []Summary{mk(1, true), mk(2, false), mk(3, false), mk(4, false)}
+	hs := Histories(in, 0)
+	newest := hs[0].Runs[0]
+	if newest.Verdict.Outcome != Failure || newest.Verdict.Confidence != 0.6 || len(newest.Verdict.Signals) != 1 {
+		t.Errorf("own verdict changed: %+v", newest.Verdict)
+	}
+	if newest.History != Regression || newest.Streak != 3 {
+		t.Errorf("history %s %d, want %s 3", newest.History, newest.Streak, Regression)
+	}
+	if r := hs[0].Runs[1]; r.History != NoRegression {
+		t.Errorf("second run: history %s", r.History)
 	}
 }
 

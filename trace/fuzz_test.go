@@ -114,9 +114,8 @@ func checkRun(t *testing.T, r *Run) {
 				t.Fatalf("signal %+v", s)
 			}
 		}
-		reg := DetectRegression(v, false, []bool{false, true}, 10)
-		if reg.Confidence > 1 {
-			t.Fatalf("regression confidence %v", reg.Confidence)
+		if j, n := JudgeHistory(v, false, []bool{false, true}, 10); j != NoRegression || n != 0 {
+			t.Fatalf("two runs judged a regression: %s %d", j, n)
 		}
 	}
 	vw := ViewOf(r, Options{})

@@ -18,9 +18,14 @@ type Summary struct {
 	Calls         int
 	DurationMs    int64
 	Clean         bool
-	// Verdict is the run's classification; after Histories it includes
-	// regression detection against the runs before it.
+	// Verdict is the run's own classification, the same as trace view's.
 	Verdict Verdict
+	// History is the judgement of the run against the runs of its skill
+	// before it, set by Histories (NoRegression until then); Streak is
+	// the number of consecutive runs that are not clean it ends, when
+	// History is Regression.
+	History Judgement
+	Streak  int
 }
 
 // Summarize classifies a run and keeps its summary.
@@ -35,6 +40,7 @@ func Summarize(r *Run, o Options) Summary {
 		DurationMs:    r.DurationMs(),
 		Clean:         r.Clean(),
 		Verdict:       Classify(r, o),
+		History:       NoRegression,
 	}
 }
 
@@ -102,8 +108,8 @@ type History struct {
 
 // Histories groups summaries by skill (sorted by name), orders each
 // skill's runs newest first (by timestamp, then file name, both
-// descending) and applies regression detection to every run against the
-// runs before it.
+// descending) and judges every run against the runs before it (History);
+// the runs' own verdicts are left as they are.
 func Histories(sums []Summary, window int) []History {
 	by := map[string][]Summary{}
 	for _, s := range sums {
@@ -122,7 +128,7 @@ func Histories(sums []Summary, window int) []History {
 			clean[i] = runs[i].Clean
 		}
 		for i := range runs {
-			runs[i].Verdict = DetectRegression(runs[i].Verdict, clean[i], clean[i+1:], window)
+			runs[i].History, runs[i].Streak = JudgeHistory(runs[i].Verdict, clean[i], clean[i+1:], window)
 		}
 		out = append(out, History{skill, runs})
 	}

@@ -22,8 +22,10 @@ type SkillReport struct {
 	// Traces is the number of runs the report covers; Total the number
 	// found.
 	Traces, Total int
-	// Outcomes counts the runs per outcome.
+	// Outcomes counts the runs per outcome (their own verdicts).
 	Outcomes map[Outcome]int
+	// Regressions counts the runs whose history judgement is Regression.
+	Regressions int
 	// Signals counts the signal prefixes of the runs that are not
 	// successes, most frequent first.
 	Signals []SignalCount
@@ -86,6 +88,9 @@ func Report(hs []History, o ReportOptions) []SkillReport {
 		var failing []Verdict
 		for _, s := range runs {
 			sr.Outcomes[s.Verdict.Outcome]++
+			if s.History == Regression {
+				sr.Regressions++
+			}
 			if s.Verdict.Outcome != Success {
 				failing = append(failing, s.Verdict)
 			}

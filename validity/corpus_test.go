@@ -33,7 +33,11 @@ func TestCorpusHasNoFindings(t *testing.T) {
 			}
 			for _, c := range f.Captures {
 				n++
-				for _, d := range Check(c, nil) {
+				diags, err := Check(c, nil)
+				if err != nil {
+					t.Error(err)
+				}
+				for _, d := range diags {
 					t.Errorf("%s: %s %s: %s", c.Name, d.Rule, d.Pointer, d.Message)
 				}
 			}

@@ -10,25 +10,12 @@ func Rules() []*rules.Rule {
 	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates}
 }
 
-// Check runs every rule of the family on c and returns their findings, for
-// validate and for the engine's guard. Severities are the rules' own
-// unless env says otherwise.
-func Check(c *capture.Capture, env *rules.Env) []rules.Diagnostic {
-	var out []rules.Diagnostic
-	for _, r := range Rules() {
-		if env != nil {
-			if _, on := env.Levels.Level(r); !on {
-				continue
-			}
-		}
-		p := &rules.Pass{Rule: r, Capture: c, Original: c, Env: env, Options: r.Options}
-		if env != nil && r.Options != nil {
-			p.Options = env.OptionsOf(r.Options)
-		}
-		_ = r.Run(p) // the family's rules do not fail
-		out = append(out, p.Diagnostics()...)
-	}
-	return out
+// Check runs every rule of the family on c through the rules driver and
+// returns their findings, for validate and for the engine's guard.
+// Severities are the rules' own unless env says otherwise. A rule that
+// fails is a *rules.RuleError.
+func Check(c *capture.Capture, env *rules.Env) ([]rules.Diagnostic, error) {
+	return rules.RunChecks(c, Rules(), env)
 }
 
 // walk helpers over the index

@@ -75,9 +75,9 @@ func LoadoutDiagnostics(lo *catalog.Loadout) []rules.Diagnostic {
 		one := &Agent{def: lo.Agent, loadout: &catalog.Loadout{Agent: lo.Agent, Findings: []catalog.Finding{f}}}
 		for _, r := range Rules() {
 			if r.Agent != nil {
-				p := &Pass{Rule: r}
+				p := newPass(r, nil, nil, nil)
 				r.Agent(p, one)
-				out = append(out, p.diags...)
+				out = append(out, p.Diagnostics()...)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -63,22 +62,23 @@ type Report struct {
 type run struct {
 	settings *Settings
 	cacheDir string
+	// env gives every pass the configured options and severities.
+	env *rules.Env
 	// tokens counts body tokens; set up by the rule that needs it.
 	tokens *bodyTokens
 
 	skill, agent, repo, unused []*active
 }
 
-// active is a rule that runs, with its configuration.
+// active is a rule that runs, with its configured options.
 type active struct {
 	*Rule
-	options  rules.Options
-	override *rules.Severity
+	options rules.Options
 }
 
 // newRun sorts the rules the levels leave on by the unit they read.
 func newRun(opts Options) *run {
-	x := &run{settings: FromSet(opts.Config), cacheDir: opts.CacheDir}
+	x := &run{settings: FromSet(opts.Config), cacheDir: opts.CacheDir, env: &rules.Env{Options: opts.Config, Levels: opts.Levels}}
 	for _, r := range all() {
 		if _, on := opts.Levels.Level(r.Rule); !on {
 			continue
@@ -86,11 +86,6 @@ func newRun(opts Options) *run {
 		a := &active{Rule: r}
 		if r.Options != nil {
 			a.options = opts.Config.Of(r.Options)
-		}
-		if opts.Levels != nil {
-			if s, ok := opts.Levels.Severity[r.ID]; ok {
-				a.override = &s
-			}
 		}
 		switch {
 		case r.Skill != nil:
@@ -107,48 +102,39 @@ func newRun(opts Options) *run {
 }
 
 // check runs rules over one unit; where names the file in the error of a
-// rule that panics.
-func (x *run) check(rs []*active, where string, fn func(r *active, p *Pass)) ([]rules.Diagnostic, error) {
-	diags, _, err := x.checkFixes(rs, where, fn)
+// rule that fails.
+func (x *run) check(rs []*active, where string, u unit) ([]rules.Diagnostic, error) {
+	diags, _, err := x.checkFixes(rs, where, u)
 	return diags, err
 }
 
 // checkFixes is check that also returns the fixes the rules attached, by
-// index in the diagnostics.
-func (x *run) checkFixes(rs []*active, where string, fn func(r *active, p *Pass)) ([]rules.Diagnostic, map[int]*Fix, error) {
+// index in the diagnostics. Each rule runs through rules.Call.
+func (x *run) checkFixes(rs []*active, where string, u unit) ([]rules.Diagnostic, map[int]*Fix, error) {
 	var diags []rules.Diagnostic
 	var fixes map[int]*Fix
-	for _, r := range rs {
-		p := &Pass{Rule: r.Rule, Settings: x.settings, Options: r.options, run: x, override: r.override, diags: diags, fixes: fixes}
-		if err := safely(r.Rule, where, func() { fn(r, p) }); err != nil {
-			return nil, nil, err
-		}
-		diags, fixes = p.diags, p.fixes
-	}
-	return diags, fixes, nil
-}
-
-// safely calls fn, turning a panic into a *rules.RuleError that names the
-// rule and the file it was checking.
-func safely(r *Rule, where string, fn func()) (err error) {
 	if where == "" {
 		where = "lint"
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			stack := string(debug.Stack())
-			if i := strings.Index(stack, "panic("); i >= 0 {
-				stack = stack[i:]
-			}
-			lines := strings.SplitN(stack, "\n", 13)
-			if len(lines) > 12 {
-				lines = lines[:12]
-			}
-			err = &rules.RuleError{Rule: r.ID, Capture: where, Err: fmt.Errorf("panic: %v\n%s", v, strings.Join(lines, "\n"))}
+	// One pass, reset for each rule: a rule keeps nothing of it after its
+	// check returns.
+	p := new(Pass)
+	u.pass = p
+	for _, r := range rs {
+		*p = Pass{Pass: rules.Pass{Rule: r.Rule.Rule, Options: r.options, Env: x.env, Where: where, Unit: &u}, Rule: r.Rule, Settings: x.settings, run: x}
+		if err := rules.Call(&p.Pass); err != nil {
+			return nil, nil, err
 		}
-	}()
-	fn()
-	return nil
+		base := len(diags)
+		diags = append(diags, p.Diagnostics()...)
+		for i, f := range p.fixes {
+			if fixes == nil {
+				fixes = map[int]*Fix{}
+			}
+			fixes[base+i] = f
+		}
+	}
+	return diags, fixes, nil
 }
 
 // Run discovers skills and agent definitions under the given paths and
@@ -162,7 +148,7 @@ func Run(opts Options) (*Report, error) {
 			if r.Start == nil {
 				continue
 			}
-			if _, err := x.check([]*active{r}, "", func(r *active, p *Pass) { r.Start(p) }); err != nil {
+			if _, err := x.check([]*active{r}, "", unit{start: true}); err != nil {
 				return nil, err
 			}
 		}
@@ -220,7 +206,7 @@ func Run(opts Options) (*Report, error) {
 			repo.empty = append(repo.empty, p)
 		}
 	}
-	ds, fixes, err := x.checkFixes(x.repo, "", func(r *active, p *Pass) { r.Repo(p, repo) })
+	ds, fixes, err := x.checkFixes(x.repo, "", unit{repo: repo})
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +226,7 @@ func Run(opts Options) (*Report, error) {
 		unused.inline = unusedInline
 	}
 	if unused != nil && (len(unused.unused) > 0 || len(unused.inline) > 0) {
-		ds, err := x.check(x.unused, opts.ConfigFile, func(r *active, p *Pass) { r.Unused(p, unused) })
+		ds, err := x.check(x.unused, opts.ConfigFile, unit{unused: unused})
 		if err != nil {
 			return nil, err
 		}
@@ -361,7 +347,7 @@ func (x *run) lintSkillData(u *Skill, data []byte) ([]rules.Diagnostic, map[int]
 		}
 	}
 	u.inline = parseInline(u.doc, u.notSkill)
-	ds, fixes, err := x.checkFixes(x.skill, u.src.Path, func(r *active, p *Pass) { r.Skill(p, u) })
+	ds, fixes, err := x.checkFixes(x.skill, u.src.Path, unit{skill: u})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -405,7 +391,7 @@ func (x *run) agents(in *lintInputs, ambient []string, rep *Report) ([]rules.Dia
 		lo := catalog.ResolveLoadout(def, catalog.LoadoutOptions{Ambient: ambient, HasAmbient: len(ambient) > 0,
 			Walk: catalog.WalkOptions{MaxDepth: s.MaxDepth, MaxFiles: s.MaxFiles}})
 		u := &Agent{def: def, loadout: lo}
-		ds, err := x.check(x.agent, a.path, func(r *active, p *Pass) { r.Agent(p, u) })
+		ds, err := x.check(x.agent, a.path, unit{agent: u})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -304,9 +304,10 @@ func validName(name string, settings *Settings) bool {
 	}
 	u := &Skill{src: catalog.Source{Path: path, Kind: catalog.SkillFile}, doc: doc, dirSkill: true}
 	for _, r := range nameRules {
-		p := &Pass{Rule: r, Settings: settings, noSuggest: true}
+		p := newPass(r, settings, nil, nil)
+		p.noSuggest = true
 		r.Skill(p, u)
-		if len(p.diags) > 0 {
+		if len(p.Diagnostics()) > 0 {
 			return false
 		}
 	}

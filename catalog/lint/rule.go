@@ -11,7 +11,9 @@ import (
 
 // Rule is a lint rule: its value in the registry (ID, name, severity,
 // documentation, options) and its check over the unit it reads. Exactly
-// one of the check functions is set.
+// one of the check functions is set. The registry value's Run dispatches
+// to it, so the lint engine runs every rule through rules.Call, the one
+// driver of every rule.
 type Rule struct {
 	*rules.Rule
 	// Skill checks one skill file.
@@ -27,45 +29,85 @@ type Rule struct {
 	Start func(*Pass)
 }
 
+// unit is what the lint engine hands a rule through rules.Pass.Unit: the
+// lint pass and the one unit to check (or start, for Start).
+type unit struct {
+	pass   *Pass
+	skill  *Skill
+	agent  *Agent
+	repo   *Repo
+	unused *Suppressions
+	start  bool
+}
+
+// run is the registry value's Run of a lint rule: the check of the unit
+// the driver handed over.
+func (r *Rule) run(rp *rules.Pass) error {
+	u, ok := rp.Unit.(*unit)
+	if !ok {
+		return fmt.Errorf("lint rule run without a lint unit")
+	}
+	p := u.pass
+	switch {
+	case u.start:
+		if r.Start != nil {
+			r.Start(p)
+		}
+	case u.skill != nil && r.Skill != nil:
+		r.Skill(p, u.skill)
+	case u.agent != nil && r.Agent != nil:
+		r.Agent(p, u.agent)
+	case u.repo != nil && r.Repo != nil:
+		r.Repo(p, u.repo)
+	case u.unused != nil && r.Unused != nil:
+		r.Unused(p, u.unused)
+	}
+	return nil
+}
+
 // Pass is what a rule sees of one unit besides the unit itself, and where
-// it reports.
+// it reports: the rules.Pass every rule gets (options, environment,
+// diagnostics), the lint settings, and the fixes of its findings.
 type Pass struct {
+	rules.Pass
 	Rule *Rule
 	// Settings are the configured [lint] settings.
 	Settings *Settings
-	// Options are the rule's own configured options (nil when it declares
-	// none): p.Options.(*myOptions).
-	Options rules.Options
 
-	run      *run
-	override *rules.Severity // the configured severity, when there is one
-	diags    []rules.Diagnostic
-	// fixes maps the index of a diagnostic in diags to its fix.
+	run *run
+	// fixes maps the index of a diagnostic in the pass's diagnostics to
+	// its fix.
 	fixes map[int]*Fix
 	// noSuggest is set while a suggested name is checked against the
 	// name rules, which would otherwise suggest again.
 	noSuggest bool
 }
 
+// newPass returns the pass of r: configured options from set, severities
+// from levels (both may be nil: the defaults).
+func newPass(r *Rule, settings *Settings, set *rules.Set, levels *rules.Levels) *Pass {
+	env := &rules.Env{Options: set, Levels: levels}
+	return &Pass{Pass: *env.NewPass(r.Rule, nil), Rule: r, Settings: settings}
+}
+
 // Report records a finding of the rule at a file position (1-based; 0 is
-// taken as 1). A severity configured for the rule replaces sev.
+// taken as 1) with severity sev, unless a severity is configured for the
+// rule (rules.Levels.Resolve).
 func (p *Pass) Report(sev rules.Severity, file string, line, col int, format string, args ...any) {
-	if p.override != nil {
-		sev = *p.override
-	}
-	p.diags = append(p.diags, rules.Diagnostic{Rule: p.Rule.ID, Severity: sev, File: file,
+	p.Pass.Report(rules.Diagnostic{Severity: sev, File: file,
 		Line: max(line, 1), Column: max(col, 1), Message: fmt.Sprintf(format, args...)})
 }
 
 // Fix attaches a fix to the finding reported last. A nil fix is ignored.
 func (p *Pass) Fix(f *Fix) {
-	if f == nil || len(p.diags) == 0 || (len(f.Edits) == 0 && f.Remove == "") {
+	n := len(p.Diagnostics())
+	if f == nil || n == 0 || (len(f.Edits) == 0 && f.Remove == "") {
 		return
 	}
 	if p.fixes == nil {
 		p.fixes = map[int]*Fix{}
 	}
-	p.fixes[len(p.diags)-1] = f
+	p.fixes[n-1] = f
 }
 
 // Skill is one skill file: the SKILL.md of a folder (or a miscased

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/skillopt/skillopt/rules"
@@ -11,7 +12,7 @@ import (
 func Rules() []*Rule { return append([]*Rule(nil), all()...) }
 
 var all = sync.OnceValue(func() []*Rule {
-	return []*Rule{
+	rs := []*Rule{
 		skillMDMissing,
 		skillMDFilenameCase,
 		frontmatterMissing,
@@ -81,7 +82,32 @@ var all = sync.OnceValue(func() []*Rule {
 		unclassifiableCandidate,
 		selectedSkillWarning,
 	}
+	// Every rule runs through rules.Call; its Run hands it the unit.
+	for _, r := range rs {
+		r.Rule.Run = r.run
+	}
+	return rs
 })
+
+// RuleFamilies are the families of the lint rules: lint (every one),
+// skill (SKnnn, skill files and trees) and agent (AGnnn, agent
+// definitions).
+func RuleFamilies() []rules.Family {
+	var every, skill, agent []*rules.Rule
+	for _, r := range all() {
+		every = append(every, r.Rule)
+		if strings.HasPrefix(r.ID, "AG") {
+			agent = append(agent, r.Rule)
+		} else {
+			skill = append(skill, r.Rule)
+		}
+	}
+	return []rules.Family{
+		{Name: "lint", Doc: "every skill and agent-definition rule", Rules: every},
+		{Name: "skill", Doc: "skill files and skill trees (SKnnn)", Rules: skill},
+		{Name: "agent", Doc: "agent definitions and their loadouts (AGnnn)", Rules: agent},
+	}
+}
 
 // registry resolves the rule references of suppressions with the same
 // resolver every command uses, over the lint rules alone.
@@ -90,5 +116,5 @@ var registry = sync.OnceValues(func() (*rules.Registry, error) {
 	for _, r := range all() {
 		rs = append(rs, r.Rule)
 	}
-	return rules.NewRegistry(rs, []rules.Settings{Family})
+	return rules.NewRegistry(rs, []rules.Settings{Family}, RuleFamilies()...)
 })

@@ -79,6 +79,8 @@ type env struct {
 	format         string
 	color          bool
 	quiet          bool
+	// statistics writes a report's counts per rule (lint --statistics).
+	statistics bool
 	// errored is set when an input error was printed but the command went
 	// on with the other inputs; the exit code is then 2.
 	errored bool

@@ -25,7 +25,9 @@ func archiveCommand(e *env) *cli.Command {
 		Description: "The archive is a local, immutable, content-addressed store: every original that an\n" +
 			"output or history rule reduced is kept there under the SHA-256 of its exact bytes, and the\n" +
 			"transformed request names it only by its handle, sko: followed by 43 base64url characters.\n" +
-			"All subcommands take --archive DIR (default: archive.dir of skillopt.toml, .skillopt/archive).\n\n" +
+			"All subcommands take --archive DIR (default: archive.dir of skillopt.toml, .skillopt/archive);\n" +
+			"a DIR given with --archive must exist (exit 2 naming it), while a missing default archive\n" +
+			"is empty.\n\n" +
 			"Examples:\n" +
 			"  skillopt archive get sko:… --lines 120:180\n" +
 			"  skillopt archive ls --format json\n" +
@@ -35,17 +37,21 @@ func archiveCommand(e *env) *cli.Command {
 	}
 }
 
-// archiveStore returns the archive a command works on: --archive, else the
-// configuration's.
 // archiveText is the colour and quiet settings of the archive renderers.
 func (e *env) archiveText() arender.Options { return arender.Options{Color: e.color, Quiet: e.quiet} }
 
-func (e *env) archiveStore(c *cli.Context) *archive.Store {
-	dir := e.cfg.Archive.Dir
+// archiveStore returns the archive a command works on: --archive, which
+// must exist (exit 2 naming it), else the configuration's, which is an
+// empty archive while it does not exist.
+func (e *env) archiveStore(c *cli.Context) (*archive.Store, error) {
 	if c.IsSet("archive") {
-		dir = c.String("archive")
+		st, err := archive.OpenExisting(c.String("archive"))
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		return st, nil
 	}
-	return archive.Open(dir)
+	return archive.Open(e.cfg.Archive.Dir), nil
 }
 
 func archiveGetCommand(e *env) *cli.Command {
@@ -88,7 +94,10 @@ func archiveGetCommand(e *env) *cli.Command {
 				}
 				r = &rg
 			}
-			st := e.archiveStore(c)
+			st, err := e.archiveStore(c)
+			if err != nil {
+				return err
+			}
 			data, err := st.Get(h)
 			if err == nil && r != nil {
 				data, err = archive.Lines(data, *r)
@@ -113,7 +122,8 @@ func archiveLsCommand(e *env) *cli.Command {
 		Name:  "ls",
 		Usage: "list archived originals",
 		Description: "Lists every archived original: handle, size in bytes and when it was stored, ordered\n" +
-			"by handle. A missing archive directory is an empty archive.\n\n" +
+			"by handle. The default archive (archive.dir) is empty while its directory does not exist;\n" +
+			"an --archive DIR that does not exist is an error (exit 2).\n\n" +
 			"Formats: text, json ({\"entries\":[{\"handle\",\"bytes\",\"modified\"}]}).\n\n" +
 			"Examples:\n" +
 			"  skillopt archive ls\n" +
@@ -123,7 +133,11 @@ func archiveLsCommand(e *env) *cli.Command {
 			if err := e.setup(c); err != nil {
 				return err
 			}
-			entries, err := e.archiveStore(c).List()
+			store, err := e.archiveStore(c)
+			if err != nil {
+				return err
+			}
+			entries, err := store.List()
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -154,7 +168,10 @@ func archiveVerifyCommand(e *env) *cli.Command {
 			if err := e.setup(c); err != nil {
 				return err
 			}
-			store := e.archiveStore(c)
+			store, err := e.archiveStore(c)
+			if err != nil {
+				return err
+			}
 			entries, damaged, err := store.Verify()
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
@@ -219,7 +236,11 @@ func archiveGcCommand(e *env) *cli.Command {
 				}
 			}
 			cutoff := time.Now().Add(-age)
-			stale, err := e.archiveStore(c).Stale(cutoff)
+			store, err := e.archiveStore(c)
+			if err != nil {
+				return err
+			}
+			stale, err := store.Stale(cutoff)
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}

@@ -13,7 +13,7 @@ import (
 	catrender "github.com/skillopt/skillopt/catalog/render"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/suggest"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 // sourceFlags select where a catalog comes from.
@@ -71,6 +71,12 @@ func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot
 		skills, errs = catalog.FromDisk(roots)
 		for _, err := range errs {
 			switch {
+			case catalog.IsWarning(err):
+				// The catalog is complete: the exit code is the
+				// answer's, for every catalog command.
+				if !e.quiet {
+					fmt.Fprintln(e.stderr, escape.Wrap("skillopt: warning: ", err.Error(), e.width(e.stderr)))
+				}
 			case e.wholeCatalog || isInputError(err):
 				// An unreadable skill, or any problem when the result
 				// describes the whole catalog (build, search, browse):
@@ -110,7 +116,7 @@ func isInputError(err error) bool {
 		return true
 	}
 	var we *catalog.WalkError
-	return errors.As(err, &we) && we.Kind != catalog.EventCycle
+	return errors.As(err, &we) && !catalog.IsWarning(err)
 }
 
 func catalogCommand(e *env) *cli.Command {

@@ -9,7 +9,7 @@ import (
 	"github.com/skillopt/skillopt/internal/cardinit"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func catalogInitCommand(e *env) *cli.Command {

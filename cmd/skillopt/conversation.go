@@ -87,10 +87,14 @@ func measureConversation(e *env, c *cli.Context) error {
 		}
 	}
 	if len(convs) == 1 {
-		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationAs(w, convs[0], e.format) })
+		err = e.writeAs(func(w io.Writer) error {
+			return measure.WriteConversationAs(w, convs[0], e.format, measure.TextOptions{Width: e.width(e.stdout)})
+		})
 	} else {
 		set := measure.NewConversationSet(threads, convs)
-		err = e.writeAs(func(w io.Writer) error { return measure.WriteConversationsAs(w, set, e.format) })
+		err = e.writeAs(func(w io.Writer) error {
+			return measure.WriteConversationsAs(w, set, e.format, measure.TextOptions{Width: e.width(e.stdout)})
+		})
 	}
 	if err != nil {
 		return err

@@ -34,18 +34,25 @@ func diffCommand(e *env) *cli.Command {
 			"than half in common are too different to align: the hunk says so on a line that\n" +
 			"starts with \\ and shows them replaced; such an array or object is one change,\n" +
 			"marked \"too different to align, compared whole\" (\"unaligned\": true in JSON).\n\n" +
+			"--word-diff writes each changed line and the line facing it as one line, the words that\n" +
+			"differ as [-removed-]{+added+} and no sign column, as git diff --word-diff=plain does:\n" +
+			"for prose such as a rewritten system prompt (text format).\n\n" +
 			"--stat prints only the changes per pointer and per rule. --exit-code exits 1 when the\n" +
-			"bodies differ, as git diff --exit-code does.\n\n" +
+			"bodies differ, as git diff --exit-code does; -q (--quiet) prints nothing but errors and\n" +
+			"implies --exit-code, as git diff --quiet does.\n\n" +
 			"Formats: text, markdown, json ({\"changes\":[…],\"unified\":\"…\"}, where unified is\n" +
 			"the diff of the pretty-printed bodies, escapes as captured, for patch and scripts).\n\n" +
 			"Examples:\n" +
 			"  skillopt diff --rules SO101 capture.json\n" +
 			"  skillopt diff --stat captures/turn-3.json\n" +
-			"  skillopt diff --exit-code turn1.json turn2.json",
+			"  skillopt diff --exit-code turn1.json turn2.json\n" +
+			"  skillopt diff --word-diff --rules SO101 capture.json\n" +
+			"  skillopt diff -q turn1.json turn2.json && echo same",
 		Flags: []cli.Flag{formats("", "text", "json", "markdown"), rulesFlag(), providerFlag(), archiveFlag(), tierFlag(),
 			&cli.IntFlag{Name: "context", Aliases: []string{"U"}, Value: 3, Usage: "lines of context in the unified diff"},
 			&cli.BoolFlag{Name: "stat", Usage: "print only the changes per JSON Pointer and per rule"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when the bodies differ"},
+			&cli.BoolFlag{Name: "word-diff", Usage: "merge each changed line with the line facing it: [-removed-]{+added+} (text format)"},
 		},
 		Action: func(c *cli.Context) error { return e.runDiff(c) },
 	}
@@ -59,6 +66,9 @@ func (e *env) runDiff(c *cli.Context) error {
 	}
 	if c.NArg() < 1 || c.NArg() > 2 {
 		return argErr(c, "want CAPTURE or A B, got %d arguments", c.NArg())
+	}
+	if c.Bool("word-diff") && (e.format != "text" || c.Bool("stat")) {
+		return usageErr("--word-diff applies to the text diff, not to --format %s or --stat", e.format)
 	}
 	pipeline, err := e.pipeline(c)
 	if err != nil {
@@ -109,11 +119,11 @@ func (e *env) runDiff(c *cli.Context) error {
 		differ = differ || !bytes.Equal(p.A.Body, p.B.Body)
 	}
 	opts := reviewdiff.Options{Format: e.format, Context: max(c.Int("context"), 0), Stat: c.Bool("stat"), Color: e.color,
-		Label: ruleLabel, JSONTail: e.configField()}
+		Label: ruleLabel, JSONTail: e.configField(), Quiet: e.quiet, WordDiff: c.Bool("word-diff")}
 	if err := reviewdiff.Write(e.stdout, pairs, opts); err != nil {
 		return err
 	}
-	if differ && c.Bool("exit-code") {
+	if differ && (c.Bool("exit-code") || e.quiet) {
 		return e.finish(findings)
 	}
 	return e.finish(nil)

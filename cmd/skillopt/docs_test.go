@@ -24,6 +24,12 @@ func TestRuleDocs(t *testing.T) {
 		want[r.ID+".md"] = "# " + strings.TrimPrefix(RuleMarkdown(row), "## ")
 		index.WriteString("| [" + r.ID + "](" + r.ID + ".md) | `" + r.Name + "` | " + row.Kind + " | " + row.Severity + " | " + row.Summary + " |\n")
 	}
+	index.WriteString("\n## Lossy rules\n\nThese transforms may remove content that they neither archive nor leave in the request; every other transform keeps what it removes (in the archive, or elsewhere in the request), and the engine drops a step of one that does not.\n\n")
+	for _, r := range ruleset.All() {
+		if r.Engine.Lossy {
+			index.WriteString("- [" + r.ID + "](" + r.ID + ".md) `" + r.Name + "`\n")
+		}
+	}
 	want["README.md"] = index.String()
 	if *updateDocs {
 		os.RemoveAll(dir)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/urfave/cli/v2"
@@ -64,6 +66,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes and rewrite the files"},
 			&cli.BoolFlag{Name: "unsafe-fixes", Usage: "with --fix or --diff, apply the unsafe fixes too"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
+			&cli.BoolFlag{Name: "statistics", Usage: "print the number of findings per rule instead of the findings (text or json)"},
 		},
 		Action: func(c *cli.Context) error { return e.runLint(c) },
 	}
@@ -76,6 +79,15 @@ func (e *env) runLint(c *cli.Context) error {
 	}
 	if c.Bool("fix") && c.Bool("diff") {
 		return usageErr("--fix and --diff exclude each other (--diff shows what --fix would do)")
+	}
+	if c.Bool("statistics") {
+		if c.Bool("diff") {
+			return usageErr("--statistics and --diff exclude each other")
+		}
+		if !slices.Contains(report.StatisticsFormats, e.format) {
+			return usageErr("--statistics is written as %s, not --format %s", strings.Join(report.StatisticsFormats, " or "), e.format)
+		}
+		e.statistics = true
 	}
 	opts, err := e.lintOptions(c)
 	if err != nil {

@@ -134,7 +134,7 @@ func (e *env) runMeasure(c *cli.Context) error {
 		return e.finish(nil)
 	}
 	rep := measure.Summarize(reps, keys)
-	o := measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet}
+	o := measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet, Width: e.width(e.stdout)}
 	err = e.writeAs(func(w io.Writer) error { return measure.Write(w, rep, e.format, o) })
 	if err != nil {
 		return err

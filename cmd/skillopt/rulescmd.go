@@ -24,23 +24,27 @@ type ruleRow struct {
 	Doc      string         `json:"doc"`
 	Options  []rules.Option `json:"options,omitempty"`
 	Requires []string       `json:"requires,omitempty"`
+	Lossy    bool           `json:"-"`
 }
 
 func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.Requires}
+	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs(), Lossy: r.Engine.Lossy}
 }
 
 func rulesCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "rules",
 		Usage:     "list the rules, or explain one",
-		ArgsUsage: "[ID|NAME]",
+		ArgsUsage: "[ID|NAME|FAMILY]",
 		Description: "Without an argument lists every rule: ID, name, kind, default severity and a one-line\n" +
-			"summary. With an ID or name prints the rule's full documentation.\n\n" +
+			"summary. With an ID or name prints the rule's full documentation; with a family\n" +
+			"(catalog, tools, output, invariant, validity, lint, skill, agent) or an ID prefix lists\n" +
+			"its rules.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
 			"Examples:\n" +
 			"  skillopt rules\n" +
-			"  skillopt rules SO403",
+			"  skillopt rules SO403\n" +
+			"  skillopt rules invariant",
 		Flags: []cli.Flag{formats("", "text", "json", "markdown")},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
@@ -50,12 +54,16 @@ func rulesCommand(e *env) *cli.Command {
 			if c.NArg() > 1 {
 				return argErr(c, "want at most one rule ID, got %d", c.NArg())
 			}
+			one := false
 			if c.NArg() == 1 {
-				r := ruleset.ByID(c.Args().First())
-				if r == nil {
+				// A rule is explained; a family or a prefix is listed.
+				if r := ruleset.ByID(c.Args().First()); r != nil {
+					list, one = []*rules.Rule{r}, true
+				} else if rs, err := ruleset.Registry().MatchAll(c.Args().First()); err == nil {
+					list = rs
+				} else {
 					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
-				list = []*rules.Rule{r}
 			}
 			rows := make([]ruleRow, len(list))
 			for i, r := range list {
@@ -73,7 +81,7 @@ func rulesCommand(e *env) *cli.Command {
 				for _, r := range rows {
 					fmt.Fprint(e.stdout, RuleMarkdown(r))
 				}
-			case c.NArg() == 1:
+			case one:
 				r := rows[0]
 				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
 				for _, o := range r.Options {
@@ -97,6 +105,9 @@ func RuleMarkdown(r ruleRow) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s `%s`\n\n", r.ID, r.Name)
 	fmt.Fprintf(&b, "Kind: %s. Default severity: %s.\n\n%s\n\n", r.Kind, r.Severity, r.Doc)
+	if r.Lossy {
+		b.WriteString("Lossy: it may remove content that it neither archives nor leaves in the request.\n\n")
+	}
 	if len(r.Options) > 0 {
 		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
 		for _, o := range r.Options {

@@ -30,17 +30,20 @@ func toolsCommand(e *env) *cli.Command {
 func toolsSearchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "show the page optimizer_tool_search would return for a capture's deferred tools",
+		Usage:     "show the page optimizer_tool_search would return for a query, and what the deferral decided",
 		ArgsUsage: "QUERY CAPTURE",
-		Description: "Decides, as SO201 does for CAPTURE under the configuration, which tools stay declared\n" +
-			"and which are deferred, then searches the deferred ones for QUERY: one page of at most\n" +
-			"tools.page_size results, best first, the cursor of the next page (pass it back with\n" +
-			"--cursor and the same QUERY), the tools the page activates and every tool declared once\n" +
-			"they are added (skillopt's own skill_search and retrieve_output included when the pipeline\n" +
-			"declares them). When the capture fails open or has nothing to defer, the page is empty\n" +
-			"and says why. A cursor from another query or tool set is refused (exit 2).\n\n" +
+		Description: "Searches CAPTURE's deferrable tools for QUERY as optimizer_tool_search does: one page of\n" +
+			"at most tools.page_size results, best first, the cursor of the next page (pass it back\n" +
+			"with --cursor and the same QUERY), the tools the page activates and every tool declared\n" +
+			"once they are added (skillopt's own skill_search and retrieve_output included when the\n" +
+			"pipeline declares them). Separately it says what SO201 decides for CAPTURE under the\n" +
+			"configuration: when it defers, the search covers the deferred tools, the page the model\n" +
+			"would get; when it fails open or skips, it covers every deferrable tool, as if they were\n" +
+			"deferred, and activates nothing. A cursor from another query or tool set is refused\n" +
+			"(exit 2).\n\n" +
 			"A file holding several captures (JSONL, HAR) is searched in its capture --entry N.\n\n" +
-			"Formats: text, json ({\"tools\":[{\"name\",\"score\"}],\"cursor\":\"…\"|null,\"activated\":[…],\"active\":[…],…}).\n\n" +
+			"Formats: text, json ({\"tools\":[{\"name\",\"score\"}],\"cursor\":\"…\"|null,\"activated\":[…],\"active\":[…],\n" +
+			"\"searched\":N,\"deferral\":{\"decision\",\"deferred\",\"kept\",\"reason\"},…}).\n\n" +
 			"Examples:\n" +
 			"  skillopt tools search \"open a pull request\" capture.json\n" +
 			"  skillopt tools search --format json --cursor o5.3f2a9c0d1e2b \"pull request\" capture.json",
@@ -78,7 +81,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 				return usageErr("--entry %d: %s holds %d capture(s)", n, path, len(f.Captures))
 			}
 			capt := f.Captures[n-1]
-			page, err := tools.Search(capt, tools.FromSet(e.cfg.Options), query, c.String("cursor"))
+			page, err := tools.Probe(capt, tools.FromSet(e.cfg.Options), query, c.String("cursor"))
 			if err != nil {
 				var ce *tools.CursorError
 				if errors.As(err, &ce) {
@@ -113,11 +116,16 @@ func toolsSearchCommand(e *env) *cli.Command {
 func writeToolPage(e *env, name string, page *tools.Page) {
 	w := e.stdout
 	name = escape.Text(name)
-	if page.Note != "" {
-		fmt.Fprintf(w, "%s: no deferred tools to search (%s)\n", name, escape.Text(page.Note))
-		return
+	d := page.Deferral
+	which := "deferred"
+	if d.Decision != "defer" {
+		which = "deferrable"
 	}
-	fmt.Fprintf(w, "%s: %q matches %d of %d deferred tools\n", name, page.Query, page.Matches, page.Deferred)
+	if page.Searched == 0 {
+		fmt.Fprintf(w, "%s: no %s tools to search\n", name, which)
+	} else {
+		fmt.Fprintf(w, "%s: %q matches %d of %d %s tools\n", name, page.Query, page.Matches, page.Searched, which)
+	}
 	width := 0
 	for _, t := range page.Tools {
 		width = max(width, utf8.RuneCountInString(escape.Text(t.Name)))
@@ -125,10 +133,20 @@ func writeToolPage(e *env, name string, page *tools.Page) {
 	for _, t := range page.Tools {
 		fmt.Fprintf(w, "  %s %8.3f\n", padRight(escape.Text(t.Name), width), t.Score)
 	}
+	switch d.Decision {
+	case "defer":
+		fmt.Fprintf(w, "deferral: defers %d of %d tools\n", d.Deferred, d.Deferred+d.Kept)
+	default:
+		fmt.Fprintf(w, "deferral: defers nothing (%s)\n", escape.Text(d.Reason))
+	}
 	if len(page.Activated) > 0 {
 		fmt.Fprintf(w, "activates: %s\n", textList(page.Activated))
 	}
-	fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), textList(page.Active))
+	if d.Decision == "defer" {
+		fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), textList(page.Active))
+	} else {
+		fmt.Fprintf(w, "declared (%d): %s\n", len(page.Active), textList(page.Active))
+	}
 	if page.Cursor != nil {
 		fmt.Fprintf(w, "next page: --cursor %s\n", escape.Text(*page.Cursor))
 	}

@@ -103,11 +103,12 @@ func traceReportCommand(e *env) *cli.Command {
 		Usage:     "skill health over the newest runs: outcomes, failure signals, trend, recent runs",
 		ArgsUsage: "PATH...",
 		Description: "For each skill (or only --skill NAME), over its newest --max-traces runs: the outcome\n" +
-			"distribution (success, likely-failure, likely-regression, unknown) with bars, the most\n" +
-			"common failure signals, the success rate of the older against the newer half and of the\n" +
-			"last 5 runs, and the newest --inline runs (file, outcome, confidence, tool calls,\n" +
-			"duration from the first to the last call, stop reason); the other runs are counted.\n" +
-			"Every run's verdict includes regression detection against the runs before it.\n\n" +
+			"distribution (success, likely-failure, unknown) with bars, the runs whose history is a\n" +
+			"likely regression, the most common failure signals, the success rate of the older against\n" +
+			"the newer half and of the last 5 runs, and the newest --inline runs (file, outcome,\n" +
+			"confidence, history, tool calls, duration from the first to the last call, stop reason);\n" +
+			"the other runs are counted. A run's outcome is its own, as trace view shows it; its\n" +
+			"history (likely-regression or -) judges it against the runs of its skill before it.\n\n" +
 			"PATH is a trace file, a Pi session file, a directory (read recursively for *.json and\n" +
 			"*.jsonl), or - for standard input.\n\n" +
 			"Formats: text, json, markdown, html (one self-contained page).\n\n" +
@@ -166,7 +167,7 @@ func traceViewCommand(e *env) *cli.Command {
 		Usage:     "one run's timeline: model, route, verdict, tool calls, final text",
 		ArgsUsage: "FILE|SESSION#RUN",
 		Description: "Shows one run: its model and route, its verdict with the signals behind it (judged on\n" +
-			"its own, without regression detection), its duration and number of tool calls, one line per\n" +
+			"its own, as trace report shows it), its duration and number of tool calls, one line per\n" +
 			"tool call (seconds since the first call, server/tool, an argument summary, the result size,\n" +
 			"blocked or error), and the final text. Credentials recognised in arguments and in the\n" +
 			"final text are shown as [REDACTED].\n\n" +

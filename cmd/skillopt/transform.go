@@ -126,7 +126,13 @@ func (e *env) printDiagnostics(results []*rules.Result) {
 			if e.quiet && d.Severity < rules.Warning {
 				continue
 			}
-			fmt.Fprintf(e.stderr, "skillopt: %s: %s %s: %s\n", escape.Text(d.Capture), d.Rule, d.Severity, escape.Text(d.Message))
+			prefix := fmt.Sprintf("skillopt: %s: %s %s: ", escape.Text(d.Capture), d.Rule, d.Severity)
+			if d.Severity == rules.Info {
+				// A note, prose for a person: wrapped to the terminal.
+				fmt.Fprintln(e.stderr, escape.Wrap(prefix, d.Message, e.width(e.stderr)))
+				continue
+			}
+			fmt.Fprintf(e.stderr, "%s%s\n", prefix, escape.Text(d.Message))
 		}
 	}
 }

@@ -95,7 +95,12 @@ func (e *env) runValidate(c *cli.Context) error {
 				src.Place(&d, off, exact)
 				rep.Diagnostics = append(rep.Diagnostics, d)
 			}
-			for _, vd := range validity.Check(capt, renv) {
+			vds, err := validity.Check(capt, renv)
+			if err != nil {
+				e.warnInput(err)
+				continue
+			}
+			for _, vd := range vds {
 				d := report.FromRule(vd)
 				d.File = f.Name
 				if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
@@ -146,7 +151,7 @@ func (e *env) newReport(command string) *report.Report {
 func (e *env) writeReport(rep *report.Report, rs []*rules.Rule) error {
 	rep.Incomplete = e.errored
 	rep.Finish()
-	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs, OptionsOf: ruleset.Registry().OptionsOf}
+	opts := report.Options{Color: e.color, Quiet: e.quiet, Rules: rs, OptionsOf: ruleset.Registry().OptionsOf, Statistics: e.statistics}
 	if e.format == "sarif" {
 		if wd, err := os.Getwd(); err == nil {
 			opts.Root = wd

@@ -46,7 +46,7 @@ type rule struct {
 var none = []string{}
 
 // families are the packages that hold rules.
-var families = []string{"transform/catalog", "transform/tools", "transform/output", "validity", "catalog/lint"}
+var families = []string{"transform/catalogrules", "transform/tools", "transform/output", "validity", "invariant", "catalog/lint"}
 
 var rules = []rule{
 	{
@@ -75,9 +75,9 @@ var rules = []rule{
 		only: []string{"capture", "measure/price"},
 	},
 	{
-		says: "rules imports nothing of the project but capture, archive and internal/suggest: no transform, validity, catalog, measure, schemas or cmd package.",
+		says: "rules imports nothing of the project but capture and internal/suggest: no archive, transform, validity, invariant, catalog, measure, schemas or cmd package.",
 		of:   []string{"rules"},
-		only: []string{"capture", "archive", "internal/suggest"},
+		only: []string{"capture", "internal/suggest"},
 	},
 	{
 		says: "transform imports nothing of the project but capture and rules.",
@@ -85,7 +85,12 @@ var rules = []rule{
 		only: []string{"capture", "rules"},
 	},
 	{
-		says:  "A rule family never imports another: transform/catalog, transform/tools, transform/output, validity and catalog/lint do not depend on one another.",
+		says: "invariant, the engine's own invariants, imports nothing of the project but capture and rules.",
+		of:   []string{"invariant"},
+		only: []string{"capture", "rules"},
+	},
+	{
+		says:  "A rule family never imports another: transform/catalogrules, transform/tools, transform/output, validity, invariant and catalog/lint do not depend on one another.",
 		of:    families,
 		never: families,
 	},
@@ -100,9 +105,9 @@ var rules = []rule{
 		never: []string{"rules", "transform/...", "validity", "measure/...", "catalog/lint"},
 	},
 	{
-		says:  "measure knows no rule family by name: it imports no transform, validity, catalog, trace or internal/ruleset package.",
+		says:  "measure knows no rule family by name: it imports no transform, validity, invariant, catalog, trace or internal/ruleset package.",
 		of:    []string{"measure"},
-		never: []string{"transform/...", "validity", "catalog/...", "trace", "internal/ruleset"},
+		never: []string{"transform/...", "validity", "invariant", "catalog/...", "trace", "internal/ruleset"},
 	},
 	{
 		says:  "trace imports no rules, transform, validity, measure or catalog package.",
@@ -138,7 +143,7 @@ var rules = []rule{
 		never:  []string{"github.com/urfave/cli/v2/..."},
 	},
 	{
-		says:   "catalog knows no provider shape: it does not import capture itself (it reaches capture only through schemas, which validates its card profiles); request segments and tool declarations of skills live in transform/catalog.",
+		says:   "catalog knows no provider shape: it does not import capture itself (it reaches capture only through schemas, which validates its card profiles); request segments and tool declarations of skills live in transform/catalogrules.",
 		of:     []string{"catalog"},
 		never:  []string{"capture"},
 		direct: true,
@@ -189,6 +194,7 @@ var rules = []rule{
 // imports and every package it depends on (test files left out).
 type pkg struct {
 	ImportPath string
+	Name       string
 	Imports    []string
 	Deps       []string
 }
@@ -320,7 +326,7 @@ func load(t *testing.T) graph {
 	}
 	root := filepath.Join("..", "..")
 	watch(t, root)
-	cmd := exec.Command(goTool, "list", "-json=ImportPath,Imports,Deps", "./...")
+	cmd := exec.Command(goTool, "list", "-json=ImportPath,Name,Imports,Deps", "./...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -484,4 +490,16 @@ func keys(g graph) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestPackageNamesMatchDirectories: every package but a command is named
+// after its directory, so that an import path says what a file calls it.
+func TestPackageNamesMatchDirectories(t *testing.T) {
+	g := load(t)
+	for _, path := range keys(g) {
+		p := g[path]
+		if p.Name != "main" && p.Name != filepath.Base(path) {
+			t.Errorf("package %s is named %s", short(path), p.Name)
+		}
+	}
 }

@@ -23,7 +23,7 @@ go test -run '^$' -bench . -benchmem ./schemas | tee "$out/schemas.txt"
 go test -run '^$' -bench Report10k -benchmem -benchtime 3x ./trace | tee "$out/trace.txt"
 go test -run '^$' -bench ToolPlan200 -benchmem ./internal/bench/toolbench | tee "$out/toolplan.txt"
 # The catalog rules alone (no engine environment: no validation guard)...
-go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalog | tee "$out/catalog.txt"
+go test -run '^$' -bench 'WarmCompact|WarmPrefetch|PrefetchRule|FirstRequest' -benchmem -count 3 ./transform/catalogrules | tee "$out/catalog.txt"
 # ...and the request transform prepares, guards included, on host-shaped
 # captures with a new latest human text on every request (what bench
 # catalog times).

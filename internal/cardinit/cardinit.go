@@ -228,6 +228,12 @@ func (r *Init) absorbed(acc, rej int) {
 func (r *Init) profileNext(carded int) {
 	w, profPath, cfgPath := r.Stdout, r.profPath, r.ConfigPath
 	r.printf(w, "profile: %s (%s with a card)\n", profPath, plural(carded, "skill"))
+	if !r.configured && r.ConfigProfile != "" {
+		// --profile may name the configured profile itself.
+		if p, err := ConfiguredProfile(cfgPath, r.ConfigProfile); err == nil && sameFile(p, profPath) {
+			r.configured = true
+		}
+	}
 	if r.configured {
 		r.printf(w, "catalog.profile of %s names it: SO102 and catalog browse use the cards\n", cfgPath)
 		return
@@ -251,6 +257,17 @@ func (r *Init) profileNext(carded int) {
 		return
 	}
 	r.printf(w, "set catalog.profile = %s in %s: SO102 and catalog browse use the cards\n", config.TOMLString(rel), cfgPath)
+}
+
+// sameFile reports whether two paths name one file: the same absolute
+// path, or the same file on disk.
+func sameFile(a, b string) bool {
+	if mustAbs(a) == mustAbs(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 func mustAbs(p string) string {

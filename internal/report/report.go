@@ -129,6 +129,9 @@ type Options struct {
 	// OptionsOf lists the options a rule reads, for its SARIF help (the
 	// registry's OptionsOf; nil: the rule's own options).
 	OptionsOf func(*rules.Rule) []rules.Option
+	// Statistics writes the number of findings per rule instead of the
+	// findings (text and json; see WriteStatistics).
+	Statistics bool
 }
 
 // SchemaRule names the findings of `skillopt validate`: a request body
@@ -203,6 +206,9 @@ func (r *Report) Failed() bool {
 
 // Write renders the report in format (one of Formats).
 func Write(w io.Writer, r *Report, format string, opts Options) error {
+	if opts.Statistics {
+		return writeStatistics(w, r, format, opts)
+	}
 	switch format {
 	case "text":
 		return writeText(w, r, opts)

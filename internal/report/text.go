@@ -14,6 +14,8 @@ const (
 	red    = "31"
 	green  = "32"
 	yellow = "33"
+	cyan   = "36"
+	bold   = "1"
 )
 
 // writeText writes one finding per line, `PLACE: [POINTER: ]RULE severity:
@@ -25,12 +27,7 @@ const (
 // the summary line counts.
 func writeText(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
-	paint := func(code, s string) string {
-		if !opts.Color {
-			return s
-		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
-	}
+	paint := opts.paint
 	finding := func(indent string, d Diagnostic) {
 		sev := d.Severity.String()
 		switch d.Severity {
@@ -38,16 +35,18 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 			sev = paint(red, sev)
 		case rules.Warning:
 			sev = paint(yellow, sev)
+		default:
+			sev = paint(cyan, sev)
 		}
 		place := escape.Text(where(d))
 		if place != "" {
-			place += ": "
+			place = paint(bold, place) + ": "
 		}
 		mark := ""
 		if d.Fix == "safe" {
-			mark = " [*]"
+			mark = " " + paint(cyan, "[*]")
 		}
-		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, escape.Text(d.Rule), sev, escape.Text(d.Message), mark)
+		fmt.Fprintf(bw, "%s%s%s %s: %s%s\n", indent, place, paint(bold, escape.Text(d.Rule)), sev, escape.Text(d.Message), mark)
 	}
 	byCapture := map[string][]Diagnostic{}
 	for _, d := range r.Diagnostics {
@@ -91,4 +90,12 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		fmt.Fprintln(bw, s)
 	}
 	return bw.Flush()
+}
+
+// paint wraps s in an ANSI colour when the options ask for colour.
+func (o Options) paint(code, s string) string {
+	if !o.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }

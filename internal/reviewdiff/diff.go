@@ -70,6 +70,13 @@ type Options struct {
 	// JSONTail is a last member of the JSON object, written as it is
 	// (`"config": null`); "" for none.
 	JSONTail string
+	// Quiet writes nothing, as git diff --quiet: the caller tells by the
+	// exit code whether the bodies differ.
+	Quiet bool
+	// WordDiff writes the text diff with each changed line and the line
+	// facing it merged into one, the words that differ as [-removed-] and
+	// {+added+}, as git diff --word-diff=plain does (text format only).
+	WordDiff bool
 }
 
 // Width is the widest line of the review rendering, indentation included
@@ -81,6 +88,9 @@ const WrapMark = wrapMark
 
 // Write compares the pairs and writes their diff as o asks.
 func Write(w io.Writer, pairs []Pair, o Options) error {
+	if o.Quiet {
+		return nil
+	}
 	label := labeler(o.Label)
 	for k := range pairs {
 		p := &pairs[k]
@@ -111,7 +121,7 @@ func Write(w io.Writer, pairs []Pair, o Options) error {
 			if i > 0 && out.n > 0 {
 				io.WriteString(out, "\n")
 			}
-			out.fail(writeDiff(out, p.docs, reviewView, p.NameA, p.NameB, spans, o.Color))
+			out.fail(writeDiffWords(out, p.docs, reviewView, p.NameA, p.NameB, spans, o.Color, o.WordDiff))
 		}
 		if out.n > 0 {
 			io.WriteString(out, "\n")

@@ -1038,6 +1038,9 @@ type hunkWriter struct {
 	// and no labels.
 	unified bool
 	color   bool
+	// words writes each changed line with the line facing it as one line,
+	// [-removed-]{+added+}, as git diff --word-diff=plain does.
+	words   bool
 	pending string
 	// A run of deletions and the insertions that follow it, held for word
 	// highlighting.
@@ -1119,13 +1122,15 @@ func (h *hunkWriter) line(kind udiff.OpKind, text string) {
 	switch {
 	case kind == udiff.Equal:
 		h.flush()
-		h.write(" ")
+		if !h.words {
+			h.write(" ")
+		}
 		h.write(text)
 		h.write(nl)
 	case kind == opNote:
 		h.flush()
 		h.write(`\ ` + escape.Text(text) + "\n")
-	case !h.color:
+	case !h.color && !h.words:
 		if kind == udiff.Insert {
 			h.write("+")
 		} else {
@@ -1140,18 +1145,18 @@ func (h *hunkWriter) line(kind udiff.OpKind, text string) {
 		if !h.plain && (h.held+len(text) > maxRunBytes || len(h.del)+len(h.ins) >= maxRunLines) {
 			// Too long a run to highlight: write it as it comes.
 			for _, t := range h.del {
-				h.write(colorLine(true, "-", red, t, nil) + "\n")
+				h.write(h.changed("-", red, t, nil) + "\n")
 			}
 			for _, t := range h.ins {
-				h.write(colorLine(true, "+", green, t, nil) + "\n")
+				h.write(h.changed("+", green, t, nil) + "\n")
 			}
 			h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, true
 		}
 		switch {
 		case h.plain && kind == udiff.Delete:
-			h.write(colorLine(true, "-", red, text, nil) + "\n")
+			h.write(h.changed("-", red, text, nil) + "\n")
 		case h.plain:
-			h.write(colorLine(true, "+", green, text, nil) + "\n")
+			h.write(h.changed("+", green, text, nil) + "\n")
 		case kind == udiff.Delete:
 			h.del = append(h.del, text)
 			h.held += len(text)
@@ -1165,6 +1170,23 @@ func (h *hunkWriter) line(kind udiff.OpKind, text string) {
 // flush writes the run of changed lines held, each deleted line facing the
 // inserted line in the same position.
 func (h *hunkWriter) flush() {
+	if h.words {
+		// One line per position: the deleted line and the inserted line
+		// facing it merged word by word; the rest of the longer side whole.
+		for n := range max(len(h.del), len(h.ins)) {
+			a, b := pairOf(h.del, n), pairOf(h.ins, n)
+			switch {
+			case a != nil && b != nil:
+				h.write(h.wordLine(*a, *b) + "\n")
+			case a != nil:
+				h.write(h.changed("-", red, *a, nil) + "\n")
+			default:
+				h.write(h.changed("+", green, *b, nil) + "\n")
+			}
+		}
+		h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, false
+		return
+	}
 	for n, t := range h.del {
 		h.write(colorLine(h.color, "-", red, t, pairOf(h.ins, n)) + "\n")
 	}
@@ -1174,13 +1196,126 @@ func (h *hunkWriter) flush() {
 	h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, false
 }
 
+// changed renders a line deleted or inserted whole: with its sign, or in
+// word-diff mode between [- -] or {+ +}.
+func (h *hunkWriter) changed(sign, code, text string, other *string) string {
+	if !h.words {
+		return colorLine(h.color, sign, code, text, other)
+	}
+	if sign == "-" {
+		return h.paint(red, "[-"+text+"-]")
+	}
+	return h.paint(green, "{+"+text+"+}")
+}
+
+// wordLine merges a deleted line and the inserted line facing it:
+// the words they share as they are, the others as [-removed-] and
+// {+added+}.
+func (h *hunkWriter) wordLine(a, b string) string {
+	var out strings.Builder
+	for _, r := range mergeWords(a, b) {
+		switch r.op {
+		case udiff.Equal:
+			out.WriteString(r.text)
+		case udiff.Delete:
+			out.WriteString(h.paint(red, "[-"+r.text+"-]"))
+		default:
+			out.WriteString(h.paint(green, "{+"+r.text+"+}"))
+		}
+	}
+	return out.String()
+}
+
+// wordRun is a run of words of one kind in a merged line.
+type wordRun struct {
+	op   udiff.OpKind
+	text string
+}
+
+// mergeWords aligns the words of a and b (their longest common
+// subsequence) and returns the runs kept, removed and added, a removal
+// before the addition it faces. Lines too long to compare word by word are
+// one removal and one addition.
+func mergeWords(a, b string) []wordRun {
+	wa, wb := words(a), words(b)
+	whole := func() []wordRun {
+		var out []wordRun
+		if a != "" {
+			out = append(out, wordRun{udiff.Delete, a})
+		}
+		if b != "" {
+			out = append(out, wordRun{udiff.Insert, b})
+		}
+		return out
+	}
+	if len(a) > maxWordCells || len(b) > maxWordCells || len(wa)*len(wb) > maxWordCells || len(wa) == 0 || len(wb) == 0 {
+		return whole()
+	}
+	lcs := make([][]int32, len(wa)+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, len(wb)+1)
+	}
+	for i := len(wa) - 1; i >= 0; i-- {
+		for j := len(wb) - 1; j >= 0; j-- {
+			if wa[i] == wb[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []wordRun
+	var del, ins strings.Builder
+	emit := func() {
+		if del.Len() > 0 {
+			out = append(out, wordRun{udiff.Delete, del.String()})
+			del.Reset()
+		}
+		if ins.Len() > 0 {
+			out = append(out, wordRun{udiff.Insert, ins.String()})
+			ins.Reset()
+		}
+	}
+	keep := func(w string) {
+		emit()
+		if n := len(out); n > 0 && out[n-1].op == udiff.Equal {
+			out[n-1].text += w
+			return
+		}
+		out = append(out, wordRun{udiff.Equal, w})
+	}
+	i, j := 0, 0
+	for i < len(wa) || j < len(wb) {
+		switch {
+		case i < len(wa) && j < len(wb) && wa[i] == wb[j]:
+			keep(wa[i])
+			i++
+			j++
+		case j == len(wb) || i < len(wa) && lcs[i+1][j] >= lcs[i][j+1]:
+			del.WriteString(wa[i])
+			i++
+		default:
+			ins.WriteString(wb[j])
+			j++
+		}
+	}
+	emit()
+	return out
+}
+
 // writeDiff writes the hunks laid out by layoutDiff under the two names,
 // with ANSI colours and word-level highlighting when color is set.
 func writeDiff(out io.Writer, p *docPair, mode viewMode, nameA, nameB string, spans []hunkSpan, color bool) error {
+	return writeDiffWords(out, p, mode, nameA, nameB, spans, color, false)
+}
+
+// writeDiffWords is writeDiff, with changed lines merged word by word
+// when words is set.
+func writeDiffWords(out io.Writer, p *docPair, mode viewMode, nameA, nameB string, spans []hunkSpan, color, words bool) error {
 	if len(spans) == 0 {
 		return nil
 	}
-	h := &hunkWriter{out: out, spans: spans, unified: mode == prettyView, color: color}
+	h := &hunkWriter{out: out, spans: spans, unified: mode == prettyView, color: color, words: words}
 	h.files(nameA, nameB)
 	newDiffer(p, mode, h).run()
 	h.flush()

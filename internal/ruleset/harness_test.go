@@ -49,20 +49,72 @@ func TestEveryRuleHasCases(t *testing.T) {
 //
 // and checks every invariant on each result. go test ./internal/ruleset
 // -update rewrites the golden files.
+//
+// A rule's cases must prove it works: at least one where it fires (a
+// transform is applied, a check reports) and one where it stands aside.
 func TestRuleCases(t *testing.T) {
 	for _, r := range All() {
 		if r.Kind != rules.Transform && r.Kind != rules.Check {
 			continue
 		}
 		cases, _ := filepath.Glob(filepath.Join(caseRoot, r.ID, "*"))
+		var tally caseTally
+		total := 0
 		for _, dir := range cases {
 			input := firstExisting(dir, "input.json", "input.jsonl", "input.har")
 			if input == "" {
 				continue // not a capture case (e.g. a skill tree for lint rules)
 			}
-			t.Run(r.ID+"/"+filepath.Base(dir), func(t *testing.T) { runCase(t, r, dir, input) })
+			total++
+			t.Run(r.ID+"/"+filepath.Base(dir), func(t *testing.T) {
+				tally.ran++
+				fired, aside := runCase(t, r, dir, input)
+				tally.fired = tally.fired || fired
+				tally.aside = tally.aside || aside
+			})
+		}
+		// Judged only when every case of the rule ran (not under -run).
+		if total > 0 && tally.ran == total {
+			if !tally.fired {
+				t.Errorf("%s: no case under testdata/rules/%s where it fires (%s)", r.ID, r.ID, firesMeans(r))
+			}
+			if !tally.aside {
+				t.Errorf("%s: no case under testdata/rules/%s where it stands aside", r.ID, r.ID)
+			}
 		}
 	}
+}
+
+// caseTally is what the cases of one rule showed.
+type caseTally struct {
+	ran          int
+	fired, aside bool
+}
+
+func firesMeans(r *rules.Rule) string {
+	if r.Kind == rules.Transform {
+		return "a step applied"
+	}
+	return "a diagnostic reported"
+}
+
+// fires reports whether r fired on one capture's result: its step was
+// applied (a transform) or it reported (a check).
+func fires(r *rules.Rule, res *rules.Result) bool {
+	if r.Kind == rules.Transform {
+		for _, s := range res.Steps {
+			if s.Rule == r && s.Applied {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range res.Diagnostics {
+		if d.Rule == r.ID {
+			return true
+		}
+	}
+	return false
 }
 
 func firstExisting(dir string, names ...string) string {
@@ -74,7 +126,9 @@ func firstExisting(dir string, names ...string) string {
 	return ""
 }
 
-func runCase(t *testing.T, r *rules.Rule, dir, input string) {
+// runCase runs one case and reports whether the rule fired on one of its
+// captures and stood aside on one.
+func runCase(t *testing.T, r *rules.Rule, dir, input string) (fired, aside bool) {
 	cfg := config.Default()
 	if data, err := os.ReadFile(filepath.Join(dir, "skillopt.toml")); err == nil {
 		if err := config.DecodeWith("skillopt.toml", data, cfg, Registry().Binding()); err != nil {
@@ -88,11 +142,10 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 		t.Fatal(err)
 	}
 	// Rules a rule requires run before it.
-	var pipeline []*rules.Rule
-	for _, id := range r.Requires {
-		pipeline = append(pipeline, ByID(id))
+	pipeline, err := Registry().Resolve([]string{r.ID})
+	if err != nil {
+		t.Fatal(err)
 	}
-	pipeline = append(pipeline, r)
 	env := Env(cfg, pipeline)
 	invariants, _ := Invariants(nil, nil)
 	var report strings.Builder
@@ -106,6 +159,11 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 		}
 		batch = append(batch, res)
 		bodies[c] = res.Final.Body
+		if fires(r, res) {
+			fired = true
+		} else {
+			aside = true
+		}
 		for _, s := range res.Steps {
 			switch {
 			case s.Applied:
@@ -155,4 +213,5 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) {
 	}
 	check(input+".golden", got)
 	check(filepath.Join(dir, "want.txt"), []byte(report.String()))
+	return fired, aside
 }

@@ -11,9 +11,10 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog/lint"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/invariant"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 	"github.com/skillopt/skillopt/transform/output"
 	"github.com/skillopt/skillopt/transform/tools"
 	"github.com/skillopt/skillopt/validity"
@@ -26,7 +27,7 @@ func All() []*rules.Rule {
 	all = append(all, catalogrules.Rules()...)
 	all = append(all, tools.Rules()...)
 	all = append(all, output.Rules()...)
-	all = append(all, rules.Invariants()...)
+	all = append(all, invariant.Rules()...)
 	all = append(all, validity.Rules()...)
 	for _, r := range lint.Rules() {
 		all = append(all, r.Rule)
@@ -40,10 +41,29 @@ func Families() []rules.Settings {
 	return []rules.Settings{catalogrules.Family, tools.Family, output.Family, lint.Family}
 }
 
+// RuleFamilies returns the families a reference selects by name: each
+// family's package, every invariant (the engine's and each transform
+// family's), and the lint families.
+func RuleFamilies() []rules.Family {
+	var inv []*rules.Rule
+	for _, r := range All() {
+		if r.Kind == rules.Invariant {
+			inv = append(inv, r)
+		}
+	}
+	return append([]rules.Family{
+		{Name: "catalog", Doc: "the skill catalog rules (SO1xx) and their invariants", Rules: catalogrules.Rules()},
+		{Name: "tools", Doc: "the tool deferral rules (SO2xx) and their invariants", Rules: tools.Rules()},
+		{Name: "output", Doc: "the output and history rules (SO3xx) and their invariants", Rules: output.Rules()},
+		{Name: "invariant", Doc: "every invariant: the engine's (SO401–SO405) and each family's", Rules: inv},
+		{Name: "validity", Doc: "the request-validity rules (SO5xx)", Rules: validity.Rules()},
+	}, lint.RuleFamilies()...)
+}
+
 // registry is built once, on first use; the registry test makes sure it
 // builds.
 var registry = sync.OnceValues(func() (*rules.Registry, error) {
-	return rules.NewRegistry(All(), Families())
+	return rules.NewRegistry(All(), Families(), RuleFamilies()...)
 })
 
 // Registry returns the registry of every rule and family settings.
@@ -91,7 +111,11 @@ func Validate(c *capture.Capture, env *rules.Env) ([]string, error) {
 	for _, e := range errs {
 		out = append(out, e.String())
 	}
-	for _, d := range validity.Check(c, env) {
+	diags, err := validity.Check(c, env)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range diags {
 		if d.Severity == rules.Error {
 			out = append(out, d.Pointer+": "+d.Rule+" "+d.Message)
 		}

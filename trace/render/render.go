@@ -23,10 +23,9 @@ import (
 // order are stable.
 
 type outcomesJSON struct {
-	Success    int `json:"success"`
-	Failure    int `json:"likely-failure"`
-	Regression int `json:"likely-regression"`
-	Unknown    int `json:"unknown"`
+	Success int `json:"success"`
+	Failure int `json:"likely-failure"`
+	Unknown int `json:"unknown"`
 }
 
 type signalCountJSON struct {
@@ -54,6 +53,7 @@ type runJSON struct {
 	Timestamp     int64    `json:"timestamp"`
 	Outcome       string   `json:"outcome"`
 	Confidence    float64  `json:"confidence"`
+	History       string   `json:"history"`
 	Signals       []string `json:"signals"`
 	ToolCalls     int      `json:"tool_calls"`
 	DurationMs    int64    `json:"duration_ms"`
@@ -61,14 +61,17 @@ type runJSON struct {
 }
 
 type skillJSON struct {
-	Skill    string            `json:"skill"`
-	Traces   int               `json:"traces"`
-	Total    int               `json:"total"`
-	Outcomes outcomesJSON      `json:"outcomes"`
-	Signals  []signalCountJSON `json:"signals"`
-	Trend    *trendJSON        `json:"trend"`
-	Recent   []runJSON         `json:"recent"`
-	More     int               `json:"more"`
+	Skill    string       `json:"skill"`
+	Traces   int          `json:"traces"`
+	Total    int          `json:"total"`
+	Outcomes outcomesJSON `json:"outcomes"`
+	// Regressions counts the runs whose history judgement is
+	// likely-regression.
+	Regressions int               `json:"regressions"`
+	Signals     []signalCountJSON `json:"signals"`
+	Trend       *trendJSON        `json:"trend"`
+	Recent      []runJSON         `json:"recent"`
+	More        int               `json:"more"`
 }
 
 func signalsJSON(sc []trace.SignalCount) []signalCountJSON {
@@ -83,8 +86,30 @@ func rateOf(r trace.Rate) rateJSON { return rateJSON{r.Runs, r.Successes, r.Perc
 
 func runOf(s trace.Summary) runJSON {
 	labels := s.Verdict.Labels()
-	return runJSON{s.File, s.Source, s.Timestamp, string(s.Verdict.Outcome), round2(s.Verdict.Confidence), labels,
+	return runJSON{s.File, s.Source, s.Timestamp, string(s.Verdict.Outcome), round2(s.Verdict.Confidence), string(judgement(s)), labels,
 		s.Calls, s.DurationMs, s.StoppedReason}
+}
+
+// judgement is a run's history judgement, none when it was not judged.
+func judgement(s trace.Summary) trace.Judgement {
+	if s.History == "" {
+		return trace.NoRegression
+	}
+	return s.History
+}
+
+// historyCell is the history column of a run: its judgement, or "-".
+func historyCell(s trace.Summary) string {
+	if j := judgement(s); j != trace.NoRegression {
+		return string(j)
+	}
+	return "-"
+}
+
+// historyLine counts the runs a report covers that continue a regression.
+func historyLine(sr trace.SkillReport) string {
+	return fmt.Sprintf("%d of %s a likely regression (%d or more runs in a row not clean after a clean one)",
+		sr.Regressions, plural(sr.Traces, "run"), trace.RegressionRun)
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
@@ -97,10 +122,11 @@ func ReportJSON(rep []trace.SkillReport) any {
 	for _, sr := range rep {
 		sj := skillJSON{
 			Skill: sr.Skill, Traces: sr.Traces, Total: sr.Total,
-			Outcomes: outcomesJSON{sr.Outcomes[trace.Success], sr.Outcomes[trace.Failure], sr.Outcomes[trace.Regression], sr.Outcomes[trace.Unknown]},
-			Signals:  signalsJSON(sr.Signals),
-			Recent:   []runJSON{},
-			More:     sr.More,
+			Outcomes:    outcomesJSON{sr.Outcomes[trace.Success], sr.Outcomes[trace.Failure], sr.Outcomes[trace.Unknown]},
+			Regressions: sr.Regressions,
+			Signals:     signalsJSON(sr.Signals),
+			Recent:      []runJSON{},
+			More:        sr.More,
 		}
 		if t := sr.Trend; t != nil {
 			sj.Trend = &trendJSON{rateOf(t.Older), rateOf(t.Newer), rateOf(t.Last), t.Direction}
@@ -214,8 +240,9 @@ func ReportText(w io.Writer, rep []trace.SkillReport, ro trace.ReportOptions, o 
 		fmt.Fprintf(w, "%s: %s\n", o.paint(bold, escape.Text(sr.Skill)), covered(sr))
 		for _, oc := range trace.Outcomes {
 			n := sr.Outcomes[oc]
-			fmt.Fprintf(w, "  %-18s %s %3d/%d %4d%%\n", oc, bar(n, sr.Traces), n, sr.Traces, percent(n, sr.Traces))
+			fmt.Fprintf(w, "  %-15s %s %3d/%d %4d%%\n", oc, bar(n, sr.Traces), n, sr.Traces, percent(n, sr.Traces))
 		}
+		fmt.Fprintf(w, "  history: %s\n", historyLine(sr))
 		if len(sr.Signals) > 0 {
 			fmt.Fprintf(w, "  failure signals: %s\n", signalList(sr.Signals))
 		}
@@ -226,8 +253,8 @@ func ReportText(w io.Writer, rep []trace.SkillReport, ro trace.ReportOptions, o 
 			fmt.Fprintln(w, "  recent:")
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			for _, s := range sr.Recent {
-				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", escape.Text(s.File), o.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
-					plural(s.Calls, "call"), duration(s.DurationMs), escape.Text(s.StoppedReason), stamp(s.Timestamp))
+				fmt.Fprintf(tw, "    %s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", escape.Text(s.File), o.outcome(s.Verdict.Outcome), round2(s.Verdict.Confidence),
+					o.history(s), plural(s.Calls, "call"), duration(s.DurationMs), escape.Text(s.StoppedReason), stamp(s.Timestamp))
 			}
 			tw.Flush()
 		}
@@ -258,10 +285,15 @@ func (o Options) outcome(oc trace.Outcome) string {
 		return o.paint(green, string(oc))
 	case trace.Failure:
 		return o.paint(yellow, string(oc))
-	case trace.Regression:
-		return o.paint(red, string(oc))
 	}
 	return string(oc)
+}
+
+func (o Options) history(s trace.Summary) string {
+	if judgement(s) == trace.Regression {
+		return o.paint(red, historyCell(s))
+	}
+	return historyCell(s)
 }
 
 // ReportMarkdown writes the skill health report as Markdown.
@@ -284,6 +316,7 @@ func ReportMarkdown(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions)
 			n := sr.Outcomes[oc]
 			fmt.Fprintf(w, "| %s | %d/%d | %d%% |\n", oc, n, sr.Traces, percent(n, sr.Traces))
 		}
+		fmt.Fprintf(w, "\n**History:** %s.\n", historyLine(sr))
 		if len(sr.Signals) > 0 {
 			fmt.Fprintf(w, "\n**Failure signals:** %s\n", escape.Markdown(signalList(sr.Signals)))
 		}
@@ -291,11 +324,11 @@ func ReportMarkdown(w io.Writer, rep []trace.SkillReport, o trace.ReportOptions)
 			fmt.Fprintf(w, "\n**Trend:** %s\n", trendLine(sr.Trend))
 		}
 		if len(sr.Recent) > 0 {
-			fmt.Fprintln(w, "\n| run | outcome | confidence | tool calls | duration | stopped | finished | signals |")
-			fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | --- | --- | --- |")
+			fmt.Fprintln(w, "\n| run | outcome | confidence | history | tool calls | duration | stopped | finished | signals |")
+			fmt.Fprintln(w, "| --- | --- | ---: | --- | ---: | ---: | --- | --- | --- |")
 			for _, s := range sr.Recent {
-				fmt.Fprintf(w, "| %s | %s | %.2f | %d | %s | %s | %s | %s |\n", escape.MarkdownCode(s.File), s.Verdict.Outcome,
-					round2(s.Verdict.Confidence), s.Calls, duration(s.DurationMs), escape.Markdown(s.StoppedReason), stamp(s.Timestamp),
+				fmt.Fprintf(w, "| %s | %s | %.2f | %s | %d | %s | %s | %s | %s |\n", escape.MarkdownCode(s.File), s.Verdict.Outcome,
+					round2(s.Verdict.Confidence), historyCell(s), s.Calls, duration(s.DurationMs), escape.Markdown(s.StoppedReason), stamp(s.Timestamp),
 					escape.Markdown(strings.Join(s.Verdict.Labels(), "; ")))
 			}
 		}
@@ -320,6 +353,8 @@ var reportPage = sync.OnceValue(func() *template.Template {
 		"outcomes": func() []trace.Outcome { return trace.Outcomes },
 		"labels":   func(v trace.Verdict) []string { return v.Labels() },
 		"word":     pluralWord,
+		"history":  historyCell,
+		"histline": historyLine,
 		// html/template escapes markup; lines shows the controls too.
 		"lines": escape.Lines,
 	}).Parse(`<!DOCTYPE html>
@@ -339,7 +374,6 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .fill { display: block; height: 100%; }
 .success .fill { background: #2e7d32; }
 .likely-failure .fill { background: #ef6c00; }
-.likely-regression .fill { background: #c62828; }
 .unknown .fill { background: #757575; }
 code { font-size: .9em; }
 ul.signals { margin: 0; padding-left: 1rem; }
@@ -362,6 +396,7 @@ ul.signals { margin: 0; padding-left: 1rem; }
 <tr class="{{.}}"><td>{{.}}</td><td><span class="bar"><span class="fill" style="width: {{bar $n $sr.Traces}}%"></span></span></td><td class="num">{{$n}}/{{$sr.Traces}}</td><td class="num">{{bar $n $sr.Traces}}%</td></tr>
 {{- end}}
 </table>
+<p><strong>History:</strong> {{histline .}}.</p>
 {{- if .Signals}}
 <p><strong>Failure signals:</strong> {{signals .Signals}}</p>
 {{- end}}
@@ -370,9 +405,9 @@ ul.signals { margin: 0; padding-left: 1rem; }
 {{- end}}
 {{- if .Recent}}
 <table class="recent">
-<tr><th>run</th><th>outcome</th><th>confidence</th><th>tool calls</th><th>duration</th><th>stopped</th><th>finished</th><th>signals</th></tr>
+<tr><th>run</th><th>outcome</th><th>confidence</th><th>history</th><th>tool calls</th><th>duration</th><th>stopped</th><th>finished</th><th>signals</th></tr>
 {{- range .Recent}}
-<tr><td><code>{{lines .File}}</code></td><td>{{.Verdict.Outcome}}</td><td class="num">{{conf .Verdict.Confidence}}</td><td class="num">{{.Calls}}</td><td class="num">{{duration .DurationMs}}</td><td>{{lines .StoppedReason}}</td><td>{{stamp .Timestamp}}</td><td>{{with labels .Verdict}}<ul class="signals">{{range .}}<li>{{lines .}}</li>{{end}}</ul>{{end}}</td></tr>
+<tr><td><code>{{lines .File}}</code></td><td>{{.Verdict.Outcome}}</td><td class="num">{{conf .Verdict.Confidence}}</td><td>{{history .}}</td><td class="num">{{.Calls}}</td><td class="num">{{duration .DurationMs}}</td><td>{{lines .StoppedReason}}</td><td>{{stamp .Timestamp}}</td><td>{{with labels .Verdict}}<ul class="signals">{{range .}}<li>{{lines .}}</li>{{end}}</ul>{{end}}</td></tr>
 {{- end}}
 </table>
 {{- end}}

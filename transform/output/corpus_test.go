@@ -168,7 +168,11 @@ func TestHeadTailOnRealConversations(t *testing.T) {
 		cfg.headTail.Strategy, cfg.headTail.HeadMessages, cfg.headTail.TailMessages, cfg.headTail.MiddleMode = "head-tail", head, tail, mode
 		env.Validate = func(c *capture.Capture) ([]string, error) {
 			var out []string
-			for _, d := range validity.Check(c, nil) {
+			diags, err := validity.Check(c, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range diags {
 				if d.Severity == rules.Error {
 					out = append(out, d.Pointer+": "+d.Rule+" "+d.Message)
 				}

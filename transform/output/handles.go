@@ -46,6 +46,7 @@ func archiving(p *rules.Pass) bool { return storeOf(p) != archive.Off }
 // whole step as not idempotent and hide the real cause, the failed write.
 func keep(p *rules.Pass, original string) (string, error) {
 	if p.Env != nil && p.Env.DryRun {
+		p.Archived(original)
 		return archive.HandleOfString(original), nil
 	}
 	failed := p.Shared(failedKey{}, func() any { return map[string]error{} }).(map[string]error)
@@ -55,8 +56,10 @@ func keep(p *rules.Pass, original string) (string, error) {
 	h, err := storeOf(p).Put([]byte(original))
 	if err != nil {
 		failed[original] = err
+		return h, err
 	}
-	return h, err
+	p.Archived(original)
+	return h, nil
 }
 
 // failedKey keys the originals the archive refused during a run.

@@ -18,6 +18,8 @@ var headTail = &rules.Rule{
 	Name:     "history.head-tail",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
+	// With middle_mode = "omit", or without an archive, the middle goes.
+	Engine: rules.Engine{Lossy: true},
 	Doc: "With history_strategy = \"head-tail\", the history keeps its first and last messages and loses its middle. " +
 		"Off by default (\"recent\" leaves the history alone). The first head_messages and the last tail_messages messages stay; a tool call and its results always stay together, so a cut " +
 		"moves outwards to the edge of such a group. The middle becomes one marker message \"[history-omitted-middle: N message(s), ~M chars]\" (middle_mode = \"marker\"; the marker also names the handle " +

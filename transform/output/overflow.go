@@ -15,6 +15,8 @@ var overflow = &rules.Rule{
 	Name:     "output.overflow",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
+	// With context_memory off nothing is archived.
+	Engine: rules.Engine{Lossy: true},
 	Doc: "Results of the configured tools over the overflow ceiling are replaced by a handle, their size and a bounded preview. " +
 		"For a tool listed in overflow_tools (\"*\" for every tool; names match without case and after an MCP server prefix), a result of more than the ceiling in UTF-8 bytes " +
 		"(overflow_ceiling_bytes, 25,000, or the ceiling of the tier selected by tier: cheap 15,000, balanced 25,000, frontier 50,000) is a hard overflow, evidence or not. " +

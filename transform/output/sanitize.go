@@ -14,6 +14,8 @@ var sanitize = &rules.Rule{
 	Name:     "output.sanitize",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
+	// Internal traces and text over the cap are dropped, not archived.
+	Engine: rules.Engine{Lossy: true},
 	Doc: "Assistant text loses internal tool traces and is capped in length. " +
 		"In every assistant text of the history (not thinking, not tool calls), fenced blocks labelled tool_use, tool_result, mcp, codebase-retrieval, auggie, scratchpad or internal " +
 		"(any case, - and _ interchangeable) are removed, as are bare lines that are a JSON-RPC message or a tool-call envelope ({\"jsonrpc\":…}, {\"tool_use_id\":…}, {\"tool_call_id\":…}). " +

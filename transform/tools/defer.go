@@ -51,9 +51,10 @@ var Defer = &rules.Rule{
 	Options: &deferOptions{},
 	// With native set, deferred definitions stay on the wire as with
 	// SO202; otherwise what the model sees shrinks with the body.
-	Size:  visibleSize,
-	Reads: readsSettings,
-	Run:   func(p *rules.Pass) error { return runDefer(p, p.Options.(*deferOptions).Native) },
+	// Deferred schemas leave the request; the search tool names them.
+	Engine: rules.Engine{Size: visibleSize, Lossy: true},
+	Reads:  readsSettings,
+	Run:    func(p *rules.Pass) error { return runDefer(p, p.Options.(*deferOptions).Native) },
 }
 
 // NativeDefer is SO202.
@@ -62,10 +63,9 @@ var NativeDefer = &rules.Rule{
 	Name:     "tools.native-defer",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
-	Opt:      true,
 	// Judged by what the model sees: the deferred definitions stay on the
 	// wire.
-	Size: visibleSize,
+	Engine: rules.Engine{Opt: true, Size: visibleSize, Lossy: true},
 	Doc: "Defers tool schemas with the provider's own mechanism where there is one (opt-in: selected only by its ID or name). " +
 		"The same per-request decision as SO201 picks the tools to defer; on Anthropic Messages they get defer_loading: true and the tool search tool tool_search_tool_bm25_20251119 (or the regex variant, tools.native_search) is added, " +
 		"on OpenAI Responses they get defer_loading: true and {\"type\":\"tool_search\"} is added. The provider then loads deferred definitions on demand; kept tools are untouched and the search tool itself is never deferred. " +

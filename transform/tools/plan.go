@@ -40,6 +40,10 @@ type Plan struct {
 	// Skip says why the rule has nothing to decide (no tools, none
 	// deferrable, already deferred, saving too small); "" otherwise.
 	Skip string
+	// Deferrable lists, in declaration order, the tools no protection
+	// keeps: those the decision may defer, whatever it decided (empty when
+	// it skips before judging protections).
+	Deferrable []string
 
 	// Listed are the tools optimizer_tool_search names as available: the
 	// deferred ones, and with a per-conversation selection also those the
@@ -106,6 +110,7 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 		default:
 			candidates[t.Name] = true
 			ranked[t.Name] = true
+			p.Deferrable = append(p.Deferrable, t.Name)
 		}
 	}
 	injected := ""

@@ -36,6 +36,10 @@ type Page struct {
 	Matches  int `json:"matches"`
 	// Note says why nothing is deferred (fail open, no tools, …).
 	Note string `json:"note,omitempty"`
+	// Searched counts the tools the query was ranked over and Deferral
+	// says what SO201 decided; both are set by Probe only.
+	Searched int       `json:"searched"`
+	Deferral *Deferral `json:"deferral,omitempty"`
 }
 
 // toolMaxPageEntry bounds what one result contributes to a page as sent to

@@ -12,6 +12,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/rank"
+	"github.com/skillopt/skillopt/invariant"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
 )
@@ -590,7 +591,7 @@ func TestSelectionPerConversation(t *testing.T) {
 				batch = append(batch, res)
 			}
 			tools := func(r *rules.Result) string { d := r.Final.Doc; return string(d.Raw(d.Get(0, "tools"))) }
-			diags, err := rules.VerifyBatch(batch, []*rules.Rule{rules.ConversationPrefix}, nil)
+			diags, err := rules.VerifyBatch(batch, []*rules.Rule{invariant.ConversationPrefix}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

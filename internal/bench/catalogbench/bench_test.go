@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 // benchSizes are the catalog sizes of the Go benchmarks.

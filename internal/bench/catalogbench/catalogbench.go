@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	catalogrules "github.com/skillopt/skillopt/transform/catalog"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"

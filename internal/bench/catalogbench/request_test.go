@@ -33,9 +33,10 @@ func testFresh() func(string, capture.Provider) (float64, error) {
 }
 
 // TestTransformerGuards: the transformer runs the guards transform runs.
-// A step the provider would reject (max_tokens a string) and a step that
-// is not idempotent (it shortens the text again on its own result) are
-// dropped; without the guards both would be applied.
+// A step the provider would reject (max_tokens a string), a step that is
+// not idempotent (it shortens the text again on its own result) and one
+// that drops text it did not keep are dropped; without the validation
+// guard the first would be applied.
 func TestTransformerGuards(t *testing.T) {
 	in, err := NewInput(40, 1)
 	if err != nil {
@@ -50,12 +51,8 @@ func TestTransformerGuards(t *testing.T) {
 			p.Edit(rules.Edit{Pointer: "/max_tokens", NewJSON: []byte(`"x"`)})
 			return nil
 		}}, "the provider would reject the result"},
-		{"second pass", &rules.Rule{ID: "SO198", Name: "test.shorten", Kind: rules.Transform, Run: func(p *rules.Pass) error {
-			d := p.Capture.Doc
-			n := latestHuman(p.Capture)
-			p.Edit(rules.Edit{Pointer: d.Pointer(n), NewJSON: capture.Quote(d.Str(n)[1:])})
-			return nil
-		}}, "second pass is not identity"},
+		{"second pass", &rules.Rule{ID: "SO198", Name: "test.shorten", Kind: rules.Transform, Engine: rules.Engine{Lossy: true}, Run: shorten}, "second pass is not identity"},
+		{"loss", &rules.Rule{ID: "SO197", Name: "test.shorten-unkept", Kind: rules.Transform, Run: shorten}, "neither archived nor kept"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,6 +85,15 @@ func TestTransformerGuards(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shorten drops the first character of the latest human text, again on
+// every pass.
+func shorten(p *rules.Pass) error {
+	d := p.Capture.Doc
+	n := latestHuman(p.Capture)
+	p.Edit(rules.Edit{Pointer: d.Pointer(n), NewJSON: capture.Quote(d.Str(n)[1:])})
+	return nil
 }
 
 func mustRead(t *testing.T, in *Input) *capture.Capture {

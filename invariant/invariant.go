@@ -1,4 +1,8 @@
-package rules
+// Package invariant holds the invariants of the rule engine itself
+// (SO401–SO405): promises every pipeline keeps whatever its rules, checked
+// by rules.Verify on one result and rules.VerifyBatch on a batch. Each
+// transform family checks its own promises with its own invariants.
+package invariant
 
 import (
 	"bytes"
@@ -6,27 +10,24 @@ import (
 	"fmt"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
 )
 
-// Retransform reruns the configured pipeline on a capture; invariants use it
-// to check idempotence. The command layer sets it.
-type Retransform func(c *capture.Capture) (*Result, error)
-
-// Invariants returns the invariant rules of the engine itself, in order.
-func Invariants() []*Rule {
-	return []*Rule{ShapePreserved, NoGrowth, Idempotent, StablePrefix, ConversationPrefix}
+// Rules returns the invariants of the engine itself, in order.
+func Rules() []*rules.Rule {
+	return []*rules.Rule{ShapePreserved, NoGrowth, Idempotent, StablePrefix, ConversationPrefix}
 }
 
 // ShapePreserved is SO401.
-var ShapePreserved = &Rule{
+var ShapePreserved = &rules.Rule{
 	ID:       "SO401",
 	Name:     "invariant.shape-preserved",
-	Kind:     Invariant,
-	Severity: Error,
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
 	Doc: "The transformed capture keeps its envelope and provider shape. " +
 		"After every transform the body must still be detected as the same provider, sit in the same envelope (bare body, request record, HAR entry, JSONL line), " +
 		"and validate against that provider's schema whenever the original did. A transform that changes the wire format would send the provider something it rejects.",
-	Run: func(p *Pass) error {
+	Run: func(p *rules.Pass) error {
 		before, after := p.Result.Original, p.Result.Final
 		if before.Envelope != after.Envelope {
 			p.Reportf("", "envelope changed from %s to %s", before.Envelope, after.Envelope)
@@ -58,25 +59,25 @@ var ShapePreserved = &Rule{
 }
 
 // NoGrowth is SO402.
-var NoGrowth = &Rule{
+var NoGrowth = &rules.Rule{
 	ID:       "SO402",
 	Name:     "invariant.no-growth",
-	Kind:     Invariant,
-	Severity: Error,
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
 	Doc: "A transformed capture is never larger than the original. " +
 		"Every accepted transformation must make the body smaller, counting everything it adds (markers, recovery labels, tool declarations); when nothing can be saved the capture must be left byte-identical. " +
 		"A rule that declares its own measure (native tool deferral keeps definitions on the wire but hides them from the model) must make that measure smaller instead.",
-	Run: func(p *Pass) error {
+	Run: func(p *rules.Pass) error {
 		before, after := len(p.Result.Original.Body), len(p.Result.Final.Body)
 		ownMeasure := false
 		for _, s := range p.Result.Steps {
-			ownMeasure = ownMeasure || s.Applied && s.Rule.Size != nil
+			ownMeasure = ownMeasure || s.Applied && s.Rule.Engine.Size != nil
 		}
 		if after > before && !ownMeasure {
 			p.Reportf("", "transformed body grew from %d to %d bytes", before, after)
 		}
 		for _, s := range p.Result.Steps {
-			if s.Applied && !s.Rule.Additive && s.Rule.Size == nil && s.Saved() <= 0 {
+			if s.Applied && !s.Rule.Engine.Additive && s.Rule.Engine.Size == nil && s.Saved() <= 0 {
 				p.Reportf("", "rule %s was applied without a saving (%d → %d bytes)", s.Rule.ID, s.BytesBefore, s.BytesAfter)
 			}
 		}
@@ -85,14 +86,14 @@ var NoGrowth = &Rule{
 }
 
 // Idempotent is SO403.
-var Idempotent = &Rule{
+var Idempotent = &rules.Rule{
 	ID:       "SO403",
 	Name:     "invariant.idempotent",
-	Kind:     Invariant,
-	Severity: Error,
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
 	Doc: "Transforming a transformed capture changes nothing. " +
 		"Running the whole pipeline a second time over its own output must return the same bytes; otherwise requests drift from turn to turn and provider prompt caches miss.",
-	Run: func(p *Pass) error {
+	Run: func(p *rules.Pass) error {
 		if p.Env == nil || p.Env.Again == nil {
 			return fmt.Errorf("no pipeline available to re-run")
 		}
@@ -107,52 +108,20 @@ var Idempotent = &Rule{
 	},
 }
 
-// Verify runs the invariant rules over one pipeline result.
-func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
-	var out []Diagnostic
-	for _, r := range invariants {
-		if r.Kind != Invariant || r.Cross {
-			continue
-		}
-		p := &Pass{Rule: r, Options: env.options(r), Capture: res.Final, Original: res.Original, Env: env, Result: res}
-		if err := call(p); err != nil {
-			return nil, err
-		}
-		out = append(out, p.diags...)
-	}
-	return out, nil
-}
-
-// VerifyBatch runs the cross-capture invariant rules over a batch.
-func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
-	var out []Diagnostic
-	for _, r := range invariants {
-		if r.Kind != Invariant || !r.Cross {
-			continue
-		}
-		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
-		if err := call(p); err != nil {
-			return nil, err
-		}
-		out = append(out, p.diags...)
-	}
-	return out, nil
-}
-
 // StablePrefix is SO404.
-var StablePrefix = &Rule{
+var StablePrefix = &rules.Rule{
 	ID:       "SO404",
 	Name:     "invariant.stable-prefix",
-	Kind:     Invariant,
-	Severity: Error,
-	Cross:    true,
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Engine:   rules.Engine{Cross: true},
 	Doc: "Captures that share a skill catalog and their system text still share them after transformation. " +
 		"The compared bytes are the system and developer text with the skill catalog (tool declarations are left to the tool rules, whose selection may follow the conversation). " +
 		"Provider prompt caches only hit when these bytes repeat exactly, so a catalog transform must not make them depend on the conversation. " +
 		"Captures whose system text already differed before transformation are not compared.",
-	Run: func(p *Pass) error {
+	Run: func(p *rules.Pass) error {
 		type group struct {
-			first  *Result
+			first  *rules.Result
 			before [32]byte
 			after  [32]byte
 		}
@@ -171,7 +140,7 @@ var StablePrefix = &Rule{
 				continue
 			}
 			if before == g.before && after != g.after {
-				p.Report(Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first.Original.Name)})
+				p.Report(rules.Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first.Original.Name)})
 			}
 		}
 		return nil

@@ -1,4 +1,4 @@
-package rules
+package invariant
 
 import (
 	"bytes"
@@ -10,15 +10,16 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
 )
 
 // ConversationPrefix is SO405.
-var ConversationPrefix = &Rule{
+var ConversationPrefix = &rules.Rule{
 	ID:       "SO405",
 	Name:     "invariant.conversation-prefix",
-	Kind:     Invariant,
-	Severity: Error,
-	Cross:    true,
+	Kind:     rules.Invariant,
+	Severity: rules.Error,
+	Engine:   rules.Engine{Cross: true},
 	Doc: "Successive requests of one conversation keep the prefix the provider cached for the turn before. " +
 		"Providers bill a repeated prefix (tools, then system, then earlier messages) at a fraction of the input price, and a change early in it makes everything after it full price again. " +
 		"Captures are taken in the order given; those with the same tool declarations, system text and first message as captured are one conversation. Within it, a turn whose tools or system bytes differ from the previous turn's after transformation, " +
@@ -28,119 +29,6 @@ var ConversationPrefix = &Rule{
 		"on Anthropic up to the message holding its last cache_control breakpoint, elsewhere (automatic prefix caching) every message it sent. cache_control markers themselves, which move from turn to turn, are not compared.",
 	Run: runConversationPrefix,
 }
-
-// turnParts are the parts of one request that a provider's prompt cache
-// sees in prefix order.
-type turnParts struct {
-	tools, system []byte
-	decls         [][]byte // each tool declaration, without cache_control
-	msgs          []int    // message nodes
-}
-
-func partsOf(c *capture.Capture) turnParts {
-	var p turnParts
-	d := c.Doc
-	first := -1 // the first message that is not an instruction
-	for _, s := range c.Segments() {
-		if s.Msg >= 0 && s.Prov != capture.ProvSystem && s.Kind != capture.SecCatalog && (first < 0 || s.Msg < first) {
-			first = s.Msg
-		}
-	}
-	for _, s := range c.Segments() {
-		switch {
-		case s.Kind == capture.SecTools && s.Msg < 0:
-			decl := stripCacheControl(d, s.Node)
-			p.decls = append(p.decls, decl)
-			p.tools = append(append(p.tools, decl...), '\n')
-		case (s.Kind == capture.SecSystem && s.Prov == capture.ProvSystem || s.Kind == capture.SecCatalog) && (s.Msg < 0 || first < 0 || s.Msg < first):
-			b := s.Bytes(d)
-			if !s.Partial(d) {
-				b = stripCacheControl(d, s.Node)
-			}
-			p.system = append(append(p.system, b...), '\n')
-		}
-	}
-	for m := range d.Children(messageList(c)) {
-		p.msgs = append(p.msgs, m)
-	}
-	return p
-}
-
-// messageList returns the array of a body's conversation, or -1.
-func messageList(c *capture.Capture) int {
-	d := c.Doc
-	n := -1
-	switch c.Provider {
-	case capture.OpenAIResponses:
-		n = d.Get(0, "input")
-	case capture.Gemini:
-		n = d.Get(0, "contents")
-		if r := d.Get(0, "request"); n < 0 && d.Kind(r) == capture.Object {
-			n = d.Get(r, "contents")
-		}
-	case capture.PiMessages:
-		if d.Kind(0) == capture.Array {
-			n = 0
-		} else {
-			n = d.Get(0, "messages")
-		}
-	default:
-		n = d.Get(0, "messages")
-	}
-	if d.Kind(n) != capture.Array {
-		return -1
-	}
-	return n
-}
-
-// stripCacheControl returns the bytes of node n without its cache_control
-// members: they mark where a prefix ends and move from turn to turn, but
-// are not content.
-func stripCacheControl(d *capture.Doc, n int) []byte {
-	type cut struct{ from, to int }
-	var cuts []cut
-	for i, parent := range d.Walk(n) {
-		if !d.IsMember(i) || d.Key(i) != "cache_control" || d.Kind(parent) != capture.Object {
-			continue
-		}
-		ks, _ := d.KeySpan(i)
-		from, to := ks, int(d.Nodes[i].End)
-		// Take one comma with it: the one before, or else the one after.
-		j := from - 1
-		for j >= 0 && isSpace(d.Src[j]) {
-			j--
-		}
-		if j >= 0 && d.Src[j] == ',' {
-			from = j
-		} else {
-			k := to
-			for k < len(d.Src) && isSpace(d.Src[k]) {
-				k++
-			}
-			if k < len(d.Src) && d.Src[k] == ',' {
-				to = k + 1
-			}
-		}
-		cuts = append(cuts, cut{from, to})
-	}
-	node := &d.Nodes[n]
-	if len(cuts) == 0 {
-		return d.Src[node.Start:node.End]
-	}
-	sort.Slice(cuts, func(a, b int) bool { return cuts[a].from < cuts[b].from })
-	var out []byte
-	prev := int(node.Start)
-	for _, c := range cuts {
-		if c.from < prev {
-			continue // nested in a cut already made
-		}
-		out = append(out, d.Src[prev:c.from]...)
-		prev = c.to
-	}
-	return append(out, d.Src[prev:node.End]...)
-}
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // cachedThrough returns the index of the last message of a request's
 // cached prefix: on Anthropic the message holding its last cache_control
@@ -169,7 +57,7 @@ func cachedThrough(c *capture.Capture, msgs []int) int {
 // touching names the rules whose applied changes lie at or under one of
 // the pointer prefixes in prev or next: those that changed such a place in
 // one of the two requests only, or else all of them.
-func touching(prefixes []string, prev, next *Result) []string {
+func touching(prefixes []string, prev, next *rules.Result) []string {
 	under := func(ptr string) bool {
 		for _, p := range prefixes {
 			if ptr == p || strings.HasPrefix(ptr, p+"/") {
@@ -178,7 +66,7 @@ func touching(prefixes []string, prev, next *Result) []string {
 		}
 		return false
 	}
-	changes := func(r *Result) map[[2]string]bool {
+	changes := func(r *rules.Result) map[[2]string]bool {
 		m := map[[2]string]bool{}
 		for _, s := range r.Steps {
 			if s.Applied {
@@ -219,10 +107,10 @@ func changedBy(ids []string) string {
 
 // prefixDiff reports a difference from the previous turn that rules made:
 // an error, unless every rule that made it gave its reason for changing
-// the prefix once on this turn (Pass.PrefixChange), which is reported as
+// the prefix once on this turn (rules.Pass.PrefixChange), which is reported as
 // information with that reason.
-func prefixDiff(p *Pass, r *Result, pointer, msg string, ids []string) {
-	d := Diagnostic{Capture: r.Original.Name, Pointer: pointer, Message: msg + changedBy(ids)}
+func prefixDiff(p *rules.Pass, r *rules.Result, pointer, msg string, ids []string) {
+	d := rules.Diagnostic{Capture: r.Original.Name, Pointer: pointer, Message: msg + changedBy(ids)}
 	var why []string
 	for _, id := range ids {
 		w := ""
@@ -238,9 +126,9 @@ func prefixDiff(p *Pass, r *Result, pointer, msg string, ids []string) {
 		why = append(why, id+" "+w)
 	}
 	if len(why) > 0 {
-		// Naming the rule keeps Report from raising the severity to the
-		// rule's own.
-		d.Rule, d.Severity = p.Rule.ID, Info
+		// An explicit severity: information, unless one is configured
+		// for the rule.
+		d.Rule, d.Severity = p.Rule.ID, rules.Info
 		d.Message += ", once, by design: " + strings.Join(slices.Compact(why), "; ")
 	}
 	p.Report(d)
@@ -249,28 +137,28 @@ func prefixDiff(p *Pass, r *Result, pointer, msg string, ids []string) {
 // systemPointers are where a body keeps the instructions of its prefix.
 var systemPointers = []string{"/system", "/instructions", "/systemInstruction", "/system_instruction", "/systemPrompt", "/messages/0", "/input/0"}
 
-func runConversationPrefix(p *Pass) error {
+func runConversationPrefix(p *rules.Pass) error {
 	type last struct {
-		res    *Result
-		before turnParts
-		after  turnParts
+		res    *rules.Result
+		before capture.TurnParts
+		after  capture.TurnParts
 	}
 	groups := map[[32]byte]*last{}
 	for _, r := range p.Batch {
 		if r.Original.Provider != r.Final.Provider {
 			continue
 		}
-		before, after := partsOf(r.Original), partsOf(r.Final)
+		before, after := capture.PartsOf(r.Original), capture.PartsOf(r.Final)
 		h := sha256.New()
 		h.Write([]byte(r.Original.Provider))
 		h.Write([]byte{0})
-		h.Write(before.tools)
+		h.Write(before.Tools)
 		h.Write([]byte{0})
-		h.Write(before.system)
+		h.Write(before.System)
 		h.Write([]byte{0})
-		if len(before.msgs) > 0 {
+		if len(before.Msgs) > 0 {
 			// One conversation: the same opening message.
-			h.Write(stripCacheControl(r.Original.Doc, before.msgs[0]))
+			h.Write(capture.StripCacheControl(r.Original.Doc, before.Msgs[0]))
 		}
 		var key [32]byte
 		copy(key[:], h.Sum(nil))
@@ -279,11 +167,11 @@ func runConversationPrefix(p *Pass) error {
 		if prev == nil {
 			continue
 		}
-		if !bytes.Equal(prev.after.tools, after.tools) && !restored(prev.after.decls, after.decls, before.decls) {
+		if !bytes.Equal(prev.after.Tools, after.Tools) && !restored(prev.after.Decls, after.Decls, before.Decls) {
 			prefixDiff(p, r, "/tools", fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before",
 				prev.res.Original.Name), touching([]string{"/tools"}, prev.res, r))
 		}
-		if !bytes.Equal(prev.after.system, after.system) {
+		if !bytes.Equal(prev.after.System, after.System) {
 			prefixDiff(p, r, "", fmt.Sprintf("system text differs from that of %s after transformation although it was the same before",
 				prev.res.Original.Name), touching(systemPointers, prev.res, r))
 		}
@@ -321,21 +209,21 @@ func restored(prev, next, host [][]byte) bool {
 // checkCachedMessages reports a message of next, inside the prefix prev
 // cached, that differs from prev's after transformation, when next
 // continues prev.
-func checkCachedMessages(p *Pass, prev, next *Result, pb, nb, pa, na turnParts) {
+func checkCachedMessages(p *rules.Pass, prev, next *rules.Result, pb, nb, pa, na capture.TurnParts) {
 	od, nd := prev.Original.Doc, next.Original.Doc
-	if len(pb.msgs) == 0 || len(pb.msgs) > len(nb.msgs) {
+	if len(pb.Msgs) == 0 || len(pb.Msgs) > len(nb.Msgs) {
 		return
 	}
-	for i, m := range pb.msgs {
-		if !bytes.Equal(stripCacheControl(od, m), stripCacheControl(nd, nb.msgs[i])) {
+	for i, m := range pb.Msgs {
+		if !bytes.Equal(capture.StripCacheControl(od, m), capture.StripCacheControl(nd, nb.Msgs[i])) {
 			return // not a continuation of prev
 		}
 	}
-	through := cachedThrough(prev.Final, pa.msgs)
+	through := cachedThrough(prev.Final, pa.Msgs)
 	fd, gd := prev.Final.Doc, next.Final.Doc
 	for i := 0; i <= through; i++ {
-		if i >= len(na.msgs) || !bytes.Equal(stripCacheControl(fd, pa.msgs[i]), stripCacheControl(gd, na.msgs[i])) {
-			list := prev.Final.Doc.Pointer(messageList(prev.Final))
+		if i >= len(na.Msgs) || !bytes.Equal(capture.StripCacheControl(fd, pa.Msgs[i]), capture.StripCacheControl(gd, na.Msgs[i])) {
+			list := prev.Final.Doc.Pointer(capture.MessageList(prev.Final))
 			prefixDiff(p, next, list+"/"+strconv.Itoa(i), fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached",
 				i, prev.Original.Name), touching([]string{list}, prev, next))
 			return

@@ -45,9 +45,8 @@ var prefetch = &rules.Rule{
 	Name:     "catalog.prefetch",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
-	Additive: true,
-	Opt:      true,
-	Requires: []string{"SO101"},
+	Engine:   rules.Engine{Additive: true, Opt: true},
+	Requires: []*rules.Rule{CompactIndex},
 	Doc: "Appends the few skills that match the latest human request, names and catalog descriptions verbatim, to that request, labelled as discovery metadata rather than instructions. " +
 		"Legacy compact-index path only (no current card profile), off by default. The query is the latest genuine human text and nothing else " +
 		"(never system text, tool results, injected context or assistant text); ranking is BM25F with exact-name and bounded typo signals fused by " +

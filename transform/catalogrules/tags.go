@@ -48,6 +48,8 @@ var tagDirectory = &rules.Rule{
 	Name:     "catalog.tag-directory",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
+	// The catalog leaves the request; skill_search serves the cards.
+	Engine: rules.Engine{Lossy: true},
 	Doc: "Replaces each native skill catalog with a compact tag directory when a current card profile exists. " +
 		"The directory lists the fixed, versioned tag vocabulary with one-line descriptions and skill counts, an unclassified bucket for skills " +
 		"whose card is missing or stale, and the configured critical and always names as hints; it names no other skill, prefetches nothing and " +

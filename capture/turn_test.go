@@ -1,4 +1,4 @@
-package rules
+package capture
 
 import "testing"
 
@@ -35,4 +35,42 @@ func TestContinuedBy(t *testing.T) {
 	if empty := PrefixOf(read(t, body("be brief", tools, `[]`))); empty.ContinuedBy(prev) {
 		t.Error("a request without messages is continued by another")
 	}
+}
+
+func read(t *testing.T, data string) *Capture {
+	t.Helper()
+	return readOne(t, "t.json", data).Captures[0]
+}
+
+// FuzzStripCacheControl: for any JSON value, the bytes without their
+// cache_control members still parse, hold no cache_control member, and are
+// unchanged by a second strip.
+func FuzzStripCacheControl(f *testing.F) {
+	f.Add([]byte(`{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}`))
+	f.Add([]byte(`{"cache_control":{"type":"ephemeral","ttl":"1h"} , "name":"x"}`))
+	f.Add([]byte(`[{"cache_control":{}},{"a":{"cache_control":{"cache_control":1}}}]`))
+	f.Add([]byte(`{"cache_control":1}`))
+	f.Add([]byte(`"cache_control"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		d, err := Parse(data)
+		if err != nil {
+			return
+		}
+		out := StripCacheControl(d, 0)
+		d2, err := Parse(out)
+		if err != nil {
+			t.Fatalf("%s → %s: %v", data, out, err)
+		}
+		for i, parent := range d2.Walk(0) {
+			if d2.IsMember(i) && d2.Key(i) == "cache_control" && d2.Kind(parent) == Object {
+				t.Fatalf("%s → %s keeps a cache_control member", data, out)
+			}
+		}
+		if again := StripCacheControl(d2, 0); string(again) != string(out) {
+			t.Fatalf("second strip changed %s to %s", out, again)
+		}
+	})
 }

@@ -19,6 +19,8 @@ var CompactIndex = &rules.Rule{
 	Name:     "catalog.compact-index",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
+	// The catalog's full descriptions and locations leave the request.
+	Engine: rules.Engine{Lossy: true},
 	Doc: "Replaces each native skill catalog with a compact, query-independent TSV index of names and short intents. " +
 		"Pi's <available_skills> block and its preamble list every skill with its full description and file location on every request. " +
 		"The compact index keeps every eligible name, adds a routing phrase per skill while the shared catalog.budget_chars budget allows " +
