@@ -15,8 +15,9 @@ var ToolNames = &rules.Rule{
 	Kind:     rules.Check,
 	Severity: rules.Error,
 	Doc: "Tool names follow the provider's documented form and are unique within a request. " +
-		"OpenAI (Chat and Responses) allows a-z, A-Z, 0-9, _ and - up to 64 characters; Gemini also . and : up to 128; " +
-		"Mistral a-z, A-Z, 0-9, _ and - up to 256; Anthropic's pattern is part of its JSON Schema. " +
+		"OpenAI (Chat and Responses) and Mistral allow a-z, A-Z, 0-9, _ and - up to 64 characters; Gemini also . and : " +
+		"up to 64, starting with a letter or _ (its API reference says 128, but the service answers a longer name with " +
+		"HTTP 400 naming 64); Anthropic's pattern is part of its JSON Schema. " +
 		"Every provider rejects two tools of the same name.",
 	Run: runToolNames,
 }
@@ -29,17 +30,22 @@ type namePattern struct {
 	expr  string // the form as the provider documents it
 	extra string
 	max   int
+	// letterFirst: the first character is a letter or _.
+	letterFirst bool
 }
 
 var (
 	openAIName  = &namePattern{expr: `^[a-zA-Z0-9_-]{1,64}$`, max: 64}
-	geminiName  = &namePattern{expr: `^[a-zA-Z0-9_.:-]{1,128}$`, extra: ".:", max: 128}
-	mistralName = &namePattern{expr: `^[a-zA-Z0-9_-]{1,256}$`, max: 256}
+	geminiName  = &namePattern{expr: `^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`, extra: ".:", max: 64, letterFirst: true}
+	mistralName = &namePattern{expr: `^[a-zA-Z0-9_-]{1,64}$`, max: 64}
 )
 
 // MatchString reports whether name has the form.
 func (p *namePattern) MatchString(name string) bool {
 	if len(name) == 0 || len(name) > p.max {
+		return false
+	}
+	if c := name[0]; p.letterFirst && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

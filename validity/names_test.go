@@ -12,7 +12,7 @@ import (
 func TestNamePatterns(t *testing.T) {
 	alphabet := "aZ09_-.:/ é\n\x00\xff"
 	r := rand.New(rand.NewPCG(1, 1))
-	names := []string{"", "a", "get_weather", "ns.tool:v1", "a b", "é", "tool\n", strings.Repeat("a", 64), strings.Repeat("a", 65),
+	names := []string{"", "a", "get_weather", "ns.tool:v1", "1tool", "-tool", ".x", "_x", "a b", "é", "tool\n", strings.Repeat("a", 64), strings.Repeat("a", 65),
 		strings.Repeat("b", 128), strings.Repeat("b", 129), strings.Repeat("c", 256), strings.Repeat("c", 257), strings.Repeat("é", 40)}
 	for len(names) < 3000 {
 		var b strings.Builder
