@@ -2,9 +2,12 @@ package validity
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/schemas"
 )
 
 // officialHosts are the providers' own API hosts (and the first-party
@@ -81,4 +84,20 @@ func withoutPort(hostport string) string {
 		return hostport
 	}
 	return host
+}
+
+// SchemaError judges one schema error of c as the provider would: an
+// unknown key is an error only when strict (an extension a compatible
+// server accepts otherwise), and a top-level member the host sends but its
+// session file does not hold (capture.Session.Absent) is no error at all.
+// It returns the severity and a note to append to the message ("" when
+// the error stands as it is).
+func SchemaError(c *capture.Capture, e schemas.Error, strict bool) (rules.Severity, string) {
+	switch {
+	case e.Unknown && !strict:
+		return rules.Info, " (an extension: the official API rejects it)"
+	case e.Pointer == "" && c.Session != nil && slices.Contains(c.Session.Absent, e.Missing):
+		return rules.Info, " (the host sends it; its session file does not hold it)"
+	}
+	return rules.Error, ""
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/rules"
+	"github.com/skillopt/skillopt/schemas"
 )
 
 func TestStrict(t *testing.T) {
@@ -57,6 +59,35 @@ func TestWithoutPort(t *testing.T) {
 					t.Errorf("withoutPort(%q) = %q, want %q", v, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestSchemaError: an unknown key is an error only when strict; a member a
+// session file does not hold is info on a rebuilt request only, and only at
+// the top level.
+func TestSchemaError(t *testing.T) {
+	sess := &capture.Capture{Session: &capture.Session{Absent: []string{"max_tokens"}}}
+	plain := &capture.Capture{}
+	unknown := schemas.Error{Pointer: "/x", Unknown: true}
+	missing := schemas.Error{Missing: "max_tokens"}
+	for _, tc := range []struct {
+		name   string
+		c      *capture.Capture
+		e      schemas.Error
+		strict bool
+		want   rules.Severity
+	}{
+		{"unknown, lenient", plain, unknown, false, rules.Info},
+		{"unknown, strict", plain, unknown, true, rules.Error},
+		{"absent from the session file", sess, missing, true, rules.Info},
+		{"missing from a captured request", plain, missing, true, rules.Error},
+		{"absent, but not at the top level", sess, schemas.Error{Pointer: "/messages/0", Missing: "max_tokens"}, true, rules.Error},
+		{"missing, not one the file lacks", sess, schemas.Error{Missing: "messages"}, true, rules.Error},
+	} {
+		got, note := SchemaError(tc.c, tc.e, tc.strict)
+		if got != tc.want || (got == rules.Info) != (note != "") {
+			t.Errorf("%s: %v %q, want %v", tc.name, got, note, tc.want)
 		}
 	}
 }

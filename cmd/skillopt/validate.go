@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -80,16 +79,9 @@ func (e *env) runValidate(c *cli.Context) error {
 			}
 			valid := true
 			for _, se := range errs {
-				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: rules.Error, Message: se.Message,
+				sev, note := validity.SchemaError(capt, se, strict)
+				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: sev, Message: se.Message + note,
 					File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-				switch {
-				case se.Unknown && !strict:
-					d.Severity = rules.Info
-					d.Message += " (an extension: the official API rejects it)"
-				case se.Pointer == "" && capt.Session != nil && slices.Contains(capt.Session.Absent, se.Missing):
-					d.Severity = rules.Info
-					d.Message += " (the host sends it; its session file does not hold it)"
-				}
 				valid = valid && d.Severity != rules.Error
 				off, exact := capt.FileOffset(se.Offset)
 				src.Place(&d, off, exact)
