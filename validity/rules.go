@@ -7,7 +7,8 @@ import (
 
 // Rules returns the family in registry order.
 func Rules() []*rules.Rule {
-	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates}
+	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
+		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, MistralMessages}
 }
 
 // Check runs every rule of the family on c through the rules driver and

@@ -104,12 +104,48 @@ func TestCorpusMeasureSums(t *testing.T) {
 }
 
 // TestCorpusValidates: every corpus capture validates against the schema
-// of the provider it is detected as.
+// of the provider it is detected as and passes the request-validity rules,
+// except the findings testdata/corpus-invalid.txt lists for captures the
+// provider rejects.
 func TestCorpusValidates(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"skillopt", "validate", "-q"}, corpusFiles(t)...)
-	if code := run(args, nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	args := append([]string{"skillopt", "validate", "--format", "json"}, corpusFiles(t)...)
+	code := run(args, nil, &stdout, &stderr)
+	if code == 2 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	var res struct {
+		Diagnostics []struct {
+			Rule, Severity, Capture, Pointer, Message string
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	expected := map[string]bool{}
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "corpus-invalid.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if f := strings.Fields(line); len(f) >= 3 && !strings.HasPrefix(f[0], "#") {
+			expected[f[0]+" "+f[1]] = true
+		}
+	}
+	root := filepath.Join("..", "..", "..", "shared", "corpus")
+	errs := 0
+	for _, d := range res.Diagnostics {
+		if d.Severity != "error" {
+			continue
+		}
+		errs++
+		rel, _ := filepath.Rel(root, d.Capture)
+		if !expected[filepath.ToSlash(rel)+" "+d.Rule] {
+			t.Errorf("%s: %s %s: %s", d.Capture, d.Rule, d.Pointer, d.Message)
+		}
+	}
+	if (errs > 0) != (code == 1) {
+		t.Errorf("exit %d with %d errors", code, errs)
 	}
 }
 
