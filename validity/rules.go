@@ -7,7 +7,9 @@ import (
 
 // Rules returns the family in registry order.
 func Rules() []*rules.Rule {
-	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates}
+	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
+		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
+		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache}
 }
 
 // Check runs every rule of the family on c through the rules driver and
