@@ -9,7 +9,7 @@ import (
 func Rules() []*rules.Rule {
 	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
 		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
-		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache}
+		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, PiMessageParts}
 }
 
 // Check runs every rule of the family on c through the rules driver and
