@@ -8,6 +8,8 @@ import (
 // Rules returns the family in registry order.
 func Rules() []*rules.Rule {
 	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
+		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
+		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, PiMessageParts,
 		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, MistralMessages}
 }
 
