@@ -29,7 +29,10 @@ type Conversation struct {
 	// its cache account and most expensive avoidable events.
 	Chains []ChainInfo `json:"chains"`
 	Bill   *Bill       `json:"bill"`
-	Notes  []string    `json:"notes,omitempty"`
+	// Cached shares out the cache reads of the turns whose request is
+	// known among the sections; null when none is.
+	Cached *PrefixSections `json:"cached_prefix"`
+	Notes  []string        `json:"notes,omitempty"`
 }
 
 // ConvTokens describes the token counts of a conversation report.
@@ -69,6 +72,9 @@ type ConvTurn struct {
 	Chain int         `json:"chain"`
 	Bill  *CacheUse   `json:"cache"`
 	Event *CacheEvent `json:"cache_event"`
+	// Cached shares out Bill.Read among the sections of the request;
+	// null when the request is not known (a session file's).
+	Cached *PrefixSections `json:"cached_prefix"`
 }
 
 // Side is one request before or after the rules.

@@ -158,6 +158,7 @@ func explain(tc *tokenCache, cv *Conversation, reqs []Request, before []*layout)
 		use := cacheUse(t)
 		uses[k] = use
 		t.Bill = use
+		t.Cached = cachedSections(tc, l, use)
 		key := chainKeyOf(l, r.Vendor, r.Model)
 		st := byKey[key]
 		prev := -1
@@ -223,6 +224,7 @@ func explain(tc *tokenCache, cv *Conversation, reqs []Request, before []*layout)
 		cv.Chains[i] = *st.info
 	}
 	cv.Bill = bill(cv)
+	cv.Cached = sumSections(cv.Turns)
 }
 
 // turnEvent explains a turn whose chain had an earlier request, prev.
