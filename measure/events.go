@@ -122,6 +122,21 @@ type Bill struct {
 	TopCost       *float64   `json:"top_avoidable_cost"`
 	TopPct        *float64   `json:"top_avoidable_pct"`
 	AvoidableCost *float64   `json:"avoidable_cost"`
+	// TopRules is what the configured rules make of the turns of Top,
+	// null when they change none of them.
+	TopRules *TopRules `json:"top_rules"`
+}
+
+// TopRules compares the turns of the most expensive avoidable events
+// before and after the rules, as predicted: the rules change the prompt
+// of Changed of them (Turns), which cost Before and would cost After,
+// saving Saved (negative where the rules' own prefix changes cost more).
+type TopRules struct {
+	Turns   []int    `json:"turns"`
+	Before  *float64 `json:"before"`
+	After   *float64 `json:"after"`
+	Saved   *float64 `json:"saved"`
+	Changed int      `json:"changed"`
 }
 
 // EventCount is how many turns had an event of a kind.
@@ -555,7 +570,41 @@ func bill(cv *Conversation) *Bill {
 		p := units.Round(sum*100/cost, 2)
 		b.TopPct = &p
 	}
+	b.TopRules = topRules(cv, top)
 	return b
+}
+
+// topRules compares the turns of the top events before and after the
+// rules; nil when the rules change none of them or one has no cost.
+func topRules(cv *Conversation, top []TopEvent) *TopRules {
+	tr := &TopRules{Turns: []int{}}
+	var before, after float64
+	for _, e := range top {
+		t := cv.Turns[e.Turn-1]
+		if t.Before.Cost == nil || t.After.Cost == nil {
+			return nil
+		}
+		if !changedByRules(t) {
+			continue
+		}
+		tr.Changed++
+		tr.Turns = append(tr.Turns, e.Turn)
+		before += *t.Before.Cost
+		after += *t.After.Cost
+	}
+	if tr.Changed == 0 {
+		return nil
+	}
+	saved := before - after
+	tr.Before, tr.After, tr.Saved = &before, &after, &saved
+	return tr
+}
+
+// changedByRules reports whether the rules changed what a turn sends or
+// where its prefix breaks.
+func changedByRules(t ConvTurn) bool {
+	b, a := t.Before, t.After
+	return b.Bytes != a.Bytes || b.Input != a.Input || b.Cached != a.Cached || (b.Break == nil) != (a.Break == nil)
 }
 
 // billLines describe a conversation's bill for the top of a report: the
@@ -612,7 +661,31 @@ func billLines(cv *Conversation) (lines []string, head string, rows [][]string) 
 	for _, e := range b.Top {
 		rows = append(rows, []string{fmt.Sprint(e.Turn), fmt.Sprint(e.Chain), e.Kind, Cost(e.Cost), e.Detail})
 	}
+	head += "; " + topRulesText(b)
 	return lines, head, rows
+}
+
+// topRulesText says what the rules would save over the turns of the top
+// events.
+func topRulesText(b *Bill) string {
+	r := b.TopRules
+	if r == nil {
+		return "the rules change none of these turns"
+	}
+	var turns []string
+	for _, t := range r.Turns {
+		turns = append(turns, fmt.Sprint(t))
+	}
+	which := "turn " + turns[0]
+	if len(turns) > 1 {
+		which = "turns " + strings.Join(turns, ", ")
+	}
+	verb := "saving " + Cost(r.Saved)
+	if *r.Saved < 0 {
+		c := -*r.Saved
+		verb = "adding " + Cost(&c)
+	}
+	return fmt.Sprintf("the rules change %s: predicted %s → %s, %s", which, Cost(r.Before), Cost(r.After), verb)
 }
 
 // eventLine describes a turn's cache event, "" for growth.
