@@ -60,21 +60,7 @@ func TestCachedSections(t *testing.T) {
 // event; the test rule changes that turn, and the bill says what the
 // rules would make of it.
 func TestTopRules(t *testing.T) {
-	pipeline := []*rules.Rule{trimSystem}
-	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
-	var reqs []Request
-	for i, b := range anthropicTurns(3, longText("The coding agent", 6000)) {
-		c := readBody(t, fmt.Sprintf("turn-%d.json", i+1), b)
-		res, err := rules.Run(c, pipeline, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := Request{Name: c.Name, Result: res, Vendor: "anthropic", Model: "claude-sonnet-4-5", Time: start.Add(time.Duration(i*i) * 5 * time.Minute / 2)}
-		if i == 2 {
-			r.Usage = ResponseUsage([]byte(`{"type":"message","usage":{"input_tokens":12,"cache_read_input_tokens":0,"cache_creation_input_tokens":3500,"output_tokens":150}}`))
-		}
-		reqs = append(reqs, r)
-	}
+	reqs := ttlRequests(t)
 	cv := converse(t, reqs, ConversationOptions{})
 	b := cv.Bill
 	if len(b.Top) != 1 || b.Top[0].Turn != 3 || b.Top[0].Kind != EventTTL {
@@ -103,4 +89,27 @@ func TestTopRules(t *testing.T) {
 	if _, head, _ := billLines(cv); !strings.HasSuffix(head, "the rules change none of these turns") {
 		t.Errorf("head %q", head)
 	}
+}
+
+// ttlRequests are the golden conversation's requests through the test
+// rule, the third ten minutes after the second and reading nothing from
+// the cache.
+func ttlRequests(t *testing.T) []Request {
+	t.Helper()
+	pipeline := []*rules.Rule{trimSystem}
+	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	var reqs []Request
+	for i, b := range anthropicTurns(3, longText("The coding agent", 6000)) {
+		c := readBody(t, fmt.Sprintf("turn-%d.json", i+1), b)
+		res, err := rules.Run(c, pipeline, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Request{Name: c.Name, Result: res, Vendor: "anthropic", Model: "claude-sonnet-4-5", Time: start.Add(time.Duration(i*i) * 5 * time.Minute / 2)}
+		if i == 2 {
+			r.Usage = ResponseUsage([]byte(`{"type":"message","usage":{"input_tokens":12,"cache_read_input_tokens":0,"cache_creation_input_tokens":3500,"output_tokens":150}}`))
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs
 }

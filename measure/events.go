@@ -352,8 +352,19 @@ func departureFrom(l, prev *layout, what string) string {
 	} else if len(l.blocks) > 0 {
 		at = l.blocks[len(l.blocks)-1].End
 	}
-	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, pointerText(l.c.Doc.Pointer(node)), Thousands(at), partOf(l, blk, at))
+	first := partOf(l, blk, at)
+	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, pointerText(l.c.Doc.Pointer(node)), Thousands(at), first)
 	if parts := differing(prev, l); len(parts) > 0 {
+		for i, p := range parts {
+			// Where a head part that is not the first departure departs
+			// too: a side request's own system prompt behind its own
+			// tools.
+			if p != first && p != "history" {
+				if where := partDeparture(prev, l, map[string]string{"tools": "tool", "system prompt": "system"}[p]); where != "" {
+					parts[i] += " (from " + where + ")"
+				}
+			}
+		}
 		verb := " differ"
 		if len(parts) == 1 {
 			verb = " differs"
@@ -395,6 +406,37 @@ func differing(a, b *layout) []string {
 		out = append(out, "history")
 	}
 	return out
+}
+
+// partDeparture says where b's blocks of one mark (tool, system) first
+// differ from a's, "pointer, byte N"; "" when they do not.
+func partDeparture(a, b *layout, mark string) string {
+	var x, y []int
+	for i, bl := range a.blocks {
+		if bl.Mark == mark {
+			x = append(x, i)
+		}
+	}
+	for i, bl := range b.blocks {
+		if bl.Mark == mark {
+			y = append(y, i)
+		}
+	}
+	for k, j := range y {
+		if k < len(x) && a.blocks[x[k]].hash == b.blocks[j].hash {
+			continue
+		}
+		off := 0
+		if k < len(x) {
+			na, nb := a.norm(x[k]), b.norm(j)
+			for off < len(na) && off < len(nb) && na[off] == nb[off] {
+				off++
+			}
+		}
+		at := b.bodyOffset(j, off)
+		return fmt.Sprintf("%s, byte %s", pointerText(b.c.Doc.Pointer(nodeAt(b.c.Doc, at))), Thousands(at))
+	}
+	return ""
 }
 
 func equalBlocks(a, b *layout, mark string) bool {
