@@ -129,7 +129,8 @@ type Bill struct {
 
 // TopRules compares the turns of the most expensive avoidable events
 // before and after the rules, as predicted: the rules change the prompt
-// of Changed of them (Turns), which cost Before and would cost After,
+// of Changed of them (Turns, in turn order), which cost Before and would
+// cost After,
 // saving Saved (negative where the rules' own prefix changes cost more).
 type TopRules struct {
 	Turns   []int    `json:"turns"`
@@ -637,6 +638,7 @@ func topRules(cv *Conversation, top []TopEvent) *TopRules {
 	if tr.Changed == 0 {
 		return nil
 	}
+	sort.Ints(tr.Turns)
 	saved := before - after
 	tr.Before, tr.After, tr.Saved = &before, &after, &saved
 	return tr
