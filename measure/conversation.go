@@ -29,7 +29,10 @@ type Conversation struct {
 	// its cache account and most expensive avoidable events.
 	Chains []ChainInfo `json:"chains"`
 	Bill   *Bill       `json:"bill"`
-	Notes  []string    `json:"notes,omitempty"`
+	// Cached shares out the cache reads of the turns whose request is
+	// known among the sections; null when none is.
+	Cached *PrefixSections `json:"cached_prefix"`
+	Notes  []string        `json:"notes,omitempty"`
 }
 
 // ConvTokens describes the token counts of a conversation report.
@@ -69,6 +72,9 @@ type ConvTurn struct {
 	Chain int         `json:"chain"`
 	Bill  *CacheUse   `json:"cache"`
 	Event *CacheEvent `json:"cache_event"`
+	// Cached shares out Bill.Read among the sections of the request;
+	// null when the request is not known (a session file's).
+	Cached *PrefixSections `json:"cached_prefix"`
 }
 
 // Side is one request before or after the rules.
@@ -268,107 +274,144 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		enc := opts.Encoding
 		opts.Exact = func(vendor, _ string) bool { return vendor == "openai" && enc == "o200k_base" }
 	}
-	tc := &tokenCache{counter: opts.Counter, counts: map[[32]byte]int{}}
-	cv := &Conversation{Turns: []ConvTurn{}, Tokens: ConvTokens{Encoding: opts.Encoding, Exact: len(reqs) > 0}}
-	var before, after []*layout
-	var bTurns, aTurns []cache.Turn
-	models := map[string]bool{}
-	counted := map[*layout]bool{}
-	calibrators := map[string]*calibrator{}
-	var scratch []cache.Shared
-	for k := range reqs {
-		r := &reqs[k]
-		var lb, la *layout
-		if r.baseB != nil {
-			for _, l := range []*layout{r.baseB, r.baseA} {
-				if !counted[l] {
-					tc.count(l)
-					counted[l] = true
-				}
-			}
-			lb, la = prefixLayout(r.baseB, r.n), prefixLayout(r.baseA, r.n)
-		} else {
-			lb, la = newLayout(r.Result.Original), newLayout(r.Result.Final)
-			tc.count(lb, la)
-		}
-		cm := cache.Lookup(r.Vendor, r.Model)
-		pr := opts.Prices.Lookup(r.Model)
-		t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(lb.c.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}
-		cv.Tokens.Exact = cv.Tokens.Exact && opts.Exact(r.Vendor, r.Model)
-		models[r.Vendor+" "+r.Model] = true
-		output := -1
-		if r.Usage != nil {
-			output = r.Usage.Output
-		}
-		var bt, at cache.Turn
-		t.Before, bt = side(tc, cm, pr, lb, before, bTurns, r.Model, output, &scratch)
-		t.After, at = side(tc, cm, pr, la, after, aTurns, r.Model, output, &scratch)
-		counts := "estimated"
-		if opts.Exact(r.Vendor, r.Model) {
-			counts = "exact"
-		}
-		t.Before.Counts, t.After.Counts = counts, counts
-		// Calibrated from the provider's counts of earlier turns of the
-		// model; this turn's own counts teach the turns after it.
-		key := r.Vendor + " " + r.Model
-		cal := calibrators[key]
-		if cal == nil {
-			cal = &calibrator{}
-			calibrators[key] = cal
-		}
-		raw := t.Before.Input
-		if cal.apply(&t.Before, pr) {
-			cal.apply(&t.After, pr)
-			cv.Tokens.Calibrated++
-		}
-		if r.Usage != nil && r.Usage.Input > 0 && raw > 0 {
-			cal.add(raw, r.Usage.Input)
-		}
-		if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil && reqs[k-1].result() != nil && r.result() != nil {
-			if id, name := attribute(tc, reqs[k-1].Result, r.Result, opts); id != "" {
-				b := t.After.Break
-				b.Rule, b.RuleName = id, name
-				for _, st := range r.Result.Steps {
-					if st.Applied && st.Rule.ID == id {
-						b.Reason = st.PrefixChange
-					}
-				}
-				b.Cost = breakCost(b, cm, pr)
-			}
-		}
-		if t.After.Break != nil && t.After.Break.Rule != "" {
-			cv.Total.RuleBreaks++
-		}
-		if r.Usage != nil {
-			fillUsageCost(r.Usage, pr)
-			t.Error = predictionError(t.Before, r.Usage)
-		}
-		before, after = append(before, lb), append(after, la)
-		bTurns, aTurns = append(bTurns, bt), append(aTurns, at)
-		cv.Turns = append(cv.Turns, t)
+	cs := &converser{
+		opts:        opts,
+		tc:          &tokenCache{counter: opts.Counter, counts: map[[32]byte]int{}},
+		cv:          &Conversation{Turns: []ConvTurn{}, Tokens: ConvTokens{Encoding: opts.Encoding, Exact: len(reqs) > 0}},
+		models:      map[string]bool{},
+		counted:     map[*layout]bool{},
+		calibrators: map[string]*calibrator{},
 	}
-	if len(models) > 1 {
-		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(models)))
+	cv := cs.cv
+	for k := range reqs {
+		cs.turn(reqs, k)
+	}
+	if len(cs.models) > 1 {
+		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(cs.models)))
 	}
 	cv.total()
-	explain(tc, cv, reqs, before)
-	for _, l := range before {
-		if l.c.Envelope == capture.EnvPiSession {
-			// Say which way the missing prompt moves the prediction only
-			// when the figures agree.
-			note := "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only"
-			switch e := cv.Total.Error; {
-			case cv.Tokens.Calibrated > 0:
-				note = "a Pi session holds no system prompt and no tool declarations: the calibration from the provider's counts of earlier turns adds them from the second turn with usage on"
-			case e != nil && e.Input < 0:
-				note += ", which is why it falls short of the provider's count"
+	explain(cs.tc, cv, reqs, cs.before)
+	if note := piSessionNote(cv, cs.before); note != "" {
+		cv.Notes = append(cv.Notes, note)
+	}
+	cv.Largest = largest(cs.tc, reqs, cs.before, cs.after)
+	return cv, nil
+}
+
+// converser is a conversation being accounted for, turn by turn: the
+// layouts and cache turns of each side so far.
+type converser struct {
+	opts          ConversationOptions
+	tc            *tokenCache
+	cv            *Conversation
+	before, after []*layout
+	bTurns        []cache.Turn
+	aTurns        []cache.Turn
+	models        map[string]bool
+	counted       map[*layout]bool
+	calibrators   map[string]*calibrator
+	scratch       []cache.Shared
+}
+
+// turn accounts for request k, given the ones before it.
+func (cs *converser) turn(reqs []Request, k int) {
+	opts, tc, cv := cs.opts, cs.tc, cs.cv
+	r := &reqs[k]
+	var lb, la *layout
+	if r.baseB != nil {
+		for _, l := range []*layout{r.baseB, r.baseA} {
+			if !cs.counted[l] {
+				tc.count(l)
+				cs.counted[l] = true
 			}
-			cv.Notes = append(cv.Notes, note)
-			break
+		}
+		lb, la = prefixLayout(r.baseB, r.n), prefixLayout(r.baseA, r.n)
+	} else {
+		lb, la = newLayout(r.Result.Original), newLayout(r.Result.Final)
+		tc.count(lb, la)
+	}
+	cm := cache.Lookup(r.Vendor, r.Model)
+	pr := opts.Prices.Lookup(r.Model)
+	t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(lb.c.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}
+	cv.Tokens.Exact = cv.Tokens.Exact && opts.Exact(r.Vendor, r.Model)
+	cs.models[r.Vendor+" "+r.Model] = true
+	output := -1
+	if r.Usage != nil {
+		output = r.Usage.Output
+	}
+	var bt, at cache.Turn
+	t.Before, bt = side(tc, cm, pr, lb, cs.before, cs.bTurns, r.Model, output, &cs.scratch)
+	t.After, at = side(tc, cm, pr, la, cs.after, cs.aTurns, r.Model, output, &cs.scratch)
+	counts := "estimated"
+	if opts.Exact(r.Vendor, r.Model) {
+		counts = "exact"
+	}
+	t.Before.Counts, t.After.Counts = counts, counts
+	// Calibrated from the provider's counts of earlier turns of the
+	// model; this turn's own counts teach the turns after it.
+	key := r.Vendor + " " + r.Model
+	cal := cs.calibrators[key]
+	if cal == nil {
+		cal = &calibrator{}
+		cs.calibrators[key] = cal
+	}
+	raw := t.Before.Input
+	if cal.apply(&t.Before, pr) {
+		cal.apply(&t.After, pr)
+		cv.Tokens.Calibrated++
+	}
+	if r.Usage != nil && r.Usage.Input > 0 && raw > 0 {
+		cal.add(raw, r.Usage.Input)
+	}
+	if k > 0 && t.After.Break != nil && t.Before.Break == nil && opts.Rerun != nil && reqs[k-1].result() != nil && r.result() != nil {
+		attributeBreak(tc, t.After.Break, reqs[k-1].Result, r.Result, opts, cm, pr)
+	}
+	if t.After.Break != nil && t.After.Break.Rule != "" {
+		cv.Total.RuleBreaks++
+	}
+	if r.Usage != nil {
+		fillUsageCost(r.Usage, pr)
+		t.Error = predictionError(t.Before, r.Usage)
+	}
+	cs.before, cs.after = append(cs.before, lb), append(cs.after, la)
+	cs.bTurns, cs.aTurns = append(cs.bTurns, bt), append(cs.aTurns, at)
+	cv.Turns = append(cv.Turns, t)
+}
+
+// attributeBreak names the rule that made the break b of cur after prev,
+// with its reason and what the break costs.
+func attributeBreak(tc *tokenCache, b *Break, prev, cur *rules.Result, opts ConversationOptions, cm cache.Model, pr *price.Price) {
+	id, name := attribute(tc, prev, cur, opts)
+	if id == "" {
+		return
+	}
+	b.Rule, b.RuleName = id, name
+	for _, st := range cur.Steps {
+		if st.Applied && st.Rule.ID == id {
+			b.Reason = st.PrefixChange
 		}
 	}
-	cv.Largest = largest(tc, reqs, before, after)
-	return cv, nil
+	b.Cost = breakCost(b, cm, pr)
+}
+
+// piSessionNote says what a Pi session's prediction misses, "" when no
+// turn is of a Pi session. It says which way the missing prompt moves
+// the prediction only when the figures agree.
+func piSessionNote(cv *Conversation, before []*layout) string {
+	for _, l := range before {
+		if l.c.Envelope != capture.EnvPiSession {
+			continue
+		}
+		note := "a Pi session holds no system prompt and no tool declarations: the prediction counts its messages only"
+		switch e := cv.Total.Error; {
+		case cv.Tokens.Calibrated > 0:
+			note = "a Pi session holds no system prompt and no tool declarations: the calibration from the provider's counts of earlier turns adds them from the second turn with usage on"
+		case e != nil && e.Input < 0:
+			note += ", which is why it falls short of the provider's count"
+		}
+		return note
+	}
+	return ""
 }
 
 // side predicts one request of one side given the earlier requests of that

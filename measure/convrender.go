@@ -167,6 +167,9 @@ func writeConversationText(w io.Writer, cv *Conversation, o TextOptions) error {
 	for _, l := range lines {
 		fmt.Fprintf(w, "  %s\n", escape.Text(l))
 	}
+	if l := cachedLine(cv.Cached); l != "" {
+		fmt.Fprintf(w, "  %s\n", escape.Text(l))
+	}
 	if head != "" {
 		fmt.Fprintf(w, "  %s\n", escape.Text(head))
 		tr := [][]string{{"turn", "chain", "event", "cost", "detail"}}
@@ -191,6 +194,9 @@ func writeConversationText(w io.Writer, cv *Conversation, o TextOptions) error {
 		}
 		if l := eventLine(t); l != "" {
 			note = append(note, "      "+escape.Text(l))
+		}
+		if t.Cached != nil && t.Cached.Read > 0 {
+			note = append(note, "      "+escape.Text("cached prefix: "+sectionsText(t.Cached)))
 		}
 		if len(note) > 0 {
 			notes[len(rows)-1] = strings.Join(note, "\n")
@@ -342,6 +348,9 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 	for _, l := range lines {
 		fmt.Fprintf(w, "- %s\n", mdCell(l))
 	}
+	if l := cachedLine(cv.Cached); l != "" {
+		fmt.Fprintf(w, "- %s\n", mdCell(l))
+	}
 	if head != "" {
 		fmt.Fprintf(w, "\n%s:\n\n", mdCell(head))
 		fmt.Fprintln(w, "| turn | chain | event | cost | detail |")
@@ -364,6 +373,7 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 		arrow(tot.Before.Input, tot.After.Input), arrow(tot.Before.Cached, tot.After.Cached),
 		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
 		Cost(tot.Before.Cost), Cost(tot.After.Cost), tot.Before.Breaks, tot.After.Breaks)
+	writeCachedMarkdown(w, cv)
 	var usage []ConvTurn
 	for _, t := range cv.Turns {
 		if t.Usage != nil {
@@ -396,4 +406,50 @@ func sortedSections(l *LargestRequest) []SectionUse {
 	out := append([]SectionUse(nil), l.Sections...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Before > out[j].Before })
 	return out
+}
+
+// cachedLine describes the composition of a conversation's cache reads,
+// "" when no turn's request is known.
+func cachedLine(p *PrefixSections) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("cached prefix (%s read over %s turns with the request): %s", Thousands(p.Read), Thousands(p.Turns), sectionsText(p))
+}
+
+// writeCachedMarkdown writes a table of the cached prefix's sections per
+// turn, one column per section the conversation read, nothing when no
+// turn's request is known or nothing was read.
+func writeCachedMarkdown(w io.Writer, cv *Conversation) {
+	sum := cv.Cached
+	if sum == nil || len(sum.Sections) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Cached prefix by section (tokens read from the cache):")
+	fmt.Fprintln(w)
+	head, rule := "| turn | read |", "| ---: | ---: |"
+	for _, s := range sum.Sections {
+		head += " " + mdCell(s.Kind) + " |"
+		rule += " ---: |"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, rule)
+	row := func(label string, p *PrefixSections) {
+		by := map[string]int{}
+		for _, s := range p.Sections {
+			by[s.Kind] = s.Tokens
+		}
+		line := fmt.Sprintf("| %s | %s |", label, Thousands(p.Read))
+		for _, s := range sum.Sections {
+			line += " " + Thousands(by[s.Kind]) + " |"
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, t := range cv.Turns {
+		if t.Cached != nil {
+			row(strconv.Itoa(t.Turn), t.Cached)
+		}
+	}
+	row("**total**", sum)
 }

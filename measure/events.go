@@ -122,6 +122,22 @@ type Bill struct {
 	TopCost       *float64   `json:"top_avoidable_cost"`
 	TopPct        *float64   `json:"top_avoidable_pct"`
 	AvoidableCost *float64   `json:"avoidable_cost"`
+	// TopRules is what the configured rules make of the turns of Top,
+	// null when they change none of them.
+	TopRules *TopRules `json:"top_rules"`
+}
+
+// TopRules compares the turns of the most expensive avoidable events
+// before and after the rules, as predicted: the rules change the prompt
+// of Changed of them (Turns, in turn order), which cost Before and would
+// cost After,
+// saving Saved (negative where the rules' own prefix changes cost more).
+type TopRules struct {
+	Turns   []int    `json:"turns"`
+	Before  *float64 `json:"before"`
+	After   *float64 `json:"after"`
+	Saved   *float64 `json:"saved"`
+	Changed int      `json:"changed"`
 }
 
 // EventCount is how many turns had an event of a kind.
@@ -158,6 +174,7 @@ func explain(tc *tokenCache, cv *Conversation, reqs []Request, before []*layout)
 		use := cacheUse(t)
 		uses[k] = use
 		t.Bill = use
+		t.Cached = cachedSections(tc, l, use)
 		key := chainKeyOf(l, r.Vendor, r.Model)
 		st := byKey[key]
 		prev := -1
@@ -223,6 +240,7 @@ func explain(tc *tokenCache, cv *Conversation, reqs []Request, before []*layout)
 		cv.Chains[i] = *st.info
 	}
 	cv.Bill = bill(cv)
+	cv.Cached = sumSections(cv.Turns)
 }
 
 // turnEvent explains a turn whose chain had an earlier request, prev.
@@ -335,8 +353,19 @@ func departureFrom(l, prev *layout, what string) string {
 	} else if len(l.blocks) > 0 {
 		at = l.blocks[len(l.blocks)-1].End
 	}
-	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, pointerText(l.c.Doc.Pointer(node)), Thousands(at), partOf(l, blk, at))
+	first := partOf(l, blk, at)
+	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, pointerText(l.c.Doc.Pointer(node)), Thousands(at), first)
 	if parts := differing(prev, l); len(parts) > 0 {
+		for i, p := range parts {
+			// Where a head part that is not the first departure departs
+			// too: a side request's own system prompt behind its own
+			// tools.
+			if p != first && p != "history" {
+				if where := partDeparture(prev, l, map[string]string{"tools": "tool", "system prompt": "system"}[p]); where != "" {
+					parts[i] += " (from " + where + ")"
+				}
+			}
+		}
 		verb := " differ"
 		if len(parts) == 1 {
 			verb = " differs"
@@ -378,6 +407,37 @@ func differing(a, b *layout) []string {
 		out = append(out, "history")
 	}
 	return out
+}
+
+// partDeparture says where b's blocks of one mark (tool, system) first
+// differ from a's, "pointer, byte N"; "" when they do not.
+func partDeparture(a, b *layout, mark string) string {
+	var x, y []int
+	for i, bl := range a.blocks {
+		if bl.Mark == mark {
+			x = append(x, i)
+		}
+	}
+	for i, bl := range b.blocks {
+		if bl.Mark == mark {
+			y = append(y, i)
+		}
+	}
+	for k, j := range y {
+		if k < len(x) && a.blocks[x[k]].hash == b.blocks[j].hash {
+			continue
+		}
+		off := 0
+		if k < len(x) {
+			na, nb := a.norm(x[k]), b.norm(j)
+			for off < len(na) && off < len(nb) && na[off] == nb[off] {
+				off++
+			}
+		}
+		at := b.bodyOffset(j, off)
+		return fmt.Sprintf("%s, byte %s", pointerText(b.c.Doc.Pointer(nodeAt(b.c.Doc, at))), Thousands(at))
+	}
+	return ""
 }
 
 func equalBlocks(a, b *layout, mark string) bool {
@@ -553,7 +613,42 @@ func bill(cv *Conversation) *Bill {
 		p := units.Round(sum*100/cost, 2)
 		b.TopPct = &p
 	}
+	b.TopRules = topRules(cv, top)
 	return b
+}
+
+// topRules compares the turns of the top events before and after the
+// rules; nil when the rules change none of them or one has no cost.
+func topRules(cv *Conversation, top []TopEvent) *TopRules {
+	tr := &TopRules{Turns: []int{}}
+	var before, after float64
+	for _, e := range top {
+		t := cv.Turns[e.Turn-1]
+		if t.Before.Cost == nil || t.After.Cost == nil {
+			return nil
+		}
+		if !changedByRules(t) {
+			continue
+		}
+		tr.Changed++
+		tr.Turns = append(tr.Turns, e.Turn)
+		before += *t.Before.Cost
+		after += *t.After.Cost
+	}
+	if tr.Changed == 0 {
+		return nil
+	}
+	sort.Ints(tr.Turns)
+	saved := before - after
+	tr.Before, tr.After, tr.Saved = &before, &after, &saved
+	return tr
+}
+
+// changedByRules reports whether the rules changed what a turn sends or
+// where its prefix breaks.
+func changedByRules(t ConvTurn) bool {
+	b, a := t.Before, t.After
+	return b.Bytes != a.Bytes || b.Input != a.Input || b.Cached != a.Cached || (b.Break == nil) != (a.Break == nil)
 }
 
 // billLines describe a conversation's bill for the top of a report: the
@@ -610,7 +705,31 @@ func billLines(cv *Conversation) (lines []string, head string, rows [][]string) 
 	for _, e := range b.Top {
 		rows = append(rows, []string{fmt.Sprint(e.Turn), fmt.Sprint(e.Chain), e.Kind, Cost(e.Cost), e.Detail})
 	}
+	head += "; " + topRulesText(b)
 	return lines, head, rows
+}
+
+// topRulesText says what the rules would save over the turns of the top
+// events.
+func topRulesText(b *Bill) string {
+	r := b.TopRules
+	if r == nil {
+		return "the rules change none of these turns"
+	}
+	var turns []string
+	for _, t := range r.Turns {
+		turns = append(turns, fmt.Sprint(t))
+	}
+	which := "turn " + turns[0]
+	if len(turns) > 1 {
+		which = "turns " + strings.Join(turns, ", ")
+	}
+	verb := "saving " + Cost(r.Saved)
+	if *r.Saved < 0 {
+		c := -*r.Saved
+		verb = "adding " + Cost(&c)
+	}
+	return fmt.Sprintf("the rules change %s: predicted %s → %s, %s", which, Cost(r.Before), Cost(r.After), verb)
 }
 
 // eventLine describes a turn's cache event, "" for growth.

@@ -511,8 +511,9 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 			top = max(top, m.input)
 		}
 	}
+	height := turnChartHeight(cv)
 	fmt.Fprintf(w, `<svg id="turns%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="input tokens per turn, before and after the rules">`+"\n",
-		id, ChartWidth, ChartHeight, ChartWidth, ChartHeight)
+		id, ChartWidth, height, ChartWidth, height)
 	// Legend, above the plot.
 	x := chartLeft
 	for _, l := range []struct{ color, label string }{{ColorCached, "cached"}, {ColorWritten, "written"}, {ColorUncached, "uncached"}} {
@@ -531,6 +532,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 	fmt.Fprintf(w, `<text x="%d" y="36" font-size="12" fill="%s">%s</text>`+"\n", chartLeft, colorInk, per)
 	writeYAxis(w, top, chartBottom, chartTop, func(v, _ float64) string { return Thousands(int(math.Round(v))) }, "input tokens per turn")
 	a.writeXAxis(w, cv, chartBottom)
+	writeEventRows(w, cv, a)
 	if n == 0 || top == 0 {
 		w.WriteString("</svg>\n")
 		return

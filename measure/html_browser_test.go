@@ -319,3 +319,47 @@ func TestHTMLLongConversationInBrowser(t *testing.T) {
 		t.Errorf("the last bar ends at x = %d, in the page's margin", last.x1)
 	}
 }
+
+// TestHTMLEventMarksInBrowser renders a conversation with a cold start
+// and an expired cache: each event's mark shows in its kind's colour
+// under the bars, which stay as the token counts make them.
+func TestHTMLEventMarksInBrowser(t *testing.T) {
+	chromium := browser(t)
+	cv := converse(t, ttlRequests(t), ConversationOptions{})
+	page := writePage(t, t.TempDir(), "report.html", cv, "")
+	img := screenshot(t, chromium, page, 1400, 1300)
+	bars, _ := findBars(img)
+	var tokens []float64
+	for _, turn := range cv.Turns {
+		tokens = append(tokens, float64(turn.Before.Input), float64(turn.After.Input))
+	}
+	checkBars(t, bars, tokens, 10, 40)
+	for _, k := range []string{EventColdStart, EventTTL} {
+		c := hexColor(EventColors[k])
+		n, below := 0, 0
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if abs(int(r>>8)-c[0]) <= 10 && abs(int(g>>8)-c[1]) <= 10 && abs(int(bl>>8)-c[2]) <= 10 {
+					n++
+					if y > bars[0].bottom {
+						below++
+					}
+				}
+			}
+		}
+		// A legend swatch (10 × 10) and one mark (8 × 10), both under
+		// the bars.
+		if n < 150 || below != n {
+			t.Errorf("%s: %d pixels of its colour, %d under the bars; want a swatch and a mark under them", k, n, below)
+		}
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

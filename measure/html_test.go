@@ -140,6 +140,29 @@ func TestHTMLLongConversation(t *testing.T) {
 	if got := strings.Count(page, `class="break"`); got != 2*(tot.Before.Breaks+tot.After.Breaks) {
 		t.Errorf("%d break marks, want %d", got, 2*(tot.Before.Breaks+tot.After.Breaks))
 	}
+	listed := checkTurnsThatMatter(t, cv, page)
+	if !strings.Contains(page, `<details id="all-turns">`+"\n<summary>All 453 turns</summary>") || strings.Contains(page, "<details open") {
+		t.Error("the full table is not folded away")
+	}
+	all := page[strings.Index(page, `<details id="all-turns">`):]
+	if got := strings.Count(all[:strings.Index(all, "</details>")], "<tr><td>"); got != 453 {
+		t.Errorf("the full table has %d turns", got)
+	}
+	// Short names in the cells, the full name in a title.
+	full := cv.Turns[411].Capture
+	cell := `<td class="name" title="` + full + `">2025-11-…ad2e-7c1b-7d4a.jsonl:825</td>`
+	if !strings.Contains(page, cell) {
+		t.Errorf("no cell %s", cell)
+	}
+	if got := strings.Count(page, sessionDir); got != 453+len(listed)+1 {
+		t.Errorf("the directory appears %d times, want once in the title of each row of the two tables and of the largest request", got)
+	}
+}
+
+// checkTurnsThatMatter checks the list of the turns that matter on the
+// page of a long conversation and returns its rows.
+func checkTurnsThatMatter(t *testing.T, cv *Conversation, page string) []string {
+	t.Helper()
 	// The turns that matter: the five breaks and the ten most expensive
 	// turns after the rules (none of them unpriced), then every turn
 	// folded away.
@@ -177,22 +200,7 @@ func TestHTMLLongConversation(t *testing.T) {
 	if len(want) < 14 || !strings.Contains(strings.Join(want, "\n"), "2 break after (SO998); cost #") {
 		t.Fatalf("the synthetic conversation no longer has the breaks and costs the test expects: %q", want)
 	}
-	if !strings.Contains(page, `<details id="all-turns">`+"\n<summary>All 453 turns</summary>") || strings.Contains(page, "<details open") {
-		t.Error("the full table is not folded away")
-	}
-	all := page[strings.Index(page, `<details id="all-turns">`):]
-	if got := strings.Count(all[:strings.Index(all, "</details>")], "<tr><td>"); got != 453 {
-		t.Errorf("the full table has %d turns", got)
-	}
-	// Short names in the cells, the full name in a title.
-	full := cv.Turns[411].Capture
-	cell := `<td class="name" title="` + full + `">2025-11-…ad2e-7c1b-7d4a.jsonl:825</td>`
-	if !strings.Contains(page, cell) {
-		t.Errorf("no cell %s", cell)
-	}
-	if got := strings.Count(page, sessionDir); got != 453+len(listed)+1 {
-		t.Errorf("the directory appears %d times, want once in the title of each row of the two tables and of the largest request", got)
-	}
+	return listed
 }
 
 // TestHTMLUnpriced: without any price the headline counts tokens and the

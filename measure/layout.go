@@ -120,23 +120,34 @@ func (l *layout) bodyOffset(i, off int) int {
 // of its segments (see capture.SegmentText) and, for wire bodies, the bytes
 // between them, cache_control members left out.
 func (l *layout) text(i, end int) string {
+	var sb strings.Builder
+	l.parts(i, end, func(_ capture.Section, s string, raw []byte) {
+		sb.WriteString(s)
+		sb.Write(raw)
+	})
+	return sb.String()
+}
+
+// parts hands emit, in order, the pieces of what is counted of block i up
+// to body offset end, each with its section, as text or as body bytes:
+// the bytes between segments are "other". text is their concatenation.
+func (l *layout) parts(i, end int, emit func(kind capture.Section, text string, raw []byte)) {
 	b := &l.blocks[i]
 	c := l.c
 	end = min(end, b.End)
-	var sb strings.Builder
-	// raw appends body bytes [from,to) without the cut spans.
-	raw := func(from, to int) {
+	// raw emits body bytes [from,to) without the cut spans.
+	raw := func(kind capture.Section, from, to int) {
 		for _, cut := range b.Cuts {
 			if cut[1] <= from || cut[0] >= to {
 				continue
 			}
 			if cut[0] > from {
-				sb.Write(c.Body[from:cut[0]])
+				emit(kind, "", c.Body[from:cut[0]])
 			}
 			from = max(from, cut[1])
 		}
 		if from < to {
-			sb.Write(c.Body[from:to])
+			emit(kind, "", c.Body[from:to])
 		}
 	}
 	at := b.Start
@@ -148,11 +159,11 @@ func (l *layout) text(i, end int) string {
 			continue
 		}
 		if l.gaps && from > at {
-			raw(at, from)
+			raw(capture.SecOther, at, from)
 		}
 		switch s.Kind {
 		case capture.SecTools, capture.SecToolCalls, capture.SecOther:
-			raw(from, to)
+			raw(s.Kind, from, to)
 		default:
 			part := s
 			part.Start, part.End = from, to
@@ -161,14 +172,13 @@ func (l *layout) text(i, end int) string {
 				// labelled at once): read only the block's part.
 				part.Node = b.Node
 			}
-			sb.WriteString(c.SegmentText(part))
+			emit(s.Kind, c.SegmentText(part), nil)
 		}
 		at = to
 	}
 	if l.gaps && at < end {
-		raw(at, end)
+		raw(capture.SecOther, at, end)
 	}
-	return sb.String()
 }
 
 // newLayout cuts a request into blocks; tokens are counted later.
@@ -189,6 +199,8 @@ func newLayout(c *capture.Capture) *layout {
 type tokenCache struct {
 	counter Counter
 	counts  map[[32]byte]int
+	// sections are the blocks' tokens per section (blockSections).
+	sections map[[32]byte][]int
 }
 
 // count fills in the hashes, token counts, chain and ends of layouts.

@@ -85,96 +85,127 @@ func SessionID(c *capture.Capture) string {
 // Each conversation keeps its requests in the order given; the
 // conversations come in the order of their first request.
 func Split(inputs []Input) []Thread {
-	type open struct {
-		t      *Thread
-		prefix capture.TurnPrefix
-		model  string
-		seen   int // the input index of its latest request
+	sp := &splitter{sessions: map[any]*Thread{}, ids: map[string]*Thread{}, chains: map[[32]byte][]*openThread{}}
+	owner := make([]*Thread, len(inputs))
+	for i, in := range inputs {
+		switch {
+		case in.Capture == nil && in.Chain != nil:
+			owner[i] = sp.session(in)
+		case SessionID(in.Capture) != "":
+			owner[i] = sp.byID(in, SessionID(in.Capture))
+		case in.Capture == nil:
+			t := sp.start(in, FoundByPrefix)
+			t.Inputs = append(t.Inputs, in)
+			owner[i] = t
+		default:
+			owner[i] = sp.byPrefix(in, i)
+		}
 	}
-	var threads []*Thread
-	sessions := map[any]*Thread{}
-	ids := map[string]*Thread{}
+	setLeads(inputs, owner)
+	out := make([]Thread, len(sp.threads))
+	for i, t := range sp.threads {
+		out[i] = *t
+	}
+	return out
+}
+
+// openThread is a conversation found by shared prefix, with what its
+// latest request was.
+type openThread struct {
+	t      *Thread
+	prefix capture.TurnPrefix
+	model  string
+	seen   int // the input index of its latest request
+}
+
+// splitter holds the conversations Split has found so far.
+type splitter struct {
+	threads  []*Thread
+	sessions map[any]*Thread
+	ids      map[string]*Thread
 	// The conversations found by shared prefix, by what a request that
 	// extends one must have the same of: shape, vendor, system text and
 	// first message.
-	chains := map[[32]byte][]*open{}
-	owner := make([]*Thread, len(inputs))
-	start := func(in Input, by string) *Thread {
-		t := &Thread{Name: threadName(in), FoundBy: by}
-		threads = append(threads, t)
-		return t
+	chains map[[32]byte][]*openThread
+}
+
+func (sp *splitter) start(in Input, by string) *Thread {
+	t := &Thread{Name: threadName(in), FoundBy: by}
+	sp.threads = append(sp.threads, t)
+	return t
+}
+
+// session adds a turn of a session file to its file's conversation.
+func (sp *splitter) session(in Input) *Thread {
+	var key any = in.Chain
+	by := FoundBySession
+	if in.Chain.from != nil {
+		key = in.Chain.from
+		by = hostFoundBy(in.Chain.from.Session)
+	} else if in.Chain.Tip != nil && in.Chain.Tip.File != nil {
+		key = in.Chain.Tip.File
 	}
-	for i, in := range inputs {
-		if in.Capture == nil && in.Chain != nil {
-			var key any = in.Chain
-			by := FoundBySession
-			if in.Chain.from != nil {
-				key = in.Chain.from
-				by = hostFoundBy(in.Chain.from.Session)
-			} else if in.Chain.Tip != nil && in.Chain.Tip.File != nil {
-				key = in.Chain.Tip.File
-			}
-			t := sessions[key]
-			if t == nil {
-				t = start(in, by)
-				if s := in.Chain.from; s != nil {
-					t.Name = filepath.Base(s.Name)
-					t.ID = s.Session.ID
-					if s.Session.Agent != "" {
-						t.Parent = "subagent " + s.Session.Agent + " of session " + s.Session.Parent
-					}
-				}
-				sessions[key] = t
-			}
-			t.Inputs = append(t.Inputs, in)
-			owner[i] = t
-			continue
-		}
-		if id := SessionID(in.Capture); id != "" {
-			t := ids[id]
-			if t == nil {
-				t = start(in, FoundByID)
-				t.ID = id
-				ids[id] = t
-			}
-			t.Inputs = append(t.Inputs, in)
-			owner[i] = t
-			continue
-		}
-		if in.Capture == nil {
-			t := start(in, FoundByPrefix)
-			t.Inputs = append(t.Inputs, in)
-			owner[i] = t
-			continue
-		}
-		p := capture.PrefixOf(in.Capture)
-		var key [32]byte
-		if len(p.Msgs) > 0 {
-			key = chainKey(in, p)
-		}
-		var best *open
-		if len(p.Msgs) > 0 {
-			for _, o := range chains[key] {
-				if !sameModel(o.model, in.Model) || !o.prefix.ContinuedBy(p) {
-					continue
-				}
-				if best == nil || len(o.prefix.Msgs) > len(best.prefix.Msgs) || len(o.prefix.Msgs) == len(best.prefix.Msgs) && o.seen > best.seen {
-					best = o
-				}
+	t := sp.sessions[key]
+	if t == nil {
+		t = sp.start(in, by)
+		if s := in.Chain.from; s != nil {
+			t.Name = filepath.Base(s.Name)
+			t.ID = s.Session.ID
+			if s.Session.Agent != "" {
+				t.Parent = "subagent " + s.Session.Agent + " of session " + s.Session.Parent
 			}
 		}
-		if best == nil {
-			best = &open{t: start(in, FoundByPrefix)}
-			if len(p.Msgs) > 0 {
-				chains[key] = append(chains[key], best)
-			}
-		}
-		best.t.Inputs = append(best.t.Inputs, in)
-		owner[i] = best.t
-		best.prefix, best.model, best.seen = p, in.Model, i
+		sp.sessions[key] = t
 	}
-	// A conversation's first request is compared with the latest earlier
-	// request to its model from another conversation.
+	t.Inputs = append(t.Inputs, in)
+	return t
+}
+
+// byID adds a request to the conversation of its session id.
+func (sp *splitter) byID(in Input, id string) *Thread {
+	t := sp.ids[id]
+	if t == nil {
+		t = sp.start(in, FoundByID)
+		t.ID = id
+		sp.ids[id] = t
+	}
+	t.Inputs = append(t.Inputs, in)
+	return t
+}
+
+// byPrefix adds request i to the conversation whose latest request it
+// extends, or starts one.
+func (sp *splitter) byPrefix(in Input, i int) *Thread {
+	p := capture.PrefixOf(in.Capture)
+	var key [32]byte
+	if len(p.Msgs) > 0 {
+		key = chainKey(in, p)
+	}
+	var best *openThread
+	if len(p.Msgs) > 0 {
+		for _, o := range sp.chains[key] {
+			if !sameModel(o.model, in.Model) || !o.prefix.ContinuedBy(p) {
+				continue
+			}
+			if best == nil || len(o.prefix.Msgs) > len(best.prefix.Msgs) || len(o.prefix.Msgs) == len(best.prefix.Msgs) && o.seen > best.seen {
+				best = o
+			}
+		}
+	}
+	if best == nil {
+		best = &openThread{t: sp.start(in, FoundByPrefix)}
+		if len(p.Msgs) > 0 {
+			sp.chains[key] = append(sp.chains[key], best)
+		}
+	}
+	best.t.Inputs = append(best.t.Inputs, in)
+	best.prefix, best.model, best.seen = p, in.Model, i
+	return best.t
+}
+
+// setLeads gives a conversation's first request the latest earlier
+// request to its model from another conversation.
+func setLeads(inputs []Input, owner []*Thread) {
 	type last struct {
 		c *capture.Capture
 		t *Thread
@@ -191,11 +222,6 @@ func Split(inputs []Input) []Thread {
 		}
 		latest[key] = last{in.Capture, t}
 	}
-	out := make([]Thread, len(threads))
-	for i, t := range threads {
-		out[i] = *t
-	}
-	return out
 }
 
 // chainKey hashes what a request shares with every request it extends.

@@ -202,39 +202,14 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 	if d.Kind(0) != capture.Array {
 		return nil, fmt.Errorf("not a Pi session")
 	}
-	var entries []int
-	for e := range d.Children(0) {
-		entries = append(entries, e)
-	}
-	byID := map[string]int{} // entry id → position in entries
-	tree := false
-	for i, e := range entries {
-		if id := d.GetStr(e, "id"); id != "" && d.Get(e, "parentId") >= 0 {
-			byID[id] = i
-			tree = true
-		}
-	}
-	// What every turn needs of an entry, read once: its parent, whether it
-	// is sent, whether it is a compaction.
-	parent := make([]int, len(entries))
-	sent := make([]bool, len(entries))
-	compaction := make([]bool, len(entries))
-	for i, e := range entries {
-		parent[i] = -1
-		if tree {
-			parent[i] = parentOf(d, entries, byID, i)
-		} else if i > 0 {
-			parent[i] = i - 1
-		}
-		sent[i] = inContext(d, e)
-		compaction[i] = d.StrIs(d.Get(e, "type"), "compaction")
-	}
+	pe := readPiEntries(d)
+	entries := pe.entries
 	lines := entryLines(c)
 	var out []Input
 	// The path and context of the previous turn, the index of each path
 	// entry in the path, and the turns of the chain being built.
-	var path, ctx []int
-	onPath := map[int]int{}
+	w := &piWalk{onPath: map[int]int{}}
+	var ctx []int
 	var chain []int
 	flush := func() error {
 		if len(chain) == 0 {
@@ -258,43 +233,22 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 		if !d.StrIs(d.Get(e, "type"), "message") || !d.StrIs(d.Get(msg, "role"), "assistant") {
 			continue
 		}
-		// The path from the root to the parent: the previous turn's path up
-		// to where this one leaves it, then what it walks since.
-		var walked []int
-		keep := 0
-		seen := map[int]bool{}
-		for p := parent[i]; p >= 0 && !seen[p]; p = parent[p] {
-			if k, ok := onPath[p]; ok {
-				keep = k + 1
-				break
-			}
-			seen[p] = true
-			walked = append(walked, p)
-		}
-		extends := keep == len(path)
-		for _, p := range path[keep:] {
-			delete(onPath, p)
-		}
-		path = path[:keep]
-		for k := len(walked) - 1; k >= 0; k-- {
-			onPath[walked[k]] = len(path)
-			path = append(path, walked[k])
-		}
+		walked, extends := w.step(pe.parent, pe.parent[i])
 		newComp := false
 		for _, p := range walked {
-			newComp = newComp || compaction[p]
+			newComp = newComp || pe.compaction[p]
 		}
 		var next []int
 		if extends && !newComp && len(chain) > 0 {
 			// The context grows by what the turn walked.
 			next = ctx
 			for k := len(walked) - 1; k >= 0; k-- {
-				if sent[walked[k]] {
+				if pe.sent[walked[k]] {
 					next = append(next, walked[k])
 				}
 			}
 		} else {
-			next = sessionContext(d, entries, byID, path, sent, compaction)
+			next = sessionContext(d, entries, pe.byID, w.path, pe.sent, pe.compaction)
 		}
 		// A turn that does not repeat the previous turn's context (a
 		// compaction, another branch) starts a new chain.
@@ -325,6 +279,81 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 		return nil, fmt.Errorf("the Pi session holds no assistant turn")
 	}
 	return out, nil
+}
+
+// piEntries is what every turn needs of a Pi session's entries, read
+// once: their nodes, the position of each id, and per entry its parent,
+// whether it is sent and whether it is a compaction.
+type piEntries struct {
+	entries    []int
+	byID       map[string]int
+	parent     []int
+	sent       []bool
+	compaction []bool
+}
+
+func readPiEntries(d *capture.Doc) *piEntries {
+	pe := &piEntries{byID: map[string]int{}} // entry id → position in entries
+	for e := range d.Children(0) {
+		pe.entries = append(pe.entries, e)
+	}
+	entries := pe.entries
+	tree := false
+	for i, e := range entries {
+		if id := d.GetStr(e, "id"); id != "" && d.Get(e, "parentId") >= 0 {
+			pe.byID[id] = i
+			tree = true
+		}
+	}
+	pe.parent = make([]int, len(entries))
+	pe.sent = make([]bool, len(entries))
+	pe.compaction = make([]bool, len(entries))
+	for i, e := range entries {
+		pe.parent[i] = -1
+		if tree {
+			pe.parent[i] = parentOf(d, entries, pe.byID, i)
+		} else if i > 0 {
+			pe.parent[i] = i - 1
+		}
+		pe.sent[i] = inContext(d, e)
+		pe.compaction[i] = d.StrIs(d.Get(e, "type"), "compaction")
+	}
+	return pe
+}
+
+// piWalk is the path from a session's root to the latest turn's parent,
+// with the index of each entry on it.
+type piWalk struct {
+	path   []int
+	onPath map[int]int
+}
+
+// step moves the path to the one from the root to entry from (parent
+// gives each entry's): the previous path up to where the new one leaves
+// it, then what it walks since. It returns the entries walked, nearest
+// first, and whether the new path extends the previous one.
+func (w *piWalk) step(parent []int, from int) ([]int, bool) {
+	var walked []int
+	keep := 0
+	seen := map[int]bool{}
+	for p := from; p >= 0 && !seen[p]; p = parent[p] {
+		if k, ok := w.onPath[p]; ok {
+			keep = k + 1
+			break
+		}
+		seen[p] = true
+		walked = append(walked, p)
+	}
+	extends := keep == len(w.path)
+	for _, p := range w.path[keep:] {
+		delete(w.onPath, p)
+	}
+	w.path = w.path[:keep]
+	for k := len(walked) - 1; k >= 0; k-- {
+		w.onPath[walked[k]] = len(w.path)
+		w.path = append(w.path, walked[k])
+	}
+	return walked, extends
 }
 
 // contextBody writes the entries at positions ctx as a Pi message list and
