@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/gctune"
+	"github.com/skillopt/skillopt/internal/jsonout"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/rules"
@@ -346,18 +346,14 @@ func (e *env) configErr(err error) error {
 	return &exitError{code: exitUsage}
 }
 
-// writeJSON writes v, which must encode as a JSON object, indented and
-// without HTML escaping, with a last top-level field "config" naming the
-// configuration file in use (null for the built-in defaults).
+// writeJSON writes v, which must encode as a JSON object, as every
+// command's JSON output is written (see jsonout.Encode).
 func writeJSON(e *env, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonout.Encode(v, e.configPath())
+	if err != nil {
 		return err
 	}
-	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	_, err = e.stdout.Write(b)
 	return err
 }
 
@@ -371,41 +367,17 @@ func (e *env) writeAs(write func(io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	_, err := e.stdout.Write(jsonout.WithConfig(b.Bytes(), e.configPath()))
 	return err
 }
 
-// withConfig adds the "config" field to an indented JSON object, and
-// escapes the runes a terminal would act on that JSON leaves raw (see
-// escape.JSON).
-func (e *env) withConfig(obj []byte) []byte {
-	return escape.JSON(e.addConfig(obj))
-}
-
-// configField is the "config" member that JSON output ends with.
-func (e *env) configField() string {
-	var path any
-	if e.cfg != nil && e.cfg.Path != "" {
-		path = e.cfg.Path
+// configPath is the configuration file in use, "" for the built-in
+// defaults.
+func (e *env) configPath() string {
+	if e.cfg == nil {
+		return ""
 	}
-	var v bytes.Buffer
-	enc := json.NewEncoder(&v)
-	enc.SetEscapeHTML(false)
-	enc.Encode(path)
-	return `"config": ` + strings.TrimSuffix(v.String(), "\n")
-}
-
-func (e *env) addConfig(obj []byte) []byte {
-	field := e.configField()
-	t := bytes.TrimRight(obj, "\n")
-	switch {
-	case bytes.Equal(t, []byte("{}")):
-		return []byte("{\n  " + field + "\n}\n")
-	case bytes.HasPrefix(t, []byte("{")) && bytes.HasSuffix(t, []byte("\n}")):
-		out := append([]byte{}, t[:len(t)-2]...)
-		return append(out, ",\n  "+field+"\n}\n"...)
-	}
-	return obj
+	return e.cfg.Path
 }
 
 // lookup returns a string flag set on the command or, failing that, before

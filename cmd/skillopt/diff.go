@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/gctune"
+	"github.com/skillopt/skillopt/internal/jsonout"
 	"github.com/skillopt/skillopt/internal/reviewdiff"
 	"github.com/skillopt/skillopt/internal/ruleset"
 )
@@ -119,7 +120,7 @@ func (e *env) runDiff(c *cli.Context) error {
 		differ = differ || !bytes.Equal(p.A.Body, p.B.Body)
 	}
 	opts := reviewdiff.Options{Format: e.format, Context: max(c.Int("context"), 0), Stat: c.Bool("stat"), Color: e.color,
-		Label: ruleLabel, JSONTail: e.configField(), Quiet: e.quiet, WordDiff: c.Bool("word-diff")}
+		Label: ruleLabel, JSONTail: jsonout.ConfigField(e.configPath()), Quiet: e.quiet, WordDiff: c.Bool("word-diff")}
 	if err := reviewdiff.Write(e.stdout, pairs, opts); err != nil {
 		return err
 	}

@@ -188,6 +188,11 @@ var rules = []rule{
 		of:    []string{"internal/reviewdiff"},
 		never: []string{"transform/...", "validity", "catalog/...", "internal/ruleset"},
 	},
+	{
+		says: "internal/jsonout imports nothing of the project but internal/escape: it writes JSON and knows no result.",
+		of:   []string{"internal/jsonout"},
+		only: []string{"internal/escape"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
