@@ -379,3 +379,13 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+func mustRun(t *testing.T, code int, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	got := run(append([]string{"skillopt"}, args...), strings.NewReader(""), &stdout, &stderr)
+	if got != code {
+		t.Fatalf("skillopt %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), got, code, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
