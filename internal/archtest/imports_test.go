@@ -189,6 +189,11 @@ var rules = []rule{
 		never: []string{"transform/...", "validity", "catalog/...", "internal/ruleset"},
 	},
 	{
+		says: "internal/argv imports nothing of the project: the command line hands it its commands.",
+		of:   []string{"internal/argv"},
+		only: none,
+	},
+	{
 		says: "internal/jsonout imports nothing of the project but internal/escape: it writes JSON and knows no result.",
 		of:   []string{"internal/jsonout"},
 		only: []string{"internal/escape"},
