@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,9 +14,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/argv"
 	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/gctune"
+	"github.com/skillopt/skillopt/internal/jsonout"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/rules"
@@ -155,7 +156,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := newApp(e)
-	err := app.Run(permute(app, args))
+	err := app.Run(argv.Permute(appCommand(app), args))
 	if err == nil {
 		if e.errored {
 			return exitUsage
@@ -346,18 +347,14 @@ func (e *env) configErr(err error) error {
 	return &exitError{code: exitUsage}
 }
 
-// writeJSON writes v, which must encode as a JSON object, indented and
-// without HTML escaping, with a last top-level field "config" naming the
-// configuration file in use (null for the built-in defaults).
+// writeJSON writes v, which must encode as a JSON object, as every
+// command's JSON output is written (see jsonout.Encode).
 func writeJSON(e *env, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonout.Encode(v, e.configPath())
+	if err != nil {
 		return err
 	}
-	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	_, err = e.stdout.Write(b)
 	return err
 }
 
@@ -371,41 +368,17 @@ func (e *env) writeAs(write func(io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	_, err := e.stdout.Write(e.withConfig(b.Bytes()))
+	_, err := e.stdout.Write(jsonout.WithConfig(b.Bytes(), e.configPath()))
 	return err
 }
 
-// withConfig adds the "config" field to an indented JSON object, and
-// escapes the runes a terminal would act on that JSON leaves raw (see
-// escape.JSON).
-func (e *env) withConfig(obj []byte) []byte {
-	return escape.JSON(e.addConfig(obj))
-}
-
-// configField is the "config" member that JSON output ends with.
-func (e *env) configField() string {
-	var path any
-	if e.cfg != nil && e.cfg.Path != "" {
-		path = e.cfg.Path
+// configPath is the configuration file in use, "" for the built-in
+// defaults.
+func (e *env) configPath() string {
+	if e.cfg == nil {
+		return ""
 	}
-	var v bytes.Buffer
-	enc := json.NewEncoder(&v)
-	enc.SetEscapeHTML(false)
-	enc.Encode(path)
-	return `"config": ` + strings.TrimSuffix(v.String(), "\n")
-}
-
-func (e *env) addConfig(obj []byte) []byte {
-	field := e.configField()
-	t := bytes.TrimRight(obj, "\n")
-	switch {
-	case bytes.Equal(t, []byte("{}")):
-		return []byte("{\n  " + field + "\n}\n")
-	case bytes.HasPrefix(t, []byte("{")) && bytes.HasSuffix(t, []byte("\n}")):
-		out := append([]byte{}, t[:len(t)-2]...)
-		return append(out, ",\n  "+field+"\n}\n"...)
-	}
-	return obj
+	return e.cfg.Path
 }
 
 // lookup returns a string flag set on the command or, failing that, before
@@ -437,113 +410,37 @@ func isTTY(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// permute moves flags that follow positional arguments of a command in
-// front of them, so `skillopt measure a.json --format json` works: the CLI
-// library stops parsing flags at the first positional argument.
-func permute(app *cli.App, args []string) []string {
-	if len(args) < 2 {
-		return args
-	}
-	takesValue := map[string]bool{}
-	mark := func(flags []cli.Flag) {
-		for _, f := range flags {
-			_, isBool := f.(*cli.BoolFlag)
-			for _, n := range f.Names() {
-				takesValue[n] = !isBool
-			}
-		}
-	}
-	mark(app.Flags)
-	i, cmd := commandAt(app, args, takesValue, mark)
-	if cmd == nil {
-		return args
-	}
-	head := append([]string{}, args[:i+1]...)
-	var flags, pos []string
-	rest := args[i+1:]
-	for j := 0; j < len(rest); j++ {
-		a := rest[j]
-		switch {
-		case a == "--":
-			pos = append(pos, rest[j+1:]...)
-			j = len(rest)
-		case strings.HasPrefix(a, "-") && a != "-":
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue[name] && j+1 < len(rest) {
-				flags = append(flags, rest[j+1])
-				j++
-			}
-		default:
-			pos = append(pos, a)
-		}
-	}
-	out := append(head, flags...)
-	// A flag that wants a value but ends the line gets none: the parser
-	// says so, rather than taking "--" for its value.
-	if n := len(flags); n > 0 && strings.HasPrefix(flags[n-1], "-") && !strings.Contains(flags[n-1], "=") && takesValue[strings.TrimLeft(flags[n-1], "-")] {
-		return out
-	}
-	if len(pos) > 0 {
-		out = append(out, "--")
-		out = append(out, pos...)
-	}
-	return out
+// argvCommand is a command of the CLI library as argv.Permute sees it.
+type argvCommand struct {
+	flags []cli.Flag
+	subs  []*cli.Command
+	find  func(string) *cli.Command
 }
 
-// commandAt finds the command that args run, descending into subcommands
-// (skillopt catalog search …), and its index in args; nil when args name
-// none or an unknown subcommand, which is left for the library to report.
-// Flags on the way are skipped, with their values as takesValue says;
-// mark records the flags of each command found.
-func commandAt(app *cli.App, args []string, takesValue map[string]bool, mark func([]cli.Flag)) (int, *cli.Command) {
-	// The command name is the first argument that is not a global flag or
-	// a global flag's value.
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
-		name := strings.TrimLeft(args[i], "-")
-		if strings.Contains(name, "=") {
-			i++
-			continue
-		}
-		i++
-		if takesValue[name] {
-			i++
-		}
-	}
-	if i >= len(args) {
-		return 0, nil
-	}
-	cmd := app.Command(args[i])
-	if cmd == nil {
-		return 0, nil
-	}
-	mark(cmd.Flags)
-	// Descend into subcommands (skillopt catalog search …), skipping flags
-	// of the parent command on the way.
-	for len(cmd.Subcommands) > 0 {
-		j := i + 1
-		for j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "-" {
-			name := strings.TrimLeft(args[j], "-")
-			j++
-			if !strings.Contains(name, "=") && takesValue[name] {
-				j++
-			}
-		}
-		if j >= len(args) {
-			break
-		}
-		sub := cmd.Command(args[j])
-		if sub == nil {
-			// An unknown subcommand (catalog frob --skills x): left as
-			// typed, so that it is reported as such, not its flags.
-			return 0, nil
-		}
-		i, cmd = j, sub
-		mark(cmd.Flags)
-	}
-	return i, cmd
+func appCommand(app *cli.App) argvCommand {
+	return argvCommand{app.Flags, app.Commands, app.Command}
 }
+
+func (c argvCommand) Flags() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range c.flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			m[n] = !isBool
+		}
+	}
+	return m
+}
+
+func (c argvCommand) Sub(name string) argv.Command {
+	s := c.find(name)
+	if s == nil {
+		return nil
+	}
+	return argvCommand{s.Flags, s.Subcommands, s.Command}
+}
+
+func (c argvCommand) HasSubs() bool { return len(c.subs) > 0 }
 
 // onePass reports a command whose memory is proportional to its input.
 func onePass(c *cli.Context) bool {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"time"
 
@@ -251,15 +250,9 @@ func archiveGcCommand(e *env) *cli.Command {
 				}
 				stale = append(stale, more...)
 			}
-			removed := []archive.TempFile{}
-			for _, st := range stale {
-				if err := os.Remove(st.Path); err != nil {
-					if !errors.Is(err, fs.ErrNotExist) {
-						e.warnInput(err)
-					}
-					continue
-				}
-				removed = append(removed, st)
+			removed, errs := archive.RemoveTemps(stale)
+			for _, err := range errs {
+				e.warnInput(err)
 			}
 			if e.format == "json" {
 				err = writeJSON(e, arender.RemovedJSON(removed))

@@ -121,41 +121,9 @@ func benchCatalogCommand(e *env) *cli.Command {
 				}
 				opts.Fresh = catalogbench.ChildCommand(exe, "skillopt", nil, "bench", "catalog-first")
 			}
-			var rows []catalogbench.Row
-			if dir := c.String("captures"); dir != "" {
-				inputs, errs := catalogbench.InputsFrom([]string{dir})
-				for _, err := range errs {
-					if errors.Is(err, catalogbench.ErrNoCatalog) {
-						printErr(e.stderr, fmt.Errorf("%w: skipped", err))
-						continue
-					}
-					e.warnInput(err)
-				}
-				if len(inputs) == 0 {
-					return e.finish(usageErr("%s: no request with a skill catalog and human text", dir))
-				}
-				for _, in := range inputs {
-					row, err := catalogbench.RunInput(in, opts)
-					if errors.Is(err, catalogbench.ErrUnchanged) {
-						printErr(e.stderr, fmt.Errorf("%s: %w: skipped", in.Source, err))
-						continue
-					}
-					if err != nil {
-						return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", in.Source, err)}
-					}
-					rows = append(rows, row)
-				}
-				if len(rows) == 0 {
-					return e.finish(usageErr("%s: no request SO101 and SO103 change", dir))
-				}
-			} else {
-				for _, n := range sizes {
-					row, err := catalogbench.RunWith(n, opts)
-					if err != nil {
-						return err
-					}
-					rows = append(rows, row)
-				}
+			rows, err := e.benchCatalogRows(c, sizes, opts)
+			if rows == nil {
+				return err
 			}
 			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
 			rep := catalogbench.NewReport(rows, start, note)
@@ -182,4 +150,41 @@ func benchCatalogFirstCommand(e *env) *cli.Command {
 			return catalogbench.FirstInProcess(c.Args().Get(0), capture.Provider(c.Args().Get(1)), e.stdout)
 		},
 	}
+}
+
+// benchCatalogRows runs the catalog benchmark over the requests of
+// --captures, else over a synthetic request of every size. No rows come
+// with the error that ends the command.
+func (e *env) benchCatalogRows(c *cli.Context, sizes []int, opts catalogbench.Options) ([]catalogbench.Row, error) {
+	dir := c.String("captures")
+	if dir == "" {
+		var rows []catalogbench.Row
+		for _, n := range sizes {
+			row, err := catalogbench.RunWith(n, opts)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+		return rows, nil
+	}
+	inputs, errs := catalogbench.InputsFrom([]string{dir})
+	for _, err := range errs {
+		if errors.Is(err, catalogbench.ErrNoCatalog) {
+			printErr(e.stderr, fmt.Errorf("%w: skipped", err))
+			continue
+		}
+		e.warnInput(err)
+	}
+	if len(inputs) == 0 {
+		return nil, e.finish(usageErr("%s: no request with a skill catalog and human text", dir))
+	}
+	rows, err := catalogbench.RunInputs(inputs, opts, func(err error) { printErr(e.stderr, err) })
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	if len(rows) == 0 {
+		return nil, e.finish(usageErr("%s: no request SO101 and SO103 change", dir))
+	}
+	return rows, nil
 }

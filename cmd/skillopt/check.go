@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -87,7 +86,7 @@ func checkCommand(e *env) *cli.Command {
 			}
 			rep := e.newReport("check")
 			rep.Inputs = append(rep.Inputs, inputs...)
-			rep.Diagnostics = locateAll(diags, files)
+			rep.Diagnostics = report.Locate(diags, files)
 			rep.Summary.Captures = report.Count(checked)
 			rep.Summary.Invariants = report.Count(len(invariants))
 			rep.Summary.Pipeline = report.Count(len(pipeline))
@@ -101,39 +100,6 @@ func checkCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
-}
-
-// locateAll converts the diagnostics for the report. A capture finding
-// gets its capture's file and, when its pointer names a value of the
-// capture as read, that value's position in the file; a pointer that only
-// the transformed body has stays a pointer.
-func locateAll(diags []rules.Diagnostic, files []*capture.File) []report.Diagnostic {
-	type origin struct {
-		c   *capture.Capture
-		src *report.Source
-	}
-	byName := map[string]origin{}
-	for _, f := range files {
-		src := report.NewSource(f.Data)
-		for _, c := range f.Captures {
-			if _, dup := byName[c.Name]; !dup {
-				byName[c.Name] = origin{c, src}
-			}
-		}
-	}
-	out := make([]report.Diagnostic, 0, len(diags))
-	for _, d := range diags {
-		rd := report.FromRule(d)
-		if o, ok := byName[d.Capture]; ok && d.File == "" {
-			rd.File = o.c.File.Name
-			if i, err := o.c.Doc.Lookup(d.Pointer); err == nil {
-				off, exact := o.c.FileOffset(int(o.c.Doc.Nodes[i].Start))
-				o.src.Place(&rd, off, exact)
-			}
-		}
-		out = append(out, rd)
-	}
-	return out
 }
 
 // filterOff drops diagnostics of rules that the configuration turns off

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/gctune"
+	"github.com/skillopt/skillopt/internal/jsonout"
 	"github.com/skillopt/skillopt/internal/reviewdiff"
 	"github.com/skillopt/skillopt/internal/ruleset"
 )
@@ -96,30 +96,13 @@ func (e *env) runDiff(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range results {
-			name := r.Original.Name
-			changes := []reviewdiff.Change{}
-			for _, ch := range r.Changes() {
-				changes = append(changes, reviewdiff.Change{Capture: name, Pointer: ch.Pointer, BytesBefore: ch.BytesBefore, BytesAfter: ch.BytesAfter, Rule: ch.Rule})
-			}
-			pairs = append(pairs, reviewdiff.Pair{Name: name, A: r.Original, B: r.Final, NameA: name + " (original)", NameB: name + " (transformed)", Changes: changes})
-		}
-	} else {
-		fa, fb := files[0], files[1]
-		if len(fa.Captures) != len(fb.Captures) {
-			return usageErr("%s holds %d captures but %s holds %d", fa.Name, len(fa.Captures), fb.Name, len(fb.Captures))
-		}
-		for i := range fa.Captures {
-			a, b := fa.Captures[i], fb.Captures[i]
-			pairs = append(pairs, reviewdiff.Pair{Name: a.Name + " → " + b.Name, A: a, B: b, NameA: a.Name, NameB: b.Name})
-		}
+		pairs = reviewdiff.Transformed(results)
+	} else if pairs, err = reviewdiff.Between(files[0], files[1]); err != nil {
+		return usageErr("%v", err)
 	}
-	differ := false
-	for _, p := range pairs {
-		differ = differ || !bytes.Equal(p.A.Body, p.B.Body)
-	}
+	differ := reviewdiff.Differ(pairs)
 	opts := reviewdiff.Options{Format: e.format, Context: max(c.Int("context"), 0), Stat: c.Bool("stat"), Color: e.color,
-		Label: ruleLabel, JSONTail: e.configField(), Quiet: e.quiet, WordDiff: c.Bool("word-diff")}
+		Label: ruleLabel, JSONTail: jsonout.ConfigField(e.configPath()), Quiet: e.quiet, WordDiff: c.Bool("word-diff")}
 	if err := reviewdiff.Write(e.stdout, pairs, opts); err != nil {
 		return err
 	}

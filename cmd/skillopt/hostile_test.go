@@ -173,25 +173,68 @@ func TestHostileText(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	reportFormats := []string{"text", "json", "markdown", "sarif", "github"}
-	type invocation struct {
-		args  []string
-		stdin string
-		// quiet: the run need not show the hostile text (it reports on it
-		// only through counts).
-		quiet bool
+	runs := hostileRuns(capt, badCapt, agent, hostileDir)
+	seen := map[string]map[string]bool{}
+	for _, r := range runs {
+		var stdout, stderr bytes.Buffer
+		run(append([]string{"skillopt"}, r.args...), strings.NewReader(r.stdin), &stdout, &stderr)
+		name := strings.Join(r.args, " ")
+		format := "text"
+		for i, a := range r.args {
+			if a == "--format" && i+1 < len(r.args) {
+				format = r.args[i+1]
+			}
+		}
+		checkHostileOutput(t, name, format, r.quiet, stdout.Bytes(), stderr.Bytes())
+		cmd := r.args[0]
+		if len(r.args) > 1 && !strings.HasPrefix(r.args[1], "-") && strings.Contains("catalog trace bench archive tools", cmd) {
+			cmd += " " + r.args[1]
+		}
+		if slicesContains(r.args, "--conversation") {
+			cmd += " --conversation"
+		}
+		if seen[cmd] == nil {
+			seen[cmd] = map[string]bool{}
+		}
+		seen[cmd][format] = true
 	}
-	var runs []invocation
+	var table []string
+	for cmd, fs := range seen {
+		var list []string
+		for f := range fs {
+			list = append(list, f)
+		}
+		sort.Strings(list)
+		table = append(table, fmt.Sprintf("%-24s %s", cmd, strings.Join(list, ", ")))
+	}
+	sort.Strings(table)
+	t.Logf("covered:\n%s", strings.Join(table, "\n"))
+}
+
+// hostileRun is one run of TestHostileText.
+type hostileRun struct {
+	args  []string
+	stdin string
+	// quiet: the run need not show the hostile text (it reports on it
+	// only through counts).
+	quiet bool
+}
+
+// hostileRuns are the runs of TestHostileText: every command, in every
+// format it supports, on the hostile inputs.
+func hostileRuns(capt, badCapt, agent, hostileDir string) []hostileRun {
+	reportFormats := []string{"text", "json", "markdown", "sarif", "github"}
+	var runs []hostileRun
 	add := func(formats []string, args ...string) {
 		for _, f := range formats {
-			runs = append(runs, invocation{args: append(append([]string{}, args...), "--format", f)})
+			runs = append(runs, hostileRun{args: append(append([]string{}, args...), "--format", f)})
 		}
 	}
 	// addQuiet adds runs whose output has only counts, or an error that
 	// quotes no input.
 	addQuiet := func(formats []string, args ...string) {
 		for _, f := range formats {
-			runs = append(runs, invocation{args: append(append([]string{}, args...), "--format", f), quiet: true})
+			runs = append(runs, hostileRun{args: append(append([]string{}, args...), "--format", f), quiet: true})
 		}
 	}
 	add([]string{"text", "json", "markdown"}, "measure", "--encoding", "none", capt)
@@ -232,58 +275,24 @@ func TestHostileText(t *testing.T) {
 	add([]string{"text", "json"}, "bench", "tools", "--set", "toolset", "--providers", "anthropic", "--scale", "5", "--cases")
 	addQuiet([]string{"text", "json"}, "archive", "gc", "--archive", "arch", "--older-than", "100h", hostileDir)
 	runs = append(runs,
-		invocation{args: []string{"archive", "gc", "--archive", "arch", "--older-than", "0s", hostileDir}},
-		invocation{args: []string{"transform", "--rules", "SO3", "--archive", "arch", capt, "-o", "again.json"}, quiet: true},
-		invocation{args: []string{"measure", "--format", "text", "-"}, stdin: hostile, quiet: true},
-		invocation{args: []string{"validate", "--config", "bad.toml", capt}},
-		invocation{args: []string{"rules", hostile}},
-		invocation{args: []string{"catalog", "load", hostile}},
-		invocation{args: []string{"trace", "view", hostile}},
-		invocation{args: []string{"measure", hostile}})
+		hostileRun{args: []string{"archive", "gc", "--archive", "arch", "--older-than", "0s", hostileDir}},
+		hostileRun{args: []string{"transform", "--rules", "SO3", "--archive", "arch", capt, "-o", "again.json"}, quiet: true},
+		hostileRun{args: []string{"measure", "--format", "text", "-"}, stdin: hostile, quiet: true},
+		hostileRun{args: []string{"validate", "--config", "bad.toml", capt}},
+		hostileRun{args: []string{"rules", hostile}},
+		hostileRun{args: []string{"catalog", "load", hostile}},
+		hostileRun{args: []string{"trace", "view", hostile}},
+		hostileRun{args: []string{"measure", hostile}})
 	for _, f := range []string{"text", "json", "markdown"} {
-		runs = append(runs, invocation{args: []string{"rules", "--format", f}, quiet: true})
+		runs = append(runs, hostileRun{args: []string{"rules", "--format", f}, quiet: true})
 	}
 	for _, f := range []string{"text", "json"} {
 		runs = append(runs,
-			invocation{args: []string{"archive", "ls", "--archive", "arch", "--format", f}, quiet: true},
-			invocation{args: []string{"archive", "verify", "--archive", "arch", "--format", f}, quiet: true})
+			hostileRun{args: []string{"archive", "ls", "--archive", "arch", "--format", f}, quiet: true},
+			hostileRun{args: []string{"archive", "verify", "--archive", "arch", "--format", f}, quiet: true})
 	}
 
-	seen := map[string]map[string]bool{}
-	for _, r := range runs {
-		var stdout, stderr bytes.Buffer
-		run(append([]string{"skillopt"}, r.args...), strings.NewReader(r.stdin), &stdout, &stderr)
-		name := strings.Join(r.args, " ")
-		format := "text"
-		for i, a := range r.args {
-			if a == "--format" && i+1 < len(r.args) {
-				format = r.args[i+1]
-			}
-		}
-		checkHostileOutput(t, name, format, r.quiet, stdout.Bytes(), stderr.Bytes())
-		cmd := r.args[0]
-		if len(r.args) > 1 && !strings.HasPrefix(r.args[1], "-") && strings.Contains("catalog trace bench archive tools", cmd) {
-			cmd += " " + r.args[1]
-		}
-		if slicesContains(r.args, "--conversation") {
-			cmd += " --conversation"
-		}
-		if seen[cmd] == nil {
-			seen[cmd] = map[string]bool{}
-		}
-		seen[cmd][format] = true
-	}
-	var table []string
-	for cmd, fs := range seen {
-		var list []string
-		for f := range fs {
-			list = append(list, f)
-		}
-		sort.Strings(list)
-		table = append(table, fmt.Sprintf("%-24s %s", cmd, strings.Join(list, ", ")))
-	}
-	sort.Strings(table)
-	t.Logf("covered:\n%s", strings.Join(table, "\n"))
+	return runs
 }
 
 // checkHostileOutput checks the output of one run of TestHostileText:
@@ -378,4 +387,14 @@ func slicesContains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+func mustRun(t *testing.T, code int, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	got := run(append([]string{"skillopt"}, args...), strings.NewReader(""), &stdout, &stderr)
+	if got != code {
+		t.Fatalf("skillopt %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), got, code, stdout.String(), stderr.String())
+	}
+	return stdout.String()
 }

@@ -95,20 +95,6 @@ func TestCorpusDefaultNeverLarger(t *testing.T) {
 	}
 }
 
-// TestCorpusCheckClean: check with the default pipeline finds no error on
-// the corpus, its cross-capture invariants included.
-func TestCorpusCheckClean(t *testing.T) {
-	files := corpusFiles(t)
-	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"skillopt", "check"}, files...), nil, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("check exit %d over %d files:\n%s\n%s", code, len(files), stdout.String(), stderr.String())
-	}
-	if !strings.Contains(stdout.String(), " 0 findings") {
-		t.Errorf("check:\n%s", stdout.String())
-	}
-}
-
 // conversationsOf returns the conversations measure --conversation reads
 // in the corpus, by name: the three-turn Pi conversations, the successive
 // requests of one recorded test (NAME.reqN.json), and every JSONL and HAR

@@ -119,41 +119,15 @@ func runRecord(e *env, c *cli.Context) error {
 		fmt.Fprintf(e.stderr, "  %s/%s/… → %s\n", addr, u.Name, u.URL.Redacted())
 	}
 
-	code := exitOK
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	code := exitOK
 	if len(args) > 0 {
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Env = append(os.Environ(), vars...)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-		for _, v := range vars {
-			fmt.Fprintf(e.stderr, "  %s\n", v)
-		}
-		if err := cmd.Start(); err != nil {
+		var err error
+		if code, err = recordWhile(e, args, vars, sigs); err != nil {
 			srv.Close()
-			return &exitError{code: exitUsage, err: fmt.Errorf("record: %w", err)}
-		}
-		// An interrupt at the terminal reaches CMD too; the proxy keeps
-		// serving until CMD has exited.
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		for waiting := true; waiting; {
-			select {
-			case err = <-done:
-				waiting = false
-			case <-sigs:
-			}
-		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-			if code < 0 {
-				code = exitUsage
-			}
-		} else if err != nil {
-			fmt.Fprintf(e.stderr, "skillopt: %s: %v\n", args[0], err)
-			code = exitUsage
+			return err
 		}
 	} else {
 		fmt.Fprintln(e.stderr, "  press Ctrl-C to stop")
@@ -174,4 +148,44 @@ func runRecord(e *env, c *cli.Context) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// recordWhile runs CMD with vars added to its environment until it exits
+// and returns its exit code (2 when it could not be waited for, or was
+// killed); a signal meanwhile reaches CMD from the terminal and keeps the
+// proxy serving. err is a CMD that could not be started.
+func recordWhile(e *env, args, vars []string, sigs <-chan os.Signal) (int, error) {
+	code := exitOK
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), vars...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	for _, v := range vars {
+		fmt.Fprintf(e.stderr, "  %s\n", v)
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, &exitError{code: exitUsage, err: fmt.Errorf("record: %w", err)}
+	}
+	// An interrupt at the terminal reaches CMD too; the proxy keeps
+	// serving until CMD has exited.
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	for waiting := true; waiting; {
+		select {
+		case err = <-done:
+			waiting = false
+		case <-sigs:
+		}
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if code < 0 {
+			code = exitUsage
+		}
+	} else if err != nil {
+		fmt.Fprintf(e.stderr, "skillopt: %s: %v\n", args[0], err)
+		code = exitUsage
+	}
+	return code, nil
 }

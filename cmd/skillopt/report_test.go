@@ -10,10 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
-	"github.com/skillopt/skillopt/rules"
 )
 
 // reportInputs writes a skill tree and captures with findings (astral
@@ -111,39 +109,6 @@ func TestReportFormats(t *testing.T) {
 			if b.String() != out[format] {
 				t.Errorf("%s: %s rendered from the JSON report:\n%s\nprinted:\n%s", name, format, b.String(), out[format])
 			}
-		}
-	}
-}
-
-// TestLocateAll: a check finding is located in its capture's file when its
-// pointer names a value of the capture as read; otherwise it keeps the
-// pointer alone. File findings and unknown captures pass through.
-func TestLocateAll(t *testing.T) {
-	data := "{\"model\":\"m\",\n \"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}\n"
-	f, err := capture.Read("c.json", []byte(data), capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	diags := []rules.Diagnostic{
-		{Rule: "SO1", Capture: "c.json", Pointer: "/messages/0/content", Message: "in both"},
-		{Rule: "SO2", Capture: "c.json", Pointer: "/tools/0", Message: "only after the transform"},
-		{Rule: "SO3", Capture: "c.json", Message: "whole body"},
-		{Rule: "SK1", File: "x.md", Line: 3, Column: 4, Message: "a file"},
-		{Rule: "SO4", Capture: "other.json", Pointer: "/a", Message: "unknown capture"},
-	}
-	got := locateAll(diags, []*capture.File{f})
-	hi := strings.Index(data, `"hi"`)
-	col := hi - strings.IndexByte(data, '\n')
-	want := []report.Diagnostic{
-		{Rule: "SO1", Capture: "c.json", Pointer: "/messages/0/content", Message: "in both", File: "c.json", Line: 2, Column: col, Column16: col, Offset: hi, Exact: true},
-		{Rule: "SO2", Capture: "c.json", Pointer: "/tools/0", Message: "only after the transform", File: "c.json"},
-		{Rule: "SO3", Capture: "c.json", Message: "whole body", File: "c.json", Line: 1, Column: 1, Column16: 1, Offset: 0, Exact: true},
-		{Rule: "SK1", File: "x.md", Line: 3, Column: 4, Message: "a file"},
-		{Rule: "SO4", Capture: "other.json", Pointer: "/a", Message: "unknown capture"},
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("%d: got  %+v\nwant %+v", i, got[i], want[i])
 		}
 	}
 }

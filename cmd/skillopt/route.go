@@ -3,21 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog"
-	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/untrusted"
 	"github.com/skillopt/skillopt/route"
 )
-
-// maxRouterSettings bounds a .pi/settings.json.
-const maxRouterSettings = 4 << 20
 
 func routeCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -79,70 +73,57 @@ func routeCommand(e *env) *cli.Command {
 			if c.Bool("prefix-hash") {
 				return routePrefixHash(e, c, path, skill, doc)
 			}
-			for _, f := range []string{"appendix", "directive"} {
-				if c.IsSet(f) {
-					return argErr(c, "--%s goes with --prefix-hash", f)
-				}
-			}
-			j := route.Judgement{
-				Tier:       route.Tier(c.String("tier")),
-				Complexity: route.Complexity(c.String("complexity")),
-				Risk:       route.Risk(c.String("risk")),
-				Confidence: c.Float64("confidence"),
-				Passed:     c.Bool("judge-passed"),
-			}
-			if err := j.Check(); err != nil {
-				return argErr(c, "%v", err)
-			}
-			settingsPath, s, err := routerSettings(e, c.String("settings"))
-			if err != nil {
-				return err
-			}
-			model := ""
-			if f := doc.Field("model"); f != nil && catalog.IsString(f.Node) {
-				model = f.Node.Value
-			}
-			d, err := route.Choose(s, model, j)
-			if refused := (*route.DisallowedProviderError)(nil); errors.As(err, &refused) {
-				if e.format == "json" {
-					if err := writeJSON(e, routeRefusal{Skill: skill, File: path, Refused: refused, Reason: refused.Error(), Settings: nullable(settingsPath)}); err != nil {
-						return err
-					}
-					return findings
-				}
-				return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v; the router aborts the run", path, err)}
-			}
-			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", path, err)}
-			}
-			b := route.ContextBudget(s, route.BudgetTier(s, d, j))
-			res := routeResult{Skill: skill, File: path, Decision: d, Message: route.Message(skill, d), Judgement: j, Budget: b,
-				Surfaced: s.ExecutionRouting.SurfaceDecision, Settings: nullable(settingsPath)}
-			if e.format == "json" {
-				return writeJSON(e, res)
-			}
-			return writeRouteText(e.stdout, res)
+			return routeDecide(e, c, path, skill, doc)
 		},
 	}
 }
 
-type routeResult struct {
-	Skill string `json:"skill"`
-	File  string `json:"file"`
-	route.Decision
-	Message   string          `json:"message"`
-	Surfaced  bool            `json:"surfaced"`
-	Judgement route.Judgement `json:"judgement"`
-	Budget    route.Budget    `json:"budget"`
-	Settings  *string         `json:"settings"`
-}
-
-type routeRefusal struct {
-	Skill    string                         `json:"skill"`
-	File     string                         `json:"file"`
-	Refused  *route.DisallowedProviderError `json:"refused"`
-	Reason   string                         `json:"reason"`
-	Settings *string                        `json:"settings"`
+// routeDecide decides the run of one skill and prints the decision, or the
+// refusal of the allow-list (exit 1).
+func routeDecide(e *env, c *cli.Context, path, skill string, doc *catalog.SkillDoc) error {
+	for _, f := range []string{"appendix", "directive"} {
+		if c.IsSet(f) {
+			return argErr(c, "--%s goes with --prefix-hash", f)
+		}
+	}
+	j := route.Judgement{
+		Tier:       route.Tier(c.String("tier")),
+		Complexity: route.Complexity(c.String("complexity")),
+		Risk:       route.Risk(c.String("risk")),
+		Confidence: c.Float64("confidence"),
+		Passed:     c.Bool("judge-passed"),
+	}
+	if err := j.Check(); err != nil {
+		return argErr(c, "%v", err)
+	}
+	settingsPath, s, err := routerSettings(e, c.String("settings"))
+	if err != nil {
+		return err
+	}
+	model := ""
+	if f := doc.Field("model"); f != nil && catalog.IsString(f.Node) {
+		model = f.Node.Value
+	}
+	d, err := route.Choose(s, model, j)
+	if refused := (*route.DisallowedProviderError)(nil); errors.As(err, &refused) {
+		if e.format == "json" {
+			if err := writeJSON(e, route.Refusal{Skill: skill, File: path, Refused: refused, Reason: refused.Error(), Settings: nullable(settingsPath)}); err != nil {
+				return err
+			}
+			return findings
+		}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v; the router aborts the run", path, err)}
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", path, err)}
+	}
+	b := route.ContextBudget(s, route.BudgetTier(s, d, j))
+	res := route.Result{Skill: skill, File: path, Decision: d, Message: route.Message(skill, d), Judgement: j, Budget: b,
+		Surfaced: s.ExecutionRouting.SurfaceDecision, Settings: nullable(settingsPath)}
+	if e.format == "json" {
+		return writeJSON(e, res)
+	}
+	return res.WriteText(e.stdout)
 }
 
 func nullable(s string) *string {
@@ -150,21 +131,6 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-func writeRouteText(w io.Writer, r routeResult) error {
-	settings := "built-in defaults"
-	if r.Settings != nil {
-		settings = *r.Settings
-	}
-	surfaced := "yes"
-	if !r.Surfaced {
-		surfaced = "no (executionRouting.surfaceDecision is off: the thread does not name the model)"
-	}
-	_, err := fmt.Fprintf(w, "%s\nsource:   %s\nreason:   %s\nbudget:   %d bytes (tier %s, %s)\nsurfaced: %s\nsettings: %s\n",
-		escape.Text(r.Message), r.Source, escape.Text(r.Reason), r.Budget.OverflowCeilingBytes, r.Budget.Tier, r.Budget.Source,
-		surfaced, escape.Text(settings))
-	return err
 }
 
 func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.SkillDoc) error {
@@ -207,16 +173,12 @@ func routerSettings(e *env, explicit string) (string, *route.Settings, error) {
 	path := explicit
 	if path == "" {
 		wd, _ := os.Getwd()
-		path = findPiSettings(wd)
+		path = route.FindSettings(wd)
 		if path == "" {
 			return "", route.Defaults(), nil
 		}
 	}
-	data, err := untrusted.ReadFile(path, maxRouterSettings)
-	if err != nil {
-		return "", nil, &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", path, err)}
-	}
-	s, err := route.Parse(path, data)
+	s, err := route.ReadSettings(path)
 	if err != nil {
 		var es route.Errors
 		if !errors.As(err, &es) {
@@ -228,36 +190,4 @@ func routerSettings(e *env, explicit string) (string, *route.Settings, error) {
 		return "", nil, &exitError{code: exitUsage}
 	}
 	return path, s, nil
-}
-
-// findPiSettings looks for .pi/settings.json in dir and its parents, up to
-// the first that holds .git or is the home folder (dir alone when none
-// is); the path is relative to dir when it can be.
-func findPiSettings(dir string) string {
-	home, _ := os.UserHomeDir()
-	var dirs []string
-	top := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		dirs = append(dirs, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || d == home {
-			top = d
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if top == "" {
-		dirs = dirs[:1]
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, ".pi", "settings.json")
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			if rel, err := filepath.Rel(dir, p); err == nil {
-				return rel
-			}
-			return p
-		}
-	}
-	return ""
 }

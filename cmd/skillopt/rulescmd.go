@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,22 +12,6 @@ import (
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
-
-type ruleRow struct {
-	ID       string         `json:"id"`
-	Name     string         `json:"name"`
-	Kind     string         `json:"kind"`
-	Severity string         `json:"severity"`
-	Summary  string         `json:"summary"`
-	Doc      string         `json:"doc"`
-	Options  []rules.Option `json:"options,omitempty"`
-	Requires []string       `json:"requires,omitempty"`
-	Lossy    bool           `json:"-"`
-}
-
-func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs(), Lossy: r.Engine.Lossy}
-}
 
 func rulesCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -65,9 +47,9 @@ func rulesCommand(e *env) *cli.Command {
 					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
 			}
-			rows := make([]ruleRow, len(list))
+			rows := make([]ruleset.Doc, len(list))
 			for i, r := range list {
-				rows[i] = rowOf(r)
+				rows[i] = ruleset.DocOf(r)
 			}
 			switch {
 			case e.format == "json":
@@ -75,65 +57,20 @@ func rulesCommand(e *env) *cli.Command {
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
 				return enc.Encode(struct {
-					Rules []ruleRow `json:"rules"`
+					Rules []ruleset.Doc `json:"rules"`
 				}{rows})
 			case e.format == "markdown":
 				for _, r := range rows {
-					fmt.Fprint(e.stdout, RuleMarkdown(r))
+					fmt.Fprint(e.stdout, r.Markdown())
 				}
 			case one:
-				r := rows[0]
-				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
-				for _, o := range r.Options {
-					fmt.Fprintf(e.stdout, "\noption %s (default %s): %s\n", o.Name(), o.Default, o.Doc)
-				}
+				rows[0].WriteText(e.stdout)
 			default:
-				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tNAME\tKIND\tSEVERITY\tSUMMARY")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Kind, r.Severity, r.Summary)
-				}
-				tw.Flush()
+				ruleset.WriteTable(e.stdout, rows)
 			}
 			return nil
 		},
 	}
-}
-
-// RuleMarkdown renders one rule's documentation page.
-func RuleMarkdown(r ruleRow) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## %s `%s`\n\n", r.ID, r.Name)
-	fmt.Fprintf(&b, "Kind: %s. Default severity: %s.\n\n%s\n\n", r.Kind, r.Severity, r.Doc)
-	if r.Lossy {
-		b.WriteString("Lossy: it may remove content that it neither archives nor leaves in the request.\n\n")
-	}
-	if len(r.Options) > 0 {
-		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
-		for _, o := range r.Options {
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", o.Name(), o.Default, o.Doc)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-// wrap breaks text into lines of at most width columns.
-func wrap(text string, width int) string {
-	var out strings.Builder
-	col := 0
-	for _, w := range strings.Fields(text) {
-		if col > 0 && col+1+len(w) > width {
-			out.WriteByte('\n')
-			col = 0
-		} else if col > 0 {
-			out.WriteByte(' ')
-			col++
-		}
-		out.WriteString(w)
-		col += len(w)
-	}
-	return out.String()
 }
 
 func initCommand(e *env) *cli.Command {

@@ -223,45 +223,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		}
 		return ""
 	}
-	type invocation struct {
-		args  []string
-		stdin string
-	}
-	var runs []invocation
-	for name := range files {
-		if strings.HasSuffix(name, ".meta.json") {
-			continue
-		}
-		for _, f := range []string{"text", "json", "markdown", "html"} {
-			runs = append(runs, invocation{args: []string{"measure", "--conversation", "--format", f, name}})
-		}
-		for _, f := range []string{"text", "json", "markdown"} {
-			runs = append(runs,
-				invocation{args: []string{"measure", "--format", f, name}},
-				invocation{args: []string{"measure", "--details", "--format", f, name}},
-				invocation{args: []string{"diff", "--format", f, name}},
-				invocation{args: []string{"diff", "--format", f, name, name}})
-		}
-		for _, f := range []string{"text", "json"} {
-			runs = append(runs,
-				invocation{args: []string{"validate", "--format", f, name}},
-				invocation{args: []string{"check", "--format", f, name}},
-				invocation{args: []string{"tools", "search", "--format", f, "shell command", name}},
-				invocation{args: []string{"catalog", "build", "--format", f, "--from", name}})
-		}
-		for _, f := range []string{"markdown", "sarif", "github"} {
-			runs = append(runs,
-				invocation{args: []string{"validate", "--format", f, name}},
-				invocation{args: []string{"check", "--format", f, name}})
-		}
-		runs = append(runs,
-			invocation{args: []string{"transform", name}},
-			invocation{args: []string{"transform", "--rules", "none", name}},
-			invocation{args: []string{"transform", name, "-o", "out-" + name}},
-			invocation{args: []string{"transform", "--rules", "none", "-o", "none-" + name, name}},
-			invocation{args: []string{"measure", "--format", "json", "-"}, stdin: files[name]},
-			invocation{args: []string{"transform", "-"}, stdin: files[name]})
-	}
+	runs := secretRuns(files)
 	for _, r := range runs {
 		var stdout, stderr bytes.Buffer
 		run(append([]string{"skillopt"}, r.args...), strings.NewReader(r.stdin), &stdout, &stderr)
@@ -314,6 +276,53 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			t.Errorf("transform left %s unchanged", name)
 		}
 	}
+}
+
+// secretRun is one run of TestSecretsNeverPrinted.
+type secretRun struct {
+	args  []string
+	stdin string
+}
+
+// secretRuns are the runs of TestSecretsNeverPrinted: every command that
+// reads captures, in every format, on every capture file of files.
+func secretRuns(files map[string]string) []secretRun {
+	var runs []secretRun
+	for name := range files {
+		if strings.HasSuffix(name, ".meta.json") {
+			continue
+		}
+		for _, f := range []string{"text", "json", "markdown", "html"} {
+			runs = append(runs, secretRun{args: []string{"measure", "--conversation", "--format", f, name}})
+		}
+		for _, f := range []string{"text", "json", "markdown"} {
+			runs = append(runs,
+				secretRun{args: []string{"measure", "--format", f, name}},
+				secretRun{args: []string{"measure", "--details", "--format", f, name}},
+				secretRun{args: []string{"diff", "--format", f, name}},
+				secretRun{args: []string{"diff", "--format", f, name, name}})
+		}
+		for _, f := range []string{"text", "json"} {
+			runs = append(runs,
+				secretRun{args: []string{"validate", "--format", f, name}},
+				secretRun{args: []string{"check", "--format", f, name}},
+				secretRun{args: []string{"tools", "search", "--format", f, "shell command", name}},
+				secretRun{args: []string{"catalog", "build", "--format", f, "--from", name}})
+		}
+		for _, f := range []string{"markdown", "sarif", "github"} {
+			runs = append(runs,
+				secretRun{args: []string{"validate", "--format", f, name}},
+				secretRun{args: []string{"check", "--format", f, name}})
+		}
+		runs = append(runs,
+			secretRun{args: []string{"transform", name}},
+			secretRun{args: []string{"transform", "--rules", "none", name}},
+			secretRun{args: []string{"transform", name, "-o", "out-" + name}},
+			secretRun{args: []string{"transform", "--rules", "none", "-o", "none-" + name, name}},
+			secretRun{args: []string{"measure", "--format", "json", "-"}, stdin: files[name]},
+			secretRun{args: []string{"transform", "-"}, stdin: files[name]})
+	}
+	return runs
 }
 
 // TestUnusualTables keeps the tables whole: the 33 names and 26 free-text

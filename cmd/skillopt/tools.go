@@ -2,13 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/tools"
@@ -107,47 +104,8 @@ func toolsSearchCommand(e *env) *cli.Command {
 			if e.format == "json" {
 				return e.finish(writeJSON(e, page))
 			}
-			writeToolPage(e, capt.Name, page)
+			page.WriteText(e.stdout, capt.Name)
 			return e.finish(nil)
 		},
-	}
-}
-
-func writeToolPage(e *env, name string, page *tools.Page) {
-	w := e.stdout
-	name = escape.Text(name)
-	d := page.Deferral
-	which := "deferred"
-	if d.Decision != "defer" {
-		which = "deferrable"
-	}
-	if page.Searched == 0 {
-		fmt.Fprintf(w, "%s: no %s tools to search\n", name, which)
-	} else {
-		fmt.Fprintf(w, "%s: %q matches %d of %d %s tools\n", name, page.Query, page.Matches, page.Searched, which)
-	}
-	width := 0
-	for _, t := range page.Tools {
-		width = max(width, utf8.RuneCountInString(escape.Text(t.Name)))
-	}
-	for _, t := range page.Tools {
-		fmt.Fprintf(w, "  %s %8.3f\n", padRight(escape.Text(t.Name), width), t.Score)
-	}
-	switch d.Decision {
-	case "defer":
-		fmt.Fprintf(w, "deferral: defers %d of %d tools\n", d.Deferred, d.Deferred+d.Kept)
-	default:
-		fmt.Fprintf(w, "deferral: defers nothing (%s)\n", escape.Text(d.Reason))
-	}
-	if len(page.Activated) > 0 {
-		fmt.Fprintf(w, "activates: %s\n", textList(page.Activated))
-	}
-	if d.Decision == "defer" {
-		fmt.Fprintf(w, "declared after activation (%d): %s\n", len(page.Active), textList(page.Active))
-	} else {
-		fmt.Fprintf(w, "declared (%d): %s\n", len(page.Active), textList(page.Active))
-	}
-	if page.Cursor != nil {
-		fmt.Fprintf(w, "next page: --cursor %s\n", escape.Text(*page.Cursor))
 	}
 }

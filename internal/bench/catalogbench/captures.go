@@ -71,3 +71,23 @@ func catalogSkills(c *capture.Capture) []catalog.Skill {
 	}
 	return catalog.ParsePiCatalogs(texts...)
 }
+
+// RunInputs runs RunInput over every input in order. A request SO101 and
+// SO103 leave unchanged makes no row: it is handed to skipped, naming its
+// source. Any other failure stops the run with an error naming the
+// input's source.
+func RunInputs(inputs []*Input, opts Options, skipped func(error)) ([]Row, error) {
+	var rows []Row
+	for _, in := range inputs {
+		row, err := RunInput(in, opts)
+		if errors.Is(err, ErrUnchanged) {
+			skipped(fmt.Errorf("%s: %w: skipped", in.Source, err))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Source, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}

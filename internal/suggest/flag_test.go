@@ -1,16 +1,12 @@
-package main
+package suggest
 
 import (
-	"errors"
 	"strings"
 	"testing"
-
-	"github.com/skillopt/skillopt/internal/suggest"
-	"github.com/urfave/cli/v2"
 )
 
 func TestFlagError(t *testing.T) {
-	flags := []cli.Flag{&cli.StringSliceFlag{Name: "select"}, &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}}}
+	flags := []string{"select", "quiet", "q"}
 	for _, tc := range []struct {
 		msg  string
 		args []string
@@ -24,7 +20,7 @@ func TestFlagError(t *testing.T) {
 		{"flag provided but not defined: -x", nil, "flag provided but not defined: -x"},
 		{"something else", nil, "something else"},
 	} {
-		if got := flagError(errors.New(tc.msg), tc.args, flags); got != tc.want {
+		if got := FlagError(tc.msg, tc.args, flags); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.msg, got, tc.want)
 		}
 	}
@@ -36,12 +32,12 @@ func FuzzFlagError(f *testing.F) {
 	f.Add("flag provided but not defined: -selcet", "--selcet")
 	f.Add(`invalid value "a\"b" for flag -replay: x`, "-replay=a")
 	f.Add("flag needs an argument: -f", "-f")
-	flags := []cli.Flag{&cli.StringFlag{Name: "select"}, &cli.StringFlag{Name: "f"}}
+	flags := []string{"select", "f"}
 	f.Fuzz(func(t *testing.T, msg, arg string) {
-		got := flagError(errors.New(msg), []string{"skillopt", arg}, flags)
+		got := FlagError(msg, []string{"skillopt", arg}, flags)
 		if m := flagErr().FindStringSubmatch(msg); m != nil && !strings.Contains(got, m[2]) {
 			t.Fatalf("%q became %q, losing the flag %q", msg, got, m[2])
 		}
-		_ = suggest.Typo(msg, []string{arg, "measure"})
+		_ = Typo(msg, []string{arg, "measure"})
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package ruleset
 
 import (
 	"flag"
@@ -6,26 +6,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/skillopt/skillopt/internal/ruleset"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "regenerate docs/rules from the rule values")
 
 // TestRuleDocs keeps docs/rules/<ID>.md in step with the documentation on
-// the rule values (go test ./cmd/skillopt -update-docs regenerates them).
+// the rule values (go test ./internal/ruleset -update-docs regenerates them).
 func TestRuleDocs(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "rules")
 	want := map[string]string{}
 	var index strings.Builder
-	index.WriteString("# Rules\n\nGenerated from the rule values; do not edit (`go test ./cmd/skillopt -update-docs`).\n\n| ID | name | kind | severity | summary |\n| --- | --- | --- | --- | --- |\n")
-	for _, r := range ruleset.All() {
-		row := rowOf(r)
-		want[r.ID+".md"] = "# " + strings.TrimPrefix(RuleMarkdown(row), "## ")
+	index.WriteString("# Rules\n\nGenerated from the rule values; do not edit (`go test ./internal/ruleset -update-docs`).\n\n| ID | name | kind | severity | summary |\n| --- | --- | --- | --- | --- |\n")
+	for _, r := range All() {
+		row := DocOf(r)
+		want[r.ID+".md"] = "# " + strings.TrimPrefix(row.Markdown(), "## ")
 		index.WriteString("| [" + r.ID + "](" + r.ID + ".md) | `" + r.Name + "` | " + row.Kind + " | " + row.Severity + " | " + row.Summary + " |\n")
 	}
 	index.WriteString("\n## Lossy rules\n\nThese transforms may remove content that they neither archive nor leave in the request; every other transform keeps what it removes (in the archive, or elsewhere in the request), and the engine drops a step of one that does not.\n\n")
-	for _, r := range ruleset.All() {
+	for _, r := range All() {
 		if r.Engine.Lossy {
 			index.WriteString("- [" + r.ID + "](" + r.ID + ".md) `" + r.Name + "`\n")
 		}
@@ -45,12 +43,12 @@ func TestRuleDocs(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != len(want) {
-		t.Errorf("docs/rules has %d files, want %d (go test ./cmd/skillopt -update-docs)", len(entries), len(want))
+		t.Errorf("docs/rules has %d files, want %d (go test ./internal/ruleset -update-docs)", len(entries), len(want))
 	}
 	for name, text := range want {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || string(got) != text {
-			t.Errorf("docs/rules/%s is out of date (go test ./cmd/skillopt -update-docs)", name)
+			t.Errorf("docs/rules/%s is out of date (go test ./internal/ruleset -update-docs)", name)
 		}
 	}
 }
