@@ -48,6 +48,9 @@ import (
 // replacement is what a rule puts in place of one tool result text.
 type replacement struct {
 	out, msg string
+	// unkept: the replacement carries no handle and nothing is archived
+	// (an overflow context memory has no room for).
+	unkept bool
 }
 
 // planner returns what a rule would put in place of text, one of the texts
@@ -145,6 +148,10 @@ func produce(p *rules.Pass, idle string) error {
 	edits := make([]rules.Edit, 0, len(mine)+1)
 	for _, cl := range mine {
 		ptr := d.Pointer(cl.node)
+		if cl.rep.unkept {
+			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(cl.rep.out), Message: cl.rep.msg})
+			continue
+		}
 		if _, err := keep(p, cl.text); err != nil {
 			kept(p, ptr, "original", err)
 			continue

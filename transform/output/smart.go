@@ -79,7 +79,7 @@ func planSmart(p *rules.Pass, o rules.Options) planner {
 			case err != nil:
 				why = fmt.Sprintf("extraction unreadable (%v); ", err)
 			case found && x.Accepted:
-				return replacement{x.Text, fmt.Sprintf("extraction accepted %d → %d bytes", len(text), len(x.Text))}, true
+				return replacement{out: x.Text, msg: fmt.Sprintf("extraction accepted %d → %d bytes", len(text), len(x.Text))}, true
 			case found:
 				why = fmt.Sprintf("extraction refused by the %s guard (%s); ", x.Refused, x.Why())
 			}
@@ -88,7 +88,7 @@ func planSmart(p *rules.Pass, o rules.Options) planner {
 		if !ok {
 			return replacement{}, false
 		}
-		return replacement{out, fmt.Sprintf("%s%s reduced %d → %d bytes", why, res.Reducer, len(text), len(out))}, true
+		return replacement{out: out, msg: fmt.Sprintf("%s%s reduced %d → %d bytes", why, res.Reducer, len(text), len(out))}, true
 	}
 }
 
