@@ -54,6 +54,9 @@ type LoadoutEntry struct {
 // Loadout is the result of resolving an agent definition's skills.
 type Loadout struct {
 	Agent *AgentDef
+	// Definition says where the definition was found when it was looked
+	// up by name (nil: it was given as a file).
+	Definition *AgentLookup
 	// Mode is "inherit" (start from the ambient catalogue) or "isolated".
 	Mode string
 	// Resolved is false when any error diagnostic makes the loadout

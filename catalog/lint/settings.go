@@ -24,6 +24,7 @@ type Settings struct {
 	MaxDepth                int               `toml:"max_depth" doc:"discovery bound: folder depth"`
 	MaxFiles                int               `toml:"max_files" doc:"discovery bound: visited entries"`
 	Cache                   bool              `toml:"cache" doc:"remember body token counts (by SHA-256 of the body) in the user cache folder, so that re-linting unchanged skills skips the tokenizer"`
+	TrustedProjects         []string          `toml:"trusted_projects" doc:"project folders (relative to the configuration file's folder) whose .pi/agents definitions catalog loadout --agent NAME uses, shadowing the global ones; other projects' are ignored"`
 }
 
 // Suppression silences one rule in the files matching a path pattern.

@@ -192,13 +192,15 @@ type loadoutDiag struct {
 func LoadoutJSON(lo *catalog.Loadout, diags []rules.Diagnostic) any {
 	out := struct {
 		Agent       string                 `json:"agent"`
+		Definition  *catalog.AgentLookup   `json:"definition,omitempty"`
+		Valid       bool                   `json:"valid"`
 		Mode        string                 `json:"mode"`
 		Resolved    bool                   `json:"resolved"`
 		Unchanged   bool                   `json:"unchanged"`
 		Skills      []catalog.LoadoutEntry `json:"skills"`
 		Pending     []string               `json:"pending"`
 		Diagnostics []loadoutDiag          `json:"diagnostics"`
-	}{lo.Agent.Path, lo.Mode, lo.Resolved, lo.Unchanged, lo.Entries, lo.Pending, []loadoutDiag{}}
+	}{lo.Agent.Path, lo.Definition, lo.Agent.Valid(), lo.Mode, lo.Resolved, lo.Unchanged, lo.Entries, lo.Pending, []loadoutDiag{}}
 	if out.Skills == nil {
 		out.Skills = []catalog.LoadoutEntry{}
 	}
@@ -214,6 +216,19 @@ func LoadoutJSON(lo *catalog.Loadout, diags []rules.Diagnostic) any {
 // LoadoutText writes a resolved loadout like an /agent-skills report.
 func LoadoutText(w io.Writer, lo *catalog.Loadout, diags []rules.Diagnostic, o Options) error {
 	fmt.Fprintf(w, "agent: %s\n", escape.Text(lo.Agent.Path))
+	if d := lo.Definition; d != nil && d.Scope != "file" {
+		line := d.Scope
+		if !lo.Agent.Valid() {
+			line += ", invalid"
+		}
+		if d.Shadowed != "" {
+			line += ", shadows " + escape.Text(d.Shadowed) + " (not merged)"
+		}
+		if d.Ignored != "" {
+			line += ", " + escape.Text(d.Ignored) + " ignored: the project is not trusted"
+		}
+		fmt.Fprintf(w, "definition: %s\n", line)
+	}
 	mode := lo.Mode
 	if lo.Agent.Valid() {
 		mode += fmt.Sprintf(" (inheritSkills: %t)", lo.Agent.Inherit)

@@ -228,6 +228,7 @@ func newApp(e *env) *cli.App {
 			archiveCommand(e),
 			toolsCommand(e),
 			sanitizeCommand(e),
+			outputCommand(e),
 			routeCommand(e),
 			rulesCommand(e),
 			initCommand(e),

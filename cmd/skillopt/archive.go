@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillopt/skillopt/archive"
 	arender "github.com/skillopt/skillopt/archive/render"
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/internal/untrusted"
@@ -60,9 +61,10 @@ func archiveGetCommand(e *env) *cli.Command {
 		ArgsUsage: "HANDLE",
 		Description: "Prints the original named by HANDLE exactly as it was stored (line endings included;\n" +
 			"CRLF stays CRLF) after checking its SHA-256. --lines A:B prints only lines A to B (1-based,\n" +
-			"inclusive; A: and :B are open ranges). Anything that is not a well-formed handle is\n" +
+			"inclusive; A: and :B are open ranges), at most 32,000 characters: a longer range is refused,\n" +
+			"naming the range that fits and where to go on. Anything that is not a well-formed handle is\n" +
 			"rejected before the archive is touched. Exit 2 when the handle is malformed, not archived,\n" +
-			"damaged, or the range lies outside the original.\n\n" +
+			"damaged, or the range lies outside the original or over the read limit.\n\n" +
 			"The output is data, not a report: control characters and escape sequences in the\n" +
 			"original are printed as they are (page it with less to see them).\n\n" +
 			"Formats: text.\n\n" +
@@ -99,7 +101,7 @@ func archiveGetCommand(e *env) *cli.Command {
 			}
 			data, err := st.Get(h)
 			if err == nil && r != nil {
-				data, err = archive.Lines(data, *r)
+				data, err = output.ReadSlice(data, *r)
 				if err != nil {
 					err = fmt.Errorf("%s: %w", h, err)
 				}
@@ -123,11 +125,17 @@ func archiveLsCommand(e *env) *cli.Command {
 		Description: "Lists every archived original: handle, size in bytes and when it was stored, ordered\n" +
 			"by handle. The default archive (archive.dir) is empty while its directory does not exist;\n" +
 			"an --archive DIR that does not exist is an error (exit 2).\n\n" +
-			"Formats: text, json ({\"entries\":[{\"handle\",\"bytes\",\"modified\"}]}).\n\n" +
+			"With --capture FILE, lists instead the originals one conversation refers to, by metadata\n" +
+			"only: handle, kind (overflow, reduced, duplicate, columnar), the size its replacement\n" +
+			"states, whether the archive holds it, the tool; and the context memory SO304 counts\n" +
+			"(overflow entries and bytes against output.max_entries and max_bytes_per_run).\n\n" +
+			"Formats: text, json ({\"entries\":[{\"handle\",\"bytes\",\"modified\"}]}; with --capture\n" +
+			"{\"conversations\":[{\"capture\",\"entries\":[{\"handle\",\"kind\",\"tool\",\"bytes\",\"pointer\",\"stored\"}],…}]}).\n\n" +
 			"Examples:\n" +
 			"  skillopt archive ls\n" +
-			"  skillopt archive ls --archive /tmp/run1 --format json",
-		Flags: append([]cli.Flag{archiveFlag()}, formats("", "text", "json")),
+			"  skillopt archive ls --archive /tmp/run1 --format json\n" +
+			"  skillopt archive ls --capture out.json",
+		Flags: append([]cli.Flag{archiveFlag(), &cli.StringFlag{Name: "capture", Usage: "list the originals the conversation in `FILE` refers to, metadata only"}}, formats("", "text", "json")),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
 				return err
@@ -135,6 +143,9 @@ func archiveLsCommand(e *env) *cli.Command {
 			store, err := e.archiveStore(c)
 			if err != nil {
 				return err
+			}
+			if c.IsSet("capture") {
+				return e.archiveMemory(c.String("capture"), store)
 			}
 			entries, err := store.List()
 			if err != nil {
@@ -332,3 +343,21 @@ func sanitizeCommand(e *env) *cli.Command {
 
 // maxSanitizeInput bounds the text sanitize reads (a file or stdin).
 const maxSanitizeInput = 64 << 20
+
+// archiveMemory prints the entries of the conversations of one capture
+// file, metadata only.
+func (e *env) archiveMemory(path string, st *archive.Store) error {
+	f, err := capture.ReadFile(path, e.stdin, capture.Options{})
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	maxEntries, maxBytes := output.MemoryLimits(e.cfg.Options)
+	var ms []output.Memory
+	for _, c := range f.Captures {
+		ms = append(ms, output.ConversationMemory(c, st, maxEntries, maxBytes))
+	}
+	if e.format == "json" {
+		return output.WriteMemoryJSON(e.stdout, ms)
+	}
+	return output.WriteMemoryText(e.stdout, ms)
+}

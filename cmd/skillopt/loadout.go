@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog"
@@ -15,7 +18,11 @@ func loadoutCommand(e *env) *cli.Command {
 		Name:      "loadout",
 		Usage:     "resolve an agent definition's skill loadout",
 		ArgsUsage: " ",
-		Description: "Reads the agent definition (--agent FILE), checks inheritSkills, skills and skillPath,\n" +
+		Description: "Reads the agent definition (--agent FILE, or --agent NAME looked up as the host does:\n" +
+			"NAME.md in the project's .pi/agents and in ~/.pi/agent/agents; a trusted project's\n" +
+			"definition shadows the global one of the same file name, valid or not, and is never merged\n" +
+			"with it; an untrusted project's is ignored. The project is the working directory, trusted\n" +
+			"with --trust-project or when lint.trusted_projects lists it), checks inheritSkills, skills and skillPath,\n" +
 			"discovers the private candidates on its skillPath entries (relative to the agent file's\n" +
 			"folder, no ~ or $VAR expansion) and resolves each selected name: one valid private\n" +
 			"candidate first, else one enabled skill of the ambient folders (--ambient, or\n" +
@@ -25,10 +32,13 @@ func loadoutCommand(e *env) *cli.Command {
 			"Formats: text, json.\n\n" +
 			"Examples:\n" +
 			"  skillopt catalog loadout --agent .pi/agents/reviewer.md\n" +
+			"  skillopt catalog loadout --agent reviewer --trust-project\n" +
 			"  skillopt catalog loadout --agent reviewer.md --ambient ~/.pi/agent/skills --format json",
 		Flags: []cli.Flag{
 			formats("", "text", "json"),
-			&cli.StringFlag{Name: "agent", Usage: "the agent definition (markdown with frontmatter)", Required: true},
+			&cli.StringFlag{Name: "agent", Usage: "the agent definition: a file (markdown with frontmatter) or the `NAME` of one in .pi/agents or ~/.pi/agent/agents", Required: true},
+			&cli.BoolFlag{Name: "trust-project", Usage: "use the working directory's .pi/agents definitions (default: when lint.trusted_projects lists it)"},
+			&cli.StringFlag{Name: "global-agents", Usage: "folder of the global agent definitions (default: ~/.pi/agent/agents)"},
 			&cli.StringSliceFlag{Name: "ambient", Aliases: []string{"skills"}, Usage: "skill folder of the incoming (ambient) catalogue (repeatable; default: lint.ambient)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -38,11 +48,15 @@ func loadoutCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return argErr(c, "unexpected argument %q (the agent is given with --agent)", c.Args().First())
 			}
-			a, err := catalog.ReadAgent(c.String("agent"))
+			ls := lint.FromSet(e.cfg.Options)
+			def, err := catalog.FindAgent(c.String("agent"), e.agentDirs(c, ls))
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			ls := lint.FromSet(e.cfg.Options)
+			a, err := catalog.ReadAgent(def.Path)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
 			ambient := ls.Ambient
 			if c.IsSet("ambient") {
 				ambient = c.StringSlice("ambient")
@@ -51,6 +65,9 @@ func loadoutCommand(e *env) *cli.Command {
 				Ambient: ambient, HasAmbient: len(ambient) > 0,
 				Walk: catalog.WalkOptions{MaxDepth: ls.MaxDepth, MaxFiles: ls.MaxFiles},
 			})
+			if def.Scope != "file" {
+				lo.Definition = &def
+			}
 			diags := lint.LoadoutDiagnostics(lo)
 			o := catrender.Options{Color: e.color, Quiet: e.quiet}
 			if e.format == "json" {
@@ -67,4 +84,21 @@ func loadoutCommand(e *env) *cli.Command {
 			return e.finish(nil)
 		},
 	}
+}
+
+// agentDirs are where --agent NAME is looked up: the working directory's
+// project, trusted by flag or configuration, and the global folder.
+func (e *env) agentDirs(c *cli.Context, ls *lint.Settings) catalog.AgentDirs {
+	d := catalog.AgentDirs{Project: ".", Global: c.String("global-agents")}
+	if d.Global == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			d.Global = filepath.Join(home, ".pi", "agent", "agents")
+		}
+	}
+	trusted := make([]string, len(ls.TrustedProjects))
+	for i, p := range ls.TrustedProjects {
+		trusted[i] = e.cfg.Resolve(p)
+	}
+	d.Trusted = c.Bool("trust-project") || catalog.TrustedProject(d.Project, trusted)
+	return d
 }

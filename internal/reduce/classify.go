@@ -56,14 +56,27 @@ func classify(line string) int {
 	if hasFileRef(line) {
 		f |= flagFileRef
 	}
-	// Walk the words: letters only, lower-cased, and the number before
-	// each (for summaries).
-	prev, prevNum := "", false
-	sawExit, sawGot := false, false
+	return f | classifyWords(line, t) | prefixFlags(t)
+}
+
+// wordWalk is the state of classifyWords: the previous word, whether a
+// number came just before, whether an exit and a "got" were seen.
+type wordWalk struct {
+	prev                     string
+	prevNum, sawExit, sawGot bool
+}
+
+// classifyWords walks the words of line (letters only, lower-cased) and
+// the numbers before them (for summaries); t is line without its
+// indentation.
+func classifyWords(line, t string) int {
+	f := 0
+	var ww wordWalk
 	var buf [48]byte
 	for i := 0; i < len(line); {
 		c := line[i]
-		if isLetter(c) {
+		switch {
+		case isLetter(c):
 			j := i
 			w := buf[:0]
 			for j < len(line) && (isLetter(line[j]) || line[j] == '\'') {
@@ -72,65 +85,95 @@ func classify(line string) int {
 				}
 				j++
 			}
-			// Indexing a map with string(w) does not allocate; the word
-			// is only materialised as the previous word, which is short.
-			switch {
-			case len(w) < 2 || len(w) > 20:
-			case errorWords[string(w)]:
-				f |= flagError
-			case expectWords[string(w)]:
-				f |= flagExpect
-			case string(w) == "found" && prev == "not", string(w) == "such" && prev == "no",
-				string(w) == "not" && prev == "could", string(w) == "out" && prev == "timed",
-				string(w) == "dumped" && prev == "core", string(w) == "to" && prev == "unable":
-				f |= flagError
-			case string(w) == "exit" || string(w) == "exited" || string(w) == "exitcode" || string(w) == "status" && prev == "exit":
-				sawExit = true
-			case string(w) == "got":
-				sawGot = true
-			case (string(w) == "want" || string(w) == "wanted") && sawGot:
-				f |= flagExpect
-			case string(w) == "ran" && i == len(line)-len(t):
-				// unittest: "Ran 12 tests in 0.01s"
-				if strings.Contains(t, " test") {
-					f |= flagSummary
-				}
-			}
-			if prevNum && summaryWords[string(w)] {
-				f |= flagSummary
-			}
-			prev, prevNum = prevWord(w), false
+			f |= ww.word(w, i == len(line)-len(t), t)
 			i = j
-			continue
-		}
-		if isDigit(c) {
+		case isDigit(c):
 			j := i
 			for j < len(line) && (isDigit(line[j]) || line[j] == ',' && j+1 < len(line) && isDigit(line[j+1])) {
 				j++
 			}
-			if sawExit {
+			if ww.sawExit {
 				f |= flagExit
 			}
-			prevNum = true
-			i = j
 			// "3 passed" and "3 tests" separate the count from the word
 			// by one space only.
-			if i < len(line) && line[i] != ' ' {
-				prevNum = false
+			ww.prevNum = j >= len(line) || line[j] == ' '
+			i = j
+		default:
+			if c != ' ' {
+				ww.prevNum = false
 			}
-			continue
+			i++
 		}
-		if c != ' ' {
-			prevNum = false
-		}
-		i++
 	}
-	if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") || strings.HasPrefix(t, "want:") || strings.HasPrefix(t, "got:") ||
-		strings.HasPrefix(t, "- Expected") || strings.HasPrefix(t, "+ Received") {
+	return f
+}
+
+// word classifies one word w; first says it starts the line's text.
+// Indexing a map with string(w) does not allocate; the word is only
+// materialised as the previous word, which is short.
+func (ww *wordWalk) word(w []byte, first bool, t string) int {
+	f := 0
+	switch {
+	case len(w) < 2 || len(w) > 20:
+	case errorWords[string(w)]:
+		f |= flagError
+	case expectWords[string(w)]:
 		f |= flagExpect
+	case errorPair(ww.prev, w):
+		f |= flagError
+	case string(w) == "exit" || string(w) == "exited" || string(w) == "exitcode" || string(w) == "status" && ww.prev == "exit":
+		ww.sawExit = true
+	case string(w) == "got":
+		ww.sawGot = true
+	case (string(w) == "want" || string(w) == "wanted") && ww.sawGot:
+		f |= flagExpect
+	case string(w) == "ran" && first:
+		// unittest: "Ran 12 tests in 0.01s"
+		if strings.Contains(t, " test") {
+			f |= flagSummary
+		}
 	}
-	if strings.HasPrefix(t, "test result:") || strings.HasPrefix(t, "# tests ") || strings.HasPrefix(t, "# fail ") || strings.HasPrefix(t, "# pass ") {
+	if ww.prevNum && summaryWords[string(w)] {
 		f |= flagSummary
+	}
+	ww.prev, ww.prevNum = prevWord(w), false
+	return f
+}
+
+// errorPair reports whether prev and w make an error phrase ("not found",
+// "no such", "could not", "timed out", "core dumped", "unable to").
+func errorPair(prev string, w []byte) bool {
+	switch string(w) {
+	case "found":
+		return prev == "not"
+	case "such":
+		return prev == "no"
+	case "not":
+		return prev == "could"
+	case "out":
+		return prev == "timed"
+	case "dumped":
+		return prev == "core"
+	case "to":
+		return prev == "unable"
+	}
+	return false
+}
+
+// prefixFlags are the classes a line's text has by how it starts:
+// expected/actual pairs and test summaries.
+func prefixFlags(t string) int {
+	f := 0
+	for _, p := range []string{"left:", "right:", "want:", "got:", "- Expected", "+ Received"} {
+		if strings.HasPrefix(t, p) {
+			f |= flagExpect
+		}
+	}
+	for _, p := range []string{"test result:", "# tests ", "# fail ", "# pass "} {
+		if strings.HasPrefix(t, p) {
+			f |= flagSummary
+		}
 	}
 	return f
 }

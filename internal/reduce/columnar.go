@@ -47,33 +47,59 @@ func Columnar(text, handle string) (string, bool) {
 	if err != nil || d.Kind(0) != capture.Array {
 		return "", false
 	}
-	// Columns are keyed by the key token as written, so every row keeps
-	// its own spelling of a key.
-	rows := 0
-	colIndex := map[string]int{}
-	var colTokens []string
-	present := 0
+	cs, ok := columnsOf(d, text)
+	if !ok || badUnicode(d) || evidenceIn(d) {
+		return "", false
+	}
+	out := cs.encode(d, text, handle)
+	if len(out) >= len(text) {
+		return "", false
+	}
+	// Accept only after an exact round trip that keeps every protected
+	// evidence string verbatim.
+	// Strings are compared as raw tokens, so every string of the
+	// original, protected evidence included, is found verbatim in the form.
+	dout, err := capture.Parse([]byte(out))
+	if err != nil || !roundTrips(d, dout) {
+		return "", false
+	}
+	return out, true
+}
+
+// columns are the keys of an array of objects, in order of first
+// appearance. Columns are keyed by the key token as written, so every row
+// keeps its own spelling of a key.
+type columns struct {
+	index  map[string]int
+	tokens []string
+}
+
+// columnsOf returns the columns of the array at the root of d (text its
+// source); ok is false when an element is not an object, the array has
+// fewer than two, or fewer than half of the cells would be present.
+func columnsOf(d *capture.Doc, text string) (columns, bool) {
+	cs := columns{index: map[string]int{}}
+	rows, present := 0, 0
 	for el := range d.Children(0) {
 		if d.Kind(el) != capture.Object {
-			return "", false
+			return cs, false
 		}
 		rows++
 		for m := range d.Children(el) {
 			ks, ke := d.KeySpan(m)
-			if _, ok := colIndex[text[ks:ke]]; !ok {
-				colIndex[text[ks:ke]] = len(colTokens)
-				colTokens = append(colTokens, text[ks:ke])
+			if _, ok := cs.index[text[ks:ke]]; !ok {
+				cs.index[text[ks:ke]] = len(cs.tokens)
+				cs.tokens = append(cs.tokens, text[ks:ke])
 			}
 			present++
 		}
 	}
-	cols := len(colTokens)
-	if rows < 2 || cols == 0 || present*2 < rows*cols {
-		return "", false
-	}
-	if badUnicode(d) || evidenceIn(d) {
-		return "", false
-	}
+	cols := len(cs.tokens)
+	return cs, rows >= 2 && cols > 0 && present*2 >= rows*cols
+}
+
+// encode writes the columnar form of the array at the root of d.
+func (cs columns) encode(d *capture.Doc, text, handle string) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	b.WriteString(`{"` + ColumnarKey + `":1`)
@@ -82,15 +108,34 @@ func Columnar(text, handle string) (string, bool) {
 		b.Write(capture.Quote(handle))
 	}
 	b.WriteString(`,"columns":[`)
-	for i, k := range colTokens {
+	for i, k := range cs.tokens {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(k)
 	}
 	b.WriteString(`],"rows":[`)
+	absent := cs.writeRows(&b, d, text)
+	b.WriteByte(']')
+	if len(absent) > 0 {
+		b.WriteString(`,"absent":[`)
+		for i, a := range absent {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("[" + strconv.Itoa(a[0]) + "," + strconv.Itoa(a[1]) + "]")
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// writeRows writes one array of cells per element, in column order, and
+// returns the cells whose key the element did not have (null in rows).
+func (cs columns) writeRows(b *strings.Builder, d *capture.Doc, text string) [][2]int {
 	var absent [][2]int
-	cells := make([]int, cols)
+	cells := make([]int, len(cs.tokens))
 	r := 0
 	for el := range d.Children(0) {
 		for i := range cells {
@@ -98,7 +143,7 @@ func Columnar(text, handle string) (string, bool) {
 		}
 		for m := range d.Children(el) {
 			ks, ke := d.KeySpan(m)
-			cells[colIndex[text[ks:ke]]] = m
+			cells[cs.index[text[ks:ke]]] = m
 		}
 		if r > 0 {
 			b.WriteByte(',')
@@ -113,36 +158,12 @@ func Columnar(text, handle string) (string, bool) {
 				absent = append(absent, [2]int{r, c})
 				continue
 			}
-			writeCompact(&b, d.Raw(m))
+			writeCompact(b, d.Raw(m))
 		}
 		b.WriteByte(']')
 		r++
 	}
-	b.WriteByte(']')
-	if len(absent) > 0 {
-		b.WriteString(`,"absent":[`)
-		for i, a := range absent {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("[" + strconv.Itoa(a[0]) + "," + strconv.Itoa(a[1]) + "]")
-		}
-		b.WriteByte(']')
-	}
-	b.WriteByte('}')
-	out := b.String()
-	if len(out) >= len(text) {
-		return "", false
-	}
-	// Accept only after an exact round trip that keeps every protected
-	// evidence string verbatim.
-	// Strings are compared as raw tokens, so every string of the
-	// original, protected evidence included, is found verbatim in the form.
-	dout, err := capture.Parse([]byte(out))
-	if err != nil || !roundTrips(d, dout) {
-		return "", false
-	}
-	return out, true
+	return absent
 }
 
 // mayBeRecords reports whether the array s (which starts with '[') has at

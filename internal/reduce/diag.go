@@ -17,28 +17,7 @@ func diagHeader(l string) (string, bool) {
 	if l == "" || l[0] == ' ' || l[0] == '\t' {
 		return "", false
 	}
-	pos := -1
-	for k := 1; k < len(l)-1 && k < 512; k++ {
-		c := l[k]
-		if c == ':' && k == 1 && isLetter(l[0]) {
-			continue // a drive letter
-		}
-		if (c == ':' || c == '(') && isDigit(l[k+1]) {
-			j := k - 1
-			ext := 0
-			for j >= 0 && (isLetter(l[j]) || isDigit(l[j])) {
-				j--
-				ext++
-			}
-			if ext > 0 && ext <= 6 && j >= 1 && l[j] == '.' {
-				pos = k
-			}
-			break
-		}
-		if !isPathByte(c) && !(c == ':' && k == 1) {
-			break
-		}
-	}
+	pos := diagPos(l)
 	if pos < 0 {
 		return "", false
 	}
@@ -56,6 +35,33 @@ func diagHeader(l string) (string, bool) {
 		return "note", true
 	}
 	return "error", true
+}
+
+// diagPos returns the offset of the ':' or '(' that ends the file name of
+// a leading "path.ext:line" or "path.ext(line", or -1.
+func diagPos(l string) int {
+	for k := 1; k < len(l)-1 && k < 512; k++ {
+		c := l[k]
+		if c == ':' && k == 1 && isLetter(l[0]) {
+			continue // a drive letter
+		}
+		if (c == ':' || c == '(') && isDigit(l[k+1]) {
+			j := k - 1
+			ext := 0
+			for j >= 0 && (isLetter(l[j]) || isDigit(l[j])) {
+				j--
+				ext++
+			}
+			if ext > 0 && ext <= 6 && j >= 1 && l[j] == '.' {
+				return k
+			}
+			return -1
+		}
+		if !isPathByte(c) && !(c == ':' && k == 1) {
+			return -1
+		}
+	}
+	return -1
 }
 
 func diagContinuation(l string) bool {

@@ -49,112 +49,142 @@ func detectJSTest(d *doc) bool {
 }
 
 func planJSTest(d *doc, o Options) *plan {
-	p := newPlan(d)
-	passed, failed, skipped := 0, 0, 0
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			p.universal(d, start, end, o)
-			start = -1
-		}
-	}
-	inFailures := false        // node spec "✖ failing tests:" section, jest "●" blocks
-	subtestAt := map[int]int{} // indentation → the last "# Subtest:" line there
+	s := &jsScan{d: d, o: o, p: newPlan(d), start: -1, subtestAt: map[int]int{}}
 	for i := 0; i < d.n(); i++ {
 		l := d.line(i)
-		t := strings.TrimLeft(l, " ")
 		if ok, r := tapResult(l); r {
-			flush(i)
-			ind := d.indent(i)
-			// The YAML diagnostics block that follows: "  ---" … "  ...".
-			end := i + 1
-			if end < d.n() && d.trimmed(end) == "---" && d.indent(end) > ind {
-				for end < d.n() && !(d.trimmed(end) == "..." && d.indent(end) > ind) {
-					end++
-				}
-				end++
-			}
-			end = min(end, d.n())
-			skip := strings.Contains(l, "# SKIP") || strings.Contains(l, "# skip") || strings.Contains(l, "# TODO")
-			switch {
-			case ok || skip:
-				if skip {
-					skipped++
-				} else {
-					passed++
-				}
-			default:
-				failed++
-				for k := i; k < end; k++ {
-					if !d.blank(k) {
-						p.set(k, protect)
-					}
-				}
-				// The "# Subtest: name" line that opened it.
-				if k, ok := subtestAt[ind]; ok {
-					p.set(k, keep)
-				}
-			}
-			i = end - 1
+			i = s.tap(i, l, ok) - 1
 			continue
 		}
-		switch {
-		case strings.HasPrefix(t, "# Subtest:"):
-			flush(i)
-			subtestAt[d.indent(i)] = i
-		case strings.HasPrefix(t, "1.."), strings.HasPrefix(l, "TAP version"):
-			flush(i)
-		case strings.HasPrefix(t, "# ") && d.indent(i) == 0:
-			// TAP trailer: "# tests 5", "# pass 4", "# fail 1", …
-			flush(i)
-			if !strings.HasPrefix(t, "# duration_ms") && !strings.HasPrefix(t, "# start") {
-				p.set(i, protect)
-			}
-		case jestHeader(l):
-			flush(i)
-			inFailures = false
-			if strings.HasPrefix(l, "FAIL ") {
-				p.set(i, protect)
-			}
-		case specMark(l) != "":
-			flush(i)
-			switch specMark(l) {
-			case "✔", "✓", "√":
-				passed++
-			case "﹣", "○":
-				skipped++
-			case "✖", "✕", "×":
-				if strings.HasPrefix(t, "✖ failing tests") {
-					inFailures = true
-				} else if !inFailures {
-					failed++
-				}
-				p.set(i, protect)
-			case "ℹ":
-				p.set(i, protect) // node spec summary: "ℹ tests 5", "ℹ fail 1"
-			case "▶":
-				p.set(i, keep)
-			}
-		case strings.HasPrefix(t, "● "):
-			flush(i)
-			inFailures = true
-			p.set(i, protect)
-		case strings.HasPrefix(l, "Tests:"), strings.HasPrefix(l, "Test Suites:"), strings.HasPrefix(l, "Snapshots:"),
-			strings.HasPrefix(l, "Time:"), strings.HasPrefix(l, "Ran all test suites"):
-			flush(i)
-			inFailures = false
-			p.set(i, protect)
-		case inFailures:
-			if !d.blank(i) {
-				p.set(i, protect)
-			}
-		default:
-			if start < 0 {
-				start = i
+		s.line(i, l)
+	}
+	s.flush(d.n())
+	s.p.note = fmt.Sprintf("[js tests: %d passed, %d skipped, %d failing test or suite line(s); passing tests and their diagnostics elided]", s.passed, s.skipped, s.failed)
+	return s.p
+}
+
+// jsScan is planJSTest's walk over the lines.
+type jsScan struct {
+	d                       *doc
+	o                       Options
+	p                       *plan
+	passed, failed, skipped int
+	// start is the first line of the run the generic rules judge (-1:
+	// none).
+	start int
+	// inFailures: inside node spec's "✖ failing tests:" section or a jest
+	// "●" block.
+	inFailures bool
+	// subtestAt maps an indentation to the last "# Subtest:" line there.
+	subtestAt map[int]int
+}
+
+func (s *jsScan) flush(end int) {
+	if s.start >= 0 {
+		s.p.universal(s.d, s.start, end, s.o)
+		s.start = -1
+	}
+}
+
+// tap handles the TAP result on line i and the YAML diagnostics block
+// that follows it ("  ---" … "  ..."), and returns the line after them.
+func (s *jsScan) tap(i int, l string, ok bool) int {
+	d, p := s.d, s.p
+	s.flush(i)
+	ind := d.indent(i)
+	end := i + 1
+	if end < d.n() && d.trimmed(end) == "---" && d.indent(end) > ind {
+		for end < d.n() && !(d.trimmed(end) == "..." && d.indent(end) > ind) {
+			end++
+		}
+		end++
+	}
+	end = min(end, d.n())
+	skip := strings.Contains(l, "# SKIP") || strings.Contains(l, "# skip") || strings.Contains(l, "# TODO")
+	switch {
+	case skip:
+		s.skipped++
+	case ok:
+		s.passed++
+	default:
+		s.failed++
+		for k := i; k < end; k++ {
+			if !d.blank(k) {
+				p.set(k, protect)
 			}
 		}
+		// The "# Subtest: name" line that opened it.
+		if k, ok := s.subtestAt[ind]; ok {
+			p.set(k, keep)
+		}
 	}
-	flush(d.n())
-	p.note = fmt.Sprintf("[js tests: %d passed, %d skipped, %d failing test or suite line(s); passing tests and their diagnostics elided]", passed, skipped, failed)
-	return p
+	return end
+}
+
+// line handles every line that is not a TAP result.
+func (s *jsScan) line(i int, l string) {
+	d, p := s.d, s.p
+	t := strings.TrimLeft(l, " ")
+	switch {
+	case strings.HasPrefix(t, "# Subtest:"):
+		s.flush(i)
+		s.subtestAt[d.indent(i)] = i
+	case strings.HasPrefix(t, "1.."), strings.HasPrefix(l, "TAP version"):
+		s.flush(i)
+	case strings.HasPrefix(t, "# ") && d.indent(i) == 0:
+		// TAP trailer: "# tests 5", "# pass 4", "# fail 1", …
+		s.flush(i)
+		if !strings.HasPrefix(t, "# duration_ms") && !strings.HasPrefix(t, "# start") {
+			p.set(i, protect)
+		}
+	case jestHeader(l):
+		s.flush(i)
+		s.inFailures = false
+		if strings.HasPrefix(l, "FAIL ") {
+			p.set(i, protect)
+		}
+	case specMark(l) != "":
+		s.flush(i)
+		s.spec(i, t, specMark(l))
+	case strings.HasPrefix(t, "● "):
+		s.flush(i)
+		s.inFailures = true
+		p.set(i, protect)
+	case strings.HasPrefix(l, "Tests:"), strings.HasPrefix(l, "Test Suites:"), strings.HasPrefix(l, "Snapshots:"),
+		strings.HasPrefix(l, "Time:"), strings.HasPrefix(l, "Ran all test suites"):
+		s.flush(i)
+		s.inFailures = false
+		p.set(i, protect)
+	case s.inFailures:
+		if !d.blank(i) {
+			p.set(i, protect)
+		}
+	default:
+		if s.start < 0 {
+			s.start = i
+		}
+	}
+}
+
+// spec handles a line of node's spec reporter or jest that starts with
+// the verdict mark mark; t is the line without its indentation.
+func (s *jsScan) spec(i int, t, mark string) {
+	p := s.p
+	switch mark {
+	case "✔", "✓", "√":
+		s.passed++
+	case "﹣", "○":
+		s.skipped++
+	case "✖", "✕", "×":
+		if strings.HasPrefix(t, "✖ failing tests") {
+			s.inFailures = true
+		} else if !s.inFailures {
+			s.failed++
+		}
+		p.set(i, protect)
+	case "ℹ":
+		p.set(i, protect) // node spec summary: "ℹ tests 5", "ℹ fail 1"
+	case "▶":
+		p.set(i, keep)
+	}
 }

@@ -83,6 +83,25 @@ func IsOverflow(text string) bool {
 	return strings.HasPrefix(text, labelPrefix+"the output of ") && strings.Contains(text[:min(len(text), 300)], "-byte ceiling")
 }
 
+// OverflowBytes returns the size of the original an overflow replacement
+// names.
+func OverflowBytes(text string) (int, bool) {
+	if !IsOverflow(text) {
+		return 0, false
+	}
+	head := text[:min(len(text), 300)]
+	i := strings.Index(head, " bytes, over the ")
+	if i < 0 {
+		return 0, false
+	}
+	j := strings.LastIndex(head[:i], " was ")
+	if j < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(head[j+len(" was ") : i])
+	return n, err == nil
+}
+
 func suffixChars(s string, n int) string {
 	i := len(s)
 	for k := 0; k < n && i > 0; k++ {

@@ -18,39 +18,14 @@ func stampLen(l string) int {
 	if strings.HasPrefix(l, "[") {
 		i = 1
 	}
-	digits := func(j, n int) bool {
-		if j+n > len(l) {
-			return false
-		}
-		for k := j; k < j+n; k++ {
-			if !isDigit(l[k]) {
-				return false
-			}
-		}
-		return true
+	end := isoStamp(l, i)
+	if end == 0 {
+		end = syslogStamp(l, i)
 	}
-	end := 0
-	switch {
-	case digits(i, 4) && i+10 <= len(l) && l[i+4] == '-' && digits(i+5, 2) && l[i+7] == '-' && digits(i+8, 2):
-		// 2024-05-01[T ]12:00:00[.123][Z|+02:00]
-		end = i + 10
-		if end < len(l) && (l[end] == 'T' || l[end] == ' ') && digits(end+1, 2) && end+3 < len(l) && l[end+3] == ':' {
-			end += 3
-			for end < len(l) && (isDigit(l[end]) || strings.IndexByte(":.,+-Z", l[end]) >= 0) {
-				end++
-			}
-		}
-	case i+15 <= len(l) && isLetter(l[i]) && isLetter(l[i+1]) && isLetter(l[i+2]) && l[i+3] == ' ' && (l[i+4] == ' ' || isDigit(l[i+4])) &&
-		isDigit(l[i+5]) && l[i+6] == ' ' && digits(i+7, 2) && l[i+9] == ':':
-		// syslog: "May  1 12:00:00"
-		end = i + 15
-	case digits(i, 2) && i+8 <= len(l) && l[i+2] == ':' && digits(i+3, 2) && l[i+5] == ':' && digits(i+6, 2):
-		// 12:00:00[.123]
-		end = i + 8
-		for end < len(l) && (isDigit(l[end]) || l[end] == '.' || l[end] == ',') {
-			end++
-		}
-	default:
+	if end == 0 {
+		end = clockStamp(l, i)
+	}
+	if end == 0 {
 		return 0
 	}
 	if i == 1 {
@@ -59,6 +34,57 @@ func stampLen(l string) int {
 		}
 	}
 	for end < len(l) && (l[end] == ' ' || l[end] == '\t') {
+		end++
+	}
+	return end
+}
+
+// digitsAt reports whether l holds n digits from j.
+func digitsAt(l string, j, n int) bool {
+	if j+n > len(l) {
+		return false
+	}
+	for k := j; k < j+n; k++ {
+		if !isDigit(l[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isoStamp returns the end of an ISO 8601 date at i,
+// 2024-05-01[T ]12:00:00[.123][Z|+02:00], or 0.
+func isoStamp(l string, i int) int {
+	if !digitsAt(l, i, 4) || i+10 > len(l) || l[i+4] != '-' || !digitsAt(l, i+5, 2) || l[i+7] != '-' || !digitsAt(l, i+8, 2) {
+		return 0
+	}
+	end := i + 10
+	if end < len(l) && (l[end] == 'T' || l[end] == ' ') && digitsAt(l, end+1, 2) && end+3 < len(l) && l[end+3] == ':' {
+		end += 3
+		for end < len(l) && (isDigit(l[end]) || strings.IndexByte(":.,+-Z", l[end]) >= 0) {
+			end++
+		}
+	}
+	return end
+}
+
+// syslogStamp returns the end of a syslog time at i, "May  1 12:00:00",
+// or 0.
+func syslogStamp(l string, i int) int {
+	if i+15 <= len(l) && isLetter(l[i]) && isLetter(l[i+1]) && isLetter(l[i+2]) && l[i+3] == ' ' && (l[i+4] == ' ' || isDigit(l[i+4])) &&
+		isDigit(l[i+5]) && l[i+6] == ' ' && digitsAt(l, i+7, 2) && l[i+9] == ':' {
+		return i + 15
+	}
+	return 0
+}
+
+// clockStamp returns the end of a clock time at i, 12:00:00[.123], or 0.
+func clockStamp(l string, i int) int {
+	if !digitsAt(l, i, 2) || i+8 > len(l) || l[i+2] != ':' || !digitsAt(l, i+3, 2) || l[i+5] != ':' || !digitsAt(l, i+6, 2) {
+		return 0
+	}
+	end := i + 8
+	for end < len(l) && (isDigit(l[end]) || l[end] == '.' || l[end] == ',') {
 		end++
 	}
 	return end

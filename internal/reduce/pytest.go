@@ -93,119 +93,164 @@ func detectPyTest(d *doc) bool {
 }
 
 func planPyTest(d *doc, o Options) *plan {
-	p := newPlan(d)
-	counts := map[string]int{}
-	section := ""
-	captured := false
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			p.universal(d, start, end, o)
-			start = -1
-		}
-	}
-	unittestBlock := false // inside a unittest FAIL/ERROR report
+	s := &pyScan{d: d, o: o, p: newPlan(d), counts: map[string]int{}, start: -1}
 	for i := range d.lines {
 		l := d.line(i)
-		if t, ok := pySection(l); ok {
-			flush(i)
-			section, captured = t, false
-			p.set(i, keep)
-			if strings.Contains(t, " in ") && (strings.Contains(t, "passed") || strings.Contains(t, "failed") || strings.Contains(t, "error") || strings.Contains(t, "skipped") || strings.Contains(t, "no tests")) {
-				p.set(i, protect) // the final verdict
-			}
+		if s.structure(i, l) || s.verdict(i, l) {
 			continue
 		}
-		// unittest reports: "=====" (70 of them) then "FAIL: test (mod.Class.test)".
-		if strings.HasPrefix(l, "======") && strings.Trim(l, "=") == "" {
-			flush(i)
-			unittestBlock = i+1 < d.n() && (strings.HasPrefix(d.line(i+1), "FAIL: ") || strings.HasPrefix(d.line(i+1), "ERROR: "))
-			if unittestBlock {
-				p.set(i, keep)
-			}
-			continue
-		}
-		if strings.HasPrefix(l, "------") && strings.Trim(l, "-") == "" && i+1 < d.n() && strings.HasPrefix(d.line(i+1), "Ran ") {
-			flush(i)
-			unittestBlock = false
-			continue
-		}
-		if unittestBlock {
-			if !d.blank(i) {
-				p.set(i, protect)
-			}
-			continue
-		}
-		if v, ok := pytestVerbose(l); ok && section == "test session starts" || ok && section == "" {
-			flush(i)
-			counts[v]++
-			if v == "FAILED" || v == "ERROR" {
-				p.set(i, protect)
-			}
-			continue
-		}
-		if v, ok := unittestLine(l); ok {
-			flush(i)
-			counts[v]++
-			if v == "FAIL" || v == "ERROR" || v == "unexpected success" {
-				p.set(i, protect)
-			}
-			continue
-		}
-		if pyProgress(l) {
-			flush(i)
-			counts["progress"]++
-			if strings.ContainsAny(l[strings.IndexByte(l, ' '):strings.LastIndex(l, "[")], "FE") {
-				p.set(i, keep)
-			}
-			continue
-		}
-		switch {
-		case section == "FAILURES" || section == "ERRORS":
-			if pyCaptured(l) {
-				flush(i)
-				captured = true
-				p.set(i, keep)
-				continue
-			}
-			if pyTitle(l) {
-				flush(i)
-				captured = false
-				p.set(i, protect)
-				continue
-			}
-			if captured {
-				if start < 0 {
-					start = i
-				}
-				continue
-			}
-			if !d.blank(i) {
-				p.set(i, protect)
-			}
-		case strings.HasPrefix(section, "short test summary"):
-			if !d.blank(i) {
-				p.set(i, protect)
-			}
-		case section == "test session starts" && (strings.HasPrefix(l, "collected ") || strings.HasPrefix(l, "collecting ")):
-			p.set(i, keep)
-		case strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test"):
-			flush(i)
-			p.set(i, protect)
-		case l == "OK" || strings.HasPrefix(l, "OK (") || strings.HasPrefix(l, "FAILED (") || strings.HasPrefix(l, "FAILED") && section == "":
-			flush(i)
-			p.set(i, protect)
-		default:
-			if start < 0 {
-				start = i
-			}
-		}
+		s.body(i, l)
 	}
-	flush(d.n())
-	p.note = fmt.Sprintf("[python tests: %d passed, %d skipped, %d failed, %d errors, %d progress line(s); passing tests' lines elided]",
+	s.flush(d.n())
+	counts := s.counts
+	s.p.note = fmt.Sprintf("[python tests: %d passed, %d skipped, %d failed, %d errors, %d progress line(s); passing tests' lines elided]",
 		counts["PASSED"]+counts["ok"]+counts["XPASS"], counts["SKIPPED"]+counts["XFAIL"]+counts["expected failure"]+skippedUnittest(counts),
 		counts["FAILED"]+counts["FAIL"], counts["ERROR"], counts["progress"])
-	return p
+	return s.p
+}
+
+// pyScan is planPyTest's walk over the lines: the pytest section it is in,
+// whether it is inside captured output or a unittest failure report, and
+// where the run of lines the generic rules judge started.
+type pyScan struct {
+	d      *doc
+	o      Options
+	p      *plan
+	counts map[string]int
+	// section is the title of the pytest section ("" before any).
+	section string
+	// captured: inside a "Captured stdout" block of a failure.
+	captured bool
+	// unittestBlock: inside a unittest FAIL/ERROR report.
+	unittestBlock bool
+	// start is the first line of the pending run (-1: none).
+	start int
+}
+
+// flush hands the pending run, up to end, to the generic rules.
+func (s *pyScan) flush(end int) {
+	if s.start >= 0 {
+		s.p.universal(s.d, s.start, end, s.o)
+		s.start = -1
+	}
+}
+
+// pend adds line i to the pending run.
+func (s *pyScan) pend(i int) {
+	if s.start < 0 {
+		s.start = i
+	}
+}
+
+// structure handles the lines that delimit sections and reports: pytest
+// section titles, unittest's ===== and ----- rules, and the lines of a
+// unittest failure report.
+func (s *pyScan) structure(i int, l string) bool {
+	d, p := s.d, s.p
+	if t, ok := pySection(l); ok {
+		s.flush(i)
+		s.section, s.captured = t, false
+		p.set(i, keep)
+		if strings.Contains(t, " in ") && (strings.Contains(t, "passed") || strings.Contains(t, "failed") || strings.Contains(t, "error") || strings.Contains(t, "skipped") || strings.Contains(t, "no tests")) {
+			p.set(i, protect) // the final verdict
+		}
+		return true
+	}
+	// unittest reports: "=====" (70 of them) then "FAIL: test (mod.Class.test)".
+	if strings.HasPrefix(l, "======") && strings.Trim(l, "=") == "" {
+		s.flush(i)
+		s.unittestBlock = i+1 < d.n() && (strings.HasPrefix(d.line(i+1), "FAIL: ") || strings.HasPrefix(d.line(i+1), "ERROR: "))
+		if s.unittestBlock {
+			p.set(i, keep)
+		}
+		return true
+	}
+	if strings.HasPrefix(l, "------") && strings.Trim(l, "-") == "" && i+1 < d.n() && strings.HasPrefix(d.line(i+1), "Ran ") {
+		s.flush(i)
+		s.unittestBlock = false
+		return true
+	}
+	if s.unittestBlock {
+		if !d.blank(i) {
+			p.set(i, protect)
+		}
+		return true
+	}
+	return false
+}
+
+// verdict handles the lines that give one test's verdict: pytest -v,
+// unittest -v and pytest's progress lines.
+func (s *pyScan) verdict(i int, l string) bool {
+	p := s.p
+	if v, ok := pytestVerbose(l); ok && s.section == "test session starts" || ok && s.section == "" {
+		s.flush(i)
+		s.counts[v]++
+		if v == "FAILED" || v == "ERROR" {
+			p.set(i, protect)
+		}
+		return true
+	}
+	if v, ok := unittestLine(l); ok {
+		s.flush(i)
+		s.counts[v]++
+		if v == "FAIL" || v == "ERROR" || v == "unexpected success" {
+			p.set(i, protect)
+		}
+		return true
+	}
+	if pyProgress(l) {
+		s.flush(i)
+		s.counts["progress"]++
+		if strings.ContainsAny(l[strings.IndexByte(l, ' '):strings.LastIndex(l, "[")], "FE") {
+			p.set(i, keep)
+		}
+		return true
+	}
+	return false
+}
+
+// body handles every other line by the section it is in.
+func (s *pyScan) body(i int, l string) {
+	d, p, section := s.d, s.p, s.section
+	switch {
+	case section == "FAILURES" || section == "ERRORS":
+		s.failure(i, l)
+	case strings.HasPrefix(section, "short test summary"):
+		if !d.blank(i) {
+			p.set(i, protect)
+		}
+	case section == "test session starts" && (strings.HasPrefix(l, "collected ") || strings.HasPrefix(l, "collecting ")):
+		p.set(i, keep)
+	case strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test"):
+		s.flush(i)
+		p.set(i, protect)
+	case l == "OK" || strings.HasPrefix(l, "OK (") || strings.HasPrefix(l, "FAILED (") || strings.HasPrefix(l, "FAILED") && section == "":
+		s.flush(i)
+		p.set(i, protect)
+	default:
+		s.pend(i)
+	}
+}
+
+// failure handles a line of pytest's FAILURES or ERRORS section: titles
+// and tracebacks are evidence, captured output goes to the generic rules.
+func (s *pyScan) failure(i int, l string) {
+	p := s.p
+	switch {
+	case pyCaptured(l):
+		s.flush(i)
+		s.captured = true
+		p.set(i, keep)
+	case pyTitle(l):
+		s.flush(i)
+		s.captured = false
+		p.set(i, protect)
+	case s.captured:
+		s.pend(i)
+	case !s.d.blank(i):
+		p.set(i, protect)
+	}
 }
 
 func skippedUnittest(counts map[string]int) int {

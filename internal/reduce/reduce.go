@@ -98,8 +98,13 @@ func run(r reducer, d *doc, o Options) (Result, bool) {
 
 // Evidence returns the protected evidence the named reducer keeps verbatim
 // when it reduces text: every string in it must appear in the reduction.
-// An unknown reducer name yields the generic reducer's evidence.
+// An extraction (ExtractReducer) keeps the evidence the smart reduction
+// would; an unknown reducer name yields the generic reducer's evidence.
 func Evidence(reducerName, text string, o Options) []string {
+	if reducerName == ExtractReducer {
+		_, ev := smartEvidence(newDoc(text), o)
+		return ev
+	}
 	r, ok := byName(reducerName)
 	if !ok {
 		r = generic

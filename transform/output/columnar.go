@@ -59,6 +59,6 @@ func planColumnar(p *rules.Pass, _ rules.Options) planner {
 		if !ok {
 			return replacement{}, false
 		}
-		return replacement{out, fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))}, true
+		return replacement{out: out, msg: fmt.Sprintf("columnar %d → %d bytes", len(text), len(out))}, true
 	}
 }

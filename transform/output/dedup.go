@@ -83,6 +83,6 @@ func planDedup(p *rules.Pass, o rules.Options) planner {
 			return replacement{}, false
 		}
 		artifacts[h] = true
-		return replacement{reduce.DuplicateLabel(len(text), h), "duplicate of an earlier result"}, true
+		return replacement{out: reduce.DuplicateLabel(len(text), h), msg: "duplicate of an earlier result"}, true
 	}
 }

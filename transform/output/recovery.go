@@ -48,6 +48,9 @@ import (
 // replacement is what a rule puts in place of one tool result text.
 type replacement struct {
 	out, msg string
+	// unkept: the replacement carries no handle and nothing is archived
+	// (an overflow context memory has no room for).
+	unkept bool
 }
 
 // planner returns what a rule would put in place of text, one of the texts
@@ -145,6 +148,10 @@ func produce(p *rules.Pass, idle string) error {
 	edits := make([]rules.Edit, 0, len(mine)+1)
 	for _, cl := range mine {
 		ptr := d.Pointer(cl.node)
+		if cl.rep.unkept {
+			edits = append(edits, rules.Edit{Pointer: ptr, NewJSON: quote(cl.rep.out), Message: cl.rep.msg})
+			continue
+		}
 		if _, err := keep(p, cl.text); err != nil {
 			kept(p, ptr, "original", err)
 			continue
@@ -161,18 +168,39 @@ func produce(p *rules.Pass, idle string) error {
 // decide makes the gate's decision for the pass's capture.
 func decide(p *rules.Pass) *gate {
 	c := p.Capture
-	d := c.Doc
 	g := &gate{on: c, claims: map[string][]claim{}}
-	cfg := SettingsOf(p.Env)
-
-	// The planners of the pipeline's rules, in pipeline order: a text goes
-	// to the first that claims it, as when the rules run one after the
-	// other (a replaced text carries a handle, which the later ones leave).
-	type named struct {
-		id   string
-		plan planner
+	all, handleAt := g.collect(p, pipelinePlanners(p))
+	if len(all) == 0 && handleAt < 0 {
+		return g
 	}
-	var pls []named
+
+	// Positions in prompt order, and where each earlier request ended.
+	pr := newPromptIndex(c)
+	for i := range all {
+		all[i].pos = pr.at(all[i].pos)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].pos < all[j].pos })
+	if handleAt >= 0 {
+		handleAt = pr.at(handleAt)
+	}
+	w := newWeigher(p, c, pr, all)
+	w.handleAt = handleAt
+	g.weigh(w, pr.requestEnds())
+	return g
+}
+
+// namedPlanner is the planner of one rule of the pipeline.
+type namedPlanner struct {
+	id   string
+	plan planner
+}
+
+// pipelinePlanners returns the planners of the pipeline's rules, in
+// pipeline order: a text goes to the first that claims it, as when the
+// rules run one after the other (a replaced text carries a handle, which
+// the later ones leave).
+func pipelinePlanners(p *rules.Pass) []namedPlanner {
+	var pls []namedPlanner
 	pipe := p.Pipeline()
 	if pipe == nil {
 		pipe = []*rules.Rule{p.Rule}
@@ -190,11 +218,19 @@ func decide(p *rules.Pass) *gate {
 			opts = nil
 		}
 		if pl := mk(p, opts); pl != nil {
-			pls = append(pls, named{r.ID, pl})
+			pls = append(pls, namedPlanner{r.ID, pl})
 		}
 	}
+	return pls
+}
+
+// collect records every claim of the planners over the pass's results in
+// the gate, and returns them with the body offset of the first handle
+// already in a result (-1: none).
+func (g *gate) collect(p *rules.Pass, pls []namedPlanner) ([]claim, int) {
+	d := p.Capture.Doc
 	var all []claim
-	handleAt := -1 // body offset of the first handle already in a result
+	handleAt := -1
 	for _, r := range passResults(p) {
 		for _, t := range r.texts {
 			text := d.Str(t)
@@ -217,36 +253,41 @@ func decide(p *rules.Pass) *gate {
 			}
 		}
 	}
-	if len(all) == 0 && handleAt < 0 {
-		return g
-	}
+	return all, handleAt
+}
 
-	// Positions in prompt order, and where each earlier request ended.
-	pr := newPromptIndex(c)
-	for i := range all {
-		all[i].pos = pr.at(all[i].pos)
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].pos < all[j].pos })
-	if handleAt >= 0 {
-		handleAt = pr.at(handleAt)
-	}
-	ends := pr.requestEnds() // ends[j]: where request j+1 of the history ended
-	cost := newCacheCost(c, pr)
+// weigher holds what the gate weighs on each request of the history: the
+// claims in prompt order, the declaration's bytes, the cache's prices.
+type weigher struct {
+	all      []claim
+	handleAt int // prompt offset of the first handle in the history (-1: none)
+	cost     *cacheCost
+	declared bool
+	dBytes   int
+	first    int // prompt offset of the first claim
+	turns    float64
+	w, r     float64
+}
+
+func newWeigher(p *rules.Pass, c *capture.Capture, pr *promptIndex, all []claim) *weigher {
+	x := &weigher{all: all, cost: newCacheCost(c, pr), turns: float64(SettingsOf(p.Env).BreakEvenTurns)}
 	dd := declaration(p)
-	declared := dd.edit == nil
-	dBytes := 0
-	if !declared {
-		dBytes = len(dd.edit.NewJSON)
+	x.declared = dd.edit == nil
+	if !x.declared {
+		x.dBytes = len(dd.edit.NewJSON)
 	}
-	first := 0
 	if len(all) > 0 {
-		first = all[0].pos
+		x.first = all[0].pos
 	}
-	turns := float64(cfg.BreakEvenTurns)
-	w, r := cost.prices()
+	x.w, x.r = x.cost.prices()
+	return x
+}
 
-	// Request j (1-based) is the prompt before ends[j-1]; the current
-	// request is j = len(ends)+1.
+// weigh opens the gate on the first request that pays for declaring
+// retrieve_output, or says why the current one waits. Request j
+// (1-based) is the prompt before ends[j-1]; the current request is
+// j = len(ends)+1.
+func (g *gate) weigh(x *weigher, ends []int) {
 	saved, k := 0, 0
 	for j := 1; j <= len(ends)+1; j++ {
 		current := j == len(ends)+1
@@ -254,47 +295,51 @@ func decide(p *rules.Pass) *gate {
 		if !current {
 			limit = ends[j-1]
 		}
-		for k < len(all) && all[k].pos < limit {
-			saved += all[k].saved
+		for k < len(x.all) && x.all[k].pos < limit {
+			saved += x.all[k].saved
 			k++
 		}
-		if handleAt >= 0 && handleAt < limit {
+		if x.handleAt >= 0 && x.handleAt < limit {
 			g.open = true
-			return g
+			return
 		}
 		prev := 0
 		if j >= 2 {
 			prev = ends[j-2]
 		}
-		held := cost.held(prev)
-		if declared {
+		held := x.cost.held(prev)
+		if x.declared {
 			// Only what follows the first replaced text is written again.
-			held = max(0, held-first)
+			held = max(0, held-x.first)
 		}
-		net := saved - dBytes
-		if saved > 0 && net > 0 && float64(net)*(w+turns*r) >= (w-r)*float64(held) {
-			g.open = true
-			g.now = current && j > 1 && (!declared || first < prev)
-			switch {
-			case !g.now:
-			case held == 0:
-				g.note = fmt.Sprintf("the reductions save %s B on this request, and %s", units.Thousands(net), cost.nothingHeld())
-			default:
-				g.note = fmt.Sprintf("the reductions save %s B on this request, more than writing again the %s B the previous request may have cached costs%s",
-					units.Thousands(net), units.Thousands(held), cost.describe())
-			}
-			return g
+		net := saved - x.dBytes
+		if saved > 0 && net > 0 && float64(net)*(x.w+x.turns*x.r) >= (x.w-x.r)*float64(held) {
+			g.opens(x, current && j > 1 && (!x.declared || x.first < prev), net, held)
+			return
 		}
 		if current {
-			need := dBytes + int(math.Ceil((w-r)*float64(held)/(w+turns*r)))
+			need := x.dBytes + int(math.Ceil((x.w-x.r)*float64(held)/(x.w+x.turns*x.r)))
 			g.why = fmt.Sprintf("waits: saves %s B here, but declaring retrieve_output on this turn writes again the %s B the previous request may have cached%s; it pays from %s B",
-				units.Thousands(net), units.Thousands(held), cost.describe(), units.Thousands(need))
+				units.Thousands(net), units.Thousands(held), x.cost.describe(), units.Thousands(need))
 		}
 	}
 	if g.why == "" {
 		g.why = "nothing to reduce"
 	}
-	return g
+}
+
+// opens opens the gate; now says it opens on this very request, whose
+// note then says why that pays.
+func (g *gate) opens(x *weigher, now bool, net, held int) {
+	g.open, g.now = true, now
+	switch {
+	case !g.now:
+	case held == 0:
+		g.note = fmt.Sprintf("the reductions save %s B on this request, and %s", units.Thousands(net), x.cost.nothingHeld())
+	default:
+		g.note = fmt.Sprintf("the reductions save %s B on this request, more than writing again the %s B the previous request may have cached costs%s",
+			units.Thousands(net), units.Thousands(held), x.cost.describe())
+	}
 }
 
 // promptIndex maps body offsets to offsets in the prompt as a cache reads

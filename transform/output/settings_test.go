@@ -44,7 +44,7 @@ func TestTemplateOutputDefaults(t *testing.T) {
 			StripToolTraces: true, FinalOutputMaxChars: 120000,
 		},
 		dedup:    &dedupOptions{MinBytes: 1024, MaxArtifacts: 128},
-		overflow: &overflowOptions{CeilingBytes: 25000, ContextMemory: true, PreviewHeadChars: 4000, PreviewTailChars: 4000, Tiers: map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000}},
+		overflow: &overflowOptions{CeilingBytes: 25000, ContextMemory: true, PreviewHeadChars: 4000, PreviewTailChars: 4000, Tiers: map[string]int{"cheap": 15000, "balanced": 25000, "frontier": 50000}, MaxEntries: 8, MaxBytesPerRun: 1000000},
 		headTail: &headTailOptions{Strategy: "recent", HeadMessages: 2, TailMessages: 12, MiddleMode: "marker", MaxCharsPerMessage: 10000, MaxTotalChars: 60000},
 	}
 	if !reflect.DeepEqual(got, want) {

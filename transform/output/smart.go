@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 
+	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/internal/reduce"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -25,15 +26,26 @@ var smart = &rules.Rule{
 		"and JSON arrays that SO302 converts are left alone. retrieve_output is declared with the first handle (in front of Anthropic's last tool cache breakpoint) and counts against the saving; " +
 		"a request with nothing to reduce comes back unchanged. Declaring it in the middle of a conversation makes the provider write the cached prefix again, so the output rules wait, together, " +
 		"for the first request whose own saving pays for that at the model's cache write and read prices (the recovery gate; output.break_even_turns counts later turns too), " +
-		"and go on from there on every later turn. A tool of the host named retrieve_output stops the rule.",
+		"and go on from there on every later turn. A tool of the host named retrieve_output stops the rule. " +
+		"With extract_dir set, a candidate extraction of a result is read from the file of that folder named by the result's content hash (the 43 characters of its handle after sko:, then .txt) " +
+		"and returned in its place, with a recovery label naming the extract reducer, only when it passes every guard: its lines are an ordered verbatim subsequence of the result's, it keeps every protected evidence string " +
+		"the smart reduction would keep, it clears both saving thresholds, and the original is archived; otherwise the result is reduced as above, or left as it is.",
 	Reads: []string{
 		"output.trigger_bytes", "output.trigger_lines", "output.min_saved_bytes", "output.min_saved_ratio",
 		"output.head_lines", "output.tail_lines", "output.context_lines", "output.max_line_bytes",
 		"output.exempt_tools", "output.overflow_tools",
 	},
-	Detail: detail,
-	Run:    runSmart,
+	Options: &smartOptions{},
+	Detail:  detail,
+	Run:     runSmart,
 }
+
+// smartOptions are SO301's own keys of the [output] table.
+type smartOptions struct {
+	ExtractDir string `toml:"extract_dir" doc:"folder of candidate extractions, one file per tool result named by its content hash (HANDLE-WITHOUT-sko:.txt); a candidate replaces the result only when every extraction guard accepts it (\"\": none)"`
+}
+
+func (*smartOptions) Section() string { return "output" }
 
 func runSmart(p *rules.Pass) error {
 	cfg := SettingsOf(p.Env)
@@ -42,10 +54,14 @@ func runSmart(p *rules.Pass) error {
 
 // planSmart is SO301's planner: large results a reducer shortens enough,
 // except those SO302 and SO304 take.
-func planSmart(p *rules.Pass, _ rules.Options) planner {
+func planSmart(p *rules.Pass, o rules.Options) planner {
 	cfg := SettingsOf(p.Env)
 	opts, th := reduceOptions(cfg), thresholds(cfg)
 	columnar := columnarMemo(p, cfg)
+	dir := ""
+	if so, ok := o.(*smartOptions); ok {
+		dir = p.Env.Resolve(so.ExtractDir)
+	}
 	return func(r *toolResult, text string) (replacement, bool) {
 		if r.protected(cfg.ExemptTools) || toolIn(r.name, cfg.OverflowTools) {
 			return replacement{}, false
@@ -56,11 +72,23 @@ func planSmart(p *rules.Pass, _ rules.Options) planner {
 		if _, ok := columnar(text); ok {
 			return replacement{}, false
 		}
+		why := ""
+		if dir != "" {
+			x, found, err := extraction(p, dir, text, cfg)
+			switch {
+			case err != nil:
+				why = fmt.Sprintf("extraction unreadable (%v); ", err)
+			case found && x.Accepted:
+				return replacement{out: x.Text, msg: fmt.Sprintf("extraction accepted %d → %d bytes", len(text), len(x.Text))}, true
+			case found:
+				why = fmt.Sprintf("extraction refused by the %s guard (%s); ", x.Refused, x.Why())
+			}
+		}
 		out, res, ok := reduce.Smart(text, opts, th, handleOf(text))
 		if !ok {
 			return replacement{}, false
 		}
-		return replacement{out, fmt.Sprintf("%s reduced %d → %d bytes", res.Reducer, len(text), len(out))}, true
+		return replacement{out: out, msg: fmt.Sprintf("%s%s reduced %d → %d bytes", why, res.Reducer, len(text), len(out))}, true
 	}
 }
 
@@ -84,3 +112,21 @@ func columnarMemo(p *rules.Pass, cfg *Settings) func(text string) (string, bool)
 }
 
 type columnarKey struct{}
+
+// extraction reads and guards the candidate extraction of text in dir.
+// The archive guard asks only whether originals can be kept: the rule
+// archives the original with its other replacements, and one it cannot
+// keep stays as it is.
+func extraction(p *rules.Pass, dir, text string, cfg *Settings) (Extraction, bool, error) {
+	cand, found, err := readCandidate(dir, text)
+	if err != nil || !found {
+		return Extraction{}, found, err
+	}
+	keepable := func(string) error {
+		if !archiving(p) {
+			return archive.ErrOff
+		}
+		return nil
+	}
+	return CheckExtract(text, cand, cfg, keepable), true, nil
+}
