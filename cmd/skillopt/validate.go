@@ -24,8 +24,9 @@ func validateCommand(e *env) *cli.Command {
 			"(SO5xx: tool names, tool-call pairing, turn order, cache breakpoints, deferred tools;\n" +
 			"see `skillopt rules SO5`). Keys the provider's API does not define are errors for a\n" +
 			"capture sent to the provider's own endpoint or without a URL, and info (extensions)\n" +
-			"for other endpoints such as vLLM, OpenRouter or LiteLLM; --strict and --lenient\n" +
-			"override. Every finding is located by\n" +
+			"for other endpoints such as vLLM, OpenRouter or LiteLLM, and for a body naming another\n" +
+			"vendor's model or a vendor/model id; --strict and --lenient override (JSON: endpoint).\n" +
+			"Every finding is located by\n" +
 			"FILE:LINE:COL and a JSON Pointer into the body (a body inside a JSON string, as in\n" +
 			"HAR files, is located at that string). Every input is reported; exit 1 if any\n" +
 			"capture is invalid, 2 if any input could not be read (2 wins), whatever the format.\n\n" +
@@ -70,12 +71,12 @@ func (e *env) runValidate(c *cli.Context) error {
 				e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
 				continue
 			}
-			strict, _ := validity.Strict(capt)
+			strict, endpoint := validity.Strict(capt)
 			switch {
 			case c.Bool("strict"):
-				strict = true
+				strict, endpoint = true, "--strict: unknown keys are errors"
 			case c.Bool("lenient"):
-				strict = false
+				strict, endpoint = false, "--lenient: unknown keys are reported as extensions"
 			}
 			valid := true
 			for _, se := range errs {
@@ -103,7 +104,7 @@ func (e *env) runValidate(c *cli.Context) error {
 				rep.Diagnostics = append(rep.Diagnostics, d)
 			}
 			in := captureInput(capt)
-			in.Valid = &valid
+			in.Valid, in.Endpoint = &valid, endpoint
 			rep.Inputs = append(rep.Inputs, in)
 			if !valid {
 				invalid++

@@ -50,6 +50,11 @@ type Input struct {
 	Envelope string `json:"envelope,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	Reason   string `json:"reason,omitempty"` // why Provider was chosen
+	// Endpoint is how validate judges keys the provider's API does not
+	// define, and why: errors for the provider's own endpoint, extensions
+	// for a compatible server (named by the URL, the Host header or the
+	// model id).
+	Endpoint string `json:"endpoint,omitempty"`
 	// Valid is the schema verdict (validate only).
 	Valid *bool `json:"valid,omitempty"`
 }
