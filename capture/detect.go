@@ -23,11 +23,11 @@ func Detect(c *Capture) (Provider, string, error) {
 			}
 		}
 		if p == Gemini || c.Doc == nil || bodyFits(c.Doc, p) {
-			return p, why, nil
+			return p, why + compatibleNote(c.Doc, p), nil
 		}
 	}
 	if p, why := detectHeaders(c.Headers); p != "" && bodyFits(c.Doc, p) {
-		return p, why, nil
+		return p, why + compatibleNote(c.Doc, p), nil
 	}
 	return DetectBody(c.Doc)
 }
@@ -109,8 +109,24 @@ var reMistralModel = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(mistral|devstral|magistral|codestral|ministral|pixtral|voxtral|open-mistral|open-mixtral)`)
 })
 
-// DetectBody classifies a bare body by its structure alone.
+// DetectBody classifies a bare body by its structure alone. The model id
+// is evidence too: the reason says when it names another vendor's model
+// than the provider's (a compatible server), and when it is the only
+// evidence against the reading chosen (an Anthropic model on a body
+// without max_tokens).
 func DetectBody(d *Doc) (Provider, string, error) {
+	p, why, err := detectBody(d)
+	if err != nil || strings.HasPrefix(why, ambiguousModel) {
+		return p, why, err
+	}
+	return p, why + compatibleNote(d, p), nil
+}
+
+// ambiguousModel starts the reason of a body read as OpenAI Chat against
+// its model's vendor.
+const ambiguousModel = "ambiguous minimal body: model "
+
+func detectBody(d *Doc) (Provider, string, error) {
 	if d == nil {
 		return "", "", errors.New("no body")
 	}
@@ -198,6 +214,13 @@ func DetectBody(d *Doc) (Provider, string, error) {
 		return OpenAIChat, "messages with chat-completions markers (" + f.chatWhy + ")", nil
 	case has("stream_options"), has("max_completion_tokens"), toolsHave(d, "function"):
 		return OpenAIChat, "chat-completions parameters", nil
+	}
+	if m := d.GetStr(root, "model"); !has("max_tokens") {
+		if v, routed := ModelVendor(m); v == "Anthropic" && !routed {
+			return OpenAIChat, ambiguousModel + quoteModel(m) + " is Anthropic's but the body has no max_tokens, which Anthropic requires: " +
+				"either an invalid Anthropic Messages request or a call to an OpenAI-compatible endpoint; read as openai-chat " +
+				"(pass --provider anthropic to judge it as Anthropic)", nil
+		}
 	}
 	return OpenAIChat, "ambiguous minimal body (openai-chat or mistral): resolved to openai-chat; pass --provider mistral if it is Mistral", nil
 }

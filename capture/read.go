@@ -125,6 +125,9 @@ type File struct {
 	// Errs holds per-entry errors of multi-capture files (JSONL lines,
 	// HAR entries) whose other entries were read.
 	Errs []error
+	// Sidecar is the NAME.meta.json a single bare body was read with,
+	// redacted; nil when there was none.
+	Sidecar *Sidecar
 
 	fixes []fix // secrets in Data and their redacted replacements, spliced in on output
 }
@@ -307,6 +310,7 @@ func (f *File) applySidecar(path string, opts Options) {
 		if h := doc.Get(0, "headers"); h >= 0 {
 			c.Headers = w.headers(h)
 		}
+		f.Sidecar = &Sidecar{Path: p, Data: applyFixes(data, w.fixes)}
 		if opts.Provider == "" {
 			if prov, why, err := Detect(c); err == nil {
 				c.Provider, c.Reason = prov, why+" (from "+filepath.Base(p)+")"

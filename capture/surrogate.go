@@ -1,5 +1,7 @@
 package capture
 
+import "bytes"
+
 // LoneSurrogate returns the offset in tok, a JSON string token as written
 // (quotes and escapes included), of the first \u escape of a UTF-16
 // surrogate that is not half of a pair — a high surrogate not followed by
@@ -8,8 +10,13 @@ package capture
 // it with U+FFFD.
 func LoneSurrogate(tok []byte) int {
 	for i := 0; i+1 < len(tok); i++ {
-		if tok[i] != '\\' {
-			continue
+		// Most strings have few escapes: find the next one at memchr speed.
+		j := bytes.IndexByte(tok[i:], '\\')
+		if j < 0 {
+			return -1
+		}
+		if i += j; i+1 >= len(tok) {
+			return -1
 		}
 		if tok[i+1] != 'u' || i+6 > len(tok) {
 			i++

@@ -26,8 +26,10 @@ var officialHosts = []string{
 // Strict reports whether unknown keys in c are errors: true for the
 // providers' own endpoints and for captures without an endpoint (judged
 // against the official API), false for other hosts. The host is the URL's,
-// or the Host header's when the capture has only a path. The reason says
-// which.
+// or the Host header's when the capture has only a path. Without a host,
+// a model id that is not the provider's own (capture.ForeignModel: another
+// vendor's model, a router's vendor/model id) means a compatible server
+// too. The reason says which.
 func Strict(c *capture.Capture) (bool, string) {
 	host := ""
 	if u, err := url.Parse(c.URL); err == nil {
@@ -42,6 +44,9 @@ func Strict(c *capture.Capture) (bool, string) {
 		}
 	}
 	if host == "" {
+		if why := capture.ForeignModel(c.Doc, c.Provider); why != "" {
+			return false, "no endpoint, but " + why + ": a compatible server; unknown keys are reported as extensions"
+		}
 		return true, "no endpoint: judged against the official API"
 	}
 	host = strings.ToLower(host)

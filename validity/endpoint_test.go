@@ -31,6 +31,41 @@ func TestStrict(t *testing.T) {
 	}
 }
 
+// Without an endpoint, the model decides: another vendor's model or a
+// router's vendor/model id means a compatible server.
+func TestStrictFromModel(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		p    capture.Provider
+		url  string
+		want bool
+	}{
+		{`{"model":"gpt-5","messages":[]}`, capture.OpenAIChat, "", true},
+		{`{"model":"m","messages":[]}`, capture.OpenAIChat, "", true},
+		{`{"messages":[]}`, capture.OpenAIChat, "", true},
+		{`{"model":"deepseek-v4-pro","messages":[]}`, capture.OpenAIChat, "", false},
+		{`{"model":"qwen2.5-coder:7b","messages":[]}`, capture.OpenAIChat, "", false},
+		{`{"model":"mistral-large-latest","messages":[]}`, capture.OpenAIChat, "", false},
+		{`{"model":"openrouter/auto","messages":[]}`, capture.OpenAIChat, "", false},
+		{`{"model":"claude-sonnet-4-5","messages":[]}`, capture.OpenAIChat, "", false},
+		{`{"model":"claude-sonnet-4-5","max_tokens":1,"messages":[]}`, capture.Anthropic, "", true},
+		{`{"model":"kimi-k2","max_tokens":1,"messages":[]}`, capture.Anthropic, "", false},
+		{`{"model":"mistral-large-latest","messages":[]}`, capture.Mistral, "", true},
+		// The provider's own host rejects what its API does not define,
+		// whatever the model.
+		{`{"model":"deepseek-v4-pro","messages":[]}`, capture.OpenAIChat, "https://api.openai.com/v1/chat/completions", true},
+	} {
+		d, err := capture.Parse([]byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, why := Strict(&capture.Capture{URL: tc.url, Doc: d, Provider: tc.p})
+		if got != tc.want {
+			t.Errorf("%s %s %q: strict %v (%s), want %v", tc.p, tc.body, tc.url, got, why, tc.want)
+		}
+	}
+}
+
 // A capture with only a path takes its host from the Host header.
 func TestStrictFromHostHeader(t *testing.T) {
 	local := &capture.Capture{URL: "/deepseek/chat/completions", Headers: []capture.Header{{Name: "host", Value: "127.0.0.1:18080"}}}

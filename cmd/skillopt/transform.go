@@ -173,7 +173,7 @@ func (e *env) runTransform(c *cli.Context) error {
 	if err := e.setup(c); err != nil {
 		return err
 	}
-	_, out, err := transformArgs(c)
+	in, out, err := transformArgs(c)
 	if err != nil {
 		return err
 	}
@@ -212,10 +212,38 @@ func (e *env) runTransform(c *cli.Context) error {
 		}
 		return e.finish(nil)
 	}
+	side, err := sidecarOut(f, in, out, c.Bool("force"))
+	if err != nil {
+		return err
+	}
 	if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
 	}
+	if side != "" {
+		// The sidecar goes with a bare body only, so data is the body.
+		if err := atomicfile.Write(side, f.Sidecar.For(data), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", side, err)}
+		}
+	}
 	return e.finish(nil)
+}
+
+// sidecarOut is where transform writes the sidecar of a bare body read
+// with one (NAME.meta.json beside OUT), so that OUT is judged against the
+// same endpoint as the input; "" when the input had none. It refuses to
+// replace the input or its sidecar, before anything is written.
+func sidecarOut(f *capture.File, in, out string, force bool) (string, error) {
+	if f.Sidecar == nil {
+		return "", nil
+	}
+	side := capture.SidecarPath(out)
+	if atomicfile.SameFile(side, f.Sidecar.Path) || in != "-" && atomicfile.SameFile(side, in) {
+		return "", usageErr("refusing to overwrite the input's endpoint file %s; choose another -o", side)
+	}
+	if _, err := atomicfile.Check(side, force); err != nil {
+		return "", usageErr("%s: %v", side, err)
+	}
+	return side, nil
 }
 
 // transformKept runs the pipeline over f and writes to the archive the

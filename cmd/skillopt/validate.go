@@ -24,8 +24,9 @@ func validateCommand(e *env) *cli.Command {
 			"(SO5xx: tool names, tool-call pairing, turn order, cache breakpoints, deferred tools;\n" +
 			"see `skillopt rules SO5`). Keys the provider's API does not define are errors for a\n" +
 			"capture sent to the provider's own endpoint or without a URL, and info (extensions)\n" +
-			"for other endpoints such as vLLM, OpenRouter or LiteLLM; --strict and --lenient\n" +
-			"override. Every finding is located by\n" +
+			"for other endpoints such as vLLM, OpenRouter or LiteLLM, and for a body naming another\n" +
+			"vendor's model or a vendor/model id; --strict and --lenient override (JSON: endpoint).\n" +
+			"Every finding is located by\n" +
 			"FILE:LINE:COL and a JSON Pointer into the body (a body inside a JSON string, as in\n" +
 			"HAR files, is located at that string). Every input is reported; exit 1 if any\n" +
 			"capture is invalid, 2 if any input could not be read (2 wins), whatever the format.\n\n" +
@@ -70,25 +71,25 @@ func (e *env) runValidate(c *cli.Context) error {
 				e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
 				continue
 			}
-			strict, _ := validity.Strict(capt)
+			strict, endpoint := validity.Strict(capt)
 			switch {
 			case c.Bool("strict"):
-				strict = true
+				strict, endpoint = true, "--strict: unknown keys are errors"
 			case c.Bool("lenient"):
-				strict = false
+				strict, endpoint = false, "--lenient: unknown keys are reported as extensions"
 			}
-			valid := true
+			var ds []report.Diagnostic
 			for _, se := range errs {
 				sev, note := validity.SchemaError(capt, se, strict)
 				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: sev, Message: se.Message + note,
 					File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-				valid = valid && d.Severity != rules.Error
 				off, exact := capt.FileOffset(se.Offset)
 				src.Place(&d, off, exact)
-				rep.Diagnostics = append(rep.Diagnostics, d)
+				ds = append(ds, d)
 			}
 			vds, err := validity.Check(capt, renv)
 			if err != nil {
+				rep.Diagnostics = append(rep.Diagnostics, ds...)
 				e.warnInput(err)
 				continue
 			}
@@ -99,11 +100,15 @@ func (e *env) runValidate(c *cli.Context) error {
 					off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
 					src.Place(&d, off, exact)
 				}
+				ds = append(ds, d)
+			}
+			valid := true
+			for _, d := range rootCausesFirst(capt.Doc, ds) {
 				valid = valid && d.Severity != rules.Error
 				rep.Diagnostics = append(rep.Diagnostics, d)
 			}
 			in := captureInput(capt)
-			in.Valid = &valid
+			in.Valid, in.Endpoint = &valid, endpoint
 			rep.Inputs = append(rep.Inputs, in)
 			if !valid {
 				invalid++
@@ -119,6 +124,52 @@ func (e *env) runValidate(c *cli.Context) error {
 		return e.finish(findings)
 	}
 	return e.finish(nil)
+}
+
+// rootCausesFirst marks the errors of one capture that follow from another
+// (validity.Causes), with a note naming the cause, and drops those that
+// repeat their cause; the report lists each consequence after its cause.
+func rootCausesFirst(doc *capture.Doc, ds []report.Diagnostic) []report.Diagnostic {
+	var fs []validity.Finding
+	var at []int
+	for i, d := range ds {
+		if d.Severity == rules.Error {
+			n, err := doc.Lookup(d.Pointer)
+			k := doc.Kind(n)
+			scalar := err == nil && k != capture.Object && k != capture.Array
+			fs = append(fs, validity.Finding{Rule: d.Rule, Pointer: d.Pointer, Scalar: scalar})
+			at = append(at, i)
+		}
+	}
+	cause, dup := validity.Causes(fs)
+	drop := make([]bool, len(ds))
+	for k, c := range cause {
+		if c < 0 {
+			continue
+		}
+		d, from := &ds[at[k]], ds[at[c]]
+		if dup[k] {
+			drop[at[k]] = true
+			continue
+		}
+		d.CauseRule, d.CausePointer = from.Rule, from.Pointer
+		d.Message += " (follows from " + from.Rule + " at " + pointerText(from.Pointer) + ")"
+	}
+	out := ds[:0]
+	for i, d := range ds {
+		if !drop[i] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pointerText names a pointer in a note; the whole body has the empty one.
+func pointerText(p string) string {
+	if p == "" {
+		return "the body"
+	}
+	return p
 }
 
 // captureInput describes a capture read for a report.

@@ -44,6 +44,14 @@ type jsonDiagnostic struct {
 	Exact    *bool   `json:"exact,omitempty"`
 	Message  string  `json:"message"`
 	Fix      string  `json:"fix,omitempty"`
+	// ConsequenceOf names the finding this one follows from.
+	ConsequenceOf *jsonCause `json:"consequence_of,omitempty"`
+}
+
+// jsonCause names a finding of the same capture: its rule and pointer.
+type jsonCause struct {
+	Rule    string `json:"rule"`
+	Pointer string `json:"pointer"`
 }
 
 // MarshalJSON renders the diagnostic in its documented shape.
@@ -51,6 +59,9 @@ func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	j := jsonDiagnostic{Rule: d.Rule, Severity: d.Severity.String(), File: d.File, Capture: d.Capture, Message: d.Message, Fix: d.Fix}
 	if d.Capture != "" {
 		j.Pointer = &d.Pointer
+	}
+	if d.CauseRule != "" {
+		j.ConsequenceOf = &jsonCause{Rule: d.CauseRule, Pointer: d.CausePointer}
 	}
 	if d.Line > 0 {
 		j.Line, j.Column = &d.Line, &d.Column
@@ -100,6 +111,15 @@ func (d *Diagnostic) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("diagnostic: pointer %q does not start with /", *j.Pointer)
 		}
 		d.Pointer = *j.Pointer
+	}
+	if c := j.ConsequenceOf; c != nil {
+		if j.Capture == "" || c.Rule == "" {
+			return errors.New("diagnostic: consequence_of needs a capture and a rule")
+		}
+		if c.Pointer != "" && !strings.HasPrefix(c.Pointer, "/") {
+			return fmt.Errorf("diagnostic: consequence_of pointer %q does not start with /", c.Pointer)
+		}
+		d.CauseRule, d.CausePointer = c.Rule, c.Pointer
 	}
 	if (j.Line == nil) != (j.Column == nil) {
 		return errors.New("diagnostic: line and column go together")

@@ -50,6 +50,11 @@ type Input struct {
 	Envelope string `json:"envelope,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	Reason   string `json:"reason,omitempty"` // why Provider was chosen
+	// Endpoint is how validate judges keys the provider's API does not
+	// define, and why: errors for the provider's own endpoint, extensions
+	// for a compatible server (named by the URL, the Host header or the
+	// model id).
+	Endpoint string `json:"endpoint,omitempty"`
 	// Valid is the schema verdict (validate only).
 	Valid *bool `json:"valid,omitempty"`
 }
@@ -83,6 +88,11 @@ type Diagnostic struct {
 	// Fix is "safe" or "unsafe" when `skillopt lint --fix` (with
 	// --unsafe-fixes for unsafe ones) can fix the finding, else "".
 	Fix string
+	// CauseRule and CausePointer name the finding of the same capture
+	// this one follows from (validate: an error that is a consequence of
+	// another); "" for a finding that is its own cause. The report lists
+	// a consequence right after its cause.
+	CauseRule, CausePointer string
 }
 
 // Summary counts the findings and what was looked at. The counts of one
@@ -167,7 +177,7 @@ func (r *Report) Finish() {
 		}
 	}
 	slices.SortStableFunc(r.Diagnostics, compare)
-	r.Diagnostics = slices.Compact(r.Diagnostics)
+	r.Diagnostics = causesFirst(slices.Compact(r.Diagnostics))
 	r.Summary.Errors, r.Summary.Warnings, r.Summary.Info = 0, 0, 0
 	for _, d := range r.Diagnostics {
 		switch d.Severity {
@@ -179,6 +189,48 @@ func (r *Report) Finish() {
 			r.Summary.Info++
 		}
 	}
+}
+
+// causesFirst moves each consequence right after the finding it follows
+// from (the first of that rule at that pointer of its capture), keeping
+// the order of everything else; a consequence whose cause is not in the
+// report stays where it is.
+func causesFirst(ds []Diagnostic) []Diagnostic {
+	type key struct{ capture, rule, pointer string }
+	causes := map[key]bool{}
+	for _, d := range ds {
+		if d.CauseRule != "" {
+			causes[key{d.Capture, d.CauseRule, d.CausePointer}] = false
+		}
+	}
+	if len(causes) == 0 {
+		return ds
+	}
+	for _, d := range ds {
+		if k := (key{d.Capture, d.Rule, d.Pointer}); d.CauseRule == "" {
+			if _, ok := causes[k]; ok {
+				causes[k] = true
+			}
+		}
+	}
+	follows := map[key][]Diagnostic{}
+	for _, d := range ds {
+		if k := (key{d.Capture, d.CauseRule, d.CausePointer}); d.CauseRule != "" && causes[k] {
+			follows[k] = append(follows[k], d)
+		}
+	}
+	out := make([]Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if d.CauseRule != "" && causes[key{d.Capture, d.CauseRule, d.CausePointer}] {
+			continue
+		}
+		out = append(out, d)
+		if k := (key{d.Capture, d.Rule, d.Pointer}); d.CauseRule == "" {
+			out = append(out, follows[k]...)
+			delete(follows, k)
+		}
+	}
+	return out
 }
 
 func compare(a, b Diagnostic) int {

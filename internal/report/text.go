@@ -69,7 +69,7 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 		}
 		listed[in.Name] = true
 		ds := byCapture[in.Name]
-		fmt.Fprintf(bw, "%s: %s, %d error(s)\n", name, paint(red, "invalid "+escape.Text(in.Provider)), len(ds))
+		fmt.Fprintf(bw, "%s: %s (%s), %d error(s)\n", name, paint(red, "invalid "+escape.Text(in.Provider)), escape.Text(in.Reason), len(ds))
 		for _, d := range ds {
 			finding("  ", d)
 		}

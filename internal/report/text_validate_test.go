@@ -39,7 +39,7 @@ func TestValidateManyPrintsProblems(t *testing.T) {
 	if err := Write(&b, validation(map[string]bool{"a.json": true, "b.json": false, "c.json": true}, note, bad), "text", Options{}); err != nil {
 		t.Fatal(err)
 	}
-	want := "b.json: invalid anthropic, 1 error(s)\n" +
+	want := "b.json: invalid anthropic (body shape), 1 error(s)\n" +
 		"  b.json: schema error: missing property \"model\"\n" +
 		"3 capture(s) validated: 2 valid, 1 invalid; 1 info note not shown (validate one capture, or --format json, to see them)\n"
 	if b.String() != want {
