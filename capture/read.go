@@ -334,6 +334,9 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if looksBinary(data) {
 		return nil, &Error{File: name, Err: errors.New("binary data, not a JSON capture")}
 	}
+	if looksLikeEventStream(data) {
+		return nil, &Error{File: name, Err: errors.New("a server-sent event stream (a provider's streamed response), not a request: " + notRequestHint)}
+	}
 	r := reader{f: f, opts: opts}
 	if isPiSession(data) {
 		return r.piSession()

@@ -1,0 +1,55 @@
+package capture
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// notRequestHint says what to give skillopt instead of a provider's answer.
+const notRequestHint = "skillopt reads the requests sent to a provider; give it the request body, " +
+	"a recording with both (`skillopt record`, HAR, claude-trace JSONL), or a host session file"
+
+// looksLikeEventStream reports whether data starts as a text/event-stream
+// does: a field line ("event:", "data:", "id:", "retry:") or a comment
+// (":"), after optional blank lines.
+func looksLikeEventStream(data []byte) bool {
+	data = bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(data) > 0 && data[0] == ':' {
+		return true
+	}
+	for _, f := range []string{"event:", "data:", "id:", "retry:"} {
+		if bytes.HasPrefix(data, []byte(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// responseKind names the provider response a bare body is, or "" when it
+// is not one. Each test is a member no request carries: a response's own
+// object type, Anthropic's message type with its stop reason, Gemini's
+// candidates, or an error envelope.
+func responseKind(d *Doc) string {
+	root := 0
+	obj := d.GetStr(root, "object")
+	switch obj {
+	case "response":
+		return "an OpenAI Responses response (object \"response\")"
+	case "chat.completion", "chat.completion.chunk":
+		return fmt.Sprintf("a Chat Completions response (object %q)", obj)
+	}
+	if d.StrIs(d.Get(root, "type"), "message") && d.StrIs(d.Get(root, "role"), "assistant") &&
+		(d.Get(root, "stop_reason") >= 0 || d.Get(root, "usage") >= 0) {
+		return "an Anthropic Messages response (type \"message\", role \"assistant\")"
+	}
+	if d.Get(root, "candidates") >= 0 && d.Get(root, "contents") < 0 {
+		return "a Gemini generateContent response (top-level candidates)"
+	}
+	if d.Get(root, "choices") >= 0 && d.Get(root, "messages") < 0 && d.Get(root, "usage") >= 0 {
+		return "a Chat Completions response (top-level choices and usage)"
+	}
+	if e := d.Get(root, "error"); e >= 0 && d.Kind(e) == Object && d.Get(root, "messages") < 0 && d.Get(root, "input") < 0 && d.Get(root, "contents") < 0 {
+		return "a provider's error response (top-level error)"
+	}
+	return ""
+}
