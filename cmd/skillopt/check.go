@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -20,12 +23,14 @@ func checkCommand(e *env) *cli.Command {
 			"rule failed on it (the other inputs are still checked and reported), whatever the\n" +
 			"format. A finding at a JSON Pointer that the capture as read also has is located by\n" +
 			"FILE:LINE:COL too.\n\n" +
-			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
-			"docs/report.md.\n\n" +
+			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations), jsonl\n" +
+			"(one object per capture, written as each is done, and one of the cross-capture\n" +
+			"findings last); see docs/report.md. Many captures are checked in parallel (--jobs);\n" +
+			"the output is the same for any number.\n\n" +
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
-		Flags: append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag()}, formats("", report.Formats...)),
+		Flags: append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), jobsFlag()}, formats("", captureReportFormats...)),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
 				return err
@@ -38,56 +43,87 @@ func checkCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			files, err := e.readCaptures(c)
+			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
 			if err != nil {
-				return err
+				return usageErr("%v", err)
 			}
 			renv := e.readOnlyEnv(pipeline)
+			type checked struct {
+				res   *rules.Result
+				diags []rules.Diagnostic
+			}
 			diags := []rules.Diagnostic{}
 			var batch []*rules.Result
 			var inputs []report.Input
-			checked := 0
-			for _, f := range files {
+			var files []*capture.File
+			failed := false
+			err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]checked, error) {
+				var out []checked
 				for _, capt := range f.Captures {
 					res, err := rules.Run(capt, pipeline, renv)
 					if err != nil {
-						if e.ruleFailed(err) {
+						if log.ruleFailed(err) {
 							continue
 						}
-						return err
+						return nil, err
 					}
-					batch = append(batch, res)
-					diags = append(diags, res.Diagnostics...)
 					ds, err := rules.Verify(res, invariants, renv)
 					if err != nil {
-						if e.ruleFailed(err) {
+						if log.ruleFailed(err) {
 							continue
 						}
-						return err
+						return nil, err
+					}
+					out = append(out, checked{res, append(slices.Clip(res.Diagnostics), ds...)})
+				}
+				return out, nil
+			}, func(f *capture.File, cs []checked) error {
+				files = append(files, f)
+				for _, ch := range cs {
+					batch = append(batch, ch.res)
+					ds := filterOff(ch.diags, levels)
+					for _, d := range ds {
+						failed = failed || d.Severity == rules.Error
+					}
+					if e.format == jsonl {
+						line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, []*capture.File{f}))
+						if err := e.writeLine(line); err != nil {
+							return err
+						}
+						continue
 					}
 					diags = append(diags, ds...)
-					inputs = append(inputs, captureInput(capt))
-					checked++
+					inputs = append(inputs, captureInput(ch.res.Original))
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			ds, err := rules.VerifyBatch(batch, invariants, renv)
 			if err != nil {
 				return ruleFailure(err)
 			}
-			diags = append(diags, ds...)
-			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			diags = filterOff(diags, levels)
-			failed := false
-			for _, d := range diags {
+			ds = filterOff(ds, levels)
+			for _, d := range ds {
 				failed = failed || d.Severity == rules.Error
 			}
+			if e.format == jsonl {
+				if len(ds) > 0 {
+					if err := e.writeLine(report.CrossLine{Cross: report.Sorted(report.Locate(ds, files))}); err != nil {
+						return err
+					}
+				}
+				if failed {
+					return e.finish(findings)
+				}
+				return e.finish(nil)
+			}
+			diags = append(diags, ds...)
 			rep := e.newReport("check")
 			rep.Inputs = append(rep.Inputs, inputs...)
 			rep.Diagnostics = report.Locate(diags, files)
-			rep.Summary.Captures = report.Count(checked)
+			rep.Summary.Captures = report.Count(len(inputs))
 			rep.Summary.Invariants = report.Count(len(invariants))
 			rep.Summary.Pipeline = report.Count(len(pipeline))
 			rs := append(append([]*rules.Rule{}, pipeline...), invariants...)

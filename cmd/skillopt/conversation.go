@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/batch"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/price"
@@ -28,7 +30,12 @@ func measureConversation(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := e.readCaptures(c)
+	var files []*capture.File
+	err = eachFile(e, c, func(*capture.File, *inputLog) (struct{}, error) { return struct{}{}, nil },
+		func(f *capture.File, _ struct{}) error {
+			files = append(files, f)
+			return nil
+		})
 	if err != nil {
 		return err
 	}
@@ -62,13 +69,25 @@ func measureConversation(e *env, c *cli.Context) error {
 	if !c.Bool("no-split") {
 		threads = measure.Split(inputs)
 	}
-	var failed error
+	// The conversations are accounted on --jobs workers; their turns are
+	// written as each conversation is done with jsonl, else the report of
+	// them all at the end.
+	type turnLine struct {
+		Conversation int `json:"conversation"`
+		*measure.ConvTurn
+	}
+	type accounted struct {
+		conv *measure.Conversation
+		log  inputLog
+	}
 	convs := make([]*measure.Conversation, len(threads))
-	for i, th := range threads {
+	err = batch.Ordered(context.Background(), c.Int("jobs"), threads, func(_ context.Context, th measure.Thread) (accounted, error) {
+		var out accounted
+		var failed error
 		reqs, err := measure.Requests(th.Inputs, func(c *capture.Capture) *rules.Result {
 			res, err := rules.Run(c, pipeline, renv)
 			if err != nil {
-				if !e.ruleFailed(err) && failed == nil {
+				if !out.log.ruleFailed(err) && failed == nil {
 					failed = err
 				}
 				// The request is still part of the conversation, unchanged.
@@ -80,11 +99,33 @@ func measureConversation(e *env, c *cli.Context) error {
 			err = failed
 		}
 		if err != nil {
+			return out, err
+		}
+		out.conv, err = measure.Converse(reqs, opts)
+		return out, err
+	}, func(i int, a accounted, err error) error {
+		for _, err := range a.log.errs {
+			e.warnInput(err)
+		}
+		if err != nil {
 			return err
 		}
-		if convs[i], err = measure.Converse(reqs, opts); err != nil {
-			return err
+		if e.format != jsonl {
+			convs[i] = a.conv
+			return nil
 		}
+		for t := range a.conv.Turns {
+			if err := e.writeLine(turnLine{i + 1, &a.conv.Turns[t]}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if e.format == jsonl {
+		return e.finish(nil)
 	}
 	if len(convs) == 1 {
 		err = e.writeAs(func(w io.Writer) error {

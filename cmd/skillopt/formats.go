@@ -16,7 +16,7 @@ type formatFlag struct {
 }
 
 // allFormats orders the formats in every list.
-var allFormats = []string{"text", "json", "markdown", "sarif", "github", "html"}
+var allFormats = []string{"text", "json", "markdown", "sarif", "github", "html", "jsonl"}
 
 // formats is the --format flag of a command that supports the given
 // formats; note, when not empty, says when a format applies.

@@ -45,8 +45,9 @@ func lintCommand(e *env) *cli.Command {
 			"--fix removes them and says so.\n\n" +
 			"Exit 1 iff a finding is an error (0 with --exit-zero); 2 for bad usage,\n" +
 			"configuration or an unreadable path (2 wins), whatever the format.\n\n" +
-			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
-			"docs/report.md.\n\n" +
+			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations), jsonl\n" +
+			"(one object per finding); see docs/report.md. Skills are linted in parallel\n" +
+			"(--jobs); the output is the same for any number.\n\n" +
 			"Examples:\n" +
 			"  skillopt lint\n" +
 			"  skillopt lint skills/ .pi/agents/reviewer.md\n" +
@@ -55,7 +56,8 @@ func lintCommand(e *env) *cli.Command {
 			"  skillopt lint --fix skills/\n" +
 			"  skillopt lint --profile skills-ref --format sarif > lint.sarif",
 		Flags: []cli.Flag{
-			formats("", report.Formats...),
+			formats("", captureReportFormats...),
+			jobsFlag(),
 			&cli.StringFlag{Name: "profile", Usage: "default (the spec and Pi) or skills-ref (also fail what the reference validator rejects); default: lint.profile"},
 			&cli.StringSliceFlag{Name: "ambient", Usage: "skill folder agents inherit at run time, to resolve selected names no skillPath provides (repeatable; default: lint.ambient)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the cache of body token counts (default: lint.cache)"},
@@ -226,7 +228,7 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 	if err := sel.Apply(reg, levels); err != nil {
 		return lint.Options{}, usageErr("%v", err)
 	}
-	opts := lint.Options{Paths: c.Args().Slice(), Config: e.cfg.Options, Levels: levels, ConfigFile: e.cfg.Path, Locate: e.cfg.Position}
+	opts := lint.Options{Paths: c.Args().Slice(), Config: e.cfg.Options, Levels: levels, ConfigFile: e.cfg.Path, Locate: e.cfg.Position, Workers: c.Int("jobs")}
 	if c.IsSet("ambient") {
 		opts.Ambient = c.StringSlice("ambient")
 	}
@@ -256,6 +258,14 @@ func (e *env) writeLint(lrep *lint.Report, fixed int, fixRun bool) error {
 		rep.Diagnostics = append(rep.Diagnostics, rd)
 	}
 	rep.SetColumns16(&report.Files{})
+	if e.format == jsonl {
+		for _, d := range report.Sorted(rep.Diagnostics) {
+			if err := e.writeLine(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rep.Summary.Skills = report.Count(lrep.Skills)
 	rep.Summary.Agents = report.Count(lrep.Agents)
 	rep.Summary.Suppressed = report.Count(lrep.Suppressed)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/tokens"
 	"github.com/skillopt/skillopt/measure"
@@ -28,14 +29,17 @@ func measureCommand(e *env) *cli.Command {
 			"Section bytes add up to the body size.\n\n" +
 			"Several captures print one row each (provider, bytes, tokens, catalog share, after,\n" +
 			"saved) and the total; --details adds each capture's report; -q prints only the total.\n\n" +
-			"Formats: text, json, markdown.\n\n" +
+			"Formats: text, json, markdown, jsonl (one object per capture, written as each is\n" +
+			"done). Many captures are measured in parallel (--jobs); the output is the same for\n" +
+			"any number.\n\n" +
 			"With --conversation the captures are successive requests of conversations (files\n" +
 			"in the order given, directories in natural name order, JSONL lines, HAR entries, and\n" +
 			"every assistant turn of a Pi session): per turn and in total, the input tokens a\n" +
 			"provider's prompt cache reads, writes and bills in full, the cost from the price\n" +
 			"table (skillopt.toml [prices] overrides it), where each request stops extending the\n" +
 			"previous one and the rule that caused it, and the provider's own usage when the\n" +
-			"capture has it. Formats: text, json, markdown, html. See docs/measure.md.\n\n" +
+			"capture has it. Formats: text, json, markdown, html, jsonl (one object per turn).\n" +
+			"See docs/measure.md.\n\n" +
 			"The conversations are found among the captures: a Pi session file is one, the\n" +
 			"requests with one session_id header are one, and any other request joins the\n" +
 			"conversation whose latest request it extends (same body shape, vendor and model, same\n" +
@@ -52,7 +56,8 @@ func measureCommand(e *env) *cli.Command {
 			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
-			formats("html with --conversation", measure.ConversationFormats...),
+			formats("html with --conversation", append(slices.Clone(measure.ConversationFormats), jsonl)...),
+			jobsFlag(),
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
@@ -79,8 +84,8 @@ func (e *env) runMeasure(c *cli.Context) error {
 	if err := e.setup(c); err != nil {
 		return err
 	}
-	if !slices.Contains(measure.Formats, e.format) {
-		return usageErr("unsupported --format %q (without --conversation this command supports %s)", e.format, strings.Join(measure.Formats, ", "))
+	if fs := append(slices.Clone(measure.Formats), jsonl); !slices.Contains(fs, e.format) {
+		return usageErr("unsupported --format %q (without --conversation this command supports %s)", e.format, strings.Join(fs, ", "))
 	}
 	enc, counter, err := e.counter(c)
 	if err != nil {
@@ -104,31 +109,47 @@ func (e *env) runMeasure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := e.readCaptures(c)
-	if err != nil {
-		return err
-	}
 	renv := e.ruleEnv(pipeline)
 	ruleset.SetArchive(renv, renv.Archive, true)
 	opts.Env = renv
+	type measured struct {
+		rep *measure.CaptureReport
+		key string
+	}
 	var reps []*measure.CaptureReport
 	var keys []string
-	for _, f := range files {
+	err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]measured, error) {
+		var out []measured
 		for _, capt := range f.Captures {
 			rep, err := measure.Run(capt, func() (*rules.Result, error) { return rules.Run(capt, pipeline, renv) }, opts)
 			if err != nil {
-				if e.ruleFailed(err) {
+				if log.ruleFailed(err) {
 					continue
 				}
-				return err
+				return nil, err
 			}
-			reps = append(reps, rep)
 			key := measure.CatalogKey(capt)
 			if key != "" {
 				key = string(capt.Provider) + ":" + key
 			}
-			keys = append(keys, key)
+			out = append(out, measured{rep, key})
 		}
+		return out, nil
+	}, func(_ *capture.File, ms []measured) error {
+		for _, m := range ms {
+			if e.format == jsonl {
+				if err := e.writeLine(m.rep); err != nil {
+					return err
+				}
+				continue
+			}
+			reps = append(reps, m.rep)
+			keys = append(keys, m.key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(reps) == 0 {
 		return e.finish(nil)

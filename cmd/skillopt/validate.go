@@ -24,19 +24,19 @@ func validateCommand(e *env) *cli.Command {
 			"(SO5xx: tool names, tool-call pairing, turn order, cache breakpoints, deferred tools;\n" +
 			"see `skillopt rules SO5`). Keys the provider's API does not define are errors for a\n" +
 			"capture sent to the provider's own endpoint or without a URL, and info (extensions)\n" +
-			"for other endpoints such as vLLM, OpenRouter or LiteLLM, and for a body naming another\n" +
-			"vendor's model or a vendor/model id; --strict and --lenient override (JSON: endpoint).\n" +
-			"Every finding is located by\n" +
+			"for other endpoints such as vLLM, OpenRouter or LiteLLM; --strict and --lenient\n" +
+			"override. Every finding is located by\n" +
 			"FILE:LINE:COL and a JSON Pointer into the body (a body inside a JSON string, as in\n" +
 			"HAR files, is located at that string). Every input is reported; exit 1 if any\n" +
 			"capture is invalid, 2 if any input could not be read (2 wins), whatever the format.\n\n" +
-			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations); see\n" +
-			"docs/report.md.\n\n" +
+			"Formats: text, json, markdown, sarif (2.1.0), github (workflow annotations), jsonl\n" +
+			"(one object per capture, written as each is done); see docs/report.md. Many captures\n" +
+			"are validated in parallel (--jobs); the output is the same for any number.\n\n" +
 			"Examples:\n" +
 			"  skillopt validate capture.json\n" +
 			"  skillopt validate --format sarif captures/ > validate.sarif\n" +
 			"  skillopt validate --lenient --format json --provider mistral body.json",
-		Flags: []cli.Flag{providerFlag(), formats("", report.Formats...),
+		Flags: []cli.Flag{providerFlag(), formats("", captureReportFormats...), jobsFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "treat unknown keys as errors whatever the endpoint"},
 			&cli.BoolFlag{Name: "lenient", Usage: "treat unknown keys as extensions (info) whatever the endpoint"},
 		},
@@ -57,63 +57,34 @@ func (e *env) runValidate(c *cli.Context) error {
 		return usageErr("%v", err)
 	}
 	renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
-	files, err := e.readCaptures(c)
+	rep := e.newReport("validate")
+	invalid := 0
+	err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]report.Line, error) {
+		return validateFile(f, renv, c.Bool("strict"), c.Bool("lenient"), log), nil
+	}, func(_ *capture.File, lines []report.Line) error {
+		for _, l := range lines {
+			if !*l.Valid {
+				invalid++
+			}
+			if e.format == jsonl {
+				if err := e.writeLine(l); err != nil {
+					return err
+				}
+				continue
+			}
+			rep.Inputs = append(rep.Inputs, l.Input)
+			rep.Diagnostics = append(rep.Diagnostics, l.Diagnostics...)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	rep := e.newReport("validate")
-	invalid := 0
-	for _, f := range files {
-		src := report.NewSource(f.Data)
-		for _, capt := range f.Captures {
-			errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
-			if err != nil {
-				e.warnInput(fmt.Errorf("%s: %v", capt.Name, err))
-				continue
-			}
-			strict, endpoint := validity.Strict(capt)
-			switch {
-			case c.Bool("strict"):
-				strict, endpoint = true, "--strict: unknown keys are errors"
-			case c.Bool("lenient"):
-				strict, endpoint = false, "--lenient: unknown keys are reported as extensions"
-			}
-			var ds []report.Diagnostic
-			for _, se := range errs {
-				sev, note := validity.SchemaError(capt, se, strict)
-				d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: sev, Message: se.Message + note,
-					File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-				off, exact := capt.FileOffset(se.Offset)
-				src.Place(&d, off, exact)
-				ds = append(ds, d)
-			}
-			vds, err := validity.Check(capt, renv)
-			if err != nil {
-				rep.Diagnostics = append(rep.Diagnostics, ds...)
-				e.warnInput(err)
-				continue
-			}
-			for _, vd := range vds {
-				d := report.FromRule(vd)
-				d.File = f.Name
-				if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
-					off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
-					src.Place(&d, off, exact)
-				}
-				ds = append(ds, d)
-			}
-			valid := true
-			for _, d := range rootCausesFirst(capt.Doc, ds) {
-				valid = valid && d.Severity != rules.Error
-				rep.Diagnostics = append(rep.Diagnostics, d)
-			}
-			in := captureInput(capt)
-			in.Valid, in.Endpoint = &valid, endpoint
-			rep.Inputs = append(rep.Inputs, in)
-			if !valid {
-				invalid++
-			}
+	if e.format == jsonl {
+		if invalid > 0 {
+			return e.finish(findings)
 		}
+		return e.finish(nil)
 	}
 	rep.Summary.Captures = report.Count(len(rep.Inputs))
 	rep.Summary.Invalid = report.Count(invalid)
@@ -124,6 +95,60 @@ func (e *env) runValidate(c *cli.Context) error {
 		return e.finish(findings)
 	}
 	return e.finish(nil)
+}
+
+// validateFile validates the captures of one file: one line each, the
+// diagnostics placed in the file; a capture that could not be validated is
+// an input error.
+func validateFile(f *capture.File, renv *rules.Env, forceStrict, lenient bool, log *inputLog) []report.Line {
+	var lines []report.Line
+	src := report.NewSource(f.Data)
+	for _, capt := range f.Captures {
+		errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
+		if err != nil {
+			log.warn(fmt.Errorf("%s: %v", capt.Name, err))
+			continue
+		}
+		strict, endpoint := validity.Strict(capt)
+		switch {
+		case forceStrict:
+			strict, endpoint = true, "--strict: unknown keys are errors"
+		case lenient:
+			strict, endpoint = false, "--lenient: unknown keys are reported as extensions"
+		}
+		valid := true
+		var diags []report.Diagnostic
+		for _, se := range errs {
+			sev, note := validity.SchemaError(capt, se, strict)
+			d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: sev, Message: se.Message + note,
+				File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
+			off, exact := capt.FileOffset(se.Offset)
+			src.Place(&d, off, exact)
+			diags = append(diags, d)
+		}
+		vds, err := validity.Check(capt, renv)
+		if err != nil {
+			log.warn(err)
+			continue
+		}
+		for _, vd := range vds {
+			d := report.FromRule(vd)
+			d.File = f.Name
+			if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
+				off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
+				src.Place(&d, off, exact)
+			}
+			diags = append(diags, d)
+		}
+		diags = rootCausesFirst(capt.Doc, diags)
+		for _, d := range diags {
+			valid = valid && d.Severity != rules.Error
+		}
+		in := captureInput(capt)
+		in.Valid, in.Endpoint = &valid, endpoint
+		lines = append(lines, report.NewLine(in, diags))
+	}
+	return lines
 }
 
 // rootCausesFirst marks the errors of one capture that follow from another

@@ -68,6 +68,34 @@ if [ -f "$session" ]; then
   "$out/procbench" -runs 5 -name "measure --conversation" -- "$out/skillopt" measure --conversation "$session"
 fi
 
+# Many captures: 2,000 files (20 synthetic captures of 40 to 325 skills
+# and 1 to 6 turns, five providers, copied 100 times) with one worker and
+# with the default (GOMAXPROCS); the target on 2 cores is >= 1.7x. The
+# outputs must be identical, and peak memory stays that of the workers.
+echo "== many captures, --jobs 1 vs default"
+many="$out/many"
+rm -rf "$many" && mkdir -p "$many/src" "$many/caps"
+provs=(anthropic openai-chat openai-responses gemini mistral)
+for i in $(seq 0 19); do
+  "$out/synthgen" -n $((40 + i * 15)) -provider "${provs[$((i % 5))]}" -seed "$i" -turns $((1 + i % 6)) -envelope record -o "$many/src/c$i.json"
+done
+for k in $(seq 0 99); do for i in $(seq 0 19); do cp "$many/src/c$i.json" "$many/caps/k$k-c$i.json"; done; done
+rows="$out/jobs.jsonl"
+: >"$rows"
+for cmd in "validate" "measure --encoding none" "measure" "check"; do
+  for jobs in 1 0; do
+    "$out/procbench" -runs 3 -warmup 1 -name "$cmd --jobs $jobs" -- "$out/skillopt" $cmd --jobs "$jobs" --format jsonl "$many/caps" >>"$rows"
+  done
+  "$out/skillopt" $cmd --jobs 1 --format jsonl "$many/caps" >"$many/out-1.jsonl"
+  "$out/skillopt" $cmd --format jsonl "$many/caps" >"$many/out-0.jsonl"
+  cmp -s "$many/out-1.jsonl" "$many/out-0.jsonl" || { echo "$cmd: --jobs 1 and the default differ"; exit 1; }
+done
+# Throughput of the default over one worker, per command.
+sed -E 's/.*"name":"([^"]*) --jobs ([01])".*"median_ms":([0-9.]+).*"peak_rss_kib":([0-9]+).*/\1|\2|\3|\4/' "$rows" | awk -F'|' '
+  $2 == 1 {one[$1] = $3; rss1[$1] = $4; order[++n] = $1}
+  $2 == 0 {dflt[$1] = $3; rss0[$1] = $4}
+  END {for (i = 1; i <= n; i++) {c = order[i]; printf "%-24s --jobs 1 %8.0f ms %6.1f MiB   default %8.0f ms %6.1f MiB   %.2fx   %.3f ms/capture\n", c, one[c], rss1[c]/1024, dflt[c], rss0[c]/1024, one[c]/dflt[c], dflt[c]/2000}}'
+
 # Peak resident memory over input size. Targets: string-heavy captures at most
 # 3 x input + 30 MiB; dense numeric arrays at most 12 x input + 30 MiB.
 memrow() { # NAME FACTOR FILE CMD...

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -266,5 +267,26 @@ func TestColumn16Order(t *testing.T) {
 	var fresh Files
 	if got := fresh.Column16(p, 1, 5); got != 6 {
 		t.Errorf("1:5 → %d, want 6", got)
+	}
+}
+
+func TestLineSortsAndFlattens(t *testing.T) {
+	valid := false
+	in := Input{Name: "a.json", File: "a.json", Provider: "anthropic", Valid: &valid}
+	d := Diagnostic{Rule: "SO501", Severity: rules.Error, Message: "bad name", File: "a.json", Capture: "a.json", Pointer: "/tools/0/name", Line: 3, Column: 5, Column16: 5}
+	early := d
+	early.Line, early.Column, early.Column16 = 1, 2, 2
+	b, err := json.Marshal(NewLine(in, []Diagnostic{d, early, d}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"a.json","file":"a.json","provider":"anthropic","valid":false,"diagnostics":[` +
+		`{"rule":"SO501","severity":"error","file":"a.json","capture":"a.json","pointer":"/tools/0/name","line":1,"column":2,"offset":0,"exact":false,"message":"bad name"},` +
+		`{"rule":"SO501","severity":"error","file":"a.json","capture":"a.json","pointer":"/tools/0/name","line":3,"column":5,"offset":0,"exact":false,"message":"bad name"}]}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	if b, _ := json.Marshal(NewLine(in, nil)); !bytes.Contains(b, []byte(`"diagnostics":[]`)) {
+		t.Fatalf("no diagnostics is not an empty list: %s", b)
 	}
 }
