@@ -339,6 +339,8 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 		return r.claudeCode(why)
 	case HostCodex:
 		return r.codex(why)
+	case HostGeminiCLI:
+		return r.geminiCLILog(why)
 	}
 	if isJSONLName(name) {
 		return r.jsonl()
@@ -355,6 +357,12 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 			}
 		}
 		return nil, locate(name, data, 0, err)
+	}
+	if why := geminiChat(doc); why != "" {
+		return r.geminiCLIChat(why, doc)
+	}
+	if geminiPromptLog(doc) {
+		return nil, &Error{File: name, Err: fmt.Errorf("a Gemini CLI prompt log (the prompts typed, without the model's answers or usage): %w; read the chat files in chats/ beside it", ErrNoRequests)}
 	}
 	if err := r.top(doc, 0, 0); err != nil {
 		return nil, err

@@ -17,13 +17,14 @@ const EnvSession = "session"
 const (
 	HostClaudeCode = "claude-code"
 	HostCodex      = "codex"
+	HostGeminiCLI  = "gemini-cli"
 )
 
 // Session is one conversation of a host's session file: the requests the
 // host sent, each the conversation so far, with the usage the provider
 // reported for it.
 type Session struct {
-	Host string // HostClaudeCode or HostCodex
+	Host string // HostClaudeCode, HostCodex or HostGeminiCLI
 	// ID is the host's session id; Agent the subagent's id for a
 	// sidechain (a Claude Code subagent), whose Parent is the session
 	// that started it.
@@ -64,7 +65,9 @@ type SessionTurn struct {
 	Time time.Time
 	// Usage is the usage object as the file holds it: an Anthropic
 	// message's usage (Claude Code), a token_count event's
-	// last_token_usage (Codex); nil when the file holds none.
+	// last_token_usage (Codex), a gemini message's tokens (Gemini CLI:
+	// input, output, cached, thoughts, tool, total); nil when the file
+	// holds none.
 	Usage []byte
 }
 
@@ -82,7 +85,9 @@ func (s *SessionSegment) Request(t SessionTurn) []byte {
 // sessionHost recognises a host's session file by its first lines: Claude
 // Code writes entries with a type, a sessionId and a uuid or message;
 // Codex rollout lines are {"type": session_meta | response_item |
-// event_msg | turn_context, "payload": {…}}.
+// event_msg | turn_context, "payload": {…}}; a Gemini CLI chat log starts
+// with a line of the session's metadata (sessionId, projectHash) and no
+// type.
 func sessionHost(data []byte) (host, why string) {
 	n := 0
 	for off := 0; off < len(data) && n < 64; {
@@ -103,6 +108,9 @@ func sessionHost(data []byte) (host, why string) {
 			continue
 		}
 		typ := d.GetStr(0, "type")
+		if n == 1 && geminiChatHeader(d) {
+			return HostGeminiCLI, "Gemini CLI chat log (a first line with sessionId and projectHash)"
+		}
 		switch typ {
 		case "user", "assistant", "system", "progress", "attachment":
 			if d.Kind(d.Get(0, "sessionId")) == String && (d.Get(0, "uuid") >= 0 || d.Get(0, "message") >= 0) {

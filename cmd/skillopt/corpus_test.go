@@ -150,7 +150,7 @@ func TestCorpusValidates(t *testing.T) {
 }
 
 // TestCorpusSessionsValidate: the requests rebuilt from real host session
-// files (Claude Code, Codex, claude-trace) validate: what the hosts sent the
+// files (Claude Code, Codex, claude-trace, Gemini CLI) validate: what the hosts sent the
 // provider accepted, and what their files do not hold (max_tokens, the
 // system prompt, the tools) is not a finding.
 func TestCorpusSessionsValidate(t *testing.T) {
@@ -158,7 +158,7 @@ func TestCorpusSessionsValidate(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("shared corpus not present at %s", root)
 	}
-	for _, host := range []string{"claude-code", "codex", "claude-trace"} {
+	for _, host := range []string{"claude-code", "codex", "claude-trace", "gemini-cli"} {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"skillopt", "validate", "-q", filepath.Join(root, host)}, nil, &stdout, &stderr); code != 0 {
 			t.Errorf("%s: exit %d\n%s%s", host, code, stdout.String(), stderr.String())
