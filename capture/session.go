@@ -20,6 +20,20 @@ const (
 	HostGeminiCLI  = "gemini-cli"
 )
 
+// HostName is how a person names host: "Claude Code", "Codex", "Gemini
+// CLI".
+func HostName(host string) string {
+	switch host {
+	case HostClaudeCode:
+		return "Claude Code"
+	case HostCodex:
+		return "Codex"
+	case HostGeminiCLI:
+		return "Gemini CLI"
+	}
+	return host
+}
+
 // Session is one conversation of a host's session file: the requests the
 // host sent, each the conversation so far, with the usage the provider
 // reported for it.
