@@ -449,13 +449,31 @@ func locate(name string, data []byte, base int, err error) error {
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		line, col := LineCol(data, base+se.Offset)
-		return &Error{File: name, Pos: fmt.Sprintf("%d:%d", line, col), Err: fmt.Errorf("%s (byte %d)", se.Msg, base+se.Offset)}
+		return &Error{File: name, Pos: fmt.Sprintf("%d:%d", line, col), Err: fmt.Errorf("%s (byte %d)%s", se.Msg, base+se.Offset, loneCR(data, base+se.Offset))}
 	}
 	var ce *Error
 	if errors.As(err, &ce) {
 		return err
 	}
 	return &Error{File: name, Err: err}
+}
+
+// loneCR explains a syntax error at off that follows a lone CR: JSON
+// Lines ends a line in LF (or CRLF), never in a lone CR, so a file
+// written with CR line ends reads as one line of several values.
+func loneCR(data []byte, off int) string {
+	for i := min(off, len(data)) - 1; i >= 0; i-- {
+		switch data[i] {
+		case ' ', '\t':
+			continue
+		case '\r':
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				return "; the line before ends in a lone CR (\\r), which JSON Lines does not take as a line end: convert the line ends to LF"
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 type reader struct {

@@ -140,10 +140,12 @@ func (o *observer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lines feeds p to the event-stream line splitter.
+// lines feeds p to the event-stream line splitter. A line ends in CRLF,
+// LF or a lone CR; the LF of a CRLF ends an empty line, which holds no
+// data.
 func (o *observer) lines(p []byte) {
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
+		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
 			o.appendLine(p)
 			return
@@ -171,7 +173,7 @@ func (o *observer) appendLine(p []byte) {
 // event reads one line of an event stream: a data line that mentions a
 // usage is parsed.
 func (o *observer) event(line []byte) {
-	data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("data:"))
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
 	if !ok {
 		return
 	}
@@ -209,7 +211,7 @@ func (o *observer) finish() (usageJSON, text []byte, cut bool) {
 			o.event(o.line)
 		}
 	case o.sse:
-		for _, l := range bytes.Split(body, []byte{'\n'}) {
+		for l := range capture.EventLines(body) {
 			o.event(l)
 		}
 	case !o.over:
