@@ -158,21 +158,11 @@ func (r *reader) geminiCLILog(why string) (*File, error) {
 // marker starts a new segment from its compressed history.
 func (r *reader) geminiCLI(why, id string, msgs []gcMsg) (*File, error) {
 	f := r.f
-	type segment struct {
-		b     listBody
-		turns []SessionTurn
-		first int
-	}
-	newSeg := func(line int) *segment {
-		s := &segment{first: line}
-		s.b.start(`{"contents":[`)
-		return s
-	}
-	var segs []*segment
+	var segs []*gcSegment
 	for _, m := range msgs {
 		d, n := m.d, m.n
 		if len(segs) == 0 {
-			segs = append(segs, newSeg(m.line))
+			segs = append(segs, newGCSegment(m.line))
 		}
 		s := segs[len(segs)-1]
 		switch d.GetStr(n, "type") {
@@ -185,44 +175,9 @@ func (r *reader) geminiCLI(why, id string, msgs []gcMsg) (*File, error) {
 				s.b.add(gcContent("user", parts))
 			}
 		case "gemini":
-			t := SessionTurn{Line: m.line, Items: len(s.b.ends), Model: d.GetStr(n, "model"), Time: TimeOf(d, d.Get(n, "timestamp"))}
-			if u := d.Get(n, "tokens"); d.Kind(u) == Object {
-				t.Usage = d.Raw(u)
-			}
-			s.turns = append(s.turns, t)
-			parts := gcParts(d, d.Get(n, "content"))
-			calls := d.Get(n, "toolCalls")
-			if d.Len(calls) == 0 {
-				if parts != nil {
-					s.b.add(gcContent("model", parts))
-				}
-				continue
-			}
-			var results [][]byte
-			first := true
-			for c := range d.Children(calls) {
-				parts = append(parts, gcCall(d, c, first))
-				first = false
-				results = append(results, gcResult(d, c)...)
-			}
-			s.b.add(gcContent("model", parts))
-			if results != nil {
-				s.b.add(gcContent("user", results))
-			}
+			s.gemini(d, n, m.line)
 		case "compression_marker":
-			ns := newSeg(m.line)
-			for e := range d.Children(d.Get(n, "compressedHistory")) {
-				role := "user"
-				if d.StrIs(d.Get(e, "role"), "model") {
-					role = "model"
-				}
-				parts := gcParts(d, d.Get(e, "parts"))
-				if parts == nil {
-					parts = [][]byte{}
-				}
-				ns.b.add(gcContent(role, parts))
-			}
-			segs = append(segs, ns)
+			segs = append(segs, compressedGCSegment(d, n, m.line))
 		}
 	}
 	sess := &Session{Host: HostGeminiCLI, ID: id,
@@ -253,6 +208,68 @@ func (r *reader) geminiCLI(why, id string, msgs []gcMsg) (*File, error) {
 	}
 	f.Captures = append(f.Captures, last)
 	return f, nil
+}
+
+// gcSegment is a run of turns of a Gemini CLI chat: the contents so far
+// and the turns, from the file's line first.
+type gcSegment struct {
+	b     listBody
+	turns []SessionTurn
+	first int
+}
+
+func newGCSegment(line int) *gcSegment {
+	s := &gcSegment{first: line}
+	s.b.start(`{"contents":[`)
+	return s
+}
+
+// compressedGCSegment starts a segment from the compressed history of the
+// compression marker n (line).
+func compressedGCSegment(d *Doc, n, line int) *gcSegment {
+	s := newGCSegment(line)
+	for e := range d.Children(d.Get(n, "compressedHistory")) {
+		role := "user"
+		if d.StrIs(d.Get(e, "role"), "model") {
+			role = "model"
+		}
+		parts := gcParts(d, d.Get(e, "parts"))
+		if parts == nil {
+			parts = [][]byte{}
+		}
+		s.b.add(gcContent(role, parts))
+	}
+	return s
+}
+
+// gemini adds the gemini message n (line) to the segment: a turn made of
+// the contents before it, then the message as a model content and the
+// results of its tool calls as a user content.
+func (s *gcSegment) gemini(d *Doc, n, line int) {
+	t := SessionTurn{Line: line, Items: len(s.b.ends), Model: d.GetStr(n, "model"), Time: TimeOf(d, d.Get(n, "timestamp"))}
+	if u := d.Get(n, "tokens"); d.Kind(u) == Object {
+		t.Usage = d.Raw(u)
+	}
+	s.turns = append(s.turns, t)
+	parts := gcParts(d, d.Get(n, "content"))
+	calls := d.Get(n, "toolCalls")
+	if d.Len(calls) == 0 {
+		if parts != nil {
+			s.b.add(gcContent("model", parts))
+		}
+		return
+	}
+	var results [][]byte
+	first := true
+	for c := range d.Children(calls) {
+		parts = append(parts, gcCall(d, c, first))
+		first = false
+		results = append(results, gcResult(d, c)...)
+	}
+	s.b.add(gcContent("model", parts))
+	if results != nil {
+		s.b.add(gcContent("user", results))
+	}
 }
 
 // gcContent is a Gemini content of role with parts.
