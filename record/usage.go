@@ -145,14 +145,21 @@ func (o *observer) Write(p []byte) (int, error) {
 // data.
 func (o *observer) lines(p []byte) {
 	for len(p) > 0 {
-		i := bytes.IndexAny(p, "\r\n")
+		i := capture.LineEnd(p)
 		if i < 0 {
 			o.appendLine(p)
 			return
 		}
-		o.appendLine(p[:i])
-		if !o.skip {
-			o.event(o.line)
+		switch {
+		case o.skip:
+		case len(o.line) == 0 && i <= maxLine:
+			// A whole line in p is read where it is, not copied.
+			o.event(p[:i])
+		default:
+			o.appendLine(p[:i])
+			if !o.skip {
+				o.event(o.line)
+			}
 		}
 		o.line, o.skip = o.line[:0], false
 		p = p[i+1:]
