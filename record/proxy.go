@@ -130,7 +130,8 @@ func New(opts Options) (*Proxy, error) {
 		},
 		Transport:     tr,
 		FlushInterval: -1,
-		BufferPool:    copyBuffers{},
+		// No BufferPool: teeBody observes a chunk after it was forwarded,
+		// the last one on Close, once the copy buffer is released.
 		ModifyResponse: func(resp *http.Response) error {
 			ex := resp.Request.Context().Value(ctxKey{}).(*exchange)
 			ex.status, ex.header = resp.StatusCode, resp.Header.Clone()
@@ -382,15 +383,6 @@ func writeHeaders(b *bytes.Buffer, h http.Header, keep *capture.Keep) {
 	}
 	b.WriteByte('}')
 }
-
-// copyBuffers are the buffers the reverse proxy copies responses with,
-// reused: without them it allocates 32 KB for every response.
-type copyBuffers struct{}
-
-var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
-
-func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
-func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
 
 // bodyTee keeps what the transport reads of a request body, up to limit.
 // The transport reads it on a goroutine of its own.
