@@ -346,6 +346,8 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 		return r.claudeCode(why)
 	case HostCodex:
 		return r.codex(why)
+	case HostGeminiCLI:
+		return r.geminiCLILog(why)
 	}
 	if isJSONLName(name) {
 		return r.jsonl()
@@ -362,6 +364,12 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 			}
 		}
 		return nil, locate(name, data, 0, err)
+	}
+	if why := geminiChat(doc); why != "" {
+		return r.geminiCLIChat(why, doc)
+	}
+	if geminiPromptLog(doc) {
+		return nil, &Error{File: name, Err: fmt.Errorf("a Gemini CLI prompt log (the prompts typed, without the model's answers or usage): %w; read the chat files in chats/ beside it", ErrNoRequests)}
 	}
 	if err := r.top(doc, 0, 0); err != nil {
 		return nil, err
@@ -448,13 +456,31 @@ func locate(name string, data []byte, base int, err error) error {
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		line, col := LineCol(data, base+se.Offset)
-		return &Error{File: name, Pos: fmt.Sprintf("%d:%d", line, col), Err: fmt.Errorf("%s (byte %d)", se.Msg, base+se.Offset)}
+		return &Error{File: name, Pos: fmt.Sprintf("%d:%d", line, col), Err: fmt.Errorf("%s (byte %d)%s", se.Msg, base+se.Offset, loneCR(data, base+se.Offset))}
 	}
 	var ce *Error
 	if errors.As(err, &ce) {
 		return err
 	}
 	return &Error{File: name, Err: err}
+}
+
+// loneCR explains a syntax error at off that follows a lone CR: JSON
+// Lines ends a line in LF (or CRLF), never in a lone CR, so a file
+// written with CR line ends reads as one line of several values.
+func loneCR(data []byte, off int) string {
+	for i := min(off, len(data)) - 1; i >= 0; i-- {
+		switch data[i] {
+		case ' ', '\t':
+			continue
+		case '\r':
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				return "; the line before ends in a lone CR (\\r), which JSON Lines does not take as a line end: convert the line ends to LF"
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 type reader struct {

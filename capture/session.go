@@ -17,13 +17,28 @@ const EnvSession = "session"
 const (
 	HostClaudeCode = "claude-code"
 	HostCodex      = "codex"
+	HostGeminiCLI  = "gemini-cli"
 )
+
+// HostName is how a person names host: "Claude Code", "Codex", "Gemini
+// CLI".
+func HostName(host string) string {
+	switch host {
+	case HostClaudeCode:
+		return "Claude Code"
+	case HostCodex:
+		return "Codex"
+	case HostGeminiCLI:
+		return "Gemini CLI"
+	}
+	return host
+}
 
 // Session is one conversation of a host's session file: the requests the
 // host sent, each the conversation so far, with the usage the provider
 // reported for it.
 type Session struct {
-	Host string // HostClaudeCode or HostCodex
+	Host string // HostClaudeCode, HostCodex or HostGeminiCLI
 	// ID is the host's session id; Agent the subagent's id for a
 	// sidechain (a Claude Code subagent), whose Parent is the session
 	// that started it.
@@ -64,7 +79,9 @@ type SessionTurn struct {
 	Time time.Time
 	// Usage is the usage object as the file holds it: an Anthropic
 	// message's usage (Claude Code), a token_count event's
-	// last_token_usage (Codex); nil when the file holds none.
+	// last_token_usage (Codex), a gemini message's tokens (Gemini CLI:
+	// input, output, cached, thoughts, tool, total); nil when the file
+	// holds none.
 	Usage []byte
 }
 
@@ -82,7 +99,9 @@ func (s *SessionSegment) Request(t SessionTurn) []byte {
 // sessionHost recognises a host's session file by its first lines: Claude
 // Code writes entries with a type, a sessionId and a uuid or message;
 // Codex rollout lines are {"type": session_meta | response_item |
-// event_msg | turn_context, "payload": {…}}.
+// event_msg | turn_context, "payload": {…}}; a Gemini CLI chat log starts
+// with a line of the session's metadata (sessionId, projectHash) and no
+// type.
 func sessionHost(data []byte) (host, why string) {
 	n := 0
 	for off := 0; off < len(data) && n < 64; {
@@ -103,6 +122,9 @@ func sessionHost(data []byte) (host, why string) {
 			continue
 		}
 		typ := d.GetStr(0, "type")
+		if n == 1 && geminiChatHeader(d) {
+			return HostGeminiCLI, "Gemini CLI chat log (a first line with sessionId and projectHash)"
+		}
 		switch typ {
 		case "user", "assistant", "system", "progress", "attachment":
 			if d.Kind(d.Get(0, "sessionId")) == String && (d.Get(0, "uuid") >= 0 || d.Get(0, "message") >= 0) {
@@ -273,136 +295,21 @@ func (cv *ccConversation) newSegment(line int) {
 // file.
 func (r *reader) claudeCode(why string) (*File, error) {
 	f := r.f
-	var convs []*ccConversation
-	byKey := map[string]*ccConversation{}
+	cc := &ccFile{byKey: map[string]*ccConversation{}}
 	err := fileLines(f.Data, func(line []byte, off, no int) error {
 		d, err := Parse(line)
 		if err != nil {
 			f.Errs = append(f.Errs, locate(f.Name, f.Data, off, err))
 			return nil
 		}
-		if d.Kind(0) != Object {
-			return nil
-		}
-		typ := d.GetStr(0, "type")
-		key := ""
-		if d.Kind(d.Get(0, "isSidechain")) == True {
-			key = "sidechain"
-			if a := d.GetStr(0, "agentId"); a != "" {
-				key = a
-			}
-		}
-		cv := byKey[key]
-		if cv == nil {
-			if typ != "user" && typ != "assistant" {
-				return nil
-			}
-			cv = &ccConversation{key: key, session: d.GetStr(0, "sessionId"), agent: d.GetStr(0, "agentId"), line: no, off: off}
-			byKey[key] = cv
-			convs = append(convs, cv)
-		}
-		if typ == "system" && d.StrIs(d.Get(0, "subtype"), "compact_boundary") {
-			cv.newSegment(no)
-			return nil
-		}
-		msg := d.Get(0, "message")
-		if (typ != "user" && typ != "assistant") || d.Kind(msg) != Object {
-			return nil
-		}
-		role := d.GetStr(msg, "role")
-		if role == "" {
-			role = typ
-		}
-		content := d.Get(msg, "content")
-		if role == "assistant" && d.Kind(content) == Array {
-			content = ccDropBlank(d, content)
-		}
-		s := cv.seg()
-		if role == "assistant" {
-			model := d.GetStr(msg, "model")
-			if model == "<synthetic>" {
-				return nil // written by the host, never sent by the model
-			}
-			id := d.GetStr(msg, "id")
-			t := SessionTurn{Line: no, Model: model, RequestID: d.GetStr(0, "requestId"), Time: TimeOf(d, d.Get(0, "timestamp"))}
-			if u := d.Get(msg, "usage"); d.Kind(u) == Object {
-				t.Usage = d.Raw(u)
-			}
-			if k, ok := s.byID[id]; ok && id != "" {
-				s.msgs[k].add(d, content)
-				// A later line of the message carries its final usage.
-				tt := &s.turns[s.turn[id]]
-				if t.Usage != nil {
-					tt.Usage = t.Usage
-				}
-				if tt.RequestID == "" {
-					tt.RequestID = t.RequestID
-				}
-				return nil
-			}
-			t.Items = len(s.msgs)
-			m := &ccMessage{role: "assistant"}
-			m.add(d, content)
-			s.msgs = append(s.msgs, m)
-			if id != "" {
-				s.byID[id] = len(s.msgs) - 1
-				s.turn[id] = len(s.turns)
-			}
-			s.turns = append(s.turns, t)
-			return nil
-		}
-		if n := len(s.msgs); n > 0 && s.msgs[n-1].role == role {
-			s.msgs[n-1].add(d, content)
-			return nil
-		}
-		m := &ccMessage{role: role}
-		m.add(d, content)
-		s.msgs = append(s.msgs, m)
+		cc.line(d, off, no)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, cv := range convs {
-		name := f.Name
-		if cv != convs[0] {
-			name = fmt.Sprintf("%s#%d", f.Name, cv.line)
-		}
-		sess := &Session{Host: HostClaudeCode, ID: cv.session, Agent: cv.agent,
-			Missing: "the system prompt and tool declarations (Claude Code's session files do not hold them)",
-			Absent:  []string{"max_tokens", "system", "tools"}}
-		if cv.key != "" {
-			sess.Parent = cv.session
-		}
-		var last *Capture
-		for _, s := range cv.segs {
-			if len(s.turns) == 0 {
-				continue
-			}
-			model := s.turns[len(s.turns)-1].Model
-			var b listBody
-			if model != "" {
-				b.start(`{"model":` + string(Quote(model)) + `,"messages":[`)
-			} else {
-				b.start(`{"messages":[`)
-			}
-			for _, m := range s.msgs {
-				b.add(m.raw()...)
-			}
-			reason := why + "; requests rebuilt from its messages, without " + sess.Missing
-			c, seg, err := r.sessionCapture(name, cv.line, cv.off, Anthropic, reason, &b, "]}")
-			if err != nil {
-				f.Errs = append(f.Errs, err)
-				continue
-			}
-			seg.Turns = s.turns
-			c.Session = sess
-			sess.Segments = append(sess.Segments, seg)
-			last = c
-		}
-		if last != nil {
-			f.Captures = append(f.Captures, last)
-		}
+	for _, cv := range cc.convs {
+		r.ccCapture(why, cv, cv == cc.convs[0])
 	}
 	if len(f.Captures) == 0 {
 		if len(f.Errs) > 0 {
@@ -411,6 +318,151 @@ func (r *reader) claudeCode(why string) (*File, error) {
 		return nil, &Error{File: f.Name, Err: errors.New("no assistant message in this Claude Code session file")}
 	}
 	return f, nil
+}
+
+// ccFile is a Claude Code session file being read: its conversations
+// (the main one and each sidechain's), in the order they start.
+type ccFile struct {
+	convs []*ccConversation
+	byKey map[string]*ccConversation
+}
+
+// line reads one entry of the file, at offset off and line no.
+func (cc *ccFile) line(d *Doc, off, no int) {
+	if d.Kind(0) != Object {
+		return
+	}
+	typ := d.GetStr(0, "type")
+	key := ""
+	if d.Kind(d.Get(0, "isSidechain")) == True {
+		key = "sidechain"
+		if a := d.GetStr(0, "agentId"); a != "" {
+			key = a
+		}
+	}
+	cv := cc.byKey[key]
+	if cv == nil {
+		if typ != "user" && typ != "assistant" {
+			return
+		}
+		cv = &ccConversation{key: key, session: d.GetStr(0, "sessionId"), agent: d.GetStr(0, "agentId"), line: no, off: off}
+		cc.byKey[key] = cv
+		cc.convs = append(cc.convs, cv)
+	}
+	if typ == "system" && d.StrIs(d.Get(0, "subtype"), "compact_boundary") {
+		cv.newSegment(no)
+		return
+	}
+	msg := d.Get(0, "message")
+	if (typ != "user" && typ != "assistant") || d.Kind(msg) != Object {
+		return
+	}
+	role := d.GetStr(msg, "role")
+	if role == "" {
+		role = typ
+	}
+	content := d.Get(msg, "content")
+	if role == "assistant" {
+		if d.Kind(content) == Array {
+			content = ccDropBlank(d, content)
+		}
+		cv.seg().assistant(d, msg, content, no)
+		return
+	}
+	cv.seg().user(d, role, content)
+}
+
+// assistant adds an assistant message (line no) to the segment: a new
+// turn, or the next line of a streamed message already seen.
+func (s *ccSegment) assistant(d *Doc, msg, content, no int) {
+	model := d.GetStr(msg, "model")
+	if model == "<synthetic>" {
+		return // written by the host, never sent by the model
+	}
+	id := d.GetStr(msg, "id")
+	t := SessionTurn{Line: no, Model: model, RequestID: d.GetStr(0, "requestId"), Time: TimeOf(d, d.Get(0, "timestamp"))}
+	if u := d.Get(msg, "usage"); d.Kind(u) == Object {
+		t.Usage = d.Raw(u)
+	}
+	if k, ok := s.byID[id]; ok && id != "" {
+		s.msgs[k].add(d, content)
+		// A later line of the message carries its final usage.
+		tt := &s.turns[s.turn[id]]
+		if t.Usage != nil {
+			tt.Usage = t.Usage
+		}
+		if tt.RequestID == "" {
+			tt.RequestID = t.RequestID
+		}
+		return
+	}
+	t.Items = len(s.msgs)
+	m := &ccMessage{role: "assistant"}
+	m.add(d, content)
+	s.msgs = append(s.msgs, m)
+	if id != "" {
+		s.byID[id] = len(s.msgs) - 1
+		s.turn[id] = len(s.turns)
+	}
+	s.turns = append(s.turns, t)
+}
+
+// user adds a message of role (not the assistant's) to the segment,
+// joining the message before when it has the same role.
+func (s *ccSegment) user(d *Doc, role string, content int) {
+	if n := len(s.msgs); n > 0 && s.msgs[n-1].role == role {
+		s.msgs[n-1].add(d, content)
+		return
+	}
+	m := &ccMessage{role: role}
+	m.add(d, content)
+	s.msgs = append(s.msgs, m)
+}
+
+// ccCapture adds the capture of a conversation to the file: the request
+// of its last segment, its session holding every segment. The first
+// conversation is named as the file, the others FILE#LINE.
+func (r *reader) ccCapture(why string, cv *ccConversation, first bool) {
+	f := r.f
+	name := f.Name
+	if !first {
+		name = fmt.Sprintf("%s#%d", f.Name, cv.line)
+	}
+	sess := &Session{Host: HostClaudeCode, ID: cv.session, Agent: cv.agent,
+		Missing: "the system prompt and tool declarations (Claude Code's session files do not hold them)",
+		Absent:  []string{"max_tokens", "system", "tools"}}
+	if cv.key != "" {
+		sess.Parent = cv.session
+	}
+	var last *Capture
+	for _, s := range cv.segs {
+		if len(s.turns) == 0 {
+			continue
+		}
+		model := s.turns[len(s.turns)-1].Model
+		var b listBody
+		if model != "" {
+			b.start(`{"model":` + string(Quote(model)) + `,"messages":[`)
+		} else {
+			b.start(`{"messages":[`)
+		}
+		for _, m := range s.msgs {
+			b.add(m.raw()...)
+		}
+		reason := why + "; requests rebuilt from its messages, without " + sess.Missing
+		c, seg, err := r.sessionCapture(name, cv.line, cv.off, Anthropic, reason, &b, "]}")
+		if err != nil {
+			f.Errs = append(f.Errs, err)
+			continue
+		}
+		seg.Turns = s.turns
+		c.Session = sess
+		sess.Segments = append(sess.Segments, seg)
+		last = c
+	}
+	if last != nil {
+		f.Captures = append(f.Captures, last)
+	}
 }
 
 // ccDropBlank returns the content array, or -1 when it holds nothing
@@ -448,81 +500,23 @@ func codexOutput(d *Doc, item int) bool {
 // line starts a new segment from its replacement history.
 func (r *reader) codex(why string) (*File, error) {
 	f := r.f
-	type segment struct {
-		items  [][]byte
-		output []bool
-		turns  []SessionTurn
-	}
-	segs := []*segment{{}}
-	var id, model string
-	var instructions []byte
-	var lastTotal []byte
-	first := 0
+	cx := &cxFile{segs: []*cxSegment{{}}}
 	err := fileLines(f.Data, func(line []byte, off, no int) error {
 		d, err := Parse(line)
 		if err != nil {
 			f.Errs = append(f.Errs, locate(f.Name, f.Data, off, err))
 			return nil
 		}
-		p := d.Get(0, "payload")
-		if d.Kind(p) != Object {
-			return nil
-		}
-		if first == 0 {
-			first = no
-		}
-		s := segs[len(segs)-1]
-		switch d.GetStr(0, "type") {
-		case "session_meta":
-			id = d.GetStr(p, "id")
-			if t := d.Get(d.Get(p, "base_instructions"), "text"); d.Kind(t) == String {
-				instructions = d.Raw(t)
-			} else if t := d.Get(p, "instructions"); d.Kind(t) == String {
-				instructions = d.Raw(t)
-			}
-		case "turn_context":
-			if m := d.GetStr(p, "model"); m != "" {
-				model = m
-			}
-		case "response_item":
-			s.items = append(s.items, d.Raw(p))
-			s.output = append(s.output, codexOutput(d, p))
-		case "compacted":
-			ns := &segment{}
-			for e := range d.Children(d.Get(p, "replacement_history")) {
-				ns.items = append(ns.items, d.Raw(e))
-				ns.output = append(ns.output, codexOutput(d, e))
-			}
-			segs = append(segs, ns)
-		case "event_msg":
-			info := d.Get(p, "info")
-			if !d.StrIs(d.Get(p, "type"), "token_count") || d.Kind(info) != Object {
-				return nil
-			}
-			last := d.Get(info, "last_token_usage")
-			if d.Kind(last) != Object {
-				return nil
-			}
-			// The same counts are sent again with rate-limit updates.
-			if total := d.Raw(d.Get(info, "total_token_usage")); total != nil && bytes.Equal(total, lastTotal) {
-				return nil
-			}
-			lastTotal = d.Raw(d.Get(info, "total_token_usage"))
-			k := len(s.items)
-			for k > 0 && s.output[k-1] {
-				k--
-			}
-			s.turns = append(s.turns, SessionTurn{Line: no, Items: k, Model: model, Usage: d.Raw(last), Time: TimeOf(d, d.Get(0, "timestamp"))})
-		}
+		cx.line(d, no)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sess := &Session{Host: HostCodex, ID: id, Missing: "the tool declarations (Codex's rollout files do not hold them)",
+	sess := &Session{Host: HostCodex, ID: cx.id, Missing: "the tool declarations (Codex's rollout files do not hold them)",
 		Absent: []string{"tools"}}
 	var last *Capture
-	for _, s := range segs {
+	for _, s := range cx.segs {
 		if len(s.turns) == 0 {
 			continue
 		}
@@ -531,15 +525,15 @@ func (r *reader) codex(why string) (*File, error) {
 		if m := s.turns[len(s.turns)-1].Model; m != "" {
 			head += `"model":` + string(Quote(m)) + `,`
 		}
-		if instructions != nil {
-			head += `"instructions":` + string(instructions) + `,`
+		if cx.instructions != nil {
+			head += `"instructions":` + string(cx.instructions) + `,`
 		}
 		b.start(head + `"input":[`)
 		for _, it := range s.items {
 			b.add(it)
 		}
 		reason := why + "; requests rebuilt from its response items, without " + sess.Missing
-		c, seg, err := r.sessionCapture(f.Name, first, 0, OpenAIResponses, reason, &b, "]}")
+		c, seg, err := r.sessionCapture(f.Name, cx.first, 0, OpenAIResponses, reason, &b, "]}")
 		if err != nil {
 			f.Errs = append(f.Errs, err)
 			continue
@@ -557,4 +551,82 @@ func (r *reader) codex(why string) (*File, error) {
 	}
 	f.Captures = append(f.Captures, last)
 	return f, nil
+}
+
+// cxFile is a Codex rollout file being read.
+type cxFile struct {
+	segs         []*cxSegment
+	id, model    string
+	instructions []byte
+	lastTotal    []byte
+	first        int // the line of the first line with a payload
+}
+
+// cxSegment is the input list of a run of turns and the turns; output[i]
+// says whether item i is the model's.
+type cxSegment struct {
+	items  [][]byte
+	output []bool
+	turns  []SessionTurn
+}
+
+// line reads one line of the file, line no.
+func (cx *cxFile) line(d *Doc, no int) {
+	p := d.Get(0, "payload")
+	if d.Kind(p) != Object {
+		return
+	}
+	if cx.first == 0 {
+		cx.first = no
+	}
+	s := cx.segs[len(cx.segs)-1]
+	switch d.GetStr(0, "type") {
+	case "session_meta":
+		cx.id = d.GetStr(p, "id")
+		if t := d.Get(d.Get(p, "base_instructions"), "text"); d.Kind(t) == String {
+			cx.instructions = d.Raw(t)
+		} else if t := d.Get(p, "instructions"); d.Kind(t) == String {
+			cx.instructions = d.Raw(t)
+		}
+	case "turn_context":
+		if m := d.GetStr(p, "model"); m != "" {
+			cx.model = m
+		}
+	case "response_item":
+		s.items = append(s.items, d.Raw(p))
+		s.output = append(s.output, codexOutput(d, p))
+	case "compacted":
+		ns := &cxSegment{}
+		for e := range d.Children(d.Get(p, "replacement_history")) {
+			ns.items = append(ns.items, d.Raw(e))
+			ns.output = append(ns.output, codexOutput(d, e))
+		}
+		cx.segs = append(cx.segs, ns)
+	case "event_msg":
+		cx.tokenCount(d, p, no)
+	}
+}
+
+// tokenCount reads an event_msg payload p (line no): a token_count with
+// usage is a turn of the current segment.
+func (cx *cxFile) tokenCount(d *Doc, p, no int) {
+	info := d.Get(p, "info")
+	if !d.StrIs(d.Get(p, "type"), "token_count") || d.Kind(info) != Object {
+		return
+	}
+	last := d.Get(info, "last_token_usage")
+	if d.Kind(last) != Object {
+		return
+	}
+	// The same counts are sent again with rate-limit updates.
+	if total := d.Raw(d.Get(info, "total_token_usage")); total != nil && bytes.Equal(total, cx.lastTotal) {
+		return
+	}
+	cx.lastTotal = d.Raw(d.Get(info, "total_token_usage"))
+	s := cx.segs[len(cx.segs)-1]
+	k := len(s.items)
+	for k > 0 && s.output[k-1] {
+		k--
+	}
+	s.turns = append(s.turns, SessionTurn{Line: no, Items: k, Model: cx.model, Usage: d.Raw(last), Time: TimeOf(d, d.Get(0, "timestamp"))})
 }

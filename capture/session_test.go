@@ -2,6 +2,7 @@ package capture
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,21 +169,25 @@ func TestSessionDetection(t *testing.T) {
 }
 
 // TestSessionCorpus reads every host session of the shared corpus: each
-// Claude Code, Codex and claude-trace file gives captures, no bad line, and
-// every turn's request is JSON.
+// Claude Code, Codex, claude-trace and Gemini CLI file gives captures, no
+// bad line, and every turn's request is JSON; Gemini CLI's prompt log is
+// the one file that holds no requests, and says so.
 func TestSessionCorpus(t *testing.T) {
 	root := filepath.Join("..", "..", "shared", "corpus", "sessions")
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("no ../shared/corpus/sessions")
 	}
 	n := 0
-	for _, dir := range []string{"claude-code", "codex", "claude-trace"} {
+	for _, dir := range []string{"claude-code", "codex", "claude-trace", "gemini-cli"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json") {
 				return err
 			}
 			n++
 			f, err := ReadFile(p, nil, Options{})
+			if errors.Is(err, ErrNoRequests) && filepath.Base(p) == "logs.json" {
+				return nil
+			}
 			if err != nil {
 				t.Errorf("%s: %v", p, err)
 				return nil

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,50 @@ func TestHostSessionTurns(t *testing.T) {
 	}
 }
 
+// TestGeminiCLITurns: a Gemini CLI chat's turns carry the message's
+// tokens as usage (tool-use prompt tokens are input, thoughts output) and
+// form one conversation found by its session.
+func TestGeminiCLITurns(t *testing.T) {
+	chat := `{"sessionId":"G1","projectHash":"p","startTime":"2026-01-01T00:00:00Z","messages":[
+{"id":"1","timestamp":"2026-01-01T00:00:01Z","type":"user","content":"hi"},
+{"id":"2","timestamp":"2026-01-01T00:00:02Z","type":"gemini","content":"yo","model":"gemini-2.5-pro","tokens":{"input":100,"output":3,"cached":0,"thoughts":7,"tool":0,"total":110}},
+{"id":"3","timestamp":"2026-01-01T00:00:03Z","type":"user","content":"more"},
+{"id":"4","timestamp":"2026-01-01T00:00:04Z","type":"gemini","content":"sure","model":"gemini-2.5-pro","tokens":{"input":120,"output":5,"cached":90,"thoughts":0,"tool":6,"total":131}},
+{"id":"5","timestamp":"2026-01-01T00:00:05Z","type":"gemini","content":"","model":"gemini-2.5-pro","tokens":{"input":0,"output":0,"cached":0,"total":0}}]}`
+	f, err := capture.Read("g.json", []byte(chat), capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, errs := Inputs([]*capture.File{f})
+	if len(errs) > 0 || len(in) != 3 {
+		t.Fatalf("%d inputs, errors %v", len(in), errs)
+	}
+	for i, w := range []struct {
+		name                    string
+		len, input, cached, out int
+		usage                   bool
+	}{
+		{"g.json:3", 1, 100, 0, 10, true},
+		{"g.json:5", 3, 126, 90, 5, true},
+		{"g.json:6", 4, 0, 0, 0, false},
+	} {
+		x, u := in[i], in[i].Usage
+		if x.Name != w.name || x.Len != w.len || x.Model != "gemini-2.5-pro" || (u != nil) != w.usage {
+			t.Fatalf("input %d: %s len %d model %s usage %+v", i, x.Name, x.Len, x.Model, u)
+		}
+		if u != nil && (u.Input != w.input || u.Cached != w.cached || u.Uncached != w.input-w.cached || u.Output != w.out || u.Source != "gemini cli session") {
+			t.Errorf("input %d: usage %+v", i, u)
+		}
+		c, err := x.Materialize()
+		if err != nil || c.Doc.Len(c.Doc.Get(0, "contents")) != w.len {
+			t.Errorf("input %d: materialized %v %s", i, err, c.Body)
+		}
+	}
+	if th := Split(in); len(th) != 1 || th[0].FoundBy != FoundByGeminiCLI || th[0].ID != "G1" {
+		t.Errorf("threads %+v", th)
+	}
+}
+
 // TestHostCorpus reads the host sessions of the shared corpus as
 // conversations: every session file gives turns, every turn the
 // provider's usage.
@@ -88,7 +133,7 @@ func TestHostCorpus(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("no ../shared/corpus/sessions")
 	}
-	for _, host := range []string{"claude-code", "codex", "claude-trace"} {
+	for _, host := range []string{"claude-code", "codex", "claude-trace", "gemini-cli"} {
 		paths, err := capture.Expand([]string{filepath.Join(root, host)})
 		if err != nil {
 			t.Fatal(err)
@@ -96,6 +141,9 @@ func TestHostCorpus(t *testing.T) {
 		var files []*capture.File
 		for _, p := range paths {
 			f, err := capture.ReadFile(p, nil, capture.Options{})
+			if errors.Is(err, capture.ErrNoRequests) {
+				continue // Gemini CLI's prompt log
+			}
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}

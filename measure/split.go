@@ -18,16 +18,20 @@ const (
 	// FoundByPrefix: a chain of requests each of which extends the one
 	// before it.
 	FoundByPrefix = "shared prefix"
-	// FoundByClaudeCode and FoundByCodex: the turns of one conversation
-	// of a Claude Code session file (its main thread or one subagent's),
-	// of a Codex rollout file.
+	// FoundByClaudeCode, FoundByCodex and FoundByGeminiCLI: the turns of
+	// one conversation of a Claude Code session file (its main thread or
+	// one subagent's), of a Codex rollout file, of a Gemini CLI chat.
 	FoundByClaudeCode = "claude code session"
 	FoundByCodex      = "codex session"
+	FoundByGeminiCLI  = "gemini cli session"
 )
 
 func hostFoundBy(s *capture.Session) string {
-	if s != nil && s.Host == capture.HostCodex {
+	switch {
+	case s != nil && s.Host == capture.HostCodex:
 		return FoundByCodex
+	case s != nil && s.Host == capture.HostGeminiCLI:
+		return FoundByGeminiCLI
 	}
 	return FoundByClaudeCode
 }

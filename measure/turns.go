@@ -164,12 +164,16 @@ func hostTurns(c *capture.Capture) []Input {
 }
 
 // hostUsage reads the usage a session file holds for a turn: an Anthropic
-// usage object (Claude Code) or a Codex token_count's last_token_usage,
-// whose input_tokens count its cached_input_tokens.
+// usage object (Claude Code), a Codex token_count's last_token_usage,
+// whose input_tokens count its cached_input_tokens, or a Gemini CLI
+// message's tokens.
 func hostUsage(host string, raw []byte) *Usage {
 	d, err := capture.Parse(raw)
 	if err != nil || d.Kind(0) != capture.Object {
 		return nil
+	}
+	if host == capture.HostGeminiCLI {
+		return geminiCLIUsage(d)
 	}
 	if host == capture.HostCodex {
 		in, okIn := intMember(d, 0, "input_tokens")
@@ -189,6 +193,25 @@ func hostUsage(host string, raw []byte) *Usage {
 	}
 	u.Source = "claude code session"
 	return u
+}
+
+// geminiCLIUsage reads a Gemini CLI message's tokens, the response's
+// usageMetadata under other names: input is promptTokenCount (cached
+// ones included) and tool toolUsePromptTokenCount, both prompt tokens;
+// cached is cachedContentTokenCount, output candidatesTokenCount and
+// thoughts thoughtsTokenCount, billed as output.
+func geminiCLIUsage(d *capture.Doc) *Usage {
+	in, okIn := intMember(d, 0, "input")
+	out, okOut := intMember(d, 0, "output")
+	if !okIn || !okOut || in+out == 0 {
+		return nil
+	}
+	tool, _ := intMember(d, 0, "tool")
+	in += tool
+	cached, _ := intMember(d, 0, "cached")
+	cached = min(cached, in)
+	think, _ := intMember(d, 0, "thoughts")
+	return &Usage{Source: "gemini cli session", Input: in, Cached: cached, Uncached: in - cached, Output: out + think}
 }
 
 // SessionTurns splits a Pi session (read as one capture holding the

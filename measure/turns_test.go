@@ -159,6 +159,8 @@ func TestResponseUsage(t *testing.T) {
 		{"deepseek", `{"usage":{"prompt_tokens":900,"completion_tokens":9,"prompt_cache_hit_tokens":640,"prompt_cache_miss_tokens":260}}`, 900, 640, 0, 260, 9, false},
 		{"openai responses stream", "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"usage\":{\"input_tokens\":3000,\"input_tokens_details\":{\"cached_tokens\":2048},\"output_tokens\":70}}}\n", 3000, 2048, 0, 952, 70, false},
 		{"gemini chunks", `[{"candidates":[],"usageMetadata":{"promptTokenCount":2500}},{"usageMetadata":{"promptTokenCount":2500,"cachedContentTokenCount":2100,"candidatesTokenCount":30,"thoughtsTokenCount":12}}]`, 2500, 2100, 0, 400, 42, false},
+		{"anthropic stream, lone CR line ends", "event: message_start\rdata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":7,\"cache_read_input_tokens\":100,\"output_tokens\":1}}}\r\revent: message_delta\rdata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":55}}\r\r", 107, 100, 0, 7, 55, false},
+		{"gemini stream, CRLF", "data: {\"usageMetadata\":{\"promptTokenCount\":20}}\r\n\r\ndata: {\"usageMetadata\":{\"promptTokenCount\":20,\"candidatesTokenCount\":3}}\r\n\r\n", 20, 0, 0, 20, 3, false},
 		{"no usage", `{"id":"x"}`, 0, 0, 0, 0, 0, true},
 		{"not json", "upstream error", 0, 0, 0, 0, 0, true},
 	}

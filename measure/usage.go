@@ -30,7 +30,7 @@ func ResponseUsage(body []byte) *Usage {
 			docs = append(docs, d)
 		}
 	} else {
-		for _, line := range bytes.Split(body, []byte{'\n'}) {
+		for line := range capture.EventLines(body) {
 			data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
 			if !ok {
 				continue

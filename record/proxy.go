@@ -130,6 +130,8 @@ func New(opts Options) (*Proxy, error) {
 		},
 		Transport:     tr,
 		FlushInterval: -1,
+		// No BufferPool: teeBody observes a chunk after it was forwarded,
+		// the last one on Close, once the copy buffer is released.
 		ModifyResponse: func(resp *http.Response) error {
 			ex := resp.Request.Context().Value(ctxKey{}).(*exchange)
 			ex.status, ex.header = resp.StatusCode, resp.Header.Clone()

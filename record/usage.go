@@ -140,17 +140,26 @@ func (o *observer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lines feeds p to the event-stream line splitter.
+// lines feeds p to the event-stream line splitter. A line ends in CRLF,
+// LF or a lone CR; the LF of a CRLF ends an empty line, which holds no
+// data.
 func (o *observer) lines(p []byte) {
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
+		i := capture.LineEnd(p)
 		if i < 0 {
 			o.appendLine(p)
 			return
 		}
-		o.appendLine(p[:i])
-		if !o.skip {
-			o.event(o.line)
+		switch {
+		case o.skip:
+		case len(o.line) == 0 && i <= maxLine:
+			// A whole line in p is read where it is, not copied.
+			o.event(p[:i])
+		default:
+			o.appendLine(p[:i])
+			if !o.skip {
+				o.event(o.line)
+			}
 		}
 		o.line, o.skip = o.line[:0], false
 		p = p[i+1:]
@@ -171,7 +180,7 @@ func (o *observer) appendLine(p []byte) {
 // event reads one line of an event stream: a data line that mentions a
 // usage is parsed.
 func (o *observer) event(line []byte) {
-	data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("data:"))
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
 	if !ok {
 		return
 	}
@@ -209,7 +218,7 @@ func (o *observer) finish() (usageJSON, text []byte, cut bool) {
 			o.event(o.line)
 		}
 	case o.sse:
-		for _, l := range bytes.Split(body, []byte{'\n'}) {
+		for l := range capture.EventLines(body) {
 			o.event(l)
 		}
 	case !o.over:

@@ -37,6 +37,10 @@ func TestObserverUsage(t *testing.T) {
 			`{"promptTokenCount":4,"candidatesTokenCount":6}`},
 		{"json body", `{"id":"x","usage":{"prompt_tokens":1,"completion_tokens":1}}`, false, `{"prompt_tokens":1,"completion_tokens":1}`},
 		{"no usage", "data: {\"x\":1}\n\n", true, ""},
+		{"anthropic stream, lone CR line ends", "event: message_start\rdata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\r\revent: message_delta\rdata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":40}}\r\r", true,
+			`{"input_tokens":3,"output_tokens":40}`},
+		{"gemini stream, CR, LF and CRLF mixed", "data: {\"usageMetadata\":{\"promptTokenCount\":4}}\r\n\r\ndata: {\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":6}}\r\rdata: {\"candidates\":[]}\n", true,
+			`{"promptTokenCount":4,"candidatesTokenCount":6}`},
 	} {
 		for _, n := range []int{1, 2, 3, 7, 1 << 20} {
 			if got := string(feed([]byte(tc.data), n, tc.sse)); got != tc.want {

@@ -481,6 +481,11 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 	total := 0
 	for _, p := range paths {
 		f, err := capture.ReadFile(p, e.stdin, opts)
+		if errors.Is(err, capture.ErrNoRequests) && !slices.Contains(c.Args().Slice(), p) {
+			// Found in a directory beside the sessions: not an input error.
+			fmt.Fprintf(e.stderr, "skillopt: note: %s (skipped)\n", escape.Text(err.Error()))
+			continue
+		}
 		if err != nil {
 			e.warnInput(err)
 			continue

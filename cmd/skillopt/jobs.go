@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 
@@ -79,7 +80,12 @@ func eachFile[R any](e *env, c *cli.Context, do func(f *capture.File, log *input
 		}
 		o.r, o.fatal = do(f, &o.log)
 		return o, nil
-	}, func(_ int, o out, err error) error {
+	}, func(i int, o out, err error) error {
+		if errors.Is(err, capture.ErrNoRequests) && !slices.Contains(c.Args().Slice(), paths[i]) {
+			// Found in a directory beside the sessions: not an input error.
+			fmt.Fprintf(e.stderr, "skillopt: note: %s (skipped)\n", escape.Text(err.Error()))
+			return nil
+		}
 		if err != nil {
 			e.warnInput(err)
 			return nil

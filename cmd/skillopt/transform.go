@@ -46,6 +46,9 @@ func transformCommand(e *env) *cli.Command {
 			"archive leave their content in place. A failed archive write keeps that original in the\n" +
 			"output, with a warning.\n\n" +
 			"The output is the request, not a report: its bytes are printed as they are.\n\n" +
+			"A host's session file (Claude Code, Codex, Gemini CLI) holds the conversation, not the\n" +
+			"requests: it is refused (exit 2) and nothing is written; diff and measure --conversation\n" +
+			"show what the rules change, and skillopt record captures requests to transform.\n\n" +
 			"Examples:\n" +
 			"  skillopt transform capture.json -o capture.min.json\n" +
 			"  skillopt transform --rules SO101 - < capture.json\n" +
@@ -192,6 +195,9 @@ func (e *env) runTransform(c *cli.Context) error {
 		return e.finish(nil)
 	}
 	f := files[0]
+	if err := sessionInput(f); err != nil {
+		return err
+	}
 	store := archive.Open(e.cfg.Archive.Dir)
 	results, archived, err := e.transformKept(c, f, pipeline, store)
 	if err != nil {
@@ -244,6 +250,23 @@ func sidecarOut(f *capture.File, in, out string, force bool) (string, error) {
 		return "", usageErr("%s: %v", side, err)
 	}
 	return side, nil
+}
+
+// sessionInput refuses a host's session file: its requests are rebuilt
+// from the conversation it holds and cannot be written back into it, and
+// a copy of the file would change nothing.
+func sessionInput(f *capture.File) error {
+	for _, c := range f.Captures {
+		if c.Session == nil {
+			continue
+		}
+		name := escape.Text(f.Name)
+		return usageErr("%s: a %s session file is input only: it holds the conversation, not the requests, so there is nothing to write back; nothing was written. "+
+			"`skillopt diff %s` shows what the rules change in its last request, `skillopt measure --conversation %s` in every turn; "+
+			"to get requests to transform, record the host with `skillopt record -o captures -- CMD` and transform captures/skillopt-record-TIME.jsonl",
+			name, capture.HostName(c.Session.Host), name, name)
+	}
+	return nil
 }
 
 // transformKept runs the pipeline over f and writes to the archive the
