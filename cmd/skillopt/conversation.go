@@ -63,7 +63,8 @@ func measureConversation(e *env, c *cli.Context) error {
 		threads = measure.Split(inputs)
 	}
 	var failed error
-	convs := make([]*measure.Conversation, len(threads))
+	all := make([][]measure.Request, len(threads))
+	names := make([]string, len(threads))
 	for i, th := range threads {
 		reqs, err := measure.Requests(th.Inputs, func(c *capture.Capture) *rules.Result {
 			res, err := rules.Run(c, pipeline, renv)
@@ -82,9 +83,13 @@ func measureConversation(e *env, c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if convs[i], err = measure.Converse(reqs, opts); err != nil {
-			return err
-		}
+		all[i], names[i] = reqs, th.Name
+	}
+	// One prompt cache for every conversation of the input: the
+	// provider keys it by prefix, not by conversation.
+	convs, err := measure.ConverseAll(names, all, opts)
+	if err != nil {
+		return err
 	}
 	if len(convs) == 1 {
 		err = e.writeAs(func(w io.Writer) error {
