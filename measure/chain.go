@@ -34,7 +34,7 @@ func Requests(inputs []Input, run Transformer) ([]Request, error) {
 	var order []*Chain
 	for i := range inputs {
 		in := &inputs[i]
-		out[i] = Request{Name: in.Name, Vendor: in.Vendor, Model: in.Model, Usage: in.Usage, Time: in.Time, Compaction: in.Compaction, Lead: in.Lead}
+		out[i] = Request{Name: in.Name, Vendor: in.Vendor, Model: in.Model, Usage: in.Usage, Time: in.Time, Compaction: in.Compaction, Lead: in.Lead, seq: in.seq}
 		if in.Chain == nil {
 			out[i].Result = run(in.Capture)
 			continue

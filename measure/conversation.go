@@ -75,6 +75,10 @@ type ConvTurn struct {
 	// Cached shares out Bill.Read among the sections of the request;
 	// null when the request is not known (a session file's).
 	Cached *PrefixSections `json:"cached_prefix"`
+	// Cross is what the request read from cache entries that another
+	// conversation of the input wrote (see ConverseAll); absent when it
+	// read none.
+	Cross *CrossReads `json:"cross_conversation,omitempty"`
 }
 
 // Side is one request before or after the rules.
@@ -226,6 +230,8 @@ type Request struct {
 	Time       time.Time
 	Compaction bool
 	Lead       *capture.Capture
+	// seq is the request's place among the input's requests (Split).
+	seq int
 
 	// A turn read off a longer request of its session chain (Requests)
 	// has no Result: it is the first n entries of the layouts baseB
@@ -267,6 +273,14 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 	if opts.Counter == nil {
 		return nil, fmt.Errorf("a conversation needs a token counter")
 	}
+	cs := newConverser(len(reqs), opts)
+	for k := range reqs {
+		cs.turn(reqs, k)
+	}
+	return cs.finish(reqs), nil
+}
+
+func newConverser(n int, opts ConversationOptions) *converser {
 	if opts.Prices == nil {
 		opts.Prices = price.Builtin()
 	}
@@ -274,18 +288,19 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		enc := opts.Encoding
 		opts.Exact = func(vendor, _ string) bool { return vendor == "openai" && enc == "o200k_base" }
 	}
-	cs := &converser{
+	return &converser{
 		opts:        opts,
 		tc:          &tokenCache{counter: opts.Counter, counts: map[[32]byte]int{}},
-		cv:          &Conversation{Turns: []ConvTurn{}, Tokens: ConvTokens{Encoding: opts.Encoding, Exact: len(reqs) > 0}},
+		cv:          &Conversation{Turns: []ConvTurn{}, Tokens: ConvTokens{Encoding: opts.Encoding, Exact: n > 0}},
 		models:      map[string]bool{},
 		counted:     map[*layout]bool{},
 		calibrators: map[string]*calibrator{},
 	}
+}
+
+// finish sums the conversation up once every turn is accounted for.
+func (cs *converser) finish(reqs []Request) *Conversation {
 	cv := cs.cv
-	for k := range reqs {
-		cs.turn(reqs, k)
-	}
 	if len(cs.models) > 1 {
 		cv.Notes = append(cv.Notes, fmt.Sprintf("the conversation uses %d models; each has its own cache", len(cs.models)))
 	}
@@ -295,11 +310,12 @@ func Converse(reqs []Request, opts ConversationOptions) (*Conversation, error) {
 		cv.Notes = append(cv.Notes, note)
 	}
 	cv.Largest = largest(cs.tc, reqs, cs.before, cs.after)
-	return cv, nil
+	return cv
 }
 
 // converser is a conversation being accounted for, turn by turn: the
-// layouts and cache turns of each side so far.
+// layouts and cache turns of each side so far, and the pool of the
+// input's other conversations (nil: none).
 type converser struct {
 	opts          ConversationOptions
 	tc            *tokenCache
@@ -311,6 +327,8 @@ type converser struct {
 	counted       map[*layout]bool
 	calibrators   map[string]*calibrator
 	scratch       []cache.Shared
+	pool          *pool
+	conv          int
 }
 
 // turn accounts for request k, given the ones before it.
@@ -340,8 +358,12 @@ func (cs *converser) turn(reqs []Request, k int) {
 		output = r.Usage.Output
 	}
 	var bt, at cache.Turn
-	t.Before, bt = side(tc, cm, pr, lb, cs.before, cs.bTurns, r.Model, output, &cs.scratch)
-	t.After, at = side(tc, cm, pr, la, cs.after, cs.aTurns, r.Model, output, &cs.scratch)
+	var cb, ca *CrossRead
+	t.Before, bt, cb = cs.side(cm, pr, lb, r, 0, output)
+	t.After, at, ca = cs.side(cm, pr, la, r, 1, output)
+	if cb != nil || ca != nil {
+		t.Cross = &CrossReads{Before: cb, After: ca}
+	}
 	counts := "estimated"
 	if opts.Exact(r.Vendor, r.Model) {
 		counts = "exact"
@@ -375,7 +397,21 @@ func (cs *converser) turn(reqs []Request, k int) {
 	}
 	cs.before, cs.after = append(cs.before, lb), append(cs.after, la)
 	cs.bTurns, cs.aTurns = append(cs.bTurns, bt), append(cs.aTurns, at)
+	cs.pool.add(cs.conv, k, r, lb, la, bt, at)
 	cv.Turns = append(cv.Turns, t)
+}
+
+// side predicts request r on side s (0 before the rules, 1 after) given
+// the earlier requests of its conversation and what the pool holds of the
+// other conversations'.
+func (cs *converser) side(cm cache.Model, pr *price.Price, l *layout, r *Request, s, output int) (Side, cache.Turn, *CrossRead) {
+	earlier, eTurns := cs.before, cs.bTurns
+	if s == 1 {
+		earlier, eTurns = cs.after, cs.aTurns
+	}
+	fl, ft, fe := cs.pool.foreign(cs.conv, r.Vendor, r.Model, r.Time, s)
+	sd, ct, own := side(cs.tc, cm, pr, l, earlier, eTurns, fl, ft, r.Model, output, &cs.scratch)
+	return sd, ct, cs.pool.crossRead(fe, cs.scratch[len(earlier):], sd.Cached, own)
 }
 
 // attributeBreak names the rule that made the break b of cur after prev,
@@ -415,10 +451,12 @@ func piSessionNote(cv *Conversation, before []*layout) string {
 }
 
 // side predicts one request of one side given the earlier requests of that
-// side.
-func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []*layout, eTurns []cache.Turn, model string, output int, scratch *[]cache.Shared) (Side, cache.Turn) {
-	s := Side{Bytes: l.size(), Input: l.tokens()}
-	ct := cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
+// side in its conversation and, from other conversations, those the cache
+// still holds (foreign, fTurns). own is what it would read from its own
+// conversation's entries alone.
+func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []*layout, eTurns []cache.Turn, foreign []*layout, fTurns []cache.Turn, model string, output int, scratch *[]cache.Shared) (s Side, ct cache.Turn, own int) {
+	s = Side{Bytes: l.size(), Input: l.tokens()}
+	ct = cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
 	ct.Output, ct.Breakpoints = l.cacheMarks()
 	if l.c.Provider == capture.PiMessages && cm.Kind == cache.Explicit {
 		// A Pi session holds no breakpoints; Pi marks the last message
@@ -431,13 +469,17 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 	// cache reads the longest prefix) and for the previous one.
 	shared := (*scratch)[:0]
 	most := 0
-	for _, e := range earlier {
+	all := earlier
+	if len(foreign) > 0 {
+		all = append(append(make([]*layout, 0, len(earlier)+len(foreign)), earlier...), foreign...)
+	}
+	for _, e := range all {
 		sh := tc.shared(e, l, false)
 		most = max(most, sh.Blocks)
 		shared = append(shared, sh)
 	}
 	partial := cm.Kind == cache.Prefix || cm.Kind == cache.Units
-	for j, e := range earlier {
+	for j, e := range all {
 		if j == len(earlier)-1 || partial && shared[j].Blocks == most {
 			shared[j] = tc.shared(e, l, true)
 		}
@@ -461,7 +503,13 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 			s.Break = &Break{Pointer: l.c.Doc.Pointer(node), Offset: at, Previous: prev.tokens(), Kept: shared[n-1].Tokens}
 		}
 	}
-	sp := cm.Predict(ct, eTurns, shared)
+	sp := cm.Predict(ct, eTurns, shared[:len(earlier)])
+	own = sp.Read
+	if len(foreign) > 0 {
+		if x := cm.Predict(ct, append(append(make([]cache.Turn, 0, len(all)), eTurns...), fTurns...), shared); x.Read > sp.Read {
+			sp = x
+		}
+	}
 	s.Cached, s.Written, s.Written1h, s.Uncached = sp.Read, sp.Write, sp.Write1h, sp.Uncached
 	if output >= 0 {
 		o := output
@@ -471,7 +519,7 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 		c := pr.Cost(price.Tokens{Read: sp.Read, Write: sp.Write, Write1h: sp.Write1h, Uncached: sp.Uncached, Output: output})
 		s.Cost = &c
 	}
-	return s, ct
+	return s, ct, own
 }
 
 // shared returns what cur shares with an earlier request: whole blocks

@@ -92,6 +92,7 @@ func Split(inputs []Input) []Thread {
 	sp := &splitter{sessions: map[any]*Thread{}, ids: map[string]*Thread{}, chains: map[[32]byte][]*openThread{}}
 	owner := make([]*Thread, len(inputs))
 	for i, in := range inputs {
+		in.seq = i
 		switch {
 		case in.Capture == nil && in.Chain != nil:
 			owner[i] = sp.session(in)

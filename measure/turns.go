@@ -34,6 +34,8 @@ type Input struct {
 	// model, from another conversation (set by Split on a conversation's
 	// first request): where a cold start departs from it.
 	Lead *capture.Capture
+	// seq is the input's place among the inputs Split was given.
+	seq int
 }
 
 // Chain is successive requests of a session of which each repeats the one

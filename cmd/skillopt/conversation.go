@@ -69,20 +69,22 @@ func measureConversation(e *env, c *cli.Context) error {
 	if !c.Bool("no-split") {
 		threads = measure.Split(inputs)
 	}
-	// The conversations are accounted on --jobs workers; their turns are
-	// written as each conversation is done with jsonl, else the report of
-	// them all at the end.
+	// The requests of each conversation go through the pipeline on --jobs
+	// workers; the accounting then runs once over them all, with one
+	// prompt cache for every conversation of the input: the provider keys
+	// it by prefix, not by conversation.
 	type turnLine struct {
 		Conversation int `json:"conversation"`
 		*measure.ConvTurn
 	}
-	type accounted struct {
-		conv *measure.Conversation
+	type prepared struct {
+		reqs []measure.Request
 		log  inputLog
 	}
-	convs := make([]*measure.Conversation, len(threads))
-	err = batch.Ordered(context.Background(), c.Int("jobs"), threads, func(_ context.Context, th measure.Thread) (accounted, error) {
-		var out accounted
+	all := make([][]measure.Request, len(threads))
+	names := make([]string, len(threads))
+	err = batch.Ordered(context.Background(), c.Int("jobs"), threads, func(_ context.Context, th measure.Thread) (prepared, error) {
+		var out prepared
 		var failed error
 		reqs, err := measure.Requests(th.Inputs, func(c *capture.Capture) *rules.Result {
 			res, err := rules.Run(c, pipeline, renv)
@@ -98,33 +100,33 @@ func measureConversation(e *env, c *cli.Context) error {
 		if err == nil {
 			err = failed
 		}
-		if err != nil {
-			return out, err
-		}
-		out.conv, err = measure.Converse(reqs, opts)
+		out.reqs = reqs
 		return out, err
-	}, func(i int, a accounted, err error) error {
-		for _, err := range a.log.errs {
+	}, func(i int, p prepared, err error) error {
+		for _, err := range p.log.errs {
 			e.warnInput(err)
 		}
 		if err != nil {
 			return err
 		}
-		if e.format != jsonl {
-			convs[i] = a.conv
-			return nil
-		}
-		for t := range a.conv.Turns {
-			if err := e.writeLine(turnLine{i + 1, &a.conv.Turns[t]}); err != nil {
-				return err
-			}
-		}
+		all[i], names[i] = p.reqs, threads[i].Name
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	convs, err := measure.ConverseAll(names, all, opts)
+	if err != nil {
+		return err
+	}
 	if e.format == jsonl {
+		for i, conv := range convs {
+			for t := range conv.Turns {
+				if err := e.writeLine(turnLine{i + 1, &conv.Turns[t]}); err != nil {
+					return err
+				}
+			}
+		}
 		return e.finish(nil)
 	}
 	if len(convs) == 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,6 +124,28 @@ func conversationsOf(t *testing.T) map[string][]string {
 			convs[base] = []string{p}
 		}
 	}
+	// The host session files and recorded traffic: each file, and a
+	// session with its subagents' files beside it (one input, so that
+	// they share one cache).
+	sessions := filepath.Join("..", "..", "..", "shared", "corpus", "sessions")
+	filepath.WalkDir(sessions, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".jsonl" || strings.Contains(p, string(filepath.Separator)+"streams"+string(filepath.Separator)) {
+			return err
+		}
+		if strings.Contains(p, string(filepath.Separator)+"subagents"+string(filepath.Separator)) {
+			main := filepath.Dir(filepath.Dir(p)) + ".jsonl"
+			if _, err := os.Stat(main); err == nil {
+				k := filepath.Base(main) + " with subagents"
+				if len(convs[k]) == 0 {
+					convs[k] = []string{main}
+				}
+				convs[k] = append(convs[k], p)
+			}
+			return nil
+		}
+		convs[filepath.Base(p)] = []string{p}
+		return nil
+	})
 	for k, ts := range series {
 		if len(ts) < 2 {
 			continue
@@ -148,7 +171,7 @@ type convBreak struct {
 // the rule's reason.
 func TestCorpusConversationsNeverDearer(t *testing.T) {
 	convs := conversationsOf(t)
-	if len(convs) < 20 {
+	if len(convs) < 25 {
 		t.Fatalf("only %d conversations", len(convs))
 	}
 	names := make([]string, 0, len(convs))
@@ -157,14 +180,33 @@ func TestCorpusConversationsNeverDearer(t *testing.T) {
 	}
 	sort.Strings(names)
 	var summary strings.Builder
-	for _, name := range names {
+	for _, split := range []bool{true, false} {
+		for _, name := range names {
+			neverDearer(t, name, convs[name], split, &summary)
+		}
+	}
+	t.Log("\n" + summary.String())
+}
+
+// neverDearer measures one corpus conversation (or the conversations of
+// one input) split or, with --no-split, as one, and checks what
+// TestCorpusConversationsNeverDearer says, for every conversation and for
+// the input's total.
+func neverDearer(t *testing.T, name string, files []string, split bool, summary *strings.Builder) {
+	t.Helper()
+	{
 		var stdout, stderr bytes.Buffer
-		argv := append([]string{"skillopt", "measure", "--conversation", "--format", "json"}, convs[name]...)
+		argv := []string{"skillopt", "measure", "--conversation", "--format", "json"}
+		if !split {
+			argv = append(argv, "--no-split")
+			name += " (--no-split)"
+		}
+		argv = append(argv, files...)
 		if code := run(argv, nil, &stdout, &stderr); code != 0 {
 			// A file measure cannot read as requests is not a
 			// conversation it measures.
 			t.Logf("%s: exit %d: %s", name, code, strings.TrimSpace(stderr.String()))
-			continue
+			return
 		}
 		type conv struct {
 			Name  string `json:"name"`
@@ -185,12 +227,27 @@ func TestCorpusConversationsNeverDearer(t *testing.T) {
 		var rep struct {
 			Conversation  *conv  `json:"conversation"`
 			Conversations []conv `json:"conversations"`
+			Summary       *struct {
+				Total struct {
+					Before struct {
+						Cost *float64 `json:"cost"`
+					} `json:"before"`
+					After struct {
+						Cost *float64 `json:"cost"`
+					} `json:"after"`
+				} `json:"total"`
+			} `json:"summary"`
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if rep.Conversation != nil {
 			rep.Conversations = []conv{*rep.Conversation}
+		}
+		if rep.Summary != nil {
+			if b, a := rep.Summary.Total.Before.Cost, rep.Summary.Total.After.Cost; b != nil && a != nil && *a > *b+1e-12 {
+				t.Errorf("%s: the input costs $%.6f after the rules, $%.6f before", name, *a, *b)
+			}
 		}
 		if len(rep.Conversations) == 0 {
 			t.Errorf("%s: no conversation in the report", name)
@@ -223,8 +280,76 @@ func TestCorpusConversationsNeverDearer(t *testing.T) {
 			if breaks > 1 {
 				t.Errorf("%s: %d prefix breaks by a rule", name, breaks)
 			}
-			fmt.Fprintf(&summary, "%s: %d turns, $%.4f → $%.4f, %d rule break(s)\n", name, len(cv.Turns), before, after, breaks)
+			fmt.Fprintf(summary, "%s: %d turns, $%.4f → $%.4f, %d rule break(s)\n", name, len(cv.Turns), before, after, breaks)
 		}
 	}
-	t.Log("\n" + summary.String())
+}
+
+// TestLemmySharedHead: in recorded Claude Code traffic, request #58 starts
+// a new conversation of the same process and reads the tools and system
+// prompt that the main conversation (#6, whose turn #33 is its latest
+// before) left in the provider's cache; the default pipeline keeps that
+// read, and neither the split report nor the unsplit one is dearer.
+func TestLemmySharedHead(t *testing.T) {
+	p := filepath.Join("..", "..", "..", "shared", "corpus", "sessions", "claude-trace", "lemmy-test-traffic.jsonl")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus file not present: %s", p)
+	}
+	type side struct {
+		Cached int      `json:"cached"`
+		Cost   *float64 `json:"cost"`
+	}
+	type cross struct {
+		Conversation string `json:"conversation"`
+		Turn         int    `json:"turn"`
+		Read         int    `json:"read"`
+	}
+	var rep struct {
+		Conversations []struct {
+			Name  string `json:"name"`
+			Turns []struct {
+				Before side `json:"before"`
+				After  side `json:"after"`
+				Cross  *struct {
+					Before *cross `json:"before"`
+					After  *cross `json:"after"`
+				} `json:"cross_conversation"`
+			} `json:"turns"`
+		} `json:"conversations"`
+		Summary struct {
+			Total struct {
+				Before side `json:"before"`
+				After  side `json:"after"`
+			} `json:"total"`
+		} `json:"summary"`
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"skillopt", "measure", "--conversation", "--format", "json", p}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, cv := range rep.Conversations {
+		if cv.Name != "lemmy-test-traffic.jsonl#58" {
+			continue
+		}
+		found = true
+		x := cv.Turns[0].Cross
+		if x == nil || x.Before == nil || x.Before.Conversation != "lemmy-test-traffic.jsonl#6" || x.Before.Read < 10000 {
+			t.Fatalf("#58 reads no tools and system prompt from #6: %+v", x)
+		}
+		if x.After == nil || x.After.Read != x.Before.Read {
+			t.Errorf("the rules lose the shared head: %+v → %+v", x.Before, x.After)
+		}
+	}
+	if !found {
+		t.Fatal("no conversation #58")
+	}
+	b, a := *rep.Summary.Total.Before.Cost, *rep.Summary.Total.After.Cost
+	if a > b+1e-12 {
+		t.Errorf("split: $%.4f → $%.4f", b, a)
+	}
+	t.Logf("split: $%.4f → $%.4f", b, a)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
 )
@@ -22,7 +23,7 @@ const FailOpenPrefix = "fail open: "
 
 // readsSettings lists the [tools] keys both deferral rules read.
 var readsSettings = []string{"tools.core", "tools.always", "tools.min_score", "tools.relative", "tools.max_predicted",
-	"tools.page_size", "tools.list_chars", "tools.min_saving", "tools.native_search", "tools.selection"}
+	"tools.page_size", "tools.list_chars", "tools.min_saving", "tools.min_head_share", "tools.native_search", "tools.selection"}
 
 // deferOptions are SO201's own keys.
 type deferOptions struct {
@@ -43,7 +44,7 @@ var Defer = &rules.Rule{
 		"with tools.selection = \"request\" the latest human text of each request, as the seed extension decides before each agent run (a turn a custom message started, not a person, then fails open). " +
 		"Ranking is BM25F over the tool name, description and a bounded walk of the parameter schema (property names, descriptions, enum values), plus a boost for a tool named exactly. " +
 		"The request is confident when the best tool scores at least tools.min_score or is named exactly; tools within tools.relative of the best score (at most tools.max_predicted) are predicted and kept, the rest are removed and optimizer_tool_search is added in the provider's shape: a bounded, paginated keyword search whose results are activated in addition to the tools already declared. " +
-		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone. " +
+		"Empty, weak or unrelated signal fails open: every tool stays, nothing is added, and an info diagnostic says so. A request whose deferral could not save tools.min_saving bytes is left alone, and so is one whose saving is less than tools.min_head_share (0.5) of the tool declarations and system prompt it changes, from the first changed tool on: a provider keys its prompt cache by prefix, not by conversation, so every conversation with the same tools and system prompt reads that head from one entry, and one that declares other tools writes its own; below half the head, a new conversation pays that back only after a dozen turns or more (on Claude Code traffic, where the system prompt and the kept tools outweigh the deferred ones five to one, after about 55). " +
 		"Built-in, server, namespace and MCP tool entries, and the tools other skillopt rules declare (skill_search, retrieve_output), are never removed. " +
 		"optimizer_tool_search goes last, or on Anthropic in front of the last tool that carries a cache_control breakpoint, and names the tools the decision deferred (with a per-conversation selection also those activated since, so that it does not change). " +
 		"A request that already has a tool named optimizer_tool_search which skillopt did not declare is left alone. " +
@@ -153,9 +154,14 @@ func deferral(c *capture.Capture, s *Settings, native bool) (*Plan, []rules.Edit
 	}
 	tools := d.Get(0, "tools")
 	old := int(d.Nodes[tools].End - d.Nodes[tools].Start)
-	if saved := old - len(edits[0].NewJSON); saved < s.MinSaving {
+	saved := old - len(edits[0].NewJSON)
+	if saved < s.MinSaving {
 		plan.undefer(fmt.Sprintf("saving %d bytes is less than min_saving %d", saved, s.MinSaving))
 		return plan, nil, fmt.Sprintf("not deferring: it would save %d bytes, less than min_saving %d", saved, s.MinSaving)
+	}
+	if head := cachedHead(c, d.Raw(tools), edits[0].NewJSON); float64(saved) < s.MinHeadShare*float64(head) {
+		plan.undefer(fmt.Sprintf("saving %d bytes is less than min_head_share %s of the %d-byte cached head it changes", saved, units.Fixed(s.MinHeadShare, 2), head))
+		return plan, nil, fmt.Sprintf("not deferring: it would save %d bytes, less than min_head_share %s of the %d bytes of tools and system prompt from the first changed tool on, which other conversations with the same tools read from the provider's cache", saved, units.Fixed(s.MinHeadShare, 2), head)
 	}
 	return plan, edits, fmt.Sprintf("deferred %d of %d tools behind %s; kept: %s", len(plan.Deferred), len(plan.Tools), transform.SearchToolName, strings.Join(plan.Kept, ", "))
 }
@@ -167,4 +173,22 @@ func toolDeclByName(decls []transform.ToolDecl, name string) *transform.ToolDecl
 		}
 	}
 	panic(fmt.Sprintf("no declaration %q", name))
+}
+
+// cachedHead is the part of the prompt a provider caches ahead of the
+// messages that deferral changes: the tool declarations from the first
+// byte the new ones differ on, and the system prompt, which every provider
+// caches after the tools.
+func cachedHead(c *capture.Capture, old, new []byte) int {
+	n := 0
+	for n < len(old) && n < len(new) && old[n] == new[n] {
+		n++
+	}
+	head := len(old) - n
+	for _, sg := range c.Segments() {
+		if sg.Prov == capture.ProvSystem {
+			head += sg.End - sg.Start
+		}
+	}
+	return head
 }

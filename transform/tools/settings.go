@@ -19,6 +19,7 @@ type Settings struct {
 	ListChars    int      `toml:"list_chars" doc:"Characters of deferred tool names listed in the search tool's description (0..20000)."`
 	MinSaving    int      `toml:"min_saving" doc:"Defer only when it saves at least this many bytes."`
 	NativeSearch string   `toml:"native_search" doc:"Anthropic's tool search tool for native deferral: \"bm25\" or \"regex\"."`
+	MinHeadShare float64  `toml:"min_head_share" doc:"Defer only when the bytes it saves are at least this share of the cached head it changes: the tool declarations from the first one it changes on, and the system prompt after them. A provider keys its prompt cache by prefix, not by conversation, so every conversation with the same tools and system prompt reads that head from one cache entry; a conversation whose tools are deferred differently writes its own. At 0.9 the first turn of such a conversation pays that back (Anthropic bills a write at 1.25 and a read at 0.1 times the input price, so the write it saves must be at least 1.15/1.25 of the head it no longer reads; on OpenAI, 0.9). 0 defers whatever the head (0..1)."`
 	Selection    string   `toml:"selection" doc:"\"conversation\": decide once per conversation, from its first human text, so that every turn declares the same tools and the provider's prompt cache keeps them (tools the model activates or calls are added). \"request\": decide on every request from the latest human text, as the seed extension does before each agent run; a new human turn may then change the tools, and with them the cached prefix."`
 }
 
@@ -49,6 +50,9 @@ func (s *Settings) Check() []rules.OptionError {
 	if s.MinSaving < 0 {
 		add("min_saving", "%d must not be negative", s.MinSaving)
 	}
+	if !(s.MinHeadShare >= 0 && s.MinHeadShare <= 1) {
+		add("min_head_share", "%v is outside 0..1", s.MinHeadShare)
+	}
 	if s.NativeSearch != "bm25" && s.NativeSearch != "regex" {
 		add("native_search", "%q is not one of bm25, regex", s.NativeSearch)
 	}
@@ -78,6 +82,7 @@ var Defaults = &Settings{
 	PageSize:     5,
 	ListChars:    1500,
 	MinSaving:    512,
+	MinHeadShare: 0.5,
 	NativeSearch: "bm25",
 	Selection:    "conversation",
 }

@@ -582,6 +582,9 @@ func TestSelectionPerConversation(t *testing.T) {
 		for _, selection := range []string{"conversation", "request"} {
 			s := defaults()
 			s.Selection = selection
+			// The catalog in the system prompt outweighs the tools; the
+			// head's share is TestMinHeadShare's subject, not this one's.
+			s.MinHeadShare = 0
 			var batch []*rules.Result
 			for _, tt := range turns {
 				res := runRule(t, Defer, readCapture(t, p, conversation(p, testCatalog, tt...)), s)
@@ -614,6 +617,24 @@ func TestSelectionPerConversation(t *testing.T) {
 					t.Errorf("%s: SO405 per request: %+v", p, diags)
 				}
 			}
+		}
+	}
+}
+
+// TestMinHeadShare: a deferral that saves less than min_head_share of the
+// tools and system prompt it changes (here a long skill catalog in the
+// system prompt) is refused, with the reason; min_head_share 0 defers.
+func TestMinHeadShare(t *testing.T) {
+	for _, p := range []capture.Provider{capture.Anthropic} {
+		body := conversation(p, testCatalog, user("Check why the web pods restart in the staging namespace."))
+		res := runRule(t, Defer, readCapture(t, p, body), defaults())
+		if res.Steps[0].Applied || !strings.Contains(res.Steps[0].Idle, "min_head_share 0.50") {
+			t.Errorf("%s: deferred below the head share: %+v", p, res.Steps[0])
+		}
+		s := defaults()
+		s.MinHeadShare = 0
+		if res := runRule(t, Defer, readCapture(t, p, body), s); !res.Steps[0].Applied {
+			t.Errorf("%s: min_head_share 0 deferred nothing: %+v", p, res.Diagnostics)
 		}
 	}
 }

@@ -1,0 +1,192 @@
+package measure
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillopt/skillopt/measure/cache"
+)
+
+// A provider keys its prompt cache by prefix, not by conversation: a
+// request reads what any earlier request to the same model left cached,
+// whichever conversation sent it, as long as the entry lives. So the
+// conversations found among one input are accounted for against one cache
+// per side (before and after the rules), in time order: the pool.
+
+// CrossRead is what a request read from a cache entry another conversation
+// of the input wrote: that conversation, its turn whose prompt this one
+// shares the most with, and the tokens the request read in all.
+type CrossRead struct {
+	Conversation string `json:"conversation"`
+	Turn         int    `json:"turn"`
+	Read         int    `json:"read"`
+}
+
+// CrossReads is a turn's reads from other conversations' cache entries,
+// before and after the rules; a side is null when it read none.
+type CrossReads struct {
+	Before *CrossRead `json:"before"`
+	After  *CrossRead `json:"after"`
+}
+
+// poolEntry is one request of the input as the pool holds it.
+type poolEntry struct {
+	conv, turn    int
+	vendor, model string
+	at            time.Time
+	sides         [2]poolSide
+}
+
+type poolSide struct {
+	l  *layout
+	ct cache.Turn
+}
+
+// pool is the cache every conversation of one input reads and writes.
+type pool struct {
+	names   []string
+	entries []*poolEntry
+}
+
+// foreign returns the entries of other conversations than conv a request
+// to vendor and model at time at can still read on side s: same model,
+// and written within their lifetime (5 minutes, an hour for an entry with
+// a one-hour breakpoint). An untimed request, or entry, is taken to have
+// reached the cache in time, as within a conversation.
+func (p *pool) foreign(conv int, vendor, model string, at time.Time, s int) ([]*layout, []cache.Turn, []*poolEntry) {
+	if p == nil {
+		return nil, nil, nil
+	}
+	var ls []*layout
+	var cts []cache.Turn
+	var es []*poolEntry
+	for _, e := range p.entries {
+		if e.conv == conv || e.vendor != vendor || e.model != model {
+			continue
+		}
+		if !at.IsZero() && !e.at.IsZero() && at.Sub(e.at) > lifetime(e.sides[s].ct) {
+			continue
+		}
+		ls = append(ls, e.sides[s].l)
+		cts = append(cts, e.sides[s].ct)
+		es = append(es, e)
+	}
+	return ls, cts, es
+}
+
+// lifetime is how long the cache keeps what a request wrote.
+func lifetime(ct cache.Turn) time.Duration {
+	for _, bp := range ct.Breakpoints {
+		if bp.TTL == "1h" {
+			return ttlLong
+		}
+	}
+	return ttlShort
+}
+
+// ConverseAll accounts for the conversations found among one input,
+// reqs[i] being the requests of the conversation named names[i], against
+// one prompt cache per model and side: a request reads what an earlier
+// request of any conversation left cached (see CrossRead). The requests
+// are taken in time order when every one has a time, else in the order
+// of the input (Split numbers them).
+func ConverseAll(names []string, reqs [][]Request, opts ConversationOptions) ([]*Conversation, error) {
+	if opts.Counter == nil {
+		return nil, fmt.Errorf("a conversation needs a token counter")
+	}
+	p := &pool{names: names}
+	css := make([]*converser, len(reqs))
+	type ref struct{ conv, k int }
+	var order []ref
+	timed := true
+	for i := range reqs {
+		css[i] = newConverser(len(reqs[i]), opts)
+		css[i].pool, css[i].conv = p, i
+		for k := range reqs[i] {
+			order = append(order, ref{i, k})
+			timed = timed && !reqs[i][k].Time.IsZero()
+		}
+	}
+	at := func(r ref) *Request { return &reqs[r.conv][r.k] }
+	sort.SliceStable(order, func(a, b int) bool {
+		ra, rb := at(order[a]), at(order[b])
+		if timed && !ra.Time.Equal(rb.Time) {
+			return ra.Time.Before(rb.Time)
+		}
+		return ra.seq < rb.seq
+	})
+	for _, r := range order {
+		css[r.conv].turn(reqs[r.conv], r.k)
+	}
+	out := make([]*Conversation, len(reqs))
+	for i, cs := range css {
+		out[i] = cs.finish(reqs[i])
+		if note := crossNote(out[i], names); note != "" {
+			out[i].Notes = append(out[i].Notes, note)
+		}
+	}
+	return out, nil
+}
+
+// add puts request k of conversation conv into the pool.
+func (p *pool) add(conv, k int, r *Request, lb, la *layout, bt, at cache.Turn) {
+	if p == nil {
+		return
+	}
+	p.entries = append(p.entries, &poolEntry{conv: conv, turn: k + 1, vendor: r.Vendor, model: r.Model, at: r.Time,
+		sides: [2]poolSide{{lb, bt}, {la, at}}})
+}
+
+// crossRead names the entry of another conversation a request read from
+// (the one it shares the most with), when its read exceeds what its own
+// conversation's entries give.
+func (p *pool) crossRead(es []*poolEntry, shared []cache.Shared, read, own int) *CrossRead {
+	if len(es) == 0 || read <= own {
+		return nil
+	}
+	best := 0
+	for j := range es {
+		if shared[j].Tokens >= shared[best].Tokens {
+			best = j
+		}
+	}
+	e := es[best]
+	return &CrossRead{Conversation: p.names[e.conv], Turn: e.turn, Read: read}
+}
+
+// crossNote says which turns read another conversation's cache, "" when
+// none did.
+func crossNote(cv *Conversation, names []string) string {
+	var parts []string
+	n := 0
+	for _, t := range cv.Turns {
+		if t.Cross == nil {
+			continue
+		}
+		n++
+		if n > 3 {
+			continue
+		}
+		from := t.Cross.Before
+		if from == nil {
+			from = t.Cross.After
+		}
+		read := func(c *CrossRead) string {
+			if c == nil {
+				return "0"
+			}
+			return Thousands(c.Read)
+		}
+		parts = append(parts, fmt.Sprintf("turn %d reads %s → %s tokens from the cache of %s (turn %d)", t.Turn, read(t.Cross.Before), read(t.Cross.After), from.Conversation, from.Turn))
+	}
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > 3 {
+		more = fmt.Sprintf(", and %d more turns", n-3)
+	}
+	return "the provider keys its cache by prefix, not by conversation: " + strings.Join(parts, "; ") + more
+}

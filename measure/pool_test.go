@@ -1,0 +1,90 @@
+package measure
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConverseAllSharedHead: two conversations share their tool
+// declarations and system prompt; the second reads them from the cache
+// the first wrote, as the provider keys its cache by prefix. A rule that
+// changes the second conversation's tools loses that read, which the
+// second conversation measured alone does not show. Past the cache's
+// lifetime there is nothing to read.
+func TestConverseAllSharedHead(t *testing.T) {
+	system := longText("The system prompt", 6000)
+	a := anthropicTurns(2, system)
+	b := anthropicTurns(2, system)
+	for i := range b {
+		b[i].Messages[0].Content[0].Text = longText("Another person asks", 900)
+	}
+	t0 := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	build := func(bodies []aBody, name string, start time.Duration, rewrite bool) []Request {
+		var out []Request
+		for i, body := range bodies {
+			c := readBody(t, name, body)
+			res := unchanged(c)
+			if rewrite {
+				// A per-conversation rule: the first tool is gone.
+				body.Tools = body.Tools[1:]
+				res.Final = readBody(t, name, body)
+			}
+			out = append(out, Request{Name: name, Result: res, Vendor: "anthropic", Model: body.Model, Time: t0.Add(start + time.Duration(i)*time.Minute), seq: i})
+		}
+		return out
+	}
+	opts := ConversationOptions{Counter: quarters{}, Encoding: "test-quarter-bytes"}
+	for _, tc := range []struct {
+		name  string
+		start time.Duration
+		cross bool
+	}{{"within the lifetime", 3 * time.Minute, true}, {"past the lifetime", 30 * time.Minute, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ra, rb := build(a, "a.json", 0, false), build(b, "b.json", tc.start, true)
+			for i := range rb {
+				rb[i].seq = len(ra) + i
+			}
+			convs, err := ConverseAll([]string{"a.json", "b.json"}, [][]Request{ra, rb}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone := converse(t, build(b, "b.json", tc.start, true), opts)
+			first := convs[1].Turns[0]
+			if !tc.cross {
+				if first.Cross != nil || first.Before.Cached != 0 {
+					t.Fatalf("read another conversation's cache past its lifetime: %+v %+v", first.Cross, first.Before)
+				}
+				if *convs[1].Total.Before.Cost != *alone.Total.Before.Cost {
+					t.Errorf("past the lifetime the pool changes the cost: %v, alone %v", *convs[1].Total.Before.Cost, *alone.Total.Before.Cost)
+				}
+				return
+			}
+			if alone.Turns[0].Before.Cached != 0 {
+				t.Fatalf("alone, the first turn reads %d tokens", alone.Turns[0].Before.Cached)
+			}
+			if first.Before.Cached == 0 || first.Cross == nil || first.Cross.Before == nil {
+				t.Fatalf("the shared head is not read: %+v %+v", first.Before, first.Cross)
+			}
+			if x := first.Cross.Before; x.Conversation != "a.json" || x.Read != first.Before.Cached {
+				t.Errorf("cross read %+v, want from a.json, %d tokens", x, first.Before.Cached)
+			}
+			if first.After.Cached != 0 || first.Cross.After != nil {
+				t.Errorf("after the rule the head is still read: %+v %+v", first.After, first.Cross.After)
+			}
+			before, after := *convs[1].Total.Before.Cost, *convs[1].Total.After.Cost
+			if after <= before {
+				t.Errorf("the rule's lost read does not show: $%v → $%v", before, after)
+			}
+			if ab, aa := *alone.Total.Before.Cost, *alone.Total.After.Cost; aa > ab {
+				t.Errorf("alone the conversation was expected to look cheaper after the rule: $%v → $%v", ab, aa)
+			}
+			if n := strings.Join(convs[1].Notes, "\n"); !strings.Contains(n, "from the cache of a.json (turn 2)") {
+				t.Errorf("notes do not say where the turn read: %s", n)
+			}
+			if convs[0].Turns[0].Cross != nil {
+				t.Errorf("the first conversation reads a later one's cache")
+			}
+		})
+	}
+}
