@@ -1,27 +1,24 @@
 package main
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/internal/ruleset"
 )
 
-var updateDocs = flag.Bool("update-docs", false, "regenerate docs/rules from the rule values")
-
 // TestRuleDocs keeps docs/rules/<ID>.md in step with the documentation on
-// the rule values (go test ./cmd/skillopt -update-docs regenerates them).
+// the rule values (go test ./cmd/skillopt -update regenerates them).
 func TestRuleDocs(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "rules")
-	want := map[string]string{}
+	want := map[string][]byte{}
 	var index strings.Builder
-	index.WriteString("# Rules\n\nGenerated from the rule values; do not edit (`go test ./cmd/skillopt -update-docs`).\n\n| ID | name | kind | severity | summary |\n| --- | --- | --- | --- | --- |\n")
+	index.WriteString("# Rules\n\nGenerated from the rule values; do not edit (`go test ./cmd/skillopt -update`).\n\n| ID | name | kind | severity | summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range ruleset.All() {
 		row := rowOf(r)
-		want[r.ID+".md"] = "# " + strings.TrimPrefix(RuleMarkdown(row), "## ")
+		want[r.ID+".md"] = []byte("# " + strings.TrimPrefix(RuleMarkdown(row), "## "))
 		index.WriteString("| [" + r.ID + "](" + r.ID + ".md) | `" + r.Name + "` | " + row.Kind + " | " + row.Severity + " | " + row.Summary + " |\n")
 	}
 	index.WriteString("\n## Lossy rules\n\nThese transforms may remove content that they neither archive nor leave in the request; every other transform keeps what it removes (in the archive, or elsewhere in the request), and the engine drops a step of one that does not.\n\n")
@@ -30,27 +27,6 @@ func TestRuleDocs(t *testing.T) {
 			index.WriteString("- [" + r.ID + "](" + r.ID + ".md) `" + r.Name + "`\n")
 		}
 	}
-	want["README.md"] = index.String()
-	if *updateDocs {
-		os.RemoveAll(dir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for name, text := range want {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != len(want) {
-		t.Errorf("docs/rules has %d files, want %d (go test ./cmd/skillopt -update-docs)", len(entries), len(want))
-	}
-	for name, text := range want {
-		got, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || string(got) != text {
-			t.Errorf("docs/rules/%s is out of date (go test ./cmd/skillopt -update-docs)", name)
-		}
-	}
+	want["README.md"] = []byte(index.String())
+	golden.CheckDir(t, dir, want)
 }

@@ -188,6 +188,11 @@ var rules = []rule{
 		of:    []string{"internal/reviewdiff"},
 		never: []string{"transform/...", "validity", "catalog/...", "internal/ruleset"},
 	},
+	{
+		says:  "Only tests import internal/golden, which registers the -update flag: no package of the program imports it.",
+		of:    []string{"..."},
+		never: []string{"internal/golden"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct
