@@ -4,32 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruledoc"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
-
-type ruleRow struct {
-	ID       string         `json:"id"`
-	Name     string         `json:"name"`
-	Kind     string         `json:"kind"`
-	Severity string         `json:"severity"`
-	Summary  string         `json:"summary"`
-	Doc      string         `json:"doc"`
-	Options  []rules.Option `json:"options,omitempty"`
-	Requires []string       `json:"requires,omitempty"`
-	Lossy    bool           `json:"-"`
-}
-
-func rowOf(r *rules.Rule) ruleRow {
-	return ruleRow{ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Severity: r.Severity.String(), Summary: r.Summary(), Doc: r.Doc, Options: ruleset.Registry().OptionsOf(r), Requires: r.RequiredIDs(), Lossy: r.Engine.Lossy}
-}
 
 func rulesCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -37,7 +21,8 @@ func rulesCommand(e *env) *cli.Command {
 		Usage:     "list the rules, or explain one",
 		ArgsUsage: "[ID|NAME|FAMILY]",
 		Description: "Without an argument lists every rule: ID, name, kind, default severity and a one-line\n" +
-			"summary. With an ID or name prints the rule's full documentation; with a family\n" +
+			"summary. With an ID or name prints the rule's documentation (what it checks, why,\n" +
+			"an example from its test cases, its options, since when it exists); with a family\n" +
 			"(catalog, tools, output, invariant, validity, lint, skill, agent) or an ID prefix lists\n" +
 			"its rules.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
@@ -65,9 +50,9 @@ func rulesCommand(e *env) *cli.Command {
 					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
 			}
-			rows := make([]ruleRow, len(list))
+			pages := make([]ruledoc.Page, len(list))
 			for i, r := range list {
-				rows[i] = rowOf(r)
+				pages[i] = ruledoc.PageOf(r, ruleset.Registry().OptionsOf(r))
 			}
 			switch {
 			case e.format == "json":
@@ -75,65 +60,25 @@ func rulesCommand(e *env) *cli.Command {
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
 				return enc.Encode(struct {
-					Rules []ruleRow `json:"rules"`
-				}{rows})
+					Rules []ruledoc.Page `json:"rules"`
+				}{pages})
 			case e.format == "markdown":
-				for _, r := range rows {
-					fmt.Fprint(e.stdout, RuleMarkdown(r))
+				for _, p := range pages {
+					fmt.Fprint(e.stdout, p.Markdown(2))
 				}
 			case one:
-				r := rows[0]
-				fmt.Fprintf(e.stdout, "%s %s (%s, default severity %s)\n\n%s\n", r.ID, r.Name, r.Kind, r.Severity, wrap(r.Doc, 78))
-				for _, o := range r.Options {
-					fmt.Fprintf(e.stdout, "\noption %s (default %s): %s\n", o.Name(), o.Default, o.Doc)
-				}
+				return pages[0].Text(e.stdout, 78)
 			default:
 				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tNAME\tKIND\tSEVERITY\tSUMMARY")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Kind, r.Severity, r.Summary)
+				for _, p := range pages {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Kind, p.Severity, p.Summary)
 				}
 				tw.Flush()
 			}
 			return nil
 		},
 	}
-}
-
-// RuleMarkdown renders one rule's documentation page.
-func RuleMarkdown(r ruleRow) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## %s `%s`\n\n", r.ID, r.Name)
-	fmt.Fprintf(&b, "Kind: %s. Default severity: %s.\n\n%s\n\n", r.Kind, r.Severity, r.Doc)
-	if r.Lossy {
-		b.WriteString("Lossy: it may remove content that it neither archives nor leaves in the request.\n\n")
-	}
-	if len(r.Options) > 0 {
-		fmt.Fprintf(&b, "| option | default | meaning |\n| --- | --- | --- |\n")
-		for _, o := range r.Options {
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", o.Name(), o.Default, o.Doc)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-// wrap breaks text into lines of at most width columns.
-func wrap(text string, width int) string {
-	var out strings.Builder
-	col := 0
-	for _, w := range strings.Fields(text) {
-		if col > 0 && col+1+len(w) > width {
-			out.WriteByte('\n')
-			col = 0
-		} else if col > 0 {
-			out.WriteByte(' ')
-			col++
-		}
-		out.WriteString(w)
-		col += len(w)
-	}
-	return out.String()
 }
 
 func initCommand(e *env) *cli.Command {
