@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/skillopt
 FUZZTIME ?= 20s
 
-.PHONY: all build test test-long lint bench fuzz-short clean
+.PHONY: all build test test-long lint update bench fuzz-short clean
 
 all: build
 
@@ -42,6 +42,13 @@ lint:
 	@out=$$($(GOFMT) -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+
+# Rewrites every golden and generated file from what the code produces
+# now (rule case expectations, printer and command outputs, testscript
+# files, docs/rules, the search baseline, internal/golden/packages.txt):
+# one -update flag, defined once in internal/golden. Review the diff.
+update:
+	$(GO) test ./... -update
 
 # Go benchmarks plus whole-process timings against a plain json.Unmarshal
 # baseline; see internal/cmd/procbench.

@@ -16,6 +16,9 @@ import (
 // ConversationPrefix is SO405.
 var ConversationPrefix = &rules.Rule{
 	ID:       "SO405",
+	Title:    "Successive turns keep the prefix cached for the turn before",
+	Why:      "A change early in a prefix the provider cached makes everything after it full price again, which can cost more than the transform saves.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.conversation-prefix",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,

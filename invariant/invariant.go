@@ -21,6 +21,9 @@ func Rules() []*rules.Rule {
 // ShapePreserved is SO401.
 var ShapePreserved = &rules.Rule{
 	ID:       "SO401",
+	Title:    "Transforms keep the envelope and provider shape",
+	Why:      "A transform that changed the wire format or the envelope would produce a request the provider rejects or a file the host cannot read back.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.shape-preserved",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -61,6 +64,9 @@ var ShapePreserved = &rules.Rule{
 // NoGrowth is SO402.
 var NoGrowth = &rules.Rule{
 	ID:       "SO402",
+	Title:    "Transforms never make a capture larger",
+	Why:      "skillopt exists to make requests smaller; a step that grows the body, counting everything it adds, defeats the point.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.no-growth",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -88,6 +94,9 @@ var NoGrowth = &rules.Rule{
 // Idempotent is SO403.
 var Idempotent = &rules.Rule{
 	ID:       "SO403",
+	Title:    "Transforming twice changes nothing",
+	Why:      "Requests are transformed on every turn; if a second pass changed the bytes again, the request would drift and the provider's prompt cache would miss.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.idempotent",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -111,6 +120,9 @@ var Idempotent = &rules.Rule{
 // StablePrefix is SO404.
 var StablePrefix = &rules.Rule{
 	ID:       "SO404",
+	Title:    "Captures that shared a prefix still share it",
+	Why:      "Prompt caches hit only when the cached bytes repeat exactly; a catalog transform that made the system text depend on the conversation would turn cache reads into full-price input.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.stable-prefix",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,

@@ -3,21 +3,18 @@ package measure
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
 )
-
-var updateConv = flag.Bool("update-conversation", false, "rewrite the conversation report goldens")
 
 // quarters is a deterministic stand-in tokenizer: one token per four
 // bytes, rounded up.
@@ -425,7 +422,7 @@ func TestCacheControlIgnored(t *testing.T) {
 }
 
 // TestConversationGoldens renders one conversation in every format
-// (go test ./measure -run ConversationGoldens -update-conversation
+// (go test ./measure -run ConversationGoldens -update
 // rewrites them).
 func TestConversationGoldens(t *testing.T) {
 	cv := goldenConversation(t)
@@ -439,20 +436,7 @@ func TestConversationGoldens(t *testing.T) {
 		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name+".golden")
-		if *updateConv {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs from %s:\n%s", name, path, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 	}
 }
 

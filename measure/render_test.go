@@ -3,20 +3,17 @@ package measure_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // byteCounter is a deterministic stand-in tokenizer: one token per four
 // bytes, rounded up, so goldens do not depend on a vocabulary.
@@ -58,20 +55,7 @@ func TestGoldens(t *testing.T) {
 		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", name+".golden")
-		if *update {
-			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./measure -update)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs from %s:\n%s", name, golden, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 	}
 }
 

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/golden"
 )
 
 // unpricedConversation is a two-turn conversation of a model without a
@@ -41,7 +42,7 @@ func goldenSet() *ConversationSet {
 }
 
 // TestConversationSetGoldens renders two conversations in every format
-// (go test ./measure -run ConversationSetGoldens -update-conversation
+// (go test ./measure -run ConversationSetGoldens -update
 // rewrites them).
 func TestConversationSetGoldens(t *testing.T) {
 	set := goldenSet()
@@ -55,20 +56,7 @@ func TestConversationSetGoldens(t *testing.T) {
 		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name+".golden")
-		if *updateConv {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs from %s:\n%s", name, path, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 	}
 }
 

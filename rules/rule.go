@@ -81,6 +81,10 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText renders the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// FirstVersion is the version of the first release of skillopt, the Since
+// of every rule it already had.
+const FirstVersion = "0.1.0"
+
 // Rule is a value: an identity, documentation, and a Run function. IDs are
 // stable and never reused: SO1xx catalog, SO2xx tools, SO3xx output and
 // history, SO4xx invariants, SO5xx request validity, SK skill lint, AG
@@ -91,9 +95,19 @@ type Rule struct {
 	Kind Kind
 	// Severity is the rule's default; a configured severity wins over it.
 	Severity Severity
-	// Doc is one paragraph; its first sentence is the summary shown by
-	// `skillopt rules`.
+	// Title is the rule's headline in its documentation: what it finds
+	// or does, in a few words, without a trailing period.
+	Title string
+	// Doc is one paragraph saying what the rule checks or does; its first
+	// sentence is the summary shown by `skillopt rules`.
 	Doc string
+	// Why is one or two sentences on why the rule exists: what goes wrong
+	// without it, or what it saves.
+	Why string
+	// Since is the version of skillopt that introduced the rule:
+	// FirstVersion for the rules of the first release, the version being
+	// prepared for a rule added later.
+	Since string
 	// Options are the rule's own settings (nil when it has none): a
 	// pointer to a struct holding the defaults; see Options.
 	Options Options

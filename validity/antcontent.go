@@ -8,6 +8,9 @@ import (
 // AnthropicEmptyContent checks that messages have content.
 var AnthropicEmptyContent = &rules.Rule{
 	ID:       "SO515",
+	Title:    "Anthropic messages have content",
+	Why:      "Anthropic rejects an empty message other than the final assistant one, which a transform or host that empties a message produces.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-empty-content",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -39,6 +42,9 @@ func runAnthropicEmptyContent(p *rules.Pass) error {
 // AnthropicImages checks the number and size of images.
 var AnthropicImages = &rules.Rule{
 	ID:       "SO516",
+	Title:    "Images within Anthropic's limits",
+	Why:      "Anthropic rejects images that are too large, or too many images in one request, so checking offline avoids a failed turn.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-images",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -115,6 +121,9 @@ func runAnthropicImages(p *rules.Pass) error {
 // breakpoint.
 var AnthropicDeferredCache = &rules.Rule{
 	ID:       "SO517",
+	Title:    "Deferred tools carry no cache breakpoint",
+	Why:      "Anthropic rejects a tool with both defer_loading and cache_control, a combination that deferring tools on a request with breakpoints creates.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-deferred-cache",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // AnthropicMaxTokens checks max_tokens against the model's output cap.
 var AnthropicMaxTokens = &rules.Rule{
 	ID:       "SO511",
+	Title:    "max_tokens within the model's output limit",
+	Why:      "Anthropic rejects a max_tokens above what the model can produce, so a configuration copied from a larger model fails every request.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-max-tokens",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -43,6 +46,9 @@ func runAnthropicMaxTokens(p *rules.Pass) error {
 // supports.
 var AnthropicThinkingMode = &rules.Rule{
 	ID:       "SO512",
+	Title:    "A thinking mode the model accepts",
+	Why:      "Each Claude model accepts only some thinking types, and a configuration carried over from another model fails with HTTP 400.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-thinking-mode",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -73,6 +79,9 @@ func runAnthropicThinkingMode(p *rules.Pass) error {
 // AnthropicSampling checks the sampling parameters the model accepts.
 var AnthropicSampling = &rules.Rule{
 	ID:       "SO513",
+	Title:    "Sampling parameters the model accepts",
+	Why:      "Newer Claude models reject combinations or values of temperature, top_p and top_k that older ones took, so requests written for those fail.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-sampling",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -120,6 +129,9 @@ func runAnthropicSampling(p *rules.Pass) error {
 // assistant message (a prefill).
 var AnthropicFinalAssistant = &rules.Rule{
 	ID:       "SO514",
+	Title:    "A final assistant message the model accepts",
+	Why:      "Prefill is rejected on the newest Claude models and trailing white space on the others, so a conversation ending in an assistant message can fail.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-final-assistant",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // thinking constrain.
 var AnthropicThinking = &rules.Rule{
 	ID:       "SO509",
+	Title:    "Thinking parameters that Anthropic allows",
+	Why:      "With extended or adaptive thinking on, Anthropic rejects some budgets, tool choices and sampling values with HTTP 400; catching them offline saves a failed request.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-thinking",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -77,6 +80,9 @@ func runAnthropicThinking(p *rules.Pass) error {
 // configuration of the request that carries them.
 var AnthropicThinkingHistory = &rules.Rule{
 	ID:       "SO510",
+	Title:    "Thinking blocks of the continued turn are kept",
+	Why:      "Anthropic rejects a tool-result request whose assistant turn lost its thinking block, which a history rewrite can easily drop.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-thinking-history",
 	Kind:     rules.Check,
 	Severity: rules.Error,

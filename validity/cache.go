@@ -10,6 +10,9 @@ import (
 // CacheBreakpoints checks Anthropic prompt-cache breakpoints.
 var CacheBreakpoints = &rules.Rule{
 	ID:       "SO506",
+	Title:    "At most four cache breakpoints, longer lifetimes first",
+	Why:      "Anthropic rejects a request with too many cache_control breakpoints or with lifetimes out of order, and transforms that add breakpoints can cause both.",
+	Since:    rules.FirstVersion,
 	Name:     "request.cache-breakpoints",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -64,6 +67,9 @@ func runCacheBreakpoints(p *rules.Pass) error {
 // DeferredTools checks deferred tool loading.
 var DeferredTools = &rules.Rule{
 	ID:       "SO507",
+	Title:    "Deferred tools have a search the model can call",
+	Why:      "If every tool is deferred, or the search tool itself is, the model has nothing to call to load the rest.",
+	Since:    rules.FirstVersion,
 	Name:     "request.deferred-tools",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -9,6 +9,9 @@ import (
 // current turn carry their thought signatures.
 var GeminiThoughtSignatures = &rules.Rule{
 	ID:       "SO525",
+	Title:    "Gemini 3 function calls carry their thought signatures",
+	Why:      "Gemini 3 rejects a current turn whose function calls lost the thought signature the model returned, which history rewrites can drop.",
+	Since:    rules.FirstVersion,
 	Name:     "request.gemini-thought-signature",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -80,6 +83,9 @@ var geminiBuiltinTools = []string{
 // content and output format Gemini refuses.
 var GeminiToolConfig = &rules.Rule{
 	ID:       "SO526",
+	Title:    "Gemini tools, cached content and formats combine as allowed",
+	Why:      "Gemini rejects several combinations of cached content, tools, tool config and response formats with HTTP 400, some only on older models.",
+	Since:    rules.FirstVersion,
 	Name:     "request.gemini-tool-config",
 	Kind:     rules.Check,
 	Severity: rules.Error,

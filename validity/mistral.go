@@ -9,6 +9,9 @@ import (
 // requires.
 var MistralMessages = &rules.Rule{
 	ID:       "SO527",
+	Title:    "Mistral role order and tool-call ids",
+	Why:      "Mistral rejects tool-call ids of another provider's form and messages out of its role order, which conversations moved from another provider carry.",
+	Since:    rules.FirstVersion,
 	Name:     "request.mistral-messages",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // for duplicates.
 var ToolNames = &rules.Rule{
 	ID:       "SO501",
+	Title:    "Tool names follow the provider's form and are unique",
+	Why:      "Providers reject a request with an invalid or duplicated tool name outright, so the whole turn fails.",
+	Since:    rules.FirstVersion,
 	Name:     "request.tool-names",
 	Kind:     rules.Check,
 	Severity: rules.Error,

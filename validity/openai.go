@@ -13,6 +13,9 @@ import (
 // refuse.
 var OpenAIReasoningParams = &rules.Rule{
 	ID:       "SO520",
+	Title:    "Parameters that OpenAI reasoning models accept",
+	Why:      "OpenAI reasoning models reject max_tokens, non-default sampling and unsupported reasoning efforts with HTTP 400, which requests written for older models carry.",
+	Since:    rules.FirstVersion,
 	Name:     "request.openai-reasoning-params",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -107,6 +110,9 @@ const maxOpenAITools = 128
 // OpenAIToolCount checks OpenAI's limit on the number of tools.
 var OpenAIToolCount = &rules.Rule{
 	ID:       "SO521",
+	Title:    "At most 128 tools in an OpenAI request",
+	Why:      "OpenAI rejects a longer tools array outright, a limit hosts with many MCP servers reach; the finding points at the fix, deferring tools.",
+	Since:    rules.FirstVersion,
 	Name:     "request.openai-tool-count",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -134,6 +140,9 @@ func runOpenAIToolCount(p *rules.Pass) error {
 // outputs.
 var OpenAIStrictSchemas = &rules.Rule{
 	ID:       "SO522",
+	Title:    "OpenAI strict schemas are closed and require every property",
+	Why:      "OpenAI rejects a strict schema that leaves an object open or a property optional, so the request fails before the model sees it.",
+	Since:    rules.FirstVersion,
 	Name:     "request.openai-strict-schema",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -10,6 +10,9 @@ import (
 // ResponsesItems checks the items an OpenAI Responses input replays.
 var ResponsesItems = &rules.Rule{
 	ID:       "SO523",
+	Title:    "Responses input items are unique and keep their pairs",
+	Why:      "OpenAI Responses rejects duplicated item ids and reasoning items without their output item, both of which merged or trimmed histories produce.",
+	Since:    rules.FirstVersion,
 	Name:     "request.responses-input-items",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -82,6 +85,9 @@ func producedItem(d *capture.Doc, it int) bool {
 // exclude another.
 var OpenAIParamDeps = &rules.Rule{
 	ID:       "SO524",
+	Title:    "OpenAI parameters come with the ones they need",
+	Why:      "Some OpenAI parameters are rejected without their companion, for example parallel_tool_calls once every tool was removed, so the request fails.",
+	Since:    rules.FirstVersion,
 	Name:     "request.openai-param-dependencies",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // turn before them.
 var AnthropicPairing = &rules.Rule{
 	ID:       "SO502",
+	Title:    "Anthropic tool results answer the calls before them",
+	Why:      "Anthropic rejects a conversation whose tool_use and tool_result blocks do not pair up, which history rewrites and hosts can produce.",
+	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-tool-pairing",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -96,6 +99,9 @@ func blocksOf(d *capture.Doc, content int, typ string) []int {
 // assistant message before them (OpenAI Chat Completions and Mistral).
 var ChatPairing = &rules.Rule{
 	ID:       "SO503",
+	Title:    "Chat tool messages answer the calls before them",
+	Why:      "OpenAI Chat and Mistral reject an unanswered tool call or a stray tool message with HTTP 400.",
+	Since:    rules.FirstVersion,
 	Name:     "request.chat-tool-pairing",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // PiMessageParts checks the content block types of Pi messages.
 var PiMessageParts = &rules.Rule{
 	ID:       "SO518",
+	Title:    "Pi messages hold the blocks their role allows",
+	Why:      "Pi converts a message list into a provider request by the types of its messages; a block in the wrong role produces a request whose meaning at the provider is undefined.",
+	Since:    rules.FirstVersion,
 	Name:     "request.pi-message-parts",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -11,6 +11,9 @@ import (
 // LoneSurrogates checks the \u escapes of every string of the body.
 var LoneSurrogates = &rules.Rule{
 	ID:       "SO508",
+	Title:    "No lone UTF-16 surrogate escapes",
+	Why:      "Strict JSON parsers, Anthropic's among them, refuse a string with half a surrogate pair, and lenient ones may change the text the model reads; cutting text in the middle of an emoji produces it.",
+	Since:    rules.FirstVersion,
 	Name:     "request.lone-surrogate",
 	Kind:     rules.Check,
 	Severity: rules.Error,

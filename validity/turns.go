@@ -9,6 +9,9 @@ import (
 // OpenAI Responses API.
 var ResponsesPairing = &rules.Rule{
 	ID:       "SO504",
+	Title:    "Responses call outputs answer calls of the input",
+	Why:      "OpenAI Responses rejects call outputs without their call and replayed calls without their reasoning item, both easy to produce when trimming a history.",
+	Since:    rules.FirstVersion,
 	Name:     "request.responses-call-pairing",
 	Kind:     rules.Check,
 	Severity: rules.Error,
@@ -83,6 +86,9 @@ var clientOutputs = map[string]bool{
 // GeminiTurns checks the order of Gemini function-calling turns.
 var GeminiTurns = &rules.Rule{
 	ID:       "SO505",
+	Title:    "Gemini function-call turns are in order and answered",
+	Why:      "Gemini rejects function calls and responses that are out of turn or incompletely answered.",
+	Since:    rules.FirstVersion,
 	Name:     "request.gemini-function-turns",
 	Kind:     rules.Check,
 	Severity: rules.Error,

@@ -27,6 +27,9 @@ func (o *lineBudget) Check() []rules.OptionError {
 
 var skillMDTooLong = &Rule{
 	Rule: &rules.Rule{ID: "SK040", Name: "skill-md-too-long", Kind: rules.Lint, Severity: rules.Warning,
+		Title:   "SKILL.md is longer than 500 lines",
+		Why:     "The whole file is loaded when the skill activates, so detail that lives in reference files costs nothing until it is needed.",
+		Since:   rules.FirstVersion,
 		Options: &lineBudget{MaxLines: 500},
 		Doc:     "SKILL.md is longer than 500 lines. The spec and Anthropic recommend keeping the main file under 500 lines and moving detail into reference files the skill links to, because the whole file is loaded on activation."},
 	Skill: func(p *Pass, u *Skill) {
@@ -63,6 +66,9 @@ func (o *tokenBudget) Check() []rules.OptionError {
 
 var bodyTokenBudget = &Rule{
 	Rule: &rules.Rule{ID: "SK041", Name: "body-token-budget", Kind: rules.Lint, Severity: rules.Warning,
+		Title:   "The body is longer than 5,000 tokens",
+		Why:     "The body is loaded whole into the context on activation; the spec recommends staying under 5,000 tokens and moving the rest into reference files.",
+		Since:   rules.FirstVersion,
 		Options: &tokenBudget{Encoding: "o200k_base", BodyTokens: 5000},
 		Doc:     "The markdown body after the frontmatter is longer than 5,000 tokens, counted exactly with the configured OpenAI encoding (o200k_base by default). The spec recommends instructions under 5,000 tokens, since they are loaded whole into the context on activation."},
 	Start: func(p *Pass) {
@@ -140,7 +146,10 @@ func (b *bodyTokens) save() {
 
 var bodyEmpty = &Rule{
 	Rule: &rules.Rule{ID: "SK042", Name: "body-empty", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "Nothing but whitespace follows the frontmatter. A skill's body holds the instructions the model reads on activation; an empty one makes the skill a description only."},
+		Title: "The body is empty",
+		Why:   "A skill without instructions gives the model nothing to follow once it activates it.",
+		Since: rules.FirstVersion,
+		Doc:   "Nothing but whitespace follows the frontmatter. A skill's body holds the instructions the model reads on activation; an empty one makes the skill a description only."},
 	Skill: func(p *Pass, u *Skill) {
 		if u.fm() && len(bytes.TrimSpace(u.doc.Body)) == 0 {
 			p.Report(rules.Warning, u.src.Path, u.doc.CloseLine, 1, "the skill has no instructions after the frontmatter")

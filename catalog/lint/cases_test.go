@@ -1,7 +1,6 @@
 package lint_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,10 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/internal/testfs"
 	"github.com/skillopt/skillopt/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the want.txt files of lint rule cases")
 
 // lintCaseRoot holds one folder per lint rule, one folder per case:
 //
@@ -120,20 +118,7 @@ func runLintCase(t *testing.T, r *rules.Rule, dir string, valid bool) {
 	if !valid && !fired {
 		t.Errorf("case does not report %s:\n%s", r.ID, got)
 	}
-	want := filepath.Join(dir, "want.txt")
-	if *update {
-		if err := os.WriteFile(want, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatalf("%v (go test ./catalog/lint -update writes it)", err)
-	}
-	if string(data) != got {
-		t.Errorf("report differs from want.txt:\n%s", got)
-	}
+	golden.Check(t, filepath.Join(dir, "want.txt"), []byte(got))
 }
 
 // renderReport prints a report with the temporary root stripped from paths.
@@ -165,7 +150,7 @@ func checkFixes(t *testing.T, dir, root string, tree *txtar.Archive, rep *lint.R
 		}
 	}
 	want := filepath.Join(dir, "fixed.txtar")
-	if *update {
+	if golden.Update() {
 		out := &txtar.Archive{Comment: []byte("# The tree after lint --fix.\n")}
 		for _, f := range tree.Files {
 			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Name)))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/catalog/lint"
+	"github.com/skillopt/skillopt/internal/golden"
 )
 
 // TestLintCorpus lints the real skill repositories of the shared corpus:
@@ -53,21 +54,5 @@ func TestLintCorpus(t *testing.T) {
 		fmt.Fprintf(&b, "%s %d\n", k, counts[k])
 	}
 	got := b.String()
-	want := filepath.Join("testdata", "corpus-counts.txt")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(want, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatalf("%v (go test ./catalog/lint -run TestLintCorpus -update writes it)", err)
-	}
-	if string(data) != got {
-		t.Errorf("per-rule counts changed:\n%s\nwant:\n%s", got, data)
-	}
+	golden.Check(t, filepath.Join("testdata", "corpus-counts.txt"), []byte(got))
 }

@@ -11,7 +11,10 @@ import (
 
 var descriptionMissing = &Rule{
 	Rule: &rules.Rule{ID: "SK020", Name: "description-missing", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The frontmatter has no description. The spec and skills-ref require it, and Pi does not load a skill without one: the description is what the model reads to decide when to use the skill."},
+		Title: "The skill has no description",
+		Why:   "The description is what the model reads to decide when to use a skill; without one Pi does not load it and the validator rejects it.",
+		Since: rules.FirstVersion,
+		Doc:   "The frontmatter has no description. The spec and skills-ref require it, and Pi does not load a skill without one: the description is what the model reads to decide when to use the skill."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if d.Field("description") == nil {
 			p.Report(rules.Error, u.src.Path, 1, 1, "frontmatter has no description")
@@ -21,7 +24,10 @@ var descriptionMissing = &Rule{
 
 var descriptionInvalid = &Rule{
 	Rule: &rules.Rule{ID: "SK021", Name: "description-invalid", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The description is empty, only whitespace, null, or not a string (a number, list or mapping). Pi treats a non-string description as missing and does not load the skill."},
+		Title: "The description is empty or not a string",
+		Why:   "Pi treats such a description as missing and does not load the skill.",
+		Since: rules.FirstVersion,
+		Doc:   "The description is empty, only whitespace, null, or not a string (a number, list or mapping). Pi treats a non-string description as missing and does not load the skill."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("description")
 		if f == nil {
@@ -38,7 +44,10 @@ var descriptionInvalid = &Rule{
 
 var descriptionTooLong = &Rule{
 	Rule: &rules.Rule{ID: "SK022", Name: "description-too-long", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The description is longer than 1,024 characters (Unicode code points). When only its UTF-16 length is over 1,024, this is a warning: Pi and other JavaScript loaders count UTF-16 units."},
+		Title: "The description is longer than 1,024 characters",
+		Why:   "The spec caps descriptions, and every character of it is in every request that lists the skill.",
+		Since: rules.FirstVersion,
+		Doc:   "The description is longer than 1,024 characters (Unicode code points). When only its UTF-16 length is over 1,024, this is a warning: Pi and other JavaScript loaders count UTF-16 units."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("description")
 		if f == nil || !catalog.IsString(f.Node) {
@@ -54,7 +63,10 @@ var descriptionTooLong = &Rule{
 
 var descriptionAngleBrackets = &Rule{
 	Rule: &rules.Rule{ID: "SK023", Name: "description-angle-brackets", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "The description contains < or >. Anthropic's platform rejects descriptions with XML-like tags, and the description is pasted into an XML catalog by several clients."},
+		Title: "The description contains angle brackets",
+		Why:   "Anthropic's platform rejects them, and clients that paste descriptions into an XML catalog can be broken by them.",
+		Since: rules.FirstVersion,
+		Doc:   "The description contains < or >. Anthropic's platform rejects descriptions with XML-like tags, and the description is pasted into an XML catalog by several clients."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f := d.Field("description"); f != nil && catalog.IsString(f.Node) && strings.ContainsAny(f.Node.Value, "<>") {
 			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "description contains < or >: Anthropic's platform rejects it")

@@ -29,6 +29,9 @@ func (*extraFields) Section() string { return "lint" }
 
 var unknownField = &Rule{
 	Rule: &rules.Rule{ID: "SK030", Name: "unknown-field", Kind: rules.Lint, Severity: rules.Warning,
+		Title:   "The frontmatter has a key outside the spec",
+		Why:     "The validator rejects unknown keys while Pi ignores them, so the skill passes one and fails the other; custom data belongs under metadata.",
+		Since:   rules.FirstVersion,
 		Options: &extraFields{}, Reads: []string{"lint.profile"},
 		Doc: "The frontmatter has a top-level key outside the spec (name, description, license, allowed-tools, metadata, compatibility). Pi ignores unknown keys and skills-ref rejects them; move custom data under metadata. disable-model-invocation (Pi) is accepted; Claude Code's own keys are reported as client-specific (info). Under the skills-ref profile every key outside the spec is an error."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
@@ -65,7 +68,10 @@ var unknownField = &Rule{
 
 var disableModelInvocationType = &Rule{
 	Rule: &rules.Rule{ID: "SK031", Name: "disable-model-invocation-type", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "disable-model-invocation is not a YAML boolean. Pi hides a skill from the model only for the boolean true; a quoted \"true\", yes or 1 is silently ignored."},
+		Title: "disable-model-invocation is not a boolean",
+		Why:   "Pi hides a skill from the model only for the boolean true; a quoted or YAML 1.1 spelling is silently ignored, so the skill stays visible.",
+		Since: rules.FirstVersion,
+		Doc:   "disable-model-invocation is not a YAML boolean. Pi hides a skill from the model only for the boolean true; a quoted \"true\", yes or 1 is silently ignored."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f := d.Field("disable-model-invocation"); f != nil && !catalog.IsBool(f.Node) {
 			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "disable-model-invocation is %s%s, not a YAML boolean: Pi ignores it", catalog.YAMLKind(f.Node), catalog.QuotedValue(f.Node))
@@ -75,7 +81,10 @@ var disableModelInvocationType = &Rule{
 
 var compatibilityTooLong = &Rule{
 	Rule: &rules.Rule{ID: "SK032", Name: "compatibility-too-long", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The compatibility field is longer than 500 characters (code points; a warning when only its UTF-16 length is over)."},
+		Title: "compatibility is longer than 500 characters",
+		Why:   "The spec caps the field at 500 characters, and validators reject longer ones.",
+		Since: rules.FirstVersion,
+		Doc:   "The compatibility field is longer than 500 characters (code points; a warning when only its UTF-16 length is over)."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("compatibility")
 		if f == nil || !catalog.IsString(f.Node) {
@@ -91,7 +100,10 @@ var compatibilityTooLong = &Rule{
 
 var compatibilityInvalid = &Rule{
 	Rule: &rules.Rule{ID: "SK033", Name: "compatibility-invalid", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The compatibility field is present but empty, null or not a string. The spec wants 1 to 500 characters when it is given; most skills should omit it."},
+		Title: "compatibility is empty or not a string",
+		Why:   "The spec wants 1 to 500 characters when the field is given, so an empty or non-string value fails validation.",
+		Since: rules.FirstVersion,
+		Doc:   "The compatibility field is present but empty, null or not a string. The spec wants 1 to 500 characters when it is given; most skills should omit it."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("compatibility")
 		if f == nil {
@@ -108,7 +120,10 @@ var compatibilityInvalid = &Rule{
 
 var metadataNotMapping = &Rule{
 	Rule: &rules.Rule{ID: "SK034", Name: "metadata-not-mapping", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The metadata field is not a mapping. The spec defines it as a map of string keys to string values."},
+		Title: "metadata is not a mapping",
+		Why:   "The spec defines metadata as a map of strings, and validators reject anything else.",
+		Since: rules.FirstVersion,
+		Doc:   "The metadata field is not a mapping. The spec defines it as a map of string keys to string values."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f := d.Field("metadata"); f != nil && f.Node.Kind != yaml.MappingNode {
 			p.Report(rules.Error, u.src.Path, f.ValueLine, f.ValueCol, "metadata must be a mapping, not %s", catalog.YAMLKind(f.Node))
@@ -118,7 +133,10 @@ var metadataNotMapping = &Rule{
 
 var metadataValueNotString = &Rule{
 	Rule: &rules.Rule{ID: "SK035", Name: "metadata-value-not-string", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "A metadata key or value is not a string (1.0, true, a list). Validators disagree on how to turn them into text: the npm skills-ref turns version: 1.0 into \"1\". Quote the value."},
+		Title: "A metadata key or value is not a string",
+		Why:   "Validators turn non-string values into text differently, so a version: 1.0 can become \"1\"; quoting keeps it as written.",
+		Since: rules.FirstVersion,
+		Doc:   "A metadata key or value is not a string (1.0, true, a list). Validators disagree on how to turn them into text: the npm skills-ref turns version: 1.0 into \"1\". Quote the value."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("metadata")
 		if f == nil || f.Node.Kind != yaml.MappingNode {
@@ -143,7 +161,10 @@ var metadataValueNotString = &Rule{
 
 var allowedToolsNotString = &Rule{
 	Rule: &rules.Rule{ID: "SK036", Name: "allowed-tools-not-string", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "allowed-tools is not a string. The spec defines it as one space-separated string of tool patterns (Bash(git:*) Read), not a YAML list."},
+		Title: "allowed-tools is not a string",
+		Why:   "The spec defines allowed-tools as one space-separated string; a YAML list is read differently or rejected.",
+		Since: rules.FirstVersion,
+		Doc:   "allowed-tools is not a string. The spec defines it as one space-separated string of tool patterns (Bash(git:*) Read), not a YAML list."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f := d.Field("allowed-tools"); f != nil && !catalog.IsString(f.Node) {
 			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "allowed-tools must be a space-separated string, not %s", catalog.YAMLKind(f.Node))
@@ -153,7 +174,10 @@ var allowedToolsNotString = &Rule{
 
 var licenseNotString = &Rule{
 	Rule: &rules.Rule{ID: "SK037", Name: "license-not-string", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "license is not a string. The spec wants a licence name or the name of a bundled licence file."},
+		Title: "license is not a string",
+		Why:   "The spec wants a licence name or the name of a bundled file, and validators reject other values.",
+		Since: rules.FirstVersion,
+		Doc:   "license is not a string. The spec wants a licence name or the name of a bundled licence file."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f := d.Field("license"); f != nil && !catalog.IsString(f.Node) {
 			p.Report(rules.Warning, u.src.Path, f.ValueLine, f.ValueCol, "license must be a string, not %s", catalog.YAMLKind(f.Node))
@@ -163,6 +187,9 @@ var licenseNotString = &Rule{
 
 var modelProviderNotAllowed = &Rule{
 	Rule: &rules.Rule{ID: "SK060", Name: "model-provider-not-allowed", Kind: rules.Lint, Severity: rules.Error,
+		Title: "The model's provider is not allowed",
+		Why:   "A router maps model: to a gateway; refusing unknown provider prefixes keeps a skill file from routing requests to an untrusted provider.",
+		Since: rules.FirstVersion,
 		Reads: []string{"lint.allowed_provider_prefixes"},
 		Doc:   "A fully qualified model: (provider/vendor/model) uses a provider prefix outside lint.allowed_provider_prefixes. A router that maps SKILL.md model: to a gateway refuses such skills, which stops a skill file from routing requests to an untrusted provider. Nothing is checked while the list is empty."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
@@ -185,7 +212,10 @@ var modelProviderNotAllowed = &Rule{
 
 var modelInvalid = &Rule{
 	Rule: &rules.Rule{ID: "SK061", Name: "model-invalid", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "The model: field is not a usable model name: empty, not a string, containing spaces, or with empty path segments (a//b, a trailing slash). A router translating model: cannot map it."},
+		Title: "model: is not a usable model name",
+		Why:   "A router translating model: cannot map an empty or malformed name, so the skill fails when invoked.",
+		Since: rules.FirstVersion,
+		Doc:   "The model: field is not a usable model name: empty, not a string, containing spaces, or with empty path segments (a//b, a trailing slash). A router translating model: cannot map it."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("model")
 		if f == nil {

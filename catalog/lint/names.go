@@ -16,7 +16,10 @@ import (
 
 var nameMissing = &Rule{
 	Rule: &rules.Rule{ID: "SK010", Name: "name-missing", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The frontmatter has no name. The spec and skills-ref require it; Pi silently falls back to the folder name, so the skill loads there but fails validation elsewhere."},
+		Title: "The skill has no name",
+		Why:   "The name is required by the spec and the validator; Pi falls back to the folder name, so the skill works in one place and fails validation in another.",
+		Since: rules.FirstVersion,
+		Doc:   "The frontmatter has no name. The spec and skills-ref require it; Pi silently falls back to the folder name, so the skill loads there but fails validation elsewhere."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if d.Field("name") == nil {
 			p.Report(rules.Error, u.src.Path, 1, 1, "frontmatter has no name (Pi would use %q)", d.SkillName())
@@ -26,7 +29,10 @@ var nameMissing = &Rule{
 
 var nameNotString = &Rule{
 	Rule: &rules.Rule{ID: "SK011", Name: "name-not-string", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name is empty, null, a list or a mapping (error), or a YAML number or boolean such as 123 or true (warning: quote it). Pi 1.x treats a non-string name as absent and uses the folder name."},
+		Title: "The name is not a string",
+		Why:   "A name that is empty, a list, a number or a boolean is treated as absent or converted differently by different loaders.",
+		Since: rules.FirstVersion,
+		Doc:   "The name is empty, null, a list or a mapping (error), or a YAML number or boolean such as 123 or true (warning: quote it). Pi 1.x treats a non-string name as absent and uses the folder name."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f := d.Field("name")
 		if f == nil {
@@ -49,7 +55,10 @@ var nameNotString = &Rule{
 
 var nameTooLong = &Rule{
 	Rule: &rules.Rule{ID: "SK012", Name: "name-too-long", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name is longer than 64 characters (Unicode code points). When only its UTF-16 length is over 64, this is a warning: JavaScript-based loaders count UTF-16 units."},
+		Title: "The name is longer than 64 characters",
+		Why:   "The spec caps names at 64 characters, and JavaScript loaders count UTF-16 units, so a long name is rejected by some clients.",
+		Since: rules.FirstVersion,
+		Doc:   "The name is longer than 64 characters (Unicode code points). When only its UTF-16 length is over 64, this is a warning: JavaScript-based loaders count UTF-16 units."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok {
@@ -65,7 +74,10 @@ var nameTooLong = &Rule{
 
 var nameNotLowercase = &Rule{
 	Rule: &rules.Rule{ID: "SK013", Name: "name-not-lowercase", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name has uppercase letters, in any script. The spec allows only lowercase letters, digits and hyphens; skills-ref compares the name with its lowercase form."},
+		Title: "The name has uppercase letters",
+		Why:   "The spec allows only lowercase names, and the validator rejects any other.",
+		Since: rules.FirstVersion,
+		Doc:   "The name has uppercase letters, in any script. The spec allows only lowercase letters, digits and hyphens; skills-ref compares the name with its lowercase form."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && strings.ToLower(name) != name {
 			s, fix := p.nameSuggestion(u, d, f, name)
@@ -80,7 +92,10 @@ var nameNotLowercase = &Rule{
 
 var nameInvalidChars = &Rule{
 	Rule: &rules.Rule{ID: "SK014", Name: "name-invalid-chars", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name has characters other than letters, digits and hyphens: spaces (also a trailing space inside quotes), underscores, dots, colons, symbols such as ×. The check runs on the NFKC-normalized name, as skills-ref does."},
+		Title: "The name has characters other than letters, digits and hyphens",
+		Why:   "The spec and the validator reject such names, and routers cannot invoke them reliably.",
+		Since: rules.FirstVersion,
+		Doc:   "The name has characters other than letters, digits and hyphens: spaces (also a trailing space inside quotes), underscores, dots, colons, symbols such as ×. The check runs on the NFKC-normalized name, as skills-ref does."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok {
@@ -102,7 +117,10 @@ var nameInvalidChars = &Rule{
 
 var nameEdgeHyphen = &Rule{
 	Rule: &rules.Rule{ID: "SK015", Name: "name-edge-hyphen", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name starts or ends with a hyphen, which the spec forbids."},
+		Title: "The name starts or ends with a hyphen",
+		Why:   "The spec forbids it, so validators reject the skill.",
+		Since: rules.FirstVersion,
+		Doc:   "The name starts or ends with a hyphen, which the spec forbids."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && (strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-")) {
 			s, fix := p.nameSuggestion(u, d, f, name)
@@ -114,7 +132,10 @@ var nameEdgeHyphen = &Rule{
 
 var nameConsecutiveHyphens = &Rule{
 	Rule: &rules.Rule{ID: "SK016", Name: "name-consecutive-hyphens", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name contains two hyphens in a row (--), which the spec forbids."},
+		Title: "The name has two hyphens in a row",
+		Why:   "The spec forbids it, so validators reject the skill.",
+		Since: rules.FirstVersion,
+		Doc:   "The name contains two hyphens in a row (--), which the spec forbids."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		if f, name, ok := nameOf(d); ok && strings.Contains(name, "--") {
 			s, fix := p.nameSuggestion(u, d, f, name)
@@ -126,7 +147,10 @@ var nameConsecutiveHyphens = &Rule{
 
 var nameDirMismatch = &Rule{
 	Rule: &rules.Rule{ID: "SK017", Name: "name-dir-mismatch", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "The name differs from the name of the folder holding SKILL.md (compared exactly, case-sensitive). The spec and skills-ref require them to match; names equal only after Unicode normalization are SK019 instead."},
+		Title: "The name differs from its folder's name",
+		Why:   "The spec and the validator require the two to match; a mismatch also makes it unclear which name users invoke.",
+		Since: rules.FirstVersion,
+		Doc:   "The name differs from the name of the folder holding SKILL.md (compared exactly, case-sensitive). The spec and skills-ref require them to match; names equal only after Unicode normalization are SK019 instead."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok || !u.dirSkill {
@@ -146,6 +170,9 @@ var nameDirMismatch = &Rule{
 
 var nameNonASCII = &Rule{
 	Rule: &rules.Rule{ID: "SK018", Name: "name-non-ascii", Kind: rules.Lint, Severity: rules.Warning,
+		Title: "The name has letters outside ASCII",
+		Why:   "Validators disagree on non-ASCII names, and Pi warns on each, so such a skill is not portable.",
+		Since: rules.FirstVersion,
 		Reads: []string{"lint.profile"},
 		Doc:   "The name uses lowercase letters or digits outside ASCII. The spec is ambiguous, the Python skills-ref accepts any script, its npm port rejects Greek, kana, Arabic and others, and Pi warns on every non-ASCII name. Under the skills-ref profile, letters the npm port rejects are errors."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
@@ -174,7 +201,10 @@ var nameNonASCII = &Rule{
 
 var nameNormalization = &Rule{
 	Rule: &rules.Rule{ID: "SK019", Name: "name-normalization", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "The name is not in Unicode normalization form NFC or NFKC (decomposed accents, fullwidth letters), or it matches its folder name only after normalization. Such names look equal but compare unequal on some systems (macOS stores folder names decomposed)."},
+		Title: "The name is not Unicode-normalized",
+		Why:   "Names that look equal but differ in normalization compare unequal on some systems, so a skill can match its folder on one machine and not on another.",
+		Since: rules.FirstVersion,
+		Doc:   "The name is not in Unicode normalization form NFC or NFKC (decomposed accents, fullwidth letters), or it matches its folder name only after normalization. Such names look equal but compare unequal on some systems (macOS stores folder names decomposed)."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok {
@@ -199,7 +229,10 @@ var nameNormalization = &Rule{
 
 var nameReservedWord = &Rule{
 	Rule: &rules.Rule{ID: "SK024", Name: "name-reserved-word", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "The name contains the word anthropic or claude, which Anthropic's platform reserves for its own skills; uploads with such names are rejected there."},
+		Title: "The name uses a reserved word",
+		Why:   "Anthropic's platform reserves anthropic and claude for its own skills and rejects uploads that use them.",
+		Since: rules.FirstVersion,
+		Doc:   "The name contains the word anthropic or claude, which Anthropic's platform reserves for its own skills; uploads with such names are rejected there."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok {
@@ -216,7 +249,10 @@ var nameReservedWord = &Rule{
 
 var nameNotInvocable = &Rule{
 	Rule: &rules.Rule{ID: "SK062", Name: "name-not-invocable", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "The name is valid for the spec but does not match [a-zA-Z0-9_-]+, the pattern a /skill:NAME command router accepts: non-ASCII letters and digits cannot be invoked by name there. Names with other forbidden characters are reported by SK014."},
+		Title: "The name cannot be invoked as /skill:NAME",
+		Why:   "A command router accepts only ASCII letters, digits, _ and -, so a name outside that set cannot be invoked by name.",
+		Since: rules.FirstVersion,
+		Doc:   "The name is valid for the spec but does not match [a-zA-Z0-9_-]+, the pattern a /skill:NAME command router accepts: non-ASCII letters and digits cannot be invoked by name there. Names with other forbidden characters are reported by SK014."},
 	Skill: withFrontmatter(func(p *Pass, u *Skill, d *catalog.SkillDoc) {
 		f, name, ok := nameOf(d)
 		if !ok || invocableName().MatchString(name) {

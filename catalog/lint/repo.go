@@ -15,7 +15,10 @@ import (
 
 var skillMDMissing = &Rule{
 	Rule: &rules.Rule{ID: "SK001", Name: "skill-md-missing", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "A linted folder contains no SKILL.md and no agent definition. A skill is a folder holding a file named SKILL.md; pointing the linter (or a loader) at a folder without one finds nothing, which usually means a wrong path or a misnamed file."},
+		Title: "A linted folder holds no skill",
+		Why:   "Linting a folder that holds nothing to lint would otherwise pass in silence; the finding catches the wrong path or misnamed file before a loader ignores the folder too.",
+		Since: rules.FirstVersion,
+		Doc:   "A linted folder contains no SKILL.md and no agent definition. A skill is a folder holding a file named SKILL.md; pointing the linter (or a loader) at a folder without one finds nothing, which usually means a wrong path or a misnamed file."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, dir := range u.empty {
 			p.Report(rules.Error, dir, 1, 1, "no SKILL.md or agent definition found under %s", dir)
@@ -25,7 +28,10 @@ var skillMDMissing = &Rule{
 
 var duplicateSkillName = &Rule{
 	Rule: &rules.Rule{ID: "SK050", Name: "duplicate-skill-name", Kind: rules.Lint, Severity: rules.Error,
-		Doc: "Two different skill files (by canonical path) declare the same name. Pi loads the first one found and reports a collision; which one wins depends on folder order. Paths reaching one file through symlinks count once."},
+		Title: "Two skills declare the same name",
+		Why:   "Loaders keep one of them depending on folder order, so which skill runs is an accident.",
+		Since: rules.FirstVersion,
+		Doc:   "Two different skill files (by canonical path) declare the same name. Pi loads the first one found and reports a collision; which one wins depends on folder order. Paths reaching one file through symlinks count once."},
 	Repo: func(p *Pass, u *Repo) {
 		first := map[string]skillSummary{}
 		for _, s := range u.skills {
@@ -45,7 +51,10 @@ var duplicateSkillName = &Rule{
 
 var symlinkAlias = &Rule{
 	Rule: &rules.Rule{ID: "SK051", Name: "symlink-alias", Kind: rules.Lint, Severity: rules.Info,
-		Doc: "A skill file or folder is reached again through another path (a symlink or an overlapping lint path). It is linted once, under the path found first; this note says where the other path leads."},
+		Title: "A skill is reached through a second path",
+		Why:   "Symlinks or overlapping paths make one skill appear twice; the note says where the second path leads so the duplicate can be removed.",
+		Since: rules.FirstVersion,
+		Doc:   "A skill file or folder is reached again through another path (a symlink or an overlapping lint path). It is linted once, under the path found first; this note says where the other path leads."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, ev := range u.events {
 			// The same path given twice (overlapping lint paths) is
@@ -59,7 +68,10 @@ var symlinkAlias = &Rule{
 
 var symlinkCycle = &Rule{
 	Rule: &rules.Rule{ID: "SK052", Name: "symlink-cycle", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "A symlink leads back to a folder that contains it. The walk cuts the cycle by canonical path and reports it once; Pi follows such links until the system refuses, and two of them make its walk exponential."},
+		Title: "A symlink leads back to its own folder",
+		Why:   "Loaders that follow such links walk until the system refuses, and two of them make the walk exponential.",
+		Since: rules.FirstVersion,
+		Doc:   "A symlink leads back to a folder that contains it. The walk cuts the cycle by canonical path and reports it once; Pi follows such links until the system refuses, and two of them make its walk exponential."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, ev := range u.events {
 			if ev.Kind != catalog.EventCycle {
@@ -76,7 +88,10 @@ var symlinkCycle = &Rule{
 
 var brokenSymlink = &Rule{
 	Rule: &rules.Rule{ID: "SK053", Name: "broken-symlink", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "A symlink in the tree points nowhere. Loaders skip it silently, so a skill behind it disappears without notice."},
+		Title: "A symlink points nowhere",
+		Why:   "Loaders skip broken links silently, so a skill behind one disappears without notice.",
+		Since: rules.FirstVersion,
+		Doc:   "A symlink in the tree points nowhere. Loaders skip it silently, so a skill behind it disappears without notice."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, ev := range u.events {
 			if ev.Kind == catalog.EventBroken {
@@ -88,7 +103,10 @@ var brokenSymlink = &Rule{
 
 var nestedSkillIgnored = &Rule{
 	Rule: &rules.Rule{ID: "SK054", Name: "nested-skill-ignored", Kind: rules.Lint, Severity: rules.Warning,
-		Doc: "A SKILL.md lies below a folder that already has a SKILL.md. Loaders treat the outer folder as the skill root and never descend into it, so the inner skill is never discovered."},
+		Title: "A skill lies inside another skill",
+		Why:   "Loaders stop at the outer SKILL.md and never discover the inner skill.",
+		Since: rules.FirstVersion,
+		Doc:   "A SKILL.md lies below a folder that already has a SKILL.md. Loaders treat the outer folder as the skill root and never descend into it, so the inner skill is never discovered."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, ev := range u.events {
 			if ev.Kind == catalog.EventNested {
@@ -100,7 +118,10 @@ var nestedSkillIgnored = &Rule{
 
 var ignoredPath = &Rule{
 	Rule: &rules.Rule{ID: "SK055", Name: "ignored-path", Kind: rules.Lint, Severity: rules.Info,
-		Doc: "A folder or markdown file is skipped because a .gitignore, .ignore or .fdignore pattern matches it (git semantics: nested files apply to their folder, ! re-includes). Hidden entries and node_modules are skipped without a note; the linted folder itself may be hidden."},
+		Title: "A path is skipped by an ignore file",
+		Why:   "A skill hidden by .gitignore, .ignore or .fdignore is not loaded; the note makes that visible.",
+		Since: rules.FirstVersion,
+		Doc:   "A folder or markdown file is skipped because a .gitignore, .ignore or .fdignore pattern matches it (git semantics: nested files apply to their folder, ! re-includes). Hidden entries and node_modules are skipped without a note; the linted folder itself may be hidden."},
 	Repo: func(p *Pass, u *Repo) {
 		for _, ev := range u.events {
 			if ev.Kind == catalog.EventIgnored && (isDirPath(ev.Path) || strings.EqualFold(filepath.Ext(ev.Path), ".md")) {
@@ -112,6 +133,9 @@ var ignoredPath = &Rule{
 
 var staleTempFile = &Rule{
 	Rule: &rules.Rule{ID: "SK065", Name: "stale-temp-file", Kind: rules.Lint, Severity: rules.Warning,
+		Title: "A leftover temporary file of an interrupted write",
+		Why:   "The skill itself is intact, but the leftover travels with the folder and is easily committed.",
+		Since: rules.FirstVersion,
 		Doc: "A temporary file of skillopt's atomic writer (.skillopt-tmp-SKILL.md.123) lies beside a skill file: a write such as lint --fix was killed before it renamed the file into place. " +
 			"The skill file is intact (its old content or its new one, never a mix), but the leftover travels with the folder and is easily committed. Only files of exactly that name are reported; --fix removes them."},
 	Repo: func(p *Pass, u *Repo) {
@@ -143,6 +167,9 @@ func (o *indexBudgetOptions) Check() []rules.OptionError {
 
 var indexBudget = &Rule{
 	Rule: &rules.Rule{ID: "SK058", Name: "index-budget", Kind: rules.Lint, Severity: rules.Warning,
+		Title:   "The skill index is over budget",
+		Why:     "Every skill's name and description is in every request, and clients cap the list and silently drop what does not fit.",
+		Since:   rules.FirstVersion,
 		Options: &indexBudgetOptions{IndexBudgetChars: 20000},
 		Doc:     "The names and descriptions of all linted skills add up to more than 20,000 characters. Every one of them is in the system prompt of every request; clients cap the list (Codex at about 8,000 characters, Claude Code near 16,000) and drop the rest."},
 	Repo: func(p *Pass, u *Repo) {

@@ -13,6 +13,9 @@ import (
 
 var unusedSuppression = &Rule{
 	Rule: &rules.Rule{ID: "SK059", Name: "unused-suppression", Kind: rules.Lint, Severity: rules.Warning,
+		Title: "A suppression matches nothing",
+		Why:   "Stale suppressions hide nothing and mislead readers into thinking a problem exists or is handled.",
+		Since: rules.FirstVersion,
 		Reads: []string{"lint.suppress"},
 		Doc: "A [[lint.suppress]] entry of skillopt.toml, or an inline suppression comment of a skill file (<!-- skillopt: disable=SK043 -->), matched no finding, or the comment names no rule. " +
 			"Stale suppressions hide nothing and mislead readers; remove them. A comment whose rules are all turned off in the run is not reported."},

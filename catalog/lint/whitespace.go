@@ -11,6 +11,9 @@ import (
 
 var trailingWhitespace = &Rule{
 	Rule: &rules.Rule{ID: "SK063", Name: "trailing-whitespace", Kind: rules.Lint, Severity: rules.Info,
+		Title: "Lines end with white space",
+		Why:   "Trailing white space changes nothing a reader sees but makes diffs noisier, and in the frontmatter it hides inside values.",
+		Since: rules.FirstVersion,
 		Doc: "Lines end with spaces or tabs. They change nothing a reader sees but make every diff of the line noisier, and in the frontmatter they hide inside values. " +
 			"Two spaces after text in the body are a markdown line break and are kept. One finding per file, at the first such line; --fix removes them all."},
 	Skill: func(p *Pass, u *Skill) {
@@ -70,7 +73,10 @@ var trailingWhitespace = &Rule{
 
 var finalNewline = &Rule{
 	Rule: &rules.Rule{ID: "SK064", Name: "final-newline", Kind: rules.Lint, Severity: rules.Info,
-		Doc: "The file does not end with exactly one line break: the last line has none (tools that append to the file join two lines, and diffs mark it), or blank lines follow the last text. --fix leaves one line break."},
+		Title: "The file does not end with exactly one newline",
+		Why:   "A missing final newline joins lines when tools append, and trailing blank lines are noise in every diff.",
+		Since: rules.FirstVersion,
+		Doc:   "The file does not end with exactly one line break: the last line has none (tools that append to the file join two lines, and diffs mark it), or blank lines follow the last text. --fix leaves one line break."},
 	Skill: func(p *Pass, u *Skill) {
 		if u.notSkill || u.doc == nil || len(u.doc.Raw) == 0 {
 			return

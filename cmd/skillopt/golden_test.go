@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden outputs under testdata/golden")
+	"github.com/skillopt/skillopt/internal/golden"
+)
 
 // goldenDir is absolute: golden tests run in other folders.
 var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "golden"))
@@ -29,31 +28,19 @@ func corpusCapture(t *testing.T, name string) string {
 // runGolden runs skillopt in the capture's folder with the built-in
 // configuration and compares its output with testdata/golden/NAME (go test
 // ./cmd/skillopt -run Golden -update rewrites it).
-func runGolden(t *testing.T, dir, golden string, wantCode int, args ...string) string {
+func runGolden(t *testing.T, dir, name string, wantCode int, args ...string) string {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "skillopt.toml")
 	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	goldenPath := filepath.Join(goldenDir, golden)
+	goldenPath := filepath.Join(goldenDir, name)
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	if code := run(append([]string{"skillopt", "--config", cfg}, args...), nil, &stdout, &stderr); code != wantCode {
 		t.Fatalf("exit %d, want %d: %s", code, wantCode, stderr.String())
 	}
-	if *updateGolden {
-		if err := os.WriteFile(goldenPath, stdout.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return stdout.String()
-	}
-	want, err := os.ReadFile(goldenPath)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/skillopt -run Golden -update)", err)
-	}
-	if !bytes.Equal(stdout.Bytes(), want) {
-		t.Errorf("output differs from %s:\n%s", goldenPath, stdout.String())
-	}
+	golden.Check(t, goldenPath, stdout.Bytes())
 	return stdout.String()
 }
 

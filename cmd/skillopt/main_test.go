@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skillopt/skillopt/internal/golden"
 )
 
 func TestMain(m *testing.M) {
@@ -42,9 +43,9 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"gencapture": genCapture},
 		RequireExplicitExec: true,
-		// SKILLOPT_UPDATE_SCRIPTS=1 rewrites the files that cmp compares
-		// stdout or stderr with; review the diff.
-		UpdateScripts: os.Getenv("SKILLOPT_UPDATE_SCRIPTS") != "",
+		// -update rewrites the files that cmp compares stdout or stderr
+		// with; review the diff.
+		UpdateScripts: golden.Update(),
 	})
 }
 

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/ruledoc"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -19,7 +21,8 @@ func rulesCommand(e *env) *cli.Command {
 		Usage:     "list the rules, or explain one",
 		ArgsUsage: "[ID|NAME|FAMILY]",
 		Description: "Without an argument lists every rule: ID, name, kind, default severity and a one-line\n" +
-			"summary. With an ID or name prints the rule's full documentation; with a family\n" +
+			"summary. With an ID or name prints the rule's documentation (what it checks, why,\n" +
+			"an example from its test cases, its options, since when it exists); with a family\n" +
 			"(catalog, tools, output, invariant, validity, lint, skill, agent) or an ID prefix lists\n" +
 			"its rules.\n\n" +
 			"Formats: text, json, markdown.\n\n" +
@@ -47,9 +50,9 @@ func rulesCommand(e *env) *cli.Command {
 					return usageErr("unknown rule %q (see `skillopt rules`)", c.Args().First())
 				}
 			}
-			rows := make([]ruleset.Doc, len(list))
+			pages := make([]ruledoc.Page, len(list))
 			for i, r := range list {
-				rows[i] = ruleset.DocOf(r)
+				pages[i] = ruledoc.PageOf(r, ruleset.Registry().OptionsOf(r))
 			}
 			switch {
 			case e.format == "json":
@@ -57,16 +60,21 @@ func rulesCommand(e *env) *cli.Command {
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
 				return enc.Encode(struct {
-					Rules []ruleset.Doc `json:"rules"`
-				}{rows})
+					Rules []ruledoc.Page `json:"rules"`
+				}{pages})
 			case e.format == "markdown":
-				for _, r := range rows {
-					fmt.Fprint(e.stdout, r.Markdown())
+				for _, p := range pages {
+					fmt.Fprint(e.stdout, p.Markdown(2))
 				}
 			case one:
-				rows[0].WriteText(e.stdout)
+				return pages[0].Text(e.stdout, 78)
 			default:
-				ruleset.WriteTable(e.stdout, rows)
+				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tNAME\tKIND\tSEVERITY\tSUMMARY")
+				for _, p := range pages {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Kind, p.Severity, p.Summary)
+				}
+				tw.Flush()
 			}
 			return nil
 		},

@@ -198,6 +198,11 @@ var rules = []rule{
 		of:   []string{"internal/jsonout"},
 		only: []string{"internal/escape"},
 	},
+	{
+		says:  "Only tests import internal/golden, which registers the -update flag: no package of the program imports it.",
+		of:    []string{"..."},
+		never: []string{"internal/golden"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct

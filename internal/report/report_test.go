@@ -3,16 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the printer golden files in testdata")
 
 type allowOptions struct {
 	Allow []string `toml:"allow" doc:"fields to accept"`
@@ -83,20 +81,7 @@ func TestGolden(t *testing.T) {
 		if err := Write(&b, sample(), tc.format, tc.opts); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		path := filepath.Join("testdata", tc.name)
-		if *update {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./internal/report -update writes it)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs from the golden file (go test ./internal/report -update rewrites it)\ngot:\n%s", tc.name, b.Bytes())
-		}
+		golden.Check(t, filepath.Join("testdata", tc.name), b.Bytes())
 	}
 }
 

@@ -1,8 +1,6 @@
 package ruleset
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +10,9 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of rule test cases")
 
 // caseRoot holds one folder per rule ID, one folder per case below it.
 var caseRoot = filepath.Join("..", "..", "testdata", "rules")
@@ -196,22 +193,7 @@ func runCase(t *testing.T, r *rules.Rule, dir, input string) (fired, aside bool)
 		t.Errorf("cross-capture invariants: %v %v", diags, err)
 	}
 	got := f.Rebuild(bodies)
-	check := func(path string, data []byte) {
-		if *update {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./internal/ruleset -update writes it)", err)
-		}
-		if !bytes.Equal(data, want) {
-			t.Errorf("%s differs:\n%s", path, data)
-		}
-	}
-	check(input+".golden", got)
-	check(filepath.Join(dir, "want.txt"), []byte(report.String()))
+	golden.Check(t, input+".golden", got)
+	golden.Check(t, filepath.Join(dir, "want.txt"), []byte(report.String()))
 	return fired, aside
 }

@@ -16,6 +16,9 @@ func isSearchDesc(desc string) bool { return desc == SearchTool().Description }
 // CompactIndex is SO101.
 var CompactIndex = &rules.Rule{
 	ID:       "SO101",
+	Title:    "Replace the skill catalog with a compact index",
+	Why:      "A native catalog repeats every skill's full description and file location on every request, although the model needs only enough to pick one. The compact index keeps every name routable through skill_search for far fewer tokens, and stays byte-identical across requests so prompt caches keep hitting.",
+	Since:    rules.FirstVersion,
 	Name:     "catalog.compact-index",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

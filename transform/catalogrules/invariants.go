@@ -69,6 +69,9 @@ func catalogChanged(res *rules.Result) bool {
 // markerOnce is SO410.
 var markerOnce = &rules.Rule{
 	ID: "SO410", Name: "catalog.marker-once", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "The catalog marker appears once",
+	Why:   "The marker is how skillopt recognises its own catalog block; two markers mean a block was added twice, and none means a catalog was removed without its replacement.",
+	Since: rules.FirstVersion,
 	Doc: "A transformed catalog carries the skillopt marker exactly once per request. " +
 		"The marker identifies the stable block that replaced the native catalogs; two markers mean a block was added twice, one missing means a catalog was dropped without its replacement.",
 	Run: func(p *rules.Pass) error {
@@ -86,6 +89,9 @@ var markerOnce = &rules.Rule{
 // namesOnce is SO411.
 var namesOnce = &rules.Rule{
 	ID: "SO411", Name: "catalog.names-once", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "Every eligible skill stays in the compact index once",
+	Why:   "The compact index is only safe if the model can still reach every skill it may use: a missing name hides a skill, a repeated one spends the budget twice.",
+	Since: rules.FirstVersion,
 	Reads: []string{"catalog.exclude"},
 	Doc: "Every eligible skill name appears exactly once in the compact index. " +
 		"The compact index promises that the model still sees every skill it may use; a missing name hides a skill and a repeated one wastes the budget.",
@@ -120,6 +126,9 @@ var cellEscaper = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "&", "&am
 // noPaths is SO412.
 var noPaths = &rules.Rule{
 	ID: "SO412", Name: "catalog.no-paths", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "No skill file paths in a transformed catalog",
+	Why:   "Paths reveal the host's file layout and let the model read skill files directly instead of going through skill_search.",
+	Since: rules.FirstVersion,
 	Doc: "No filesystem location of a skill appears in a transformed catalog. " +
 		"The compact index and the tag directory route through skill_search; file paths in the prompt would leak the host's layout and invite the model to bypass the resolver.",
 	Run: func(p *rules.Pass) error {
@@ -142,6 +151,9 @@ var noPaths = &rules.Rule{
 // directoryBound is SO413.
 var directoryBound = &rules.Rule{
 	ID: "SO413", Name: "catalog.directory-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "The tag directory stays within its bound",
+	Why:   "The directory is worth having only because its size does not grow with the catalog; exceeding the bound would bring the cost back.",
+	Since: rules.FirstVersion,
 	Reads: []string{"catalog.budget_chars"},
 	Doc: "A tag directory is at most min(4,000, catalog.budget_chars) characters. " +
 		"The directory's value is that its size does not grow with the catalog; the bound covers the whole block, hints included.",
@@ -203,6 +215,9 @@ func browseAll(s *catalog.Snapshot, fn func(page *catalog.Page, data []byte)) er
 // browseBound is SO414.
 var browseBound = &rules.Rule{
 	ID: "SO414", Name: "catalog.browse-bound", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "A browse page stays within its bound",
+	Why:   "Every page the model browses stays in the conversation; the bound keeps one browse cheap however many skills there are.",
+	Since: rules.FirstVersion,
 	Reads: []string{"catalog.exclude", "catalog.profile"},
 	Doc: "Every skill_search browse page is at most 3,000 characters of JSON, cursor and facets included. " +
 		"A page enters the conversation and stays there; its bound keeps one browse cheap whatever the catalog's size.",
@@ -222,6 +237,9 @@ var browseBound = &rules.Rule{
 // paginationComplete is SO415.
 var paginationComplete = &rules.Rule{
 	ID: "SO415", Name: "catalog.pagination-complete", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "Paging through the tags reaches every card once",
+	Why:   "With the tag directory the prompt names no skill, so paging is the model's only complete view of the catalog; a lost or repeated card breaks that promise.",
+	Since: rules.FirstVersion,
 	Reads: []string{"catalog.exclude", "catalog.profile"},
 	Doc: "Paging through every tag reaches every eligible card exactly once, unclassified ones included. " +
 		"With the tag directory the prompt no longer names each skill, so pagination is the model's only complete path to them: no card may be lost or repeated.",
@@ -281,6 +299,9 @@ func added(after, before map[int]string) map[int]string {
 // overlayVerbatim is SO416.
 var overlayVerbatim = &rules.Rule{
 	ID: "SO416", Name: "catalog.overlay-verbatim", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "A prefetch overlay quotes the catalog verbatim",
+	Why:   "The overlay must be metadata the model can trust as the catalog's own words, not instructions or paraphrases that could change what a skill claims.",
+	Since: rules.FirstVersion,
 	Doc: "A prefetch overlay is labelled as discovery metadata and lists catalog skills with their descriptions verbatim, in catalog order. " +
 		"The overlay is discovery metadata, not instructions: it says so, and it must say exactly what the catalog says, byte for byte, white space included " +
 		"(no paraphrase, no SKILL.md body, no location), in a stable order.",
@@ -339,6 +360,9 @@ func clipLine(s string) string {
 // overlayLatestHuman is SO417.
 var overlayLatestHuman = &rules.Rule{
 	ID: "SO417", Name: "catalog.overlay-latest-human", Kind: rules.Invariant, Severity: rules.Error,
+	Title: "A prefetch overlay goes only in the latest human text",
+	Why:   "Only the person's latest words are a query; touching system text, tool results or earlier turns would change what the model was told and break cached prefixes.",
+	Since: rules.FirstVersion,
 	Doc: "A prefetch overlay appears at most once, in the latest genuine human text, and nowhere else. " +
 		"Only the person's latest words are a query; system text, tool results, injected context and older turns must stay byte-identical.",
 	Run: func(p *rules.Pass) error {

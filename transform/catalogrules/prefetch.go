@@ -42,6 +42,9 @@ func (o *prefetchOptions) Check() []rules.OptionError {
 // prefetch is SO103.
 var prefetch = &rules.Rule{
 	ID:       "SO103",
+	Title:    "Prefetch the skills that match the latest request",
+	Why:      "Naming the few skills that match what the person just asked saves the model a skill_search round trip. It is opt-in because it adds text to the request, and it quotes the catalog verbatim so it can never steer the model beyond what the catalog says.",
+	Since:    rules.FirstVersion,
 	Name:     "catalog.prefetch",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -45,6 +45,9 @@ func (o *tagOptions) Check() []rules.OptionError {
 // tagDirectory is SO102.
 var tagDirectory = &rules.Rule{
 	ID:       "SO102",
+	Title:    "Replace the skill catalog with a tag directory",
+	Why:      "With a card profile, the model can find skills by tag instead of reading every name, so the prompt no longer grows with the number of skills. The directory is bounded and falls back to the native catalog or the compact index when it would not pay.",
+	Since:    rules.FirstVersion,
 	Name:     "catalog.tag-directory",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -11,6 +11,9 @@ import (
 // columnar is SO302.
 var columnar = &rules.Rule{
 	ID:       "SO302",
+	Title:    "Write uniform JSON arrays of objects in columns",
+	Why:      "An array of objects repeats every key in every element; writing the keys once and the values in rows is lossless and often much shorter. The form is accepted only after it decodes back to exactly the original.",
+	Since:    rules.FirstVersion,
 	Name:     "output.columnar",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

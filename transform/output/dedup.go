@@ -11,6 +11,9 @@ import (
 // dedup is SO303.
 var dedup = &rules.Rule{
 	ID:       "SO303",
+	Title:    "Replace repeated tool results with a reference",
+	Why:      "Agents often read the same file or run the same command more than once, and each copy is paid for again on every later request. Later copies become a reference to the archived original, so nothing is lost.",
+	Since:    rules.FirstVersion,
 	Name:     "history.dedup",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -15,6 +15,9 @@ import (
 // headTail is SO306.
 var headTail = &rules.Rule{
 	ID:       "SO306",
+	Title:    "Keep the head and tail of a long history",
+	Why:      "A long conversation can outgrow the budget a host wants to pay for; keeping the first and last messages, with tool calls and their results together, preserves the task and the current state while dropping the middle. It is off by default because it removes context.",
+	Since:    rules.FirstVersion,
 	Name:     "history.head-tail",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

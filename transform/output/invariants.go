@@ -80,6 +80,9 @@ func labels(c *capture.Capture) []labelled {
 // evidenceKept is SO420.
 var evidenceKept = &rules.Rule{
 	ID:       "SO420",
+	Title:    "Reduced tool results keep their evidence",
+	Why:      "A reduction is only safe if every error line, frame and file position of the original is still there for the model to act on.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.output-evidence",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -116,6 +119,9 @@ var evidenceKept = &rules.Rule{
 // handlesResolve is SO421.
 var handlesResolve = &rules.Rule{
 	ID:       "SO421",
+	Title:    "Every handle resolves to its exact original",
+	Why:      "A handle promises that the original can be retrieved byte for byte; one that resolves to nothing, or to other bytes, means content was lost.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.handles-resolve",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -156,6 +162,9 @@ var handlesResolve = &rules.Rule{
 // noArchivePath is SO422.
 var noArchivePath = &rules.Rule{
 	ID:       "SO422",
+	Title:    "Provider-visible text does not reveal the archive's location",
+	Why:      "Recovery texts should carry only opaque handles; a path would leak the host's layout to the provider.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.no-archive-path",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -280,6 +289,9 @@ func pathByte(b byte) bool {
 // smaller is SO423.
 var smaller = &rules.Rule{
 	ID:       "SO423",
+	Title:    "Output and history rules make things smaller",
+	Why:      "Every replacement these rules make must pay for itself, including the retrieve_output declaration it may add.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.output-smaller",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -310,6 +322,9 @@ var smaller = &rules.Rule{
 // idempotent is SO424.
 var idempotent = &rules.Rule{
 	ID:       "SO424",
+	Title:    "The output and history rules are idempotent",
+	Why:      "A second pass that changed the result again, or a handle pointing to another handle, would make requests drift from turn to turn and break prompt caches.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.output-idempotent",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -352,6 +367,9 @@ var idempotent = &rules.Rule{
 // columnarRoundTrip is SO425.
 var columnarRoundTrip = &rules.Rule{
 	ID:       "SO425",
+	Title:    "Columnar forms decode to their original",
+	Why:      "The columnar form claims to be lossless; decoding it must give exactly the original array.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.columnar-round-trip",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,

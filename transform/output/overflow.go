@@ -12,6 +12,9 @@ import (
 // overflow is SO304.
 var overflow = &rules.Rule{
 	ID:       "SO304",
+	Title:    "Cap oversized results of the configured tools",
+	Why:      "Some tools can return far more than any model should read in one go; a hard ceiling with a preview and a handle keeps one runaway result from taking over the context.",
+	Since:    rules.FirstVersion,
 	Name:     "output.overflow",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -11,6 +11,9 @@ import (
 // sanitize is SO305.
 var sanitize = &rules.Rule{
 	ID:       "SO305",
+	Title:    "Strip internal tool traces from assistant text",
+	Why:      "Tool-call envelopes and internal trace blocks pasted into assistant text are noise the provider already has in structured form; removing them and capping the text keeps the history smaller and cleaner.",
+	Since:    rules.FirstVersion,
 	Name:     "output.sanitize",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -11,6 +11,9 @@ import (
 // smart is SO301.
 var smart = &rules.Rule{
 	ID:       "SO301",
+	Title:    "Reduce large tool results to their evidence",
+	Why:      "Long command output fills the context with lines the model does not need, while the errors, failing tests and file positions are what it acts on. The rule keeps those verbatim and archives the exact original behind a handle the model can retrieve.",
+	Since:    rules.FirstVersion,
 	Name:     "output.smart",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

@@ -35,6 +35,9 @@ func (*deferOptions) Section() string { return "tools" }
 // Defer is SO201.
 var Defer = &rules.Rule{
 	ID:       "SO201",
+	Title:    "Defer the tool schemas a request does not need",
+	Why:      "Tool schemas are often the largest part of an agent's request, and most tools go unused in a given conversation. Deferring them behind a search tool removes those bytes while keeping every tool one search away, and it fails open whenever the signal is weak.",
+	Since:    rules.FirstVersion,
 	Name:     "tools.defer",
 	Kind:     rules.Transform,
 	Severity: rules.Info,
@@ -61,6 +64,9 @@ var Defer = &rules.Rule{
 // NativeDefer is SO202.
 var NativeDefer = &rules.Rule{
 	ID:       "SO202",
+	Title:    "Defer tool schemas with the provider's own mechanism",
+	Why:      "Anthropic and OpenAI Responses can load deferred tool definitions on demand themselves, which keeps the tools' bytes out of what the model reads without a client-side search tool. It is opt-in because the body on the wire grows.",
+	Since:    rules.FirstVersion,
 	Name:     "tools.native-defer",
 	Kind:     rules.Transform,
 	Severity: rules.Info,

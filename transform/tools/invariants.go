@@ -67,6 +67,9 @@ func (t *toolDiff) sameDecl(o, f *transform.ToolDecl) bool {
 // toolsKept is SO430.
 var toolsKept = &rules.Rule{
 	ID:       "SO430",
+	Title:    "Core, configured and built-in tools stay declared",
+	Why:      "An agent relies on its core tools in every turn; deferring or altering one would make the simplest step cost a search, or fail.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tools-kept",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -113,6 +116,9 @@ var toolsKept = &rules.Rule{
 // toolsAbsent is SO431.
 var toolsAbsent = &rules.Rule{
 	ID:       "SO431",
+	Title:    "Deferred tools are really gone, and nothing is added silently",
+	Why:      "A deferral that leaves a schema elsewhere in the body saves nothing, and a declaration added without notice would change what the model can call.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tools-absent",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -185,6 +191,9 @@ func toolSameButDeferred(da *capture.Doc, a int, db *capture.Doc, b int) bool {
 // searchPresent is SO432.
 var searchPresent = &rules.Rule{
 	ID:       "SO432",
+	Title:    "A search tool is there while tools are deferred",
+	Why:      "Without a search tool, or with one that cannot find a deferred tool by its exact name, a deferred tool is lost rather than deferred.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tool-search-present",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -253,6 +262,9 @@ func toolContainsName(names []string, n string) bool {
 // activationAdditive is SO433.
 var activationAdditive = &rules.Rule{
 	ID:       "SO433",
+	Title:    "Activated tools stay declared",
+	Why:      "A tool the model already loaded through search must stay callable; taking it away again would strand the conversation.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tool-activation-additive",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -303,6 +315,9 @@ var activationAdditive = &rules.Rule{
 // callsDeclared is SO434.
 var callsDeclared = &rules.Rule{
 	ID:       "SO434",
+	Title:    "Tools the conversation called keep their declaration",
+	Why:      "A tool loop in progress needs the declarations of the tools it calls; deferring one would leave the model unable to continue.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tool-calls-declared",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -326,6 +341,9 @@ var callsDeclared = &rules.Rule{
 // searchBounded is SO435.
 var searchBounded = &rules.Rule{
 	ID:       "SO435",
+	Title:    "The tool search and its pages stay bounded",
+	Why:      "The search tool replaces many schemas only if its own declaration and result pages stay small and complete, whatever the number of deferred tools.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tool-search-bounded",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
@@ -404,6 +422,9 @@ const toolSearchDeclOverhead = 2048
 // failOpen is SO436.
 var failOpen = &rules.Rule{
 	ID:       "SO436",
+	Title:    "Weak signal defers nothing",
+	Why:      "Deferring tools on a guess risks hiding the one the model needs; when the ranking is not confident, leaving everything declared costs nothing.",
+	Since:    rules.FirstVersion,
 	Name:     "invariant.tools-fail-open",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,

@@ -2,13 +2,12 @@ package searchbench
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/baseline.json from this run")
+	"github.com/skillopt/skillopt/internal/golden"
+)
 
 // corpusRoot is the skill repositories of the shared corpus, beside the
 // repository.
@@ -53,7 +52,7 @@ func TestBaseline(t *testing.T) {
 	}
 	got := baseline{rep.Metrics, rep.Typos, rep.Pagination}
 	path := filepath.Join("testdata", "baseline.json")
-	if *update {
+	if golden.Update() {
 		data, err := json.MarshalIndent(got, "", "  ")
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/golden"
 )
 
 // refDir returns the official descriptions next to the repository, skipping
@@ -24,20 +26,14 @@ func refDir(t *testing.T) string {
 
 // The embedded schemas are what the generator makes of the official
 // descriptions: editing a generated file, or a patch without regenerating,
-// fails here.
+// fails here (go test ./internal/cmd/genschemas -update regenerates them).
 func TestGeneratedSchemasUpToDate(t *testing.T) {
 	files, err := Generate(refDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range files {
-		got, err := os.ReadFile(filepath.Join("..", "..", "..", "schemas", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("schemas/%s is out of date: run go generate ./schemas", name)
-		}
+	for name, data := range files {
+		golden.Check(t, filepath.Join("..", "..", "..", "schemas", name), data)
 	}
 	if len(files) != len(shapes) {
 		t.Errorf("%d files for %d shapes", len(files), len(shapes))

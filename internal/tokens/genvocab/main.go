@@ -5,8 +5,9 @@
 //
 //	go run ./genvocab -dir .
 //
-// package tokens runs it through go generate; its tests check the files
-// against the library.
+// Its test compares the embedded files with what it generates, and
+// `go test ./internal/tokens/genvocab -update` rewrites them (package
+// tokens also runs it through go generate).
 package main
 
 import (
@@ -31,9 +32,18 @@ func main() {
 }
 
 func write(dir string, enc tokenizer.Encoding) error {
-	cd, err := tokenizer.Get(enc)
+	out, err := vocab(enc)
 	if err != nil {
 		return err
+	}
+	return os.WriteFile(filepath.Join(dir, string(enc)+".vocab"), out, 0o644)
+}
+
+// vocab is the content of the vocabulary file of one encoding.
+func vocab(enc tokenizer.Encoding) ([]byte, error) {
+	cd, err := tokenizer.Get(enc)
+	if err != nil {
+		return nil, err
 	}
 	var toks []string
 	ids := []uint{0}
@@ -46,11 +56,11 @@ func write(dir string, enc tokenizer.Encoding) error {
 		toks = append(toks, s)
 	}
 	if len(toks) < 256 {
-		return fmt.Errorf("%s: only %d tokens", enc, len(toks))
+		return nil, fmt.Errorf("%s: only %d tokens", enc, len(toks))
 	}
 	out, err := tokens.VocabFile(toks)
 	if err != nil {
-		return fmt.Errorf("%s: %w", enc, err)
+		return nil, fmt.Errorf("%s: %w", enc, err)
 	}
-	return os.WriteFile(filepath.Join(dir, string(enc)+".vocab"), out, 0o644)
+	return out, nil
 }
