@@ -125,6 +125,9 @@ type File struct {
 	// Errs holds per-entry errors of multi-capture files (JSONL lines,
 	// HAR entries) whose other entries were read.
 	Errs []error
+	// Skipped lists the entries read past, with why: a VCR cassette's
+	// interactions that hold no JSON request for a provider.
+	Skipped []string
 	// Sidecar is the NAME.meta.json a single bare body was read with,
 	// redacted; nil when there was none.
 	Sidecar *Sidecar
@@ -338,6 +341,9 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 		return nil, &Error{File: name, Err: errors.New("a server-sent event stream (a provider's streamed response), not a request: " + notRequestHint)}
 	}
 	r := reader{f: f, opts: opts}
+	if isCassette(data) {
+		return r.cassette()
+	}
 	if isPiSession(data) {
 		return r.piSession()
 	}
@@ -921,7 +927,7 @@ func posOf(data []byte, off int) string {
 func (f *File) Rebuild(bodies map[*Capture][]byte) []byte {
 	var rs []fix
 	for _, c := range f.Captures {
-		if c.Envelope == EnvSession {
+		if c.Envelope == EnvSession || c.Envelope == EnvVCR {
 			continue // rebuilt from the file, not in it
 		}
 		nb, ok := bodies[c]

@@ -493,6 +493,10 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		for _, fe := range f.Errs {
 			e.warnInput(fe)
 		}
+		if n := len(f.Skipped); n > 0 && !e.quiet {
+			fmt.Fprintf(e.stderr, "skillopt: %s: skipped %d of its entries (no JSON request for a provider); the first: %s\n",
+				escape.Text(f.Name), n, escape.Text(f.Skipped[0]))
+		}
 		// Every command validates (the rule engine's guard, validate,
 		// check): the schemas compile while the rest is read.
 		for _, capt := range f.Captures {

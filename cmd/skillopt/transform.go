@@ -198,6 +198,10 @@ func (e *env) runTransform(c *cli.Context) error {
 	if err := sessionInput(f); err != nil {
 		return err
 	}
+	if f.IsCassette() {
+		return usageErr("%s: a VCR cassette is read-only input for transform (its bodies are converted from YAML); "+
+			"measure and validate read it; to transform one request, give transform its body as a JSON file", escape.Text(f.Name))
+	}
 	store := archive.Open(e.cfg.Archive.Dir)
 	results, archived, err := e.transformKept(c, f, pipeline, store)
 	if err != nil {
