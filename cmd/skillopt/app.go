@@ -469,6 +469,15 @@ func onePass(c *cli.Context) bool {
 	return false
 }
 
+// noteSkipped says, unless quiet, how many entries of f were read past and
+// why the first was.
+func (e *env) noteSkipped(f *capture.File) {
+	if n := len(f.Skipped); n > 0 && !e.quiet {
+		fmt.Fprintf(e.stderr, "skillopt: %s: skipped %d of its entries (no JSON request for a provider); the first: %s\n",
+			escape.Text(f.Name), n, escape.Text(f.Skipped[0]))
+	}
+}
+
 // readCaptures reads every CAPTURE argument. Unreadable inputs are printed
 // and remembered (exit 2); the rest are returned, so that a command reports
 // on every input it could read.
@@ -493,10 +502,7 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 		for _, fe := range f.Errs {
 			e.warnInput(fe)
 		}
-		if n := len(f.Skipped); n > 0 && !e.quiet {
-			fmt.Fprintf(e.stderr, "skillopt: %s: skipped %d of its entries (no JSON request for a provider); the first: %s\n",
-				escape.Text(f.Name), n, escape.Text(f.Skipped[0]))
-		}
+		e.noteSkipped(f)
 		// Every command validates (the rule engine's guard, validate,
 		// check): the schemas compile while the rest is read.
 		for _, capt := range f.Captures {

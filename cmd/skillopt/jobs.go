@@ -93,6 +93,7 @@ func eachFile[R any](e *env, c *cli.Context, do func(f *capture.File, log *input
 		for _, err := range o.log.errs {
 			e.warnInput(err)
 		}
+		e.noteSkipped(o.f)
 		if o.fatal != nil {
 			return o.fatal
 		}
