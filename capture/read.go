@@ -338,7 +338,8 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if isPiSession(data) {
 		return r.piSession()
 	}
-	switch host, why := sessionHost(data); host {
+	host, why, doc := sessionHost(data)
+	switch host {
 	case HostClaudeCode:
 		return r.claudeCode(why)
 	case HostCodex:
@@ -347,7 +348,10 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if isJSONLName(name) {
 		return r.jsonl()
 	}
-	doc, err := Parse(data)
+	var err error
+	if doc == nil {
+		doc, err = Parse(data)
+	}
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && strings.HasPrefix(se.Msg, "unexpected ") && strings.Contains(se.Msg, "after the top-level value") && bytes.IndexByte(data, '\n') >= 0 {
