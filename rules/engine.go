@@ -226,11 +226,13 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				reason = unkept(cur, next, removed, p.archived)
 			}
 			if reason == "" && env != nil && env.Validate != nil {
-				if !validated {
+				errs, verr := env.Validate(next)
+				if verr == nil && len(errs) > 0 && !validated {
+					// Only a result with problems is compared with the
+					// capture as read: one without has no new problem.
 					origErrs, _ = env.Validate(c)
 					validated = true
 				}
-				errs, verr := env.Validate(next)
 				if verr != nil {
 					reason = "result no longer validates: " + verr.Error()
 				} else if bad := newProblem(origErrs, errs); bad != "" {

@@ -217,6 +217,15 @@ func TestRunKeepsResultWithOldProblemsOnly(t *testing.T) {
 	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "/max_tokens: too small") {
 		t.Fatalf("new problem not caught: %+v", res.Steps[0])
 	}
+	// The old problem alone does not drop a step: the capture as read is
+	// validated when the result has problems.
+	res, err = Run(c, []*Rule{editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Steps[0].Applied {
+		t.Fatalf("a problem the capture had dropped the step: %+v", res.Steps[0])
+	}
 	if got := newProblem([]string{"/a/1: x", "/b: y"}, []string{"/a/0: x", "/c: y"}); got != "" {
 		t.Errorf("moved problems reported as new: %q", got)
 	}
@@ -247,5 +256,47 @@ func TestStepIdleAndAfter(t *testing.T) {
 	}
 	if s1.Idle != "" || !s1.Applied || s1.After != res.Final {
 		t.Fatalf("applied step %+v", s1)
+	}
+}
+
+// The capture as read is validated only when a result has a problem to
+// compare: a valid result needs no comparison, and the capture is
+// validated at most once per run.
+func TestRunValidatesOriginalOnDemand(t *testing.T) {
+	c := read(t, body)
+	var calls []string
+	env := &Env{Validate: func(v *capture.Capture) ([]string, error) {
+		calls = append(calls, string(v.Body))
+		if strings.Contains(string(v.Body), `"max_tokens":1,`) {
+			return []string{"/max_tokens: too small"}, nil
+		}
+		return nil, nil
+	}}
+	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})
+	res, err := Run(c, []*Rule{shrink}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Steps[0].Applied || len(calls) != 1 || calls[0] == body {
+		t.Fatalf("valid result: %d validations (%q), step %+v", len(calls), calls, res.Steps[0])
+	}
+	calls = nil
+	bad := editRule("T3", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)})
+	bad2 := editRule("T4", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)}, Edit{Pointer: "/system", NewJSON: []byte(`"S."`)})
+	res, err = Run(c, []*Rule{bad, bad2}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || res.Steps[0].Applied || res.Steps[1].Applied {
+		t.Fatalf("invalid results kept: %+v", res.Steps)
+	}
+	originals := 0
+	for _, b := range calls {
+		if b == body {
+			originals++
+		}
+	}
+	if originals != 1 || len(calls) != 3 {
+		t.Fatalf("%d validations, %d of the capture as read; want 3 and 1", len(calls), originals)
 	}
 }
