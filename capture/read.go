@@ -972,9 +972,14 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
+	return c.with(body, doc), nil
+}
+
+// with is a copy of c with another body and its index; what is derived
+// from the body is derived again.
+func (c *Capture) with(body []byte, doc *Doc) *Capture {
+	return &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
 		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, Response: c.Response, Session: c.Session, span: c.span, layers: c.layers}
-	return n, nil
 }
 
 // Origin returns the capture as originally read from its file: the capture

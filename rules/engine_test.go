@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -298,5 +299,52 @@ func TestRunValidatesOriginalOnDemand(t *testing.T) {
 	}
 	if originals != 1 || len(calls) != 3 {
 		t.Fatalf("%d validations, %d of the capture as read; want 3 and 1", len(calls), originals)
+	}
+}
+
+// String edits take the short way (the index derived, not parsed); it
+// must give what the general splice gives: the body, its index, the
+// changes in body order and the values replaced.
+func TestApplyStringsMatchesSplice(t *testing.T) {
+	const doc = `{"model":"m","system":[{"type":"text","text":"A long system prompt, long enough."}],"messages":[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"text","text":"the latest"}]}]}`
+	c := read(t, doc)
+	for name, edits := range map[string][]Edit{
+		"one":           {{Rule: "T", Pointer: "/system/0/text", NewJSON: []byte(`"Short."`)}},
+		"two, reversed": {{Rule: "T", Pointer: "/messages/1/content/0/text", NewJSON: []byte(`"the latest\n\n<overlay é=\"1\">\u00e9</overlay>"`)}, {Rule: "T", Pointer: "/model", NewJSON: []byte(`"a longer model name"`)}},
+		"escapes":       {{Rule: "T", Pointer: "/messages/0/content", NewJSON: []byte(`"tab\tquote\"slash\\"`)}},
+	} {
+		next, changes, removed, ok := applyStrings(c, edits)
+		if !ok {
+			t.Fatalf("%s: string edits not taken the short way", name)
+		}
+		want, wchanges, wremoved, err := applySplice(c, edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(next.Body) != string(want.Body) || !slices.Equal(next.Doc.Nodes, want.Doc.Nodes) {
+			t.Errorf("%s: body or index differs from the splice's", name)
+		}
+		if !slices.Equal(changes, wchanges) || len(removed) != len(wremoved) {
+			t.Errorf("%s: changes %+v, want %+v", name, changes, wchanges)
+		}
+		for i := range removed {
+			if removed[i].node != wremoved[i].node || string(removed[i].text) != string(wremoved[i].text) {
+				t.Errorf("%s: removed %d differs", name, i)
+			}
+		}
+	}
+	// Edits the short way cannot take go the general way, with its errors.
+	for name, edits := range map[string][]Edit{
+		"not a string node": {{Pointer: "/messages/0", NewJSON: []byte(`"x"`)}},
+		"not one value":     {{Pointer: "/model", NewJSON: []byte(`"a","b"`)}},
+		"same node twice":   {{Pointer: "/model", NewJSON: []byte(`"a"`)}, {Pointer: "/model", NewJSON: []byte(`"b"`)}},
+		"bad pointer":       {{Pointer: "/nope", NewJSON: []byte(`"x"`)}},
+	} {
+		if _, _, _, ok := applyStrings(c, edits); ok {
+			t.Errorf("%s: taken the short way", name)
+		}
+	}
+	if _, _, err := Apply(c, []Edit{{Pointer: "/model", NewJSON: []byte(`"a" "b"`)}}); err == nil {
+		t.Error("two values accepted as an edit")
 	}
 }
