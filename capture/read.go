@@ -347,7 +347,8 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if isPiSession(data) {
 		return r.piSession()
 	}
-	switch host, why := sessionHost(data); host {
+	host, why, doc := sessionHost(data)
+	switch host {
 	case HostClaudeCode:
 		return r.claudeCode(why)
 	case HostCodex:
@@ -358,7 +359,10 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 	if isJSONLName(name) {
 		return r.jsonl()
 	}
-	doc, err := Parse(data)
+	var err error
+	if doc == nil {
+		doc, err = Parse(data)
+	}
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && strings.HasPrefix(se.Msg, "unexpected ") && strings.Contains(se.Msg, "after the top-level value") && bytes.IndexByte(data, '\n') >= 0 {
@@ -1003,9 +1007,14 @@ func (c *Capture) WithBody(body []byte) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
+	return c.with(body, doc), nil
+}
+
+// with is a copy of c with another body and its index; what is derived
+// from the body is derived again.
+func (c *Capture) with(body []byte, doc *Doc) *Capture {
+	return &Capture{Name: c.Name, File: c.File, Envelope: c.Envelope, Line: c.Line, URL: c.URL, Method: c.Method, Headers: c.Headers,
 		Body: body, Doc: doc, Provider: c.Provider, Reason: c.Reason, Response: c.Response, Session: c.Session, span: c.span, layers: c.layers}
-	return n, nil
 }
 
 // Origin returns the capture as originally read from its file: the capture

@@ -1,9 +1,11 @@
 package capture
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +116,59 @@ func TestWithBodyKeepsFields(t *testing.T) {
 	}
 	if n.segs != nil || string(n.Body) == string(c.Body) {
 		t.Error("WithBody kept the old body or its segments")
+	}
+}
+
+// TestCatalogDigestMemo checks the shortcut for a catalog sent again: the
+// digest of the last catalog is reused only for the same bytes. A catalog
+// of the same length with one byte changed, or the same buffer rewritten
+// in place, gets its own digest; and the digest is the one the segments'
+// bytes hash to however they arrive.
+func TestCatalogDigestMemo(t *testing.T) {
+	const tmpl = `{"model":"claude-sonnet-4-5","max_tokens":10,"system":"Skills:\n<available_skills>\n<skill>\n<name>%s</name>\n<description>%s</description>\n<location>/s/%s/SKILL.md</location>\n</skill>\n</available_skills>","messages":[{"role":"user","content":"hi"}]}`
+	long := strings.Repeat("Does things with files of every kind. ", 4000) // beyond one digest chunk
+	digest := func(data []byte) [16]byte {
+		t.Helper()
+		f, err := Read("body.json", data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, ok := f.Captures[0].CatalogDigest()
+		if !ok {
+			t.Fatal("catalog not found")
+		}
+		return sum
+	}
+	// What the segments hash to, computed without the memo.
+	direct := func(data []byte) [16]byte {
+		t.Helper()
+		f, err := Read("body.json", data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.Captures[0]
+		var parts [][]byte
+		c.WriteCatalog(func(b []byte) { parts = append(parts, b) })
+		return digestCatalog(parts).sum
+	}
+	buf := []byte(fmt.Sprintf(tmpl, "pdf", long, "pdf"))
+	a := digest(buf)
+	if a != direct(buf) || digest(bytes.Clone(buf)) != a {
+		t.Fatal("the digest depends on how the catalog arrived")
+	}
+	// One byte changed, same length, in the caller's own buffer.
+	i := bytes.Index(buf, []byte("<name>pdf")) + len("<name>")
+	buf[i] = 'q'
+	b := digest(buf)
+	if b == a {
+		t.Fatal("a catalog changed in place kept the digest of the last one")
+	}
+	if b != direct(buf) {
+		t.Fatal("the changed catalog's digest is not its bytes' own")
+	}
+	// Back to the first catalog: its own digest again.
+	buf[i] = 'p'
+	if digest(buf) != a {
+		t.Fatal("the first catalog lost its digest")
 	}
 }

@@ -101,9 +101,12 @@ func (s *SessionSegment) Request(t SessionTurn) []byte {
 // Codex rollout lines are {"type": session_meta | response_item |
 // event_msg | turn_context, "payload": {…}}; a Gemini CLI chat log starts
 // with a line of the session's metadata (sessionId, projectHash) and no
-// type.
-func sessionHost(data []byte) (host, why string) {
+// type. When data is one JSON line and nothing else (a bare request), whole
+// is data's parse, so the reader does not parse the same bytes twice; it is
+// nil otherwise.
+func sessionHost(data []byte) (host, why string, whole *Doc) {
 	n := 0
+	trimmed := len(bytes.TrimSpace(data))
 	for off := 0; off < len(data) && n < 64; {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
@@ -117,26 +120,38 @@ func sessionHost(data []byte) (host, why string) {
 			continue
 		}
 		n++
-		d, err := Parse(line)
+		var d *Doc
+		var err error
+		if len(line) == trimmed {
+			// The line is all of data but white space: its parse is the
+			// file's (offsets into data), kept for the reader.
+			if d, err = Parse(data); err == nil {
+				whole = d
+			} else {
+				d, err = Parse(line) // white space JSON does not allow around it
+			}
+		} else {
+			d, err = Parse(line)
+		}
 		if err != nil || d.Kind(0) != Object {
 			continue
 		}
 		typ := d.GetStr(0, "type")
 		if n == 1 && geminiChatHeader(d) {
-			return HostGeminiCLI, "Gemini CLI chat log (a first line with sessionId and projectHash)"
+			return HostGeminiCLI, "Gemini CLI chat log (a first line with sessionId and projectHash)", nil
 		}
 		switch typ {
 		case "user", "assistant", "system", "progress", "attachment":
 			if d.Kind(d.Get(0, "sessionId")) == String && (d.Get(0, "uuid") >= 0 || d.Get(0, "message") >= 0) {
-				return HostClaudeCode, fmt.Sprintf("Claude Code session file (a %q entry with sessionId and uuid)", typ)
+				return HostClaudeCode, fmt.Sprintf("Claude Code session file (a %q entry with sessionId and uuid)", typ), nil
 			}
 		case "session_meta", "response_item", "event_msg", "turn_context", "compacted":
 			if d.Kind(d.Get(0, "payload")) == Object {
-				return HostCodex, fmt.Sprintf("Codex rollout file (a %q line with a payload)", typ)
+				return HostCodex, fmt.Sprintf("Codex rollout file (a %q line with a payload)", typ), nil
 			}
 		}
 	}
-	return "", ""
+	return "", "", whole
 }
 
 // fileLines calls f with each non-blank line of data, its offset and its

@@ -1,10 +1,12 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,7 +160,7 @@ func TestSessionDetection(t *testing.T) {
 		{"recording", `{"url":"https://api.anthropic.com/v1/messages","body":{"type":"user","sessionId":"x","uuid":"y"}}` + "\n", ""},
 		{"pi", `{"type":"session","id":"x"}` + "\n" + `{"type":"message","sessionId":"s","uuid":"u","message":{}}` + "\n", ""},
 	} {
-		if host, _ := sessionHost([]byte(tc.data)); host != tc.host {
+		if host, _, _ := sessionHost([]byte(tc.data)); host != tc.host {
 			t.Errorf("%s: host %q, want %q", tc.name, host, tc.host)
 		}
 	}
@@ -281,4 +283,41 @@ func FuzzExchange(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSessionHostWhole checks the parse sessionHost hands the reader: it
+// is data's own parse (offsets into data, white space around it allowed)
+// only when data is one JSON line, and a one-line session file is still
+// recognised as one.
+func TestSessionHostWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		whole      bool
+		host       string
+	}{
+		{"bare request", `{"model":"m","messages":[]}`, true, ""},
+		{"bare request, blank lines around", "\n  " + `{"model":"m","messages":[]}` + "\n\n", true, ""},
+		{"one-line session", cxLines[0], false, HostCodex},
+		{"one-line session, newline", ccLines[1] + "\n", false, HostClaudeCode},
+		{"two lines", `{"a":1}` + "\n" + `{"b":2}`, false, ""},
+		{"not JSON", `{"a":`, false, ""},
+	} {
+		host, _, whole := sessionHost([]byte(tc.data))
+		if host != tc.host {
+			t.Errorf("%s: host %q, want %q", tc.name, host, tc.host)
+		}
+		if (whole != nil) != tc.whole {
+			t.Fatalf("%s: whole parse %v, want %v", tc.name, whole != nil, tc.whole)
+		}
+		if whole == nil {
+			continue
+		}
+		want, err := Parse([]byte(tc.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.Src, want.Src) || !slices.Equal(whole.Nodes, want.Nodes) {
+			t.Errorf("%s: the kept parse differs from data's own", tc.name)
+		}
+	}
 }

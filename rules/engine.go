@@ -226,11 +226,13 @@ func Run(c *capture.Capture, pipeline []*Rule, env *Env) (*Result, error) {
 				reason = unkept(cur, next, removed, p.archived)
 			}
 			if reason == "" && env != nil && env.Validate != nil {
-				if !validated {
+				errs, verr := env.Validate(next)
+				if verr == nil && len(errs) > 0 && !validated {
+					// Only a result with problems is compared with the
+					// capture as read: one without has no new problem.
 					origErrs, _ = env.Validate(c)
 					validated = true
 				}
-				errs, verr := env.Validate(next)
 				if verr != nil {
 					reason = "result no longer validates: " + verr.Error()
 				} else if bad := newProblem(origErrs, errs); bad != "" {
@@ -354,6 +356,14 @@ type removal struct {
 
 // apply is Apply that also returns the values the edits replaced.
 func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
+	if next, changes, removed, ok := applyStrings(c, edits); ok {
+		return next, changes, removed, nil
+	}
+	return applySplice(c, edits)
+}
+
+// applySplice is apply for any edits: the body spliced and parsed again.
+func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
 	d := c.Doc
 	type span struct {
 		start, end int
@@ -464,6 +474,49 @@ func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []remo
 		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
 	}
 	return next, changes, removed, nil
+}
+
+// applyStrings is apply for edits that each replace one string value by
+// another (a rewritten prompt, a message with an overlay): the new body's
+// index is derived from c's (capture.ReplaceStrings) rather than parsed.
+// ok is false when an edit is of another kind or would be rejected; apply
+// then does the general splice, which reports why.
+func applyStrings(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, bool) {
+	d := c.Doc
+	nodes := make([]int, len(edits))
+	texts := make([][]byte, len(edits))
+	for i := range edits {
+		e := &edits[i]
+		if e.Before || e.Append || e.Insert != "" || len(e.NewJSON) == 0 || e.NewJSON[0] != '"' {
+			return nil, nil, nil, false
+		}
+		n, err := d.Lookup(e.Pointer)
+		if err != nil || d.Kind(n) != capture.String {
+			return nil, nil, nil, false
+		}
+		nodes[i], texts[i] = n, e.NewJSON
+	}
+	// Distinct string nodes neither overlap nor nest; ReplaceStrings
+	// refuses one named twice and a text that is not one JSON string.
+	next, ok := c.ReplaceStrings(nodes, texts)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	order := make([]int, len(edits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return nodes[order[a]] < nodes[order[b]] })
+	changes := make([]Change, 0, len(edits))
+	for _, i := range order {
+		node := d.Nodes[nodes[i]]
+		changes = append(changes, Change{Rule: edits[i].Rule, Pointer: edits[i].Pointer, BytesBefore: int(node.End - node.Start), BytesAfter: len(texts[i])})
+	}
+	removed := make([]removal, len(edits))
+	for i := range edits {
+		removed[i] = removal{nodes[i], edits[i].NewJSON}
+	}
+	return next, changes, removed, true
 }
 
 // unkept returns why the edits that turned cur into next lost content

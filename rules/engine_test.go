@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,6 +218,15 @@ func TestRunKeepsResultWithOldProblemsOnly(t *testing.T) {
 	if res.Changed() || !strings.Contains(res.Steps[0].Dropped, "/max_tokens: too small") {
 		t.Fatalf("new problem not caught: %+v", res.Steps[0])
 	}
+	// The old problem alone does not drop a step: the capture as read is
+	// validated when the result has problems.
+	res, err = Run(c, []*Rule{editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Steps[0].Applied {
+		t.Fatalf("a problem the capture had dropped the step: %+v", res.Steps[0])
+	}
 	if got := newProblem([]string{"/a/1: x", "/b: y"}, []string{"/a/0: x", "/c: y"}); got != "" {
 		t.Errorf("moved problems reported as new: %q", got)
 	}
@@ -247,5 +257,94 @@ func TestStepIdleAndAfter(t *testing.T) {
 	}
 	if s1.Idle != "" || !s1.Applied || s1.After != res.Final {
 		t.Fatalf("applied step %+v", s1)
+	}
+}
+
+// The capture as read is validated only when a result has a problem to
+// compare: a valid result needs no comparison, and the capture is
+// validated at most once per run.
+func TestRunValidatesOriginalOnDemand(t *testing.T) {
+	c := read(t, body)
+	var calls []string
+	env := &Env{Validate: func(v *capture.Capture) ([]string, error) {
+		calls = append(calls, string(v.Body))
+		if strings.Contains(string(v.Body), `"max_tokens":1,`) {
+			return []string{"/max_tokens: too small"}, nil
+		}
+		return nil, nil
+	}}
+	shrink := editRule("T1", Edit{Pointer: "/system", NewJSON: []byte(`"Short."`)})
+	res, err := Run(c, []*Rule{shrink}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Steps[0].Applied || len(calls) != 1 || calls[0] == body {
+		t.Fatalf("valid result: %d validations (%q), step %+v", len(calls), calls, res.Steps[0])
+	}
+	calls = nil
+	bad := editRule("T3", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)})
+	bad2 := editRule("T4", Edit{Pointer: "/max_tokens", NewJSON: []byte(`1`)}, Edit{Pointer: "/system", NewJSON: []byte(`"S."`)})
+	res, err = Run(c, []*Rule{bad, bad2}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Changed() || res.Steps[0].Applied || res.Steps[1].Applied {
+		t.Fatalf("invalid results kept: %+v", res.Steps)
+	}
+	originals := 0
+	for _, b := range calls {
+		if b == body {
+			originals++
+		}
+	}
+	if originals != 1 || len(calls) != 3 {
+		t.Fatalf("%d validations, %d of the capture as read; want 3 and 1", len(calls), originals)
+	}
+}
+
+// String edits take the short way (the index derived, not parsed); it
+// must give what the general splice gives: the body, its index, the
+// changes in body order and the values replaced.
+func TestApplyStringsMatchesSplice(t *testing.T) {
+	const doc = `{"model":"m","system":[{"type":"text","text":"A long system prompt, long enough."}],"messages":[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"text","text":"the latest"}]}]}`
+	c := read(t, doc)
+	for name, edits := range map[string][]Edit{
+		"one":           {{Rule: "T", Pointer: "/system/0/text", NewJSON: []byte(`"Short."`)}},
+		"two, reversed": {{Rule: "T", Pointer: "/messages/1/content/0/text", NewJSON: []byte(`"the latest\n\n<overlay é=\"1\">\u00e9</overlay>"`)}, {Rule: "T", Pointer: "/model", NewJSON: []byte(`"a longer model name"`)}},
+		"escapes":       {{Rule: "T", Pointer: "/messages/0/content", NewJSON: []byte(`"tab\tquote\"slash\\"`)}},
+	} {
+		next, changes, removed, ok := applyStrings(c, edits)
+		if !ok {
+			t.Fatalf("%s: string edits not taken the short way", name)
+		}
+		want, wchanges, wremoved, err := applySplice(c, edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(next.Body) != string(want.Body) || !slices.Equal(next.Doc.Nodes, want.Doc.Nodes) {
+			t.Errorf("%s: body or index differs from the splice's", name)
+		}
+		if !slices.Equal(changes, wchanges) || len(removed) != len(wremoved) {
+			t.Errorf("%s: changes %+v, want %+v", name, changes, wchanges)
+		}
+		for i := range removed {
+			if removed[i].node != wremoved[i].node || string(removed[i].text) != string(wremoved[i].text) {
+				t.Errorf("%s: removed %d differs", name, i)
+			}
+		}
+	}
+	// Edits the short way cannot take go the general way, with its errors.
+	for name, edits := range map[string][]Edit{
+		"not a string node": {{Pointer: "/messages/0", NewJSON: []byte(`"x"`)}},
+		"not one value":     {{Pointer: "/model", NewJSON: []byte(`"a","b"`)}},
+		"same node twice":   {{Pointer: "/model", NewJSON: []byte(`"a"`)}, {Pointer: "/model", NewJSON: []byte(`"b"`)}},
+		"bad pointer":       {{Pointer: "/nope", NewJSON: []byte(`"x"`)}},
+	} {
+		if _, _, _, ok := applyStrings(c, edits); ok {
+			t.Errorf("%s: taken the short way", name)
+		}
+	}
+	if _, _, err := Apply(c, []Edit{{Pointer: "/model", NewJSON: []byte(`"a" "b"`)}}); err == nil {
+		t.Error("two values accepted as an edit")
 	}
 }
