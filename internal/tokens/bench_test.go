@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -169,6 +170,47 @@ func BenchmarkCountSkills(b *testing.B) {
 				c.Count(text)
 			}
 			b.StopTimer()
+			if end, _ := processCPU(); ok {
+				b.ReportMetric(float64((end-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+}
+
+// BenchmarkMerge merges the distinct pieces of the corpus's skill files
+// that are not one token, from empty tables, through the table of pair
+// ranks and through the vocabulary alone.
+func BenchmarkMerge(b *testing.B) {
+	text := skillInput(b)
+	c, _ := New("o200k_base")
+	c.init()
+	seen := map[string]bool{}
+	var pieces []string
+	size := 0
+	for i := 0; i < len(text); {
+		j, ok := nextO200k(text, i)
+		if p := text[i:j]; ok && !seen[p] && len(p) < smallPiece && utf8.ValidString(p) && c.enc.rankOf(p) == noRank {
+			seen[p] = true
+			pieces = append(pieces, p)
+			size += len(p)
+		}
+		i = j
+	}
+	for _, table := range []bool{true, false} {
+		b.Run(map[bool]string{true: "table", false: "vocabulary"}[table], func(b *testing.B) {
+			e := &encoding{name: c.enc.name, o200k: true, vocab: c.enc.vocab, byteRank: c.enc.byteRank}
+			b.SetBytes(int64(size))
+			start, ok := processCPU()
+			for b.Loop() {
+				e.pairs = new([1 << 16]atomic.Uint32)
+				e.merges = nil
+				if table {
+					e.merges = new([1 << mergeBits]atomic.Uint64)
+				}
+				for _, p := range pieces {
+					bpeCount(e, p)
+				}
+			}
 			if end, _ := processCPU(); ok {
 				b.ReportMetric(float64((end-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}
