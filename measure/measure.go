@@ -289,6 +289,7 @@ const largestN = 10
 // Measure reports one pipeline result (use rules.Run with no rules to
 // measure a capture as it is).
 func Measure(res *rules.Result, opts Options) *CaptureReport {
+	opts.Counter = spanCounter(opts.Counter)
 	r := original(res.Original, opts)
 	savings(r, res, opts)
 	return r
@@ -299,6 +300,7 @@ func Measure(res *rules.Result, opts Options) *CaptureReport {
 // run works. run must not modify c.
 func Run(c *capture.Capture, run func() (*rules.Result, error), opts Options) (*CaptureReport, error) {
 	c.Segments() // built once, before the two readers start
+	opts.Counter = spanCounter(opts.Counter)
 	done := make(chan *CaptureReport, 1)
 	go func() { done <- original(c, opts) }()
 	res, err := run()

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 const noRank = math.MaxUint32
@@ -76,14 +77,17 @@ func initBytePairs() {
 }
 
 // bpeSmall merges a piece shorter than smallPiece. Part k spans
-// piece[pos[k]:pos[k+1]]; rank[k] is the rank of the token formed by parts
-// k and k+1.
+// piece[pos[k]:pos[k+1]] and is the token of rank part[k]; rank[k] is the
+// rank of the token formed by parts k and k+1.
 func bpeSmall(e *encoding, piece string) int {
 	var pos [smallPiece + 1]uint8
-	var rank [smallPiece]uint32
+	var rank, part [smallPiece]uint32
 	n := len(piece)
 	for i := 0; i <= n; i++ {
 		pos[i] = uint8(i)
+	}
+	for i := 0; i < n; i++ {
+		part[i] = e.byteRank[piece[i]]
 	}
 	for i := 0; i+1 < n; i++ {
 		rank[i] = e.pairRank(piece[i], piece[i+1])
@@ -103,17 +107,75 @@ func bpeSmall(e *encoding, piece string) int {
 		// Merge parts at and at+1: drop boundary at+1.
 		copy(pos[at+1:parts], pos[at+2:parts+1])
 		copy(rank[at+1:parts-1], rank[at+2:parts])
+		copy(part[at+1:parts-1], part[at+2:parts])
+		part[at] = best
 		parts--
 		if at+1 < parts {
-			rank[at] = e.rankOf(piece[pos[at]:pos[at+2]])
+			rank[at] = e.mergeRank(part[at], part[at+1], piece[pos[at]:pos[at+2]])
 		} else {
 			rank[at] = noRank
 		}
 		if at > 0 {
-			rank[at-1] = e.rankOf(piece[pos[at-1]:pos[at+1]])
+			rank[at-1] = e.mergeRank(part[at-1], part[at], piece[pos[at-1]:pos[at+1]])
 		}
 	}
 	return parts
+}
+
+// The merge table memoises the rank of the token two tokens form, keyed
+// by their ranks: the bytes of two tokens determine those of their
+// concatenation, so the key stands for the string. Merging looks up the
+// same few pairs again and again, and one slot of the table (which the
+// caches keep close) is cheaper to read than the vocabulary's slot, offset
+// and bytes. A slot packs a used bit (63), the two ranks (bits 36-53 and
+// 18-35) and the result (bits 0-17, mergeNone for no token); a slot is
+// replaced by the last pair that maps to it.
+const (
+	mergeBits   = 15
+	mergeRankW  = 18
+	mergeNone   = 1<<mergeRankW - 1
+	mergeUsed   = 1 << 63
+	mergeKeyOff = mergeRankW
+)
+
+// mergeRank returns the rank of s, the concatenation of the tokens of
+// ranks a and b, or noRank.
+func (e *encoding) mergeRank(a, b uint32, s string) uint32 {
+	if e.merges == nil {
+		return e.rankOf(s)
+	}
+	key := uint64(a)<<mergeRankW | uint64(b)
+	slot := &e.merges[mix(key*0x9e3779b97f4a7c15)>>(64-mergeBits)]
+	if v := slot.Load(); v&mergeUsed != 0 && v>>mergeKeyOff&(1<<(2*mergeRankW)-1) == key {
+		if r := uint32(v & mergeNone); r != mergeNone {
+			return r
+		}
+		return noRank
+	}
+	r := e.rankOf(s)
+	v := uint64(mergeNone)
+	if r != noRank {
+		v = uint64(r)
+	}
+	slot.Store(mergeUsed | key<<mergeKeyOff | v)
+	return r
+}
+
+// initMerges fills byteRank and makes the merge table, if every byte is a
+// token and every rank fits the table's fields; otherwise merging looks up
+// every pair in the vocabulary.
+func (e *encoding) initMerges() {
+	if e.vocab.count >= mergeNone {
+		return
+	}
+	for b := range 256 {
+		r := e.rankOf(bytePairs[2*b+1 : 2*b+2]) // the pair 00 b, second byte
+		if r == noRank {
+			return
+		}
+		e.byteRank[b] = r
+	}
+	e.merges = new([1 << mergeBits]atomic.Uint64)
 }
 
 // mergeNode is a part boundary in bpeLarge's doubly linked list; rank is the

@@ -32,7 +32,9 @@ type encoding struct {
 
 	once     sync.Once
 	vocab    vocab
-	pairs    *[1 << 16]atomic.Uint32 // see pairRank
+	pairs    *[1 << 16]atomic.Uint32        // see pairRank
+	byteRank [256]uint32                    // the rank of each byte, if merges is set
+	merges   *[1 << mergeBits]atomic.Uint64 // see mergeRank
 	loadTime time.Duration
 	err      error
 }
@@ -59,6 +61,7 @@ func (e *encoding) prepare() {
 			return
 		}
 		e.pairs = new([1 << 16]atomic.Uint32)
+		e.initMerges()
 		e.loadTime = time.Since(start)
 	})
 }
