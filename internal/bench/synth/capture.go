@@ -635,6 +635,12 @@ func mistralBody(s session, e *encoder) mistralRequest {
 		for j, r := range ex.results {
 			msgs = append(msgs, mistralToolMessage{Role: "tool", Content: []textPart{{Type: "text", Text: r.output}}, ToolCallID: mistralID(i, j), Name: r.name})
 		}
+		if len(ex.results) > 0 {
+			// Mistral answers a user message right after a tool message
+			// with HTTP 400: the assistant's reply to the results comes
+			// between, as in a real conversation.
+			msgs = append(msgs, roleParts{Role: "assistant", Content: []textPart{{Type: "text", Text: "Done; the results are above."}}})
+		}
 		msgs = append(msgs, roleParts{Role: "user", Content: []textPart{{Type: "text", Text: ex.followUp}}})
 	}
 	ts := make([]mistralTool, len(tools))

@@ -149,8 +149,11 @@ func history(provider string, v map[string]any, turns int) ([]any, int) {
 	switch provider {
 	case "anthropic", "pi-messages":
 		return v["messages"].([]any), 1 + 3*e
-	case "openai-chat", "mistral":
+	case "openai-chat":
 		return v["messages"].([]any), 2 + 3*e
+	case "mistral":
+		// An assistant reply after each exchange's tool results.
+		return v["messages"].([]any), 2 + 4*e
 	case "openai-responses":
 		return v["input"].([]any), 2 + 5*e
 	case "gemini":
