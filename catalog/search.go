@@ -90,13 +90,14 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		for k := range earlier {
 			if earlier[k].index == i {
 				earlier[k].score += 1.0 / float64(rrfK+r+1)
+				earlier[k].typo = earlier[k].typo || label == "name-typo"
 				if label == "name-typo" && asTyped != nil && !asTyped[i] {
 					earlier[k].why = label
 				}
 				return
 			}
 		}
-		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label})
+		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo"})
 	}
 	for r, i := range exact {
 		add(i, r, "exact-name", nil)
@@ -125,13 +126,39 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	if len(lexical) > 0 {
 		top = lexical[0].Score
 	}
+	// A query with a corrected word keeps its weak matches: the guess may
+	// be wrong, and the skill asked for may be among them.
+	floor := !slices.Contains(cq.Weights, correctionWeight)
 	out := make([]Result, 0, min(limit, len(fused)))
-	for _, f := range fused[:min(limit, len(fused))] {
+	for _, f := range fused {
+		if len(out) == limit {
+			break
+		}
 		sk := s.Skills[f.index]
 		ls, ok := lexScore[f.index]
-		out = append(out, Result{Name: sk.Name, Score: relevance(f.why, ls, top, ok), Description: sk.Description, Match: f.why, index: f.index})
+		score := relevance(f.why, ls, top, ok)
+		if floor && f.why == "lexical" && !f.typo && s.weak(score, cq.Query, f.index) {
+			continue
+		}
+		out = append(out, Result{Name: sk.Name, Score: score, Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
+}
+
+// The relevance floor: a lexical result that no misspelt name found is cut when it scores under
+// floorScore of the best lexical match and holds under floorCoverage of
+// the query's weight (see rank.Index.Coverage), a match on a minor part
+// of the query only. Chosen from the score distribution of relevant and
+// irrelevant results over the tuning part of the labelled query set
+// (docs/search.md).
+const (
+	floorScore    = 0.45
+	floorCoverage = 0.4
+)
+
+// weak reports whether a lexical result falls under the relevance floor.
+func (s *Snapshot) weak(score float64, q rank.Query, doc int) bool {
+	return score < floorScore && s.bm25().Coverage(q, doc) < floorCoverage
 }
 
 // relevance is a result's Score: 1 for a skill named in the query; the
@@ -168,11 +195,13 @@ func byLexical(skills []int, lexical []rank.Hit) {
 	slices.SortStableFunc(skills, func(a, b int) int { return at(a) - at(b) })
 }
 
-// fusedHit is one skill's fused score and the first list that named it.
+// fusedHit is one skill's fused score and the first list that named it;
+// typo is set when a misspelling of its name found it too.
 type fusedHit struct {
 	index int
 	score float64
 	why   string
+	typo  bool
 }
 
 func contains(xs []int, x int) bool {

@@ -5,7 +5,9 @@
 package rank
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -282,4 +284,28 @@ func isStopWord(tok string) bool {
 		return true
 	}
 	return false
+}
+
+// Coverage returns the share of a query's weight that a document matches:
+// the inverse document frequencies of the query terms the document holds
+// (each times its query weight) over those of every query term the index
+// knows. 0 when the index knows no query term.
+func (x *Index) Coverage(q Query, doc int) float64 {
+	total, held := 0.0, 0.0
+	for k, term := range q.Terms {
+		id, ok := x.terms[term]
+		if !ok {
+			continue
+		}
+		ps := x.postings[id]
+		w := x.idf(len(ps)) * q.weight(k)
+		total += w
+		if _, found := slices.BinarySearchFunc(ps, int32(doc), func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
+			held += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return held / total
 }

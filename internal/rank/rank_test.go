@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -38,5 +39,31 @@ func TestSearchRanksByFieldWeight(t *testing.T) {
 	hits = b.Build().Search(ParseQuery("words"), 3)
 	if len(hits) != 3 || hits[0].Doc != 0 || hits[2].Doc != 2 {
 		t.Fatalf("ties %+v", hits)
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	b := NewBuilder(Field{Name: "d", Weight: 1, B: 0.75})
+	b.Add("fill pdf forms")
+	b.Add("pdf export")
+	b.Add("release notes")
+	b.Add("release plan")
+	x := b.Build()
+	q := ParseQuery("fill a pdf form")
+	for _, tc := range []struct {
+		doc  int
+		want float64
+	}{{0, 1}, {1, x.idf(2) / (x.idf(1)*2 + x.idf(2))}, {2, 0}} {
+		if got := x.Coverage(q, tc.doc); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("doc %d: coverage %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+	if got := x.Coverage(ParseQuery("kubernetes"), 0); got != 0 {
+		t.Errorf("unknown terms: coverage %v, want 0", got)
+	}
+	// A term's query weight scales its share.
+	half := Query{Terms: []string{"fill", "pdf"}, Weights: []float64{1, 0.5}}
+	if got, want := x.Coverage(half, 1), x.idf(2)*0.5/(x.idf(1)+x.idf(2)*0.5); math.Abs(got-want) > 1e-12 {
+		t.Errorf("weighted: coverage %v, want %v", got, want)
 	}
 }
