@@ -68,8 +68,5 @@ func TestRelevanceFloorCorpus(t *testing.T) {
 		if r.Name == "etetoolkit" {
 			t.Errorf("etetoolkit listed with score %v", r.Score)
 		}
-		if r.Match == "lexical" && r.Score < floorScore && s.bm25().Coverage(s.correct(parseQuery("fill a pdf form")).Query, r.index) < floorCoverage {
-			t.Errorf("%s under the floor", r.Name)
-		}
 	}
 }

@@ -38,6 +38,15 @@ const rrfK = 60
 // query word for typos, are looked at; the work and the memory of a search
 // do not grow with the catalog beyond those skills.
 func (s *Snapshot) Search(query string, limit int) []Result {
+	return s.SearchUsage(query, limit, nil)
+}
+
+// SearchUsage is Search with usage evidence: the skills the query found
+// that score usageGate or more (or that it names) and have uses in u, the
+// most used first, are one more list of the fusion (after the typo list).
+// Usage decides between near-equal matches; it brings in no skill the
+// query did not find, and none past the relevance floor.
+func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 	if limit <= 0 {
 		limit = 10
 	}
@@ -109,6 +118,11 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	for r, i := range typos {
 		add(i, r, "name-typo", fused[nExact:])
 	}
+	if len(u) > 0 {
+		for r, i := range s.usageOrder(fused, u, lexical) {
+			add(i, r, "usage", fused)
+		}
+	}
 	for k := range fused {
 		fused[k].score = round4(fused[k].score * 1000) // ties as the sums are rounded
 	}
@@ -118,9 +132,9 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		}
 		return a.index - b.index
 	})
-	lexScore := make(map[int]float64, len(lexical))
+	lexScore := make(map[int]rank.Hit, len(lexical))
 	for _, h := range lexical {
-		lexScore[h.Doc] = h.Score
+		lexScore[h.Doc] = h
 	}
 	top := 0.0
 	if len(lexical) > 0 {
@@ -129,15 +143,19 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	// A query with a corrected word keeps its weak matches: the guess may
 	// be wrong, and the skill asked for may be among them.
 	floor := !slices.Contains(cq.Weights, correctionWeight)
+	weight := 0.0
+	if floor && len(lexical) > 0 {
+		weight = s.bm25().QueryWeight(cq.Query)
+	}
 	out := make([]Result, 0, min(limit, len(fused)))
 	for _, f := range fused {
 		if len(out) == limit {
 			break
 		}
 		sk := s.Skills[f.index]
-		ls, ok := lexScore[f.index]
-		score := relevance(f.why, ls, top, ok)
-		if floor && f.why == "lexical" && !f.typo && s.weak(score, cq.Query, f.index) {
+		h, ok := lexScore[f.index]
+		score := relevance(f.why, h.Score, top, ok)
+		if floor && f.why == "lexical" && !f.typo && score < floorScore && h.Held < floorCoverage*weight {
 			continue
 		}
 		out = append(out, Result{Name: sk.Name, Score: score, Description: sk.Description, Match: f.why, index: f.index})
@@ -147,7 +165,7 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 
 // The relevance floor: a lexical result that no misspelt name found is cut when it scores under
 // floorScore of the best lexical match and holds under floorCoverage of
-// the query's weight (see rank.Index.Coverage), a match on a minor part
+// the query's weight (rank.Hit.Held over rank.Index.QueryWeight), a match on a minor part
 // of the query only. Chosen from the score distribution of relevant and
 // irrelevant results over the tuning part of the labelled query set
 // (docs/search.md).
@@ -155,11 +173,6 @@ const (
 	floorScore    = 0.45
 	floorCoverage = 0.4
 )
-
-// weak reports whether a lexical result falls under the relevance floor.
-func (s *Snapshot) weak(score float64, q rank.Query, doc int) bool {
-	return score < floorScore && s.bm25().Coverage(q, doc) < floorCoverage
-}
 
 // relevance is a result's Score: 1 for a skill named in the query; the
 // share of the best BM25F score of the query (misspelt words corrected)

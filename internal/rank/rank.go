@@ -5,9 +5,7 @@
 package rank
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -91,6 +89,10 @@ type Hit struct {
 	Score float64
 	// Matched counts the distinct query terms found in the document.
 	Matched int
+	// Held sums the weights (inverse document frequency times query
+	// weight) of those terms; over Index.QueryWeight it is the share of
+	// the query the document holds.
+	Held float64
 }
 
 // Query is a tokenized query, reusable across searches.
@@ -165,6 +167,7 @@ func (x *Index) Search(q Query, limit int) []Hit {
 			}
 			h.Score += idf * tf / (K1 + tf)
 			h.Matched++
+			h.Held += idf
 		}
 	}
 	hits := make([]Hit, 0, len(scores))
@@ -286,26 +289,15 @@ func isStopWord(tok string) bool {
 	return false
 }
 
-// Coverage returns the share of a query's weight that a document matches:
-// the inverse document frequencies of the query terms the document holds
-// (each times its query weight) over those of every query term the index
-// knows. 0 when the index knows no query term.
-func (x *Index) Coverage(q Query, doc int) float64 {
-	total, held := 0.0, 0.0
+// QueryWeight returns the weight of a whole query: the inverse document
+// frequencies of its terms the index knows, each times its query weight.
+// A hit's Held over it is the share of the query the document holds.
+func (x *Index) QueryWeight(q Query) float64 {
+	total := 0.0
 	for k, term := range q.Terms {
-		id, ok := x.terms[term]
-		if !ok {
-			continue
-		}
-		ps := x.postings[id]
-		w := x.idf(len(ps)) * q.weight(k)
-		total += w
-		if _, found := slices.BinarySearchFunc(ps, int32(doc), func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
-			held += w
+		if id, ok := x.terms[term]; ok {
+			total += x.idf(len(x.postings[id])) * q.weight(k)
 		}
 	}
-	if total == 0 {
-		return 0
-	}
-	return held / total
+	return total
 }

@@ -42,28 +42,30 @@ func TestSearchRanksByFieldWeight(t *testing.T) {
 	}
 }
 
-func TestCoverage(t *testing.T) {
+func TestHeld(t *testing.T) {
 	b := NewBuilder(Field{Name: "d", Weight: 1, B: 0.75})
 	b.Add("fill pdf forms")
 	b.Add("pdf export")
 	b.Add("release notes")
 	b.Add("release plan")
 	x := b.Build()
-	q := ParseQuery("fill a pdf form")
-	for _, tc := range []struct {
-		doc  int
-		want float64
-	}{{0, 1}, {1, x.idf(2) / (x.idf(1)*2 + x.idf(2))}, {2, 0}} {
-		if got := x.Coverage(q, tc.doc); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("doc %d: coverage %v, want %v", tc.doc, got, tc.want)
+	q := Query{Terms: []string{"fill", "pdf", "form"}, Weights: []float64{1, 0.5, 1}}
+	total := x.idf(1)*2 + x.idf(2)*0.5
+	if got := x.QueryWeight(q); math.Abs(got-total) > 1e-12 {
+		t.Fatalf("query weight %v, want %v", got, total)
+	}
+	want := map[int]float64{0: 1, 1: x.idf(2) * 0.5 / total}
+	for name, hits := range map[string][]Hit{"Search": x.Search(q, 0), "Top": x.Top(q, 10, nil)} {
+		if len(hits) != 2 {
+			t.Fatalf("%s: %+v", name, hits)
+		}
+		for _, h := range hits {
+			if got := h.Held / total; math.Abs(got-want[h.Doc]) > 1e-12 {
+				t.Errorf("%s: doc %d holds %v of the query, want %v", name, h.Doc, got, want[h.Doc])
+			}
 		}
 	}
-	if got := x.Coverage(ParseQuery("kubernetes"), 0); got != 0 {
-		t.Errorf("unknown terms: coverage %v, want 0", got)
-	}
-	// A term's query weight scales its share.
-	half := Query{Terms: []string{"fill", "pdf"}, Weights: []float64{1, 0.5}}
-	if got, want := x.Coverage(half, 1), x.idf(2)*0.5/(x.idf(1)+x.idf(2)*0.5); math.Abs(got-want) > 1e-12 {
-		t.Errorf("weighted: coverage %v, want %v", got, want)
+	if got := x.QueryWeight(ParseQuery("kubernetes")); got != 0 {
+		t.Errorf("unknown terms: weight %v, want 0", got)
 	}
 }

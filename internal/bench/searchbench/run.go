@@ -100,7 +100,7 @@ func (c *Corpus) rank(ranker, query string, limit int) []catalog.Result {
 	if ranker == BM25F {
 		return c.Snap.Lexical(query, limit)
 	}
-	return c.Snap.Search(query, limit)
+	return c.Snap.SearchUsage(query, limit, c.Usage)
 }
 
 // Run measures the set over the corpus; the set's labels must name skills
