@@ -96,17 +96,22 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 	// skip exact names, so a skill can only repeat from an earlier list.
 	fused := make([]fusedHit, 0, len(exact)+len(lexical)+len(typos))
 	add := func(i, r int, label string, earlier []fusedHit) {
+		lex := 0
+		if label == "lexical" {
+			lex = r + 1
+		}
 		for k := range earlier {
 			if earlier[k].index == i {
 				earlier[k].score += 1.0 / float64(rrfK+r+1)
 				earlier[k].typo = earlier[k].typo || label == "name-typo"
+				earlier[k].lex = max(earlier[k].lex, lex)
 				if label == "name-typo" && asTyped != nil && !asTyped[i] {
 					earlier[k].why = label
 				}
 				return
 			}
 		}
-		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo"})
+		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo", lex: lex})
 	}
 	for r, i := range exact {
 		add(i, r, "exact-name", nil)
@@ -132,10 +137,6 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 		}
 		return a.index - b.index
 	})
-	lexScore := make(map[int]rank.Hit, len(lexical))
-	for _, h := range lexical {
-		lexScore[h.Doc] = h
-	}
 	top := 0.0
 	if len(lexical) > 0 {
 		top = lexical[0].Score
@@ -153,8 +154,11 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 			break
 		}
 		sk := s.Skills[f.index]
-		h, ok := lexScore[f.index]
-		score := relevance(f.why, h.Score, top, ok)
+		var h rank.Hit
+		if f.lex > 0 {
+			h = lexical[f.lex-1]
+		}
+		score := relevance(f.why, h.Score, top, f.lex > 0)
 		if floor && f.why == "lexical" && !f.typo && score < floorScore && h.Held < floorCoverage*weight {
 			continue
 		}
@@ -209,12 +213,14 @@ func byLexical(skills []int, lexical []rank.Hit) {
 }
 
 // fusedHit is one skill's fused score and the first list that named it;
-// typo is set when a misspelling of its name found it too.
+// typo is set when a misspelling of its name found it too, lex locates
+// it in the lexical list.
 type fusedHit struct {
 	index int
 	score float64
 	why   string
 	typo  bool
+	lex   int // 1 + its rank in the lexical list; 0 when absent
 }
 
 func contains(xs []int, x int) bool {
