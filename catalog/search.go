@@ -38,6 +38,15 @@ const rrfK = 60
 // query word for typos, are looked at; the work and the memory of a search
 // do not grow with the catalog beyond those skills.
 func (s *Snapshot) Search(query string, limit int) []Result {
+	return s.SearchUsage(query, limit, nil)
+}
+
+// SearchUsage is Search with usage evidence: the skills the query found
+// that score usageGate or more (or that it names) and have uses in u, the
+// most used first, are one more list of the fusion (after the typo list).
+// Usage decides between near-equal matches; it brings in no skill the
+// query did not find, and none past the relevance floor.
+func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 	if limit <= 0 {
 		limit = 10
 	}
@@ -87,16 +96,22 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	// skip exact names, so a skill can only repeat from an earlier list.
 	fused := make([]fusedHit, 0, len(exact)+len(lexical)+len(typos))
 	add := func(i, r int, label string, earlier []fusedHit) {
+		lex := 0
+		if label == "lexical" {
+			lex = r + 1
+		}
 		for k := range earlier {
 			if earlier[k].index == i {
 				earlier[k].score += 1.0 / float64(rrfK+r+1)
+				earlier[k].typo = earlier[k].typo || label == "name-typo"
+				earlier[k].lex = max(earlier[k].lex, lex)
 				if label == "name-typo" && asTyped != nil && !asTyped[i] {
 					earlier[k].why = label
 				}
 				return
 			}
 		}
-		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label})
+		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo", lex: lex})
 	}
 	for r, i := range exact {
 		add(i, r, "exact-name", nil)
@@ -108,6 +123,11 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 	for r, i := range typos {
 		add(i, r, "name-typo", fused[nExact:])
 	}
+	if len(u) > 0 {
+		for r, i := range s.usageOrder(fused, u, lexical) {
+			add(i, r, "usage", fused)
+		}
+	}
 	for k := range fused {
 		fused[k].score = round4(fused[k].score * 1000) // ties as the sums are rounded
 	}
@@ -117,22 +137,46 @@ func (s *Snapshot) Search(query string, limit int) []Result {
 		}
 		return a.index - b.index
 	})
-	lexScore := make(map[int]float64, len(lexical))
-	for _, h := range lexical {
-		lexScore[h.Doc] = h.Score
-	}
 	top := 0.0
 	if len(lexical) > 0 {
 		top = lexical[0].Score
 	}
+	// A query with a corrected word keeps its weak matches: the guess may
+	// be wrong, and the skill asked for may be among them.
+	floor := !slices.Contains(cq.Weights, correctionWeight)
+	weight := 0.0
+	if floor && len(lexical) > 0 {
+		weight = s.bm25().QueryWeight(cq.Query)
+	}
 	out := make([]Result, 0, min(limit, len(fused)))
-	for _, f := range fused[:min(limit, len(fused))] {
+	for _, f := range fused {
+		if len(out) == limit {
+			break
+		}
 		sk := s.Skills[f.index]
-		ls, ok := lexScore[f.index]
-		out = append(out, Result{Name: sk.Name, Score: relevance(f.why, ls, top, ok), Description: sk.Description, Match: f.why, index: f.index})
+		var h rank.Hit
+		if f.lex > 0 {
+			h = lexical[f.lex-1]
+		}
+		score := relevance(f.why, h.Score, top, f.lex > 0)
+		if floor && f.why == "lexical" && !f.typo && score < floorScore && h.Held < floorCoverage*weight {
+			continue
+		}
+		out = append(out, Result{Name: sk.Name, Score: score, Description: sk.Description, Match: f.why, index: f.index})
 	}
 	return out
 }
+
+// The relevance floor: a lexical result that no misspelt name found is cut when it scores under
+// floorScore of the best lexical match and holds under floorCoverage of
+// the query's weight (rank.Hit.Held over rank.Index.QueryWeight), a match on a minor part
+// of the query only. Chosen from the score distribution of relevant and
+// irrelevant results over the tuning part of the labelled query set
+// (docs/search.md).
+const (
+	floorScore    = 0.45
+	floorCoverage = 0.4
+)
 
 // relevance is a result's Score: 1 for a skill named in the query; the
 // share of the best BM25F score of the query (misspelt words corrected)
@@ -168,11 +212,15 @@ func byLexical(skills []int, lexical []rank.Hit) {
 	slices.SortStableFunc(skills, func(a, b int) int { return at(a) - at(b) })
 }
 
-// fusedHit is one skill's fused score and the first list that named it.
+// fusedHit is one skill's fused score and the first list that named it;
+// typo is set when a misspelling of its name found it too, lex locates
+// it in the lexical list.
 type fusedHit struct {
 	index int
 	score float64
 	why   string
+	typo  bool
+	lex   int // 1 + its rank in the lexical list; 0 when absent
 }
 
 func contains(xs []int, x int) bool {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -93,11 +94,35 @@ func searchReference(s *Snapshot, query string, limit int) []Result {
 		}
 		return order[a].i < order[b].i
 	})
+	// The relevance floor, with each skill's coverage from one
+	// single-term search per query term.
+	floor := !slices.Contains(cq.Weights, correctionWeight)
+	held := map[int]float64{}
+	total := 0.0
+	for k, term := range cq.Terms {
+		one := s.bm25().Search(rank.Query{Terms: []string{term}}, 0)
+		if len(one) == 0 {
+			continue
+		}
+		n := float64(s.bm25().Len())
+		w := math.Log(1+(n-float64(len(one))+0.5)/(float64(len(one))+0.5)) * cq.Weights[k]
+		total += w
+		for _, h := range one {
+			held[h.Doc] += w
+		}
+	}
 	out := make([]Result, 0, len(order))
-	for _, h := range order[:min(limit, len(order))] {
+	for _, h := range order {
+		if len(out) == limit {
+			break
+		}
 		sk := s.Skills[h.i]
 		ls, ok := lexScore[h.i]
-		out = append(out, Result{Name: sk.Name, Score: relevance(why[h.i], ls, top, ok), Description: sk.Description, Match: why[h.i], index: h.i})
+		score := relevance(why[h.i], ls, top, ok)
+		if floor && why[h.i] == "lexical" && !contains(typos, h.i) && score < floorScore && held[h.i]/total < floorCoverage {
+			continue
+		}
+		out = append(out, Result{Name: sk.Name, Score: score, Description: sk.Description, Match: why[h.i], index: h.i})
 	}
 	return out
 }

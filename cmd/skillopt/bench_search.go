@@ -1,9 +1,12 @@
 package main
 
 import (
+	"time"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/internal/bench/searchbench"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 func benchSearchCommand(e *env) *cli.Command {
@@ -25,7 +28,8 @@ func benchSearchCommand(e *env) *cli.Command {
 			"its pages hold every match exactly once.\n\n" +
 			"SKILLS is the folder the labels are relative to (the built-in set labels the skill\n" +
 			"repositories of skillopt's test corpus, corpus/skills); --set reads another JSON Lines\n" +
-			"file of {id, kind, query, relevant: {FOLDER: 1 or 2}}.\n\n" +
+			"file of {id, kind, query, relevant: {FOLDER: 1 or 2}}. --usage gives the full ranking\n" +
+			"usage evidence from traces and sessions, as `catalog search --usage` does.\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n" +
 			"  skillopt bench search ../corpus/skills\n" +
@@ -35,6 +39,7 @@ func benchSearchCommand(e *env) *cli.Command {
 			formats("", "text", "json"),
 			&cli.StringFlag{Name: "set", Usage: "labelled query `FILE` (default: the built-in set)"},
 			&cli.BoolFlag{Name: "cases", Usage: "also list every query's rank under each ranker"},
+			&cli.StringSliceFlag{Name: "usage", Usage: "execution trace or Pi session `PATH` read as usage evidence of the full ranking (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
@@ -53,6 +58,12 @@ func benchSearchCommand(e *env) *cli.Command {
 			corpus, err := searchbench.Open(c.Args().First())
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
+			}
+			if paths := c.StringSlice("usage"); len(paths) > 0 {
+				var errs []error
+				if corpus.Usage, errs = catalogrules.ReadUsage(paths, time.Now()); len(errs) > 0 {
+					return &exitError{code: exitUsage, err: errs[0]}
+				}
 			}
 			rep, err := searchbench.Run(corpus, set)
 			if err != nil {

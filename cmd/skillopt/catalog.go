@@ -197,10 +197,15 @@ func catalogSearchCommand(e *env) *cli.Command {
 			"and 1: 1 for a skill named in the query, otherwise its BM25F score as a share of the best\n" +
 			"skill's for the query (0.5 for a skill found only by a misspelt name). The order is the\n" +
 			"fused ranking's, which the score does not decide (see docs/search.md).\n\n" +
+			"--usage reads execution traces and Pi sessions (files or folders) as usage evidence:\n" +
+			"each skill run is one use, counting half after 14 days; among the skills that match the\n" +
+			"query nearly as well as the best (0.9 of its score), the most used rank higher.\n\n" +
 			"Formats: text, json.\n\n" +
 			"Examples:\n  skillopt catalog search \"release notes\" --skills skills/ --limit 5\n" +
+			"  skillopt catalog search \"release notes\" --skills skills/ --usage ~/.pi/agent/sessions\n" +
 			"  skillopt catalog search --format json \"fill a pdf form\" --skills skills/",
-		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}, formats("", "text", "json")),
+		Flags: append(sourceFlags(), &cli.IntFlag{Name: "limit", Value: 10, Usage: "most results"}, formats("", "text", "json"),
+			&cli.StringSliceFlag{Name: "usage", Usage: "execution trace or Pi session `PATH` (file or folder) read as usage evidence (repeatable)"}),
 		Action: func(c *cli.Context) error {
 			if err := e.setup(c); err != nil {
 				return err
@@ -213,7 +218,14 @@ func catalogSearchCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res := snap.Search(strings.Join(c.Args().Slice(), " "), c.Int("limit"))
+			var usage catalog.Usage
+			if paths := c.StringSlice("usage"); len(paths) > 0 {
+				var errs []error
+				if usage, errs = catalogrules.ReadUsage(paths, time.Now()); len(errs) > 0 {
+					return &exitError{code: exitUsage, err: errs[0]}
+				}
+			}
+			res := snap.SearchUsage(strings.Join(c.Args().Slice(), " "), c.Int("limit"), usage)
 			if e.format == "json" {
 				return writeJSON(e, catrender.SearchJSON(res))
 			}

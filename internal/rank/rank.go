@@ -89,6 +89,10 @@ type Hit struct {
 	Score float64
 	// Matched counts the distinct query terms found in the document.
 	Matched int
+	// Held sums the weights (inverse document frequency times query
+	// weight) of those terms; over Index.QueryWeight it is the share of
+	// the query the document holds.
+	Held float64
 }
 
 // Query is a tokenized query, reusable across searches.
@@ -163,6 +167,7 @@ func (x *Index) Search(q Query, limit int) []Hit {
 			}
 			h.Score += idf * tf / (K1 + tf)
 			h.Matched++
+			h.Held += idf
 		}
 	}
 	hits := make([]Hit, 0, len(scores))
@@ -282,4 +287,17 @@ func isStopWord(tok string) bool {
 		return true
 	}
 	return false
+}
+
+// QueryWeight returns the weight of a whole query: the inverse document
+// frequencies of its terms the index knows, each times its query weight.
+// A hit's Held over it is the share of the query the document holds.
+func (x *Index) QueryWeight(q Query) float64 {
+	total := 0.0
+	for k, term := range q.Terms {
+		if id, ok := x.terms[term]; ok {
+			total += x.idf(len(x.postings[id])) * q.weight(k)
+		}
+	}
+	return total
 }

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -38,5 +39,33 @@ func TestSearchRanksByFieldWeight(t *testing.T) {
 	hits = b.Build().Search(ParseQuery("words"), 3)
 	if len(hits) != 3 || hits[0].Doc != 0 || hits[2].Doc != 2 {
 		t.Fatalf("ties %+v", hits)
+	}
+}
+
+func TestHeld(t *testing.T) {
+	b := NewBuilder(Field{Name: "d", Weight: 1, B: 0.75})
+	b.Add("fill pdf forms")
+	b.Add("pdf export")
+	b.Add("release notes")
+	b.Add("release plan")
+	x := b.Build()
+	q := Query{Terms: []string{"fill", "pdf", "form"}, Weights: []float64{1, 0.5, 1}}
+	total := x.idf(1)*2 + x.idf(2)*0.5
+	if got := x.QueryWeight(q); math.Abs(got-total) > 1e-12 {
+		t.Fatalf("query weight %v, want %v", got, total)
+	}
+	want := map[int]float64{0: 1, 1: x.idf(2) * 0.5 / total}
+	for name, hits := range map[string][]Hit{"Search": x.Search(q, 0), "Top": x.Top(q, 10, nil)} {
+		if len(hits) != 2 {
+			t.Fatalf("%s: %+v", name, hits)
+		}
+		for _, h := range hits {
+			if got := h.Held / total; math.Abs(got-want[h.Doc]) > 1e-12 {
+				t.Errorf("%s: doc %d holds %v of the query, want %v", name, h.Doc, got, want[h.Doc])
+			}
+		}
+	}
+	if got := x.QueryWeight(ParseQuery("kubernetes")); got != 0 {
+		t.Errorf("unknown terms: weight %v, want 0", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 // search at a time.
 type Scratch struct {
 	score   []float64
+	held    []float64
 	matched []uint16
 	touched []int32
 	heap    []Hit
@@ -38,7 +39,7 @@ func (x *Index) getScratch() *Scratch {
 		x.pool.free = x.pool.free[:n-1]
 		return s
 	}
-	return &Scratch{score: make([]float64, x.n), matched: make([]uint16, x.n)}
+	return &Scratch{score: make([]float64, x.n), held: make([]float64, x.n), matched: make([]uint16, x.n)}
 }
 
 func (x *Index) putScratch(s *Scratch) {
@@ -75,6 +76,7 @@ func (x *Index) Top(q Query, limit int, dst []Hit) []Hit {
 				s.touched = append(s.touched, p.doc)
 			}
 			s.score[p.doc] += idf * tf / (K1 + tf)
+			s.held[p.doc] += idf
 			if s.matched[p.doc] < math.MaxUint16 {
 				s.matched[p.doc]++
 			}
@@ -83,8 +85,8 @@ func (x *Index) Top(q Query, limit int, dst []Hit) []Hit {
 	// A min-heap of the best limit hits: its root is the worst of them.
 	h := s.heap[:0]
 	for _, d := range s.touched {
-		hit := Hit{Doc: int(d), Score: s.score[d], Matched: int(s.matched[d])}
-		s.score[d], s.matched[d] = 0, 0
+		hit := Hit{Doc: int(d), Score: s.score[d], Matched: int(s.matched[d]), Held: s.held[d]}
+		s.score[d], s.matched[d], s.held[d] = 0, 0, 0
 		switch {
 		case len(h) < limit:
 			h = append(h, hit)

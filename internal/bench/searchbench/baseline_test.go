@@ -88,6 +88,9 @@ func TestBaseline(t *testing.T) {
 				t.Logf("%s %s %s rose to %.4f from %.4f (run with -update to keep it)", g.Part, g.Ranker, m.name, m.got, m.want)
 			}
 		}
+		if g.Unlabelled > w.Unlabelled+tolerance {
+			t.Errorf("%s %s unlabelled@10 rose to %.4f from %.4f", g.Part, g.Ranker, g.Unlabelled, w.Unlabelled)
+		}
 	}
 	for i, w := range want.Typos {
 		g := got.Typos[i]

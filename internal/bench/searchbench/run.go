@@ -31,27 +31,31 @@ const depth = 10
 // query's grade-2 skills among its first k results; MRR the reciprocal
 // rank of the first grade-2 skill (0 when none is in the first ten);
 // nDCG@10 uses the grades as gains (2^grade - 1) with a log2 discount.
+// Unlabelled is the mean number of results among the first ten that the
+// labels do not name: noise, which the other metrics do not see.
 type Metrics struct {
-	Part    string  `json:"part"`
-	Ranker  string  `json:"ranker"`
-	Queries int     `json:"queries"`
-	R1      float64 `json:"recall_at_1"`
-	R3      float64 `json:"recall_at_3"`
-	R5      float64 `json:"recall_at_5"`
-	MRR     float64 `json:"mrr"`
-	NDCG10  float64 `json:"ndcg_at_10"`
+	Part       string  `json:"part"`
+	Ranker     string  `json:"ranker"`
+	Queries    int     `json:"queries"`
+	R1         float64 `json:"recall_at_1"`
+	R3         float64 `json:"recall_at_3"`
+	R5         float64 `json:"recall_at_5"`
+	MRR        float64 `json:"mrr"`
+	NDCG10     float64 `json:"ndcg_at_10"`
+	Unlabelled float64 `json:"unlabelled_at_10"`
 }
 
 // Case is one query's outcome under one ranker.
 type Case struct {
-	ID      string   `json:"id"`
-	Part    string   `json:"part"`
-	Ranker  string   `json:"ranker"`
-	Query   string   `json:"query"`
-	Kind    string   `json:"kind"`
-	Rank    int      `json:"rank"` // of the first grade-2 skill, 0 when not in the first ten
-	NDCG10  float64  `json:"ndcg_at_10"`
-	Results []string `json:"results"` // skill names, best first
+	ID         string   `json:"id"`
+	Part       string   `json:"part"`
+	Ranker     string   `json:"ranker"`
+	Query      string   `json:"query"`
+	Kind       string   `json:"kind"`
+	Rank       int      `json:"rank"` // of the first grade-2 skill, 0 when not in the first ten
+	NDCG10     float64  `json:"ndcg_at_10"`
+	Unlabelled int      `json:"unlabelled"` // results the labels do not name
+	Results    []string `json:"results"`    // skill names, best first
 }
 
 // Typos is exact-name recovery for misspellings at one edit distance.
@@ -96,7 +100,7 @@ func (c *Corpus) rank(ranker, query string, limit int) []catalog.Result {
 	if ranker == BM25F {
 		return c.Snap.Lexical(query, limit)
 	}
-	return c.Snap.Search(query, limit)
+	return c.Snap.SearchUsage(query, limit, c.Usage)
 }
 
 // Run measures the set over the corpus; the set's labels must name skills
@@ -126,11 +130,13 @@ func Run(c *Corpus, set *Set) (*Report, error) {
 				m.R5 += r5
 				m.MRR += rr
 				m.NDCG10 += cs.NDCG10
+				m.Unlabelled += float64(cs.Unlabelled)
 				rep.Cases = append(rep.Cases, cs)
 			}
 			if m.Queries > 0 {
 				n := float64(m.Queries)
 				m.R1, m.R3, m.R5, m.MRR, m.NDCG10 = round(m.R1/n), round(m.R3/n), round(m.R5/n), round(m.MRR/n), round(m.NDCG10/n)
+				m.Unlabelled = round(m.Unlabelled / n)
 			}
 			rep.Metrics = append(rep.Metrics, m)
 		}
@@ -155,7 +161,10 @@ func (c *Corpus) score(q Query, ranker string) (cs Case, r1, r3, r5, rr float64)
 	dcg := 0.0
 	for i, r := range res {
 		cs.Results = append(cs.Results, r.Name)
-		g := q.Relevant[c.key(r.Name)]
+		g, labelled := q.Relevant[c.key(r.Name)]
+		if !labelled {
+			cs.Unlabelled++
+		}
 		dcg += gain(g) / math.Log2(float64(i+2))
 		if g == 2 {
 			found++

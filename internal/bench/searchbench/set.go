@@ -121,7 +121,9 @@ type Corpus struct {
 	Snap *catalog.Snapshot
 	// Keys holds, by skill index, the skill's folder relative to Root
 	// with forward slashes.
-	Keys  []string
+	Keys []string
+	// Usage, when set, is the usage evidence of the full ranking.
+	Usage catalog.Usage
 	byKey map[string]int
 }
 

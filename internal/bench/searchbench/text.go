@@ -15,9 +15,9 @@ func WriteText(w io.Writer, rep *Report, cases bool) error {
 	fmt.Fprintf(w, "skill search: %d queries (%d tuning, %d held out) over %d skills in %s\n\n",
 		rep.Queries, rep.Queries-rep.HeldOut, rep.HeldOut, rep.Skills, escape.Text(rep.Root))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "part\tranker\tqueries\tR@1\tR@3\tR@5\tMRR\tnDCG@10\t")
+	fmt.Fprintln(tw, "part\tranker\tqueries\tR@1\tR@3\tR@5\tMRR\tnDCG@10\tunlabelled@10\t")
 	for _, m := range rep.Metrics {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", m.Part, m.Ranker, m.Queries, m.R1, m.R3, m.R5, m.MRR, m.NDCG10)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t\n", m.Part, m.Ranker, m.Queries, m.R1, m.R3, m.R5, m.MRR, m.NDCG10, m.Unlabelled)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
