@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
@@ -65,7 +66,7 @@ func TestUsageEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if golden.Update() {
 		writeUsage(t, c, set)
 	}
 	without, err := Run(c, set)
