@@ -1,8 +1,8 @@
 package measure
 
 import (
+	"container/heap"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -98,27 +98,39 @@ func ConverseAll(names []string, reqs [][]Request, opts ConversationOptions) ([]
 	}
 	p := &pool{names: names}
 	css := make([]*converser, len(reqs))
-	type ref struct{ conv, k int }
-	var order []ref
 	timed := true
 	for i := range reqs {
 		css[i] = newConverser(len(reqs[i]), opts)
 		css[i].pool, css[i].conv = p, i
 		for k := range reqs[i] {
-			order = append(order, ref{i, k})
 			timed = timed && !reqs[i][k].Time.IsZero()
 		}
 	}
-	at := func(r ref) *Request { return &reqs[r.conv][r.k] }
-	sort.SliceStable(order, func(a, b int) bool {
-		ra, rb := at(order[a]), at(order[b])
-		if timed && !ra.Time.Equal(rb.Time) {
-			return ra.Time.Before(rb.Time)
+	// The conversations are merged in time order (in the input's order
+	// when a request has no time); a conversation's own requests keep
+	// their order, which its accounting of turns relies on.
+	before := func(a, b *Request) bool {
+		if timed && !a.Time.Equal(b.Time) {
+			return a.Time.Before(b.Time)
 		}
-		return ra.seq < rb.seq
-	})
-	for _, r := range order {
-		css[r.conv].turn(reqs[r.conv], r.k)
+		return a.seq < b.seq
+	}
+	h := &nextTurn{reqs: reqs, before: before, at: make([]int, len(reqs))}
+	for i := range reqs {
+		if len(reqs[i]) > 0 {
+			h.convs = append(h.convs, i)
+		}
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		i := h.convs[0]
+		css[i].turn(reqs[i], h.at[i])
+		h.at[i]++
+		if h.at[i] < len(reqs[i]) {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
 	}
 	out := make([]*Conversation, len(reqs))
 	for i, cs := range css {
@@ -189,4 +201,26 @@ func crossNote(cv *Conversation, names []string) string {
 		more = fmt.Sprintf(", and %d more turns", n-3)
 	}
 	return "the provider keys its cache by prefix, not by conversation: " + strings.Join(parts, "; ") + more
+}
+
+// nextTurn is a heap of the conversations that have requests left, the one
+// whose next request comes first on top.
+type nextTurn struct {
+	reqs   [][]Request
+	before func(a, b *Request) bool
+	convs  []int
+	at     []int // the next request of each conversation
+}
+
+func (h *nextTurn) Len() int { return len(h.convs) }
+func (h *nextTurn) Less(a, b int) bool {
+	ia, ib := h.convs[a], h.convs[b]
+	return h.before(&h.reqs[ia][h.at[ia]], &h.reqs[ib][h.at[ib]])
+}
+func (h *nextTurn) Swap(a, b int) { h.convs[a], h.convs[b] = h.convs[b], h.convs[a] }
+func (h *nextTurn) Push(x any)    { h.convs = append(h.convs, x.(int)) }
+func (h *nextTurn) Pop() any {
+	x := h.convs[len(h.convs)-1]
+	h.convs = h.convs[:len(h.convs)-1]
+	return x
 }

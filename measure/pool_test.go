@@ -88,3 +88,33 @@ func TestConverseAllSharedHead(t *testing.T) {
 		})
 	}
 }
+
+// TestConverseAllKeepsTurnOrder: a conversation whose requests' times run
+// out of the input's order (a request started a moment before the one
+// listed ahead of it) is accounted in its own order, as Converse accounts
+// it: the pool orders conversations among each other, not the turns of one.
+func TestConverseAllKeepsTurnOrder(t *testing.T) {
+	bodies := anthropicTurns(4, longText("The system prompt", 3000))
+	t0 := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	var reqs []Request
+	for i, body := range bodies {
+		c := readBody(t, "a.json", body)
+		at := t0.Add(time.Duration(i) * time.Second)
+		if i == 2 {
+			at = t0.Add(time.Second - time.Millisecond) // before request 1
+		}
+		reqs = append(reqs, Request{Name: "a.json", Result: unchanged(c), Vendor: "anthropic", Model: body.Model, Time: at, seq: i})
+	}
+	opts := ConversationOptions{Counter: quarters{}, Encoding: "test-quarter-bytes"}
+	convs, err := ConverseAll([]string{"a.json"}, [][]Request{reqs}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := converse(t, reqs, opts)
+	for k := range alone.Turns {
+		got, want := convs[0].Turns[k], alone.Turns[k]
+		if got.Before.Cached != want.Before.Cached || got.Before.Written != want.Before.Written {
+			t.Errorf("turn %d: cached %d written %d, alone %d and %d", k+1, got.Before.Cached, got.Before.Written, want.Before.Cached, want.Before.Written)
+		}
+	}
+}
