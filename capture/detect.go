@@ -139,7 +139,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 		return "", "", errors.New("unknown request shape: a top-level array that is not a Pi message list")
 	case Object:
 		if what := responseKind(d); what != "" {
-			return "", "", fmt.Errorf("%s, not a request: %s", what, notRequestHint)
+			return "", "", notRequest{what}
 		}
 		if d.Get(root, "role") >= 0 {
 			if why := piMessage(d, root); why != "" {

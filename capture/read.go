@@ -213,6 +213,11 @@ func Expand(args []string) ([]string, error) {
 			}
 			switch strings.ToLower(filepath.Ext(p)) {
 			case ".json", ".jsonl", ".har":
+			case ".yaml", ".yml":
+				// Only VCR cassettes among YAML files, by their start.
+				if d.Type() != 0 || !peekCassette(p) {
+					return nil
+				}
 			default:
 				return nil
 			}
@@ -232,7 +237,7 @@ func Expand(args []string) ([]string, error) {
 			continue
 		}
 		if len(out) == n && len(errs) == reported {
-			errs = append(errs, &Error{File: a, Err: errors.New("directory holds no *.json, *.jsonl or *.har files")})
+			errs = append(errs, &Error{File: a, Err: errors.New("directory holds no *.json, *.jsonl or *.har files, nor a VCR cassette")})
 		}
 	}
 	return out, errors.Join(errs...)
@@ -338,7 +343,7 @@ func Read(name string, data []byte, opts Options) (*File, error) {
 		return nil, &Error{File: name, Err: errors.New("binary data, not a JSON capture")}
 	}
 	if looksLikeEventStream(data) {
-		return nil, &Error{File: name, Err: errors.New("a server-sent event stream (a provider's streamed response), not a request: " + notRequestHint)}
+		return nil, &Error{File: name, Err: notRequest{"a server-sent event stream (a provider's streamed response)"}}
 	}
 	r := reader{f: f, opts: opts}
 	if isCassette(data) {

@@ -9,6 +9,14 @@ import (
 const notRequestHint = "skillopt reads the requests sent to a provider; give it the request body, " +
 	"a recording with both (`skillopt record`, HAR, claude-trace JSONL), or a host session file"
 
+// notRequest is the error for a provider's answer given as a capture. It
+// is ErrNoRequests, so a directory walk notes and skips such a file beside
+// the requests while a file named on its own is an input error.
+type notRequest struct{ what string }
+
+func (e notRequest) Error() string        { return e.what + ", not a request: " + notRequestHint }
+func (e notRequest) Is(target error) bool { return target == ErrNoRequests }
+
 // looksLikeEventStream reports whether data starts as a text/event-stream
 // does: a field line ("event:", "data:", "id:", "retry:") or a comment
 // (":"), after optional blank lines.

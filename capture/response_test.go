@@ -2,6 +2,9 @@ package capture
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,5 +63,35 @@ func TestEventStreamIsNotARequest(t *testing.T) {
 	}
 	if looksLikeEventStream([]byte(`{"data":1}`)) {
 		t.Error("a JSON object read as an event stream")
+	}
+}
+
+func TestExpandFindsCassettesAmongYAML(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("cassette.yaml", "interactions:\n- request:\n    method: POST\n")
+	write("config.yml", "name: not a cassette\n")
+	write("req.json", `{"model":"m","max_tokens":1,"messages":[]}`)
+	got, err := Expand([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range got {
+		names = append(names, filepath.Base(p))
+	}
+	if want := []string{"cassette.yaml", "req.json"}; !slices.Equal(names, want) {
+		t.Errorf("Expand = %v, want %v", names, want)
+	}
+}
+
+func TestResponseIsNoRequests(t *testing.T) {
+	_, err := Read("r.json", []byte(`{"object":"response","output":[]}`), Options{})
+	if !errors.Is(err, ErrNoRequests) {
+		t.Errorf("err = %v, want one that is ErrNoRequests (skipped in a directory)", err)
 	}
 }

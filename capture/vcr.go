@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +21,19 @@ import (
 // response) after another. The body is converted from the YAML, so it is
 // not in the file's bytes and the file is read-only input.
 const EnvVCR = "vcr"
+
+// peekCassette reports whether the regular file p starts as a VCR
+// cassette, reading at most its first 16 KiB.
+func peekCassette(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 16<<10)
+	n, _ := io.ReadFull(f, head)
+	return isCassette(head[:n])
+}
 
 // isCassette reports YAML whose first document starts with an
 // "interactions:" key at its top level (comments, directives, a "---" and

@@ -46,7 +46,7 @@ func validateVerdict(t *testing.T, path string) (verdicts []bool, errors int, ok
 // TestCorpusTransformKeepsVerdict: on every capture file of the shared
 // corpus that validate reads (Pi captures, provider examples, host
 // sessions), validate of transform -o's output says what validate of the
-// input says (host session files are input only and left out): the same verdict for every capture, and no new error. A bare
+// input says (host session files and cassettes are input only and left out): the same verdict for every capture, and no new error. A bare
 // body read with a NAME.meta.json keeps its endpoint through the sidecar
 // transform writes beside its output.
 func TestCorpusTransformKeepsVerdict(t *testing.T) {
@@ -66,8 +66,8 @@ func TestCorpusTransformKeepsVerdict(t *testing.T) {
 		if !ok {
 			continue // not a capture validate reads
 		}
-		if f, err := capture.ReadFile(p, nil, capture.Options{}); err == nil && len(f.Captures) > 0 && f.Captures[0].Session != nil {
-			continue // a host session file is input only; transform refuses it
+		if f, err := capture.ReadFile(p, nil, capture.Options{}); err == nil && (f.IsCassette() || len(f.Captures) > 0 && f.Captures[0].Session != nil) {
+			continue // a host session file or a cassette is input only; transform refuses it
 		}
 		dst := filepath.Join(out, strings.ReplaceAll(filepath.Base(p), ".", "_")+"-"+strconv.Itoa(i)+filepath.Ext(p))
 		var stdout, stderr bytes.Buffer
