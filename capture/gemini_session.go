@@ -189,15 +189,12 @@ func (r *reader) geminiCLI(why, id string, msgs []gcMsg) (*File, error) {
 			continue
 		}
 		reason := why + "; requests rebuilt from its messages, without " + sess.Missing
-		c, seg, err := r.sessionCapture(f.Name, segs[0].first, 0, Gemini, reason, &s.b, "]}")
+		url := geminiCLIURL(s.turns[len(s.turns)-1].Model)
+		c, err := r.sessionCapture(sess, s.turns, segmentAt{f.Name, segs[0].first, 0, Gemini, url, reason}, &s.b)
 		if err != nil {
 			f.Errs = append(f.Errs, err)
 			continue
 		}
-		c.URL = geminiCLIURL(s.turns[len(s.turns)-1].Model)
-		seg.Turns = s.turns
-		c.Session = sess
-		sess.Segments = append(sess.Segments, seg)
 		last = c
 	}
 	if last == nil {

@@ -206,23 +206,32 @@ const (
 	codexURL      = "https://api.openai.com/v1/responses"
 )
 
-// sessionCapture makes the capture of one segment of a session.
-func (r *reader) sessionCapture(name string, line, off int, prov Provider, why string, b *listBody, tail string) (*Capture, *SessionSegment, error) {
+// segmentAt is where a session segment's rebuilt request comes from and
+// where it goes.
+type segmentAt struct {
+	name      string
+	line, off int
+	prov      Provider
+	url, why  string
+}
+
+// sessionCapture makes the capture of one segment of a session, its body
+// b's entries closed by "]}", and adds the segment with its turns to sess.
+func (r *reader) sessionCapture(sess *Session, turns []SessionTurn, at segmentAt, b *listBody) (*Capture, error) {
+	const tail = "]}"
 	body := append(b.buf, tail...)
 	doc, err := Parse(body)
 	if err != nil {
 		// The entries are values of the file and the frame is ours.
-		return nil, nil, &Error{File: name, Err: fmt.Errorf("rebuilt request is not JSON: %w", err)}
+		return nil, &Error{File: at.name, Err: fmt.Errorf("rebuilt request is not JSON: %w", err)}
 	}
-	c := &Capture{Name: name, File: r.f, Envelope: EnvSession, Line: line, Body: body, Doc: doc, Provider: prov, Reason: why,
-		span: [2]int{off, off}, URL: claudeCodeURL}
-	if prov == OpenAIResponses {
-		c.URL = codexURL
-	}
+	c := &Capture{Name: at.name, File: r.f, Envelope: EnvSession, Line: at.line, Body: body, Doc: doc, Provider: at.prov, Reason: at.why,
+		span: [2]int{at.off, at.off}, URL: at.url, Session: sess}
 	if r.opts.Provider != "" {
 		c.Provider, c.Reason = r.opts.Provider, "set by --provider"
 	}
-	return c, &SessionSegment{Tip: c, Ends: b.ends, Open: b.open, Tail: []byte(tail)}, nil
+	sess.Segments = append(sess.Segments, &SessionSegment{Tip: c, Ends: b.ends, Open: b.open, Tail: []byte(tail), Turns: turns})
+	return c, nil
 }
 
 // ccMessage is one message of a Claude Code conversation: its role and
@@ -465,14 +474,11 @@ func (r *reader) ccCapture(why string, cv *ccConversation, first bool) {
 			b.add(m.raw()...)
 		}
 		reason := why + "; requests rebuilt from its messages, without " + sess.Missing
-		c, seg, err := r.sessionCapture(name, cv.line, cv.off, Anthropic, reason, &b, "]}")
+		c, err := r.sessionCapture(sess, s.turns, segmentAt{name, cv.line, cv.off, Anthropic, claudeCodeURL, reason}, &b)
 		if err != nil {
 			f.Errs = append(f.Errs, err)
 			continue
 		}
-		seg.Turns = s.turns
-		c.Session = sess
-		sess.Segments = append(sess.Segments, seg)
 		last = c
 	}
 	if last != nil {
@@ -548,14 +554,11 @@ func (r *reader) codex(why string) (*File, error) {
 			b.add(it)
 		}
 		reason := why + "; requests rebuilt from its response items, without " + sess.Missing
-		c, seg, err := r.sessionCapture(f.Name, cx.first, 0, OpenAIResponses, reason, &b, "]}")
+		c, err := r.sessionCapture(sess, s.turns, segmentAt{f.Name, cx.first, 0, OpenAIResponses, codexURL, reason}, &b)
 		if err != nil {
 			f.Errs = append(f.Errs, err)
 			continue
 		}
-		seg.Turns = s.turns
-		c.Session = sess
-		sess.Segments = append(sess.Segments, seg)
 		last = c
 	}
 	if last == nil {
