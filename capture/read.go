@@ -505,27 +505,15 @@ type reader struct {
 
 func (r *reader) jsonl() (*File, error) {
 	f := r.f
-	data := f.Data
-	lineNo := 0
-	for off := 0; off < len(data); {
-		lineNo++
-		end := bytes.IndexByte(data[off:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += off
+	fileLines(f.Data, func(line []byte, off, no int) error {
+		doc, err := Parse(line)
+		if err != nil {
+			f.Errs = append(f.Errs, locate(f.Name, f.Data, off, err))
+		} else if err := r.top(doc, off, no); err != nil {
+			f.Errs = append(f.Errs, err)
 		}
-		line := data[off:end]
-		if len(bytes.TrimSpace(line)) > 0 {
-			doc, err := Parse(line)
-			if err != nil {
-				f.Errs = append(f.Errs, locate(f.Name, data, off, err))
-			} else if err := r.top(doc, off, lineNo); err != nil {
-				f.Errs = append(f.Errs, err)
-			}
-		}
-		off = end + 1
-	}
+		return nil
+	})
 	if len(f.Captures) == 0 {
 		if len(f.Errs) > 0 {
 			return nil, f.Errs[0]
