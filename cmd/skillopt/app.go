@@ -469,6 +469,17 @@ func onePass(c *cli.Context) bool {
 	return false
 }
 
+// skippedBeside reports, with a note, a file without requests (a host's
+// prompt log, a provider's response) found in a directory beside the
+// captures: not an input error. Named on its own, it is one.
+func (e *env) skippedBeside(c *cli.Context, p string, err error) bool {
+	if !errors.Is(err, capture.ErrNoRequests) || slices.Contains(c.Args().Slice(), p) {
+		return false
+	}
+	fmt.Fprintf(e.stderr, "skillopt: note: %s (skipped)\n", escape.Text(err.Error()))
+	return true
+}
+
 // noteSkipped says, unless quiet, how many entries of f were read past and
 // why the first was.
 func (e *env) noteSkipped(f *capture.File) {
@@ -490,9 +501,7 @@ func (e *env) readCaptures(c *cli.Context) ([]*capture.File, error) {
 	total := 0
 	for _, p := range paths {
 		f, err := capture.ReadFile(p, e.stdin, opts)
-		if errors.Is(err, capture.ErrNoRequests) && !slices.Contains(c.Args().Slice(), p) {
-			// Found in a directory beside the sessions: not an input error.
-			fmt.Fprintf(e.stderr, "skillopt: note: %s (skipped)\n", escape.Text(err.Error()))
+		if e.skippedBeside(c, p, err) {
 			continue
 		}
 		if err != nil {

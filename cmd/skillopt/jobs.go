@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 
@@ -81,9 +80,7 @@ func eachFile[R any](e *env, c *cli.Context, do func(f *capture.File, log *input
 		o.r, o.fatal = do(f, &o.log)
 		return o, nil
 	}, func(i int, o out, err error) error {
-		if errors.Is(err, capture.ErrNoRequests) && !slices.Contains(c.Args().Slice(), paths[i]) {
-			// Found in a directory beside the sessions: not an input error.
-			fmt.Fprintf(e.stderr, "skillopt: note: %s (skipped)\n", escape.Text(err.Error()))
+		if e.skippedBeside(c, paths[i], err) {
 			return nil
 		}
 		if err != nil {
