@@ -138,6 +138,8 @@ var AnthropicFinalAssistant = &rules.Rule{
 	Doc: "A final assistant message prefills the response, and Anthropic limits it. " +
 		"Claude Opus 4.6, Sonnet 4.6 and later models do not support prefill: the conversation must end with a user message " +
 		"(\"This model does not support assistant message prefill\"). " +
+		"Nor does a request with structured outputs (output_config.format, or the beta output_format): " +
+		"\"When using output format, pre-filling the assistant response is not supported\". " +
 		"On the models that do, the prefill may not end with white space (\"final assistant content cannot end with trailing whitespace\"). " +
 		"Sources: https://platform.claude.com/docs/en/about-claude/models/migration-guide (prefill removal), " +
 		"https://platform.claude.com/docs/en/build-with-claude/prompt-engineering/prefill-claudes-response (no trailing white space).",
@@ -163,6 +165,10 @@ func runAnthropicFinalAssistant(p *rules.Pass) error {
 		p.Reportf(d.Pointer(last), "%s does not support prefill: the conversation must end with a user message", m.name)
 		return nil
 	}
+	if f := structuredFormat(d); f >= 0 {
+		p.Reportf(d.Pointer(last), "a prefill is not supported with structured outputs (%s): the conversation must end with a user message", d.Pointer(f))
+		return nil
+	}
 	content := d.Get(last, "content")
 	text := content
 	if d.Kind(content) == capture.Array {
@@ -179,4 +185,17 @@ func runAnthropicFinalAssistant(p *rules.Pass) error {
 		p.Reportf(d.Pointer(text), "the final assistant message ends with white space")
 	}
 	return nil
+}
+
+// structuredFormat returns the node of the request's structured-output
+// format (output_config.format, or the beta's top-level output_format), or
+// -1 when it asks for none.
+func structuredFormat(d *capture.Doc) int {
+	if f := d.Get(d.Get(0, "output_config"), "format"); f >= 0 && d.Kind(f) == capture.Object {
+		return f
+	}
+	if f := d.Get(0, "output_format"); f >= 0 && d.Kind(f) == capture.Object {
+		return f
+	}
+	return -1
 }

@@ -92,6 +92,8 @@ var AnthropicThinkingHistory = &rules.Rule{
 		"a history rewrite that drops it gets \"a final assistant message must start with a thinking block\". " +
 		"With thinking off, a final assistant message may not contain thinking blocks " +
 		"(\"When thinking is disabled, an assistant message in the final position cannot contain thinking\"). " +
+		"With thinking enabled, a final assistant message (a prefill) also begins with a thinking block; " +
+		"and no assistant message may end with a thinking block (\"The final block in an assistant message cannot be thinking\"). " +
 		"Sources: https://platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows (pass thinking blocks back unmodified; one thinking configuration per assistant turn) " +
 		"and the API errors quoted there and in public reports.",
 	Run: runAnthropicThinkingHistory,
@@ -112,8 +114,13 @@ func runAnthropicThinkingHistory(p *rules.Pass) error {
 		return nil
 	}
 	last := msgs[len(msgs)-1]
+	reportThinkingLast(p, msgs)
 	switch typ := thinkingType(d); typ {
 	case "enabled":
+		if d.StrIs(d.Get(last, "role"), "assistant") {
+			reportPrefillWithoutThinking(p, last)
+			return nil
+		}
 		start := -1
 		for i := len(msgs) - 1; i >= 1; i -= 2 {
 			u, a := msgs[i], msgs[i-1]
@@ -150,4 +157,47 @@ func runAnthropicThinkingHistory(p *rules.Pass) error {
 		}
 	}
 	return nil
+}
+
+// reportThinkingLast reports an assistant message whose last block is a
+// thinking block: Anthropic answers "The final block in an assistant
+// message cannot be `thinking`". The last message of a request rebuilt
+// from a session file is the response to that turn and was never sent.
+func reportThinkingLast(p *rules.Pass, msgs []int) {
+	d := p.Capture.Doc
+	for i, m := range msgs {
+		if i == len(msgs)-1 && p.Capture.Session != nil {
+			break
+		}
+		content := d.Get(m, "content")
+		if !d.StrIs(d.Get(m, "role"), "assistant") || d.Kind(content) != capture.Array || d.Len(content) == 0 {
+			continue
+		}
+		if b := d.Elem(content, d.Len(content)-1); isThinkingBlock(d, b) {
+			p.Reportf(d.Pointer(b), "an assistant message may not end with a %s block; a text or tool_use block must follow it", d.GetStr(b, "type"))
+		}
+	}
+}
+
+// reportPrefillWithoutThinking reports a final assistant message that,
+// with thinking enabled, does not begin with a thinking block. A model
+// that takes no prefill at all is left to SO514, which names the cause.
+func reportPrefillWithoutThinking(p *rules.Pass, last int) {
+	if p.Capture.Session != nil {
+		return
+	}
+	if m := antModelOf(p.Capture); m != nil && m.noPrefill {
+		return
+	}
+	d := p.Capture.Doc
+	content := d.Get(last, "content")
+	first := d.Elem(content, 0)
+	if d.Kind(content) == capture.Array && first >= 0 && isThinkingBlock(d, first) {
+		return
+	}
+	at := last
+	if first >= 0 {
+		at = first
+	}
+	p.Reportf(d.Pointer(at), "with thinking enabled, a final assistant message (a prefill) must begin with a thinking or redacted_thinking block")
 }

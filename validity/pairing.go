@@ -20,7 +20,8 @@ var AnthropicPairing = &rules.Rule{
 	Doc: "Anthropic tool results answer the tool calls of the turn before them. " +
 		"Every tool_use block of an assistant message that the conversation continues past has a tool_result with its id in the next message, " +
 		"which is a user message; every tool_result answers a tool_use of the assistant message just before it; " +
-		"and tool_result blocks come first in their message, before any text. Anthropic answers anything else with HTTP 400.",
+		"tool_result blocks come first in their message, before any text; " +
+		"and no two tool_use blocks of the conversation share an id. Anthropic answers anything else with HTTP 400.",
 	Run: runAnthropicPairing,
 }
 
@@ -30,11 +31,13 @@ func runAnthropicPairing(p *rules.Pass) error {
 	}
 	d := p.Capture.Doc
 	msgs := elems(d, d.Get(0, "messages"))
+	firstUse := map[string]int{}
 	for i, m := range msgs {
 		content := d.Get(m, "content")
 		switch d.GetStr(m, "role") {
 		case "assistant":
 			calls := blocksOf(d, content, "tool_use")
+			reportDuplicateIDs(p, calls, firstUse)
 			if len(calls) == 0 || i+1 >= len(msgs) {
 				continue
 			}
@@ -78,6 +81,24 @@ func runAnthropicPairing(p *rules.Pass) error {
 		}
 	}
 	return nil
+}
+
+// reportDuplicateIDs reports a tool_use whose id an earlier tool_use of
+// the request already carries ("tool_use ids must be unique", at the later
+// block); first maps each id seen so far to its block.
+func reportDuplicateIDs(p *rules.Pass, calls []int, first map[string]int) {
+	d := p.Capture.Doc
+	for _, c := range calls {
+		id := d.GetStr(c, "id")
+		if id == "" {
+			continue
+		}
+		if prev, ok := first[id]; ok {
+			p.Reportf(d.Pointer(c), "tool_use id %s is already used at %s; tool_use ids must be unique", id, d.Pointer(prev))
+			continue
+		}
+		first[id] = c
+	}
 }
 
 // blocksOf returns the content blocks of the given type (content given as
