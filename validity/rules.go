@@ -9,7 +9,7 @@ import (
 func Rules() []*rules.Rule {
 	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
 		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
-		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, PiMessageParts,
+		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, AnthropicExclusiveOptions, PiMessageParts,
 		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, MistralMessages}
 }
 
