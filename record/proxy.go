@@ -155,6 +155,12 @@ func New(opts Options) (*Proxy, error) {
 	return p, nil
 }
 
+// Server is the HTTP server that serves the proxy, as skillopt record
+// runs it: a client has a minute to send a request's headers.
+func (p *Proxy) Server() *http.Server {
+	return &http.Server{Handler: p, ReadHeaderTimeout: time.Minute}
+}
+
 // Upstreams are the upstreams the proxy forwards to.
 func (p *Proxy) Upstreams() []Upstream { return p.ups }
 
