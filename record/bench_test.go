@@ -113,7 +113,8 @@ func benchUpstream() ([]string, func()) {
 // benchProxy runs the proxy as skillopt record does (its server, a
 // capture file in a new folder, no --responses) in front of the upstream
 // at $SKILLOPT_RECORD_BENCH_UPSTREAM, and a second listener whose /wait
-// returns once every exchange that ended is recorded.
+// returns once every exchange that ended is recorded, with the processor
+// time the process has used (ns).
 func benchProxy() ([]string, func()) {
 	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, err)
@@ -142,7 +143,7 @@ func benchProxy() ([]string, func()) {
 	ctl := listen()
 	go http.Serve(ctl, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.Wait()
-		fmt.Fprintln(w, p.Stats().Recorded)
+		fmt.Fprintln(w, cpuTime().Nanoseconds())
 	}))
 	return []string{"http://" + ln.Addr().String(), "http://" + ctl.Addr().String()}, func() {
 		srv.Close()
@@ -240,25 +241,34 @@ func newBenchRig(b *testing.B) *benchRig {
 		direct: &http.Client{Transport: &http.Transport{}}, proxied: &http.Client{Transport: &http.Transport{}}}
 }
 
-// settle returns once the proxy has recorded every exchange that ended:
-// a host waits seconds for the model between two requests, and the proxy
-// writes the record meanwhile.
-func (r *benchRig) settle(b *testing.B) {
+// settle returns once the proxy has recorded every exchange that ended
+// (a host waits seconds for the model between two requests, and the
+// proxy writes the record meanwhile), with the processor time the proxy
+// process has used.
+func (r *benchRig) settle(b *testing.B) time.Duration {
 	resp, err := http.Get(r.wait)
 	if err != nil {
 		b.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	defer resp.Body.Close()
+	var ns int64
+	if _, err := fmt.Fscan(resp.Body, &ns); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ns)
 }
 
 // interleaved runs one direct and one proxied request each iteration,
 // which goes first alternating, so that the machine's load falls on both
 // alike; the timer runs during the requests only, and each request
 // starts once the proxy has recorded the one before. It reports the p50 of
-// each in milliseconds and the proxy's added latency, the difference.
+// each in milliseconds, the proxy's added latency (the difference), and
+// the processor time the proxy process spends on a request, its record
+// included (proxy-cpu-ms, less noisy on a busy machine than latency).
 func (r *benchRig) interleaved(b *testing.B, unit string, send func(*http.Client, string) time.Duration) {
 	var direct, proxied []time.Duration
+	cpu0 := r.settle(b)
+	cpu := cpu0
 	for i := 0; b.Loop(); i++ {
 		for j := range 2 {
 			if (i+j)%2 == 0 {
@@ -269,11 +279,14 @@ func (r *benchRig) interleaved(b *testing.B, unit string, send func(*http.Client
 			// The record of a proxied request is written before the next
 			// request of either kind starts.
 			b.StopTimer()
-			r.settle(b)
+			cpu = r.settle(b)
 			b.StartTimer()
 		}
 	}
 	d, p := median(direct), median(proxied)
+	if len(proxied) > 0 {
+		b.ReportMetric(float64((cpu-cpu0).Nanoseconds())/1e6/float64(len(proxied)), "proxy-cpu-ms")
+	}
 	b.ReportMetric(d, "direct-"+unit)
 	b.ReportMetric(p, "proxy-"+unit)
 	b.ReportMetric(p-d, "added-"+unit)
