@@ -61,7 +61,11 @@ func (l *Log) Path() string { return l.path }
 // Append writes line and a line break in one write.
 func (l *Log) Append(line []byte) error {
 	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
+	return l.write(append(append(buf, line...), '\n'))
+}
+
+// write writes buf, a line with its line break, in one write.
+func (l *Log) write(buf []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {

@@ -155,6 +155,12 @@ func New(opts Options) (*Proxy, error) {
 	return p, nil
 }
 
+// Server is the HTTP server that serves the proxy, as skillopt record
+// runs it: a client has a minute to send a request's headers.
+func (p *Proxy) Server() *http.Server {
+	return &http.Server{Handler: p, ReadHeaderTimeout: time.Minute}
+}
+
 // Upstreams are the upstreams the proxy forwards to.
 func (p *Proxy) Upstreams() []Upstream { return p.ups }
 
@@ -187,7 +193,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{up: up, target: up.join(path, r.URL.RawQuery), start: time.Now()}
 	body := &bodyTee{rc: r.Body, limit: MaxRecordedBody}
 	if n := r.ContentLength; n > 0 && n <= MaxRecordedBody {
-		body.buf = make([]byte, 0, n)
+		body.buf = getBuf(int(n))
 	}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = body
@@ -232,7 +238,11 @@ func (p *Proxy) finish(ex *exchange, method string, header http.Header, body *bo
 	if usageJSON != nil {
 		u = measure.ResponseUsage(append(append([]byte(`{"usage":`), usageJSON...), '}'))
 	}
-	reqBody, over := body.kept()
+	// The buffers of the body and the line go back to the pool when the
+	// exchange is counted (doc reads the body's); a read of the body
+	// after this one keeps nothing.
+	reqBody, over := body.take()
+	defer putBuf(reqBody)
 	recordable := !over && len(bytes.TrimSpace(reqBody)) > 0
 	var doc *capture.Doc
 	if recordable {
@@ -244,10 +254,11 @@ func (p *Proxy) finish(ex *exchange, method string, header http.Header, body *bo
 	var line []byte
 	if recordable {
 		line = p.line(ex, method, header, capture.RedactDoc(doc), usageJSON, text, cut, aborted)
+		defer putBuf(line)
 	}
 	var werr error
 	if line != nil && p.log != nil {
-		werr = p.log.Append(line)
+		werr = p.log.write(line)
 	}
 
 	p.mu.Lock()
@@ -301,13 +312,13 @@ func modelOf(doc *capture.Doc, path string) string {
 	return ""
 }
 
-// line writes one exchange as a request record: url, method, headers
-// and the body as sent (credentials redacted by the capture reader's
-// rules), and the response's status, headers, usage, timings and, with
-// --responses, its text.
+// line writes one exchange as a request record, ending in a line break:
+// url, method, headers and the body as sent (credentials redacted by the
+// capture reader's rules), and the response's status, headers, usage,
+// timings and, with --responses, its text. The line is in a buffer of
+// the pool.
 func (p *Proxy) line(ex *exchange, method string, header http.Header, body, usageJSON, text []byte, cut, aborted bool) []byte {
-	var b bytes.Buffer
-	b.Grow(len(body) + len(text) + 4096)
+	b := bytes.NewBuffer(getBuf(len(body) + len(text) + 4096))
 	b.WriteString(`{"recorded_at":`)
 	b.Write(capture.Quote(ex.start.UTC().Format(time.RFC3339Nano)))
 	b.WriteString(`,"url":`)
@@ -315,7 +326,7 @@ func (p *Proxy) line(ex *exchange, method string, header http.Header, body, usag
 	b.WriteString(`,"method":`)
 	b.Write(capture.Quote(method))
 	b.WriteString(`,"headers":`)
-	writeHeaders(&b, header, nil)
+	writeHeaders(b, header, nil)
 	b.WriteString(`,"body":`)
 	if bytes.IndexByte(body, '\n') >= 0 || bytes.IndexByte(body, '\r') >= 0 {
 		// A body written over several lines is kept as a JSON string,
@@ -328,18 +339,18 @@ func (p *Proxy) line(ex *exchange, method string, header http.Header, body, usag
 	b.WriteString(strconv.Itoa(ex.status))
 	if ex.header != nil {
 		b.WriteString(`,"headers":`)
-		writeHeaders(&b, ex.header, p.respKeep)
+		writeHeaders(b, ex.header, p.respKeep)
 	}
 	if usageJSON != nil {
 		b.WriteString(`,"usage":`)
 		b.Write(usageJSON)
 	}
 	if !ex.first.IsZero() {
-		fmt.Fprintf(&b, `,"first_byte_ms":%.3f`, float64(ex.first.Sub(ex.start).Microseconds())/1000)
+		fmt.Fprintf(b, `,"first_byte_ms":%.3f`, float64(ex.first.Sub(ex.start).Microseconds())/1000)
 	}
-	fmt.Fprintf(&b, `,"duration_ms":%.3f`, float64(time.Since(ex.start).Microseconds())/1000)
+	fmt.Fprintf(b, `,"duration_ms":%.3f`, float64(time.Since(ex.start).Microseconds())/1000)
 	if ex.obs != nil {
-		fmt.Fprintf(&b, `,"bytes":%d`, ex.obs.n)
+		fmt.Fprintf(b, `,"bytes":%d`, ex.obs.n)
 	}
 	switch {
 	case aborted:
@@ -360,7 +371,7 @@ func (p *Proxy) line(ex *exchange, method string, header http.Header, body, usag
 	if cut {
 		b.WriteString(`,"truncated":true`)
 	}
-	b.WriteString("}}")
+	b.WriteString("}}\n")
 	return b.Bytes()
 }
 
@@ -385,20 +396,23 @@ func writeHeaders(b *bytes.Buffer, h http.Header, keep *capture.Keep) {
 }
 
 // bodyTee keeps what the transport reads of a request body, up to limit.
-// The transport reads it on a goroutine of its own.
+// The transport reads it on a goroutine of its own, which may still be
+// reading when the exchange is recorded (an aborted request): take ends
+// the keeping.
 type bodyTee struct {
 	mu    sync.Mutex
 	rc    io.ReadCloser
 	buf   []byte
 	limit int
 	over  bool
+	taken bool
 }
 
 func (t *bodyTee) Read(p []byte) (int, error) {
 	n, err := t.rc.Read(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if n > 0 && !t.over {
+	if n > 0 && !t.over && !t.taken {
 		if len(t.buf)+n > t.limit {
 			t.over, t.buf = true, nil
 		} else {
@@ -410,11 +424,40 @@ func (t *bodyTee) Read(p []byte) (int, error) {
 
 func (t *bodyTee) Close() error { return t.rc.Close() }
 
-// kept returns the body kept and whether it passed the limit.
-func (t *bodyTee) kept() ([]byte, bool) {
+// take returns the body kept and whether it passed the limit; what is
+// read after it is not kept.
+func (t *bodyTee) take() ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.buf, t.over
+	buf := t.buf
+	t.buf, t.taken = nil, true
+	return buf, t.over
+}
+
+// Request bodies and record lines are hundreds of kilobytes each: their
+// buffers are kept for the next exchange rather than left to the
+// collector, which a run of large allocations would start while the
+// next request is being forwarded. A buffer larger than maxPooled is
+// not kept.
+const maxPooled = 8 << 20
+
+var bufPool sync.Pool // of *[]byte
+
+// getBuf returns an empty buffer of capacity n or more.
+func getBuf(n int) []byte {
+	if v, ok := bufPool.Get().(*[]byte); ok && cap(*v) >= n {
+		return (*v)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putBuf gives a buffer back to the pool; its bytes must no longer be in
+// use.
+func putBuf(b []byte) {
+	if c := cap(b); c > 0 && c <= maxPooled {
+		b = b[:0]
+		bufPool.Put(&b)
+	}
 }
 
 // teeBody shows the observer what the client is sent. A chunk is

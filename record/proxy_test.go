@@ -495,3 +495,75 @@ func TestUnreachableUpstream(t *testing.T) {
 		t.Fatalf("stats %+v", s)
 	}
 }
+
+// TestPooledBuffersKeepEachBody sends bodies of falling and rising sizes,
+// with and without a length, one after the other: the buffers of one
+// exchange are reused by the next, and every record must hold its own
+// request's bytes and nothing of another's.
+func TestPooledBuffersKeepEachBody(t *testing.T) {
+	r := newRig(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		io.Copy(io.Discard, req.Body)
+		io.WriteString(w, `{"usage":{"input_tokens":1,"output_tokens":1}}`)
+	}), Options{})
+	type send struct {
+		fill    string
+		n       int
+		chunked bool
+	}
+	sends := []send{{"a", 300 << 10, false}, {"b", 1 << 10, false}, {"c", 300 << 10, true}, {"d", 10, true}, {"e", 200 << 10, false}, {"f", 5, false}}
+	var want []string
+	for i, s := range sends {
+		body := `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat(s.fill, s.n) + `"}]}`
+		want = append(want, body)
+		var rd io.Reader = strings.NewReader(body)
+		if s.chunked {
+			rd = io.MultiReader(rd) // no length: sent chunked
+		}
+		req, err := http.NewRequestWithContext(t.Context(), "POST", r.url+"/anthropic/v1/messages", rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("x-api-key", testKey)
+		resp, err := r.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		r.wait(i + 1)
+	}
+	in := r.lines()
+	if len(in) != len(want) {
+		t.Fatalf("%d exchanges recorded, want %d", len(in), len(want))
+	}
+	for i, x := range in {
+		if string(x.Capture.Body) != want[i] {
+			t.Errorf("record %d: body of %d bytes is not the request's %d bytes", i+1, len(x.Capture.Body), len(want[i]))
+		}
+	}
+}
+
+// TestBodyTeeTakeEndsKeeping: once the body is taken for the record (and
+// its buffer given back to the pool), a late read of the transport's
+// keeps nothing and writes nothing into the buffer.
+func TestBodyTeeTakeEndsKeeping(t *testing.T) {
+	buf := make([]byte, 0, 8)
+	bt := &bodyTee{rc: io.NopCloser(strings.NewReader("abcdefgh")), buf: buf, limit: 100}
+	p := make([]byte, 4)
+	if n, _ := bt.Read(p); n != 4 {
+		t.Fatalf("read %d bytes", n)
+	}
+	got, over := bt.take()
+	if string(got) != "abcd" || over {
+		t.Fatalf("took %q, over %v", got, over)
+	}
+	if n, _ := bt.Read(p); n != 4 || string(p) != "efgh" {
+		t.Fatalf("late read: %d bytes %q", n, p[:n])
+	}
+	if string(buf[:cap(buf)]) != "abcd\x00\x00\x00\x00" {
+		t.Fatalf("the taken buffer was written to after take: %q", buf[:cap(buf)])
+	}
+	if again, _ := bt.take(); again != nil {
+		t.Fatalf("a second take returned %q", again)
+	}
+}

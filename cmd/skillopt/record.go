@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -110,7 +109,7 @@ func runRecord(e *env, c *cli.Context) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("record: %w", err)}
 	}
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: time.Minute}
+	srv := p.Server()
 	go srv.Serve(ln)
 	addr := "http://" + ln.Addr().String()
 	vars := record.BaseURLs(p.Upstreams(), addr)
