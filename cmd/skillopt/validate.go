@@ -54,7 +54,7 @@ func (e *env) runValidate(c *cli.Context) error {
 	}
 	levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
 	rep := e.newReport("validate")
@@ -106,7 +106,7 @@ func validateFile(f *capture.File, renv *rules.Env, forceStrict, lenient bool, l
 	for _, capt := range f.Captures {
 		errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
 		if err != nil {
-			log.warn(fmt.Errorf("%s: %v", capt.Name, err))
+			log.warn(fmt.Errorf("%s: %w", capt.Name, err))
 			continue
 		}
 		strict, endpoint := validity.Strict(capt)
