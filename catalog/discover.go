@@ -308,7 +308,25 @@ func (w *skillWalker) dir(root, dirPath, rel, canon string, depth int, ign *igno
 		return
 	}
 	ign = ign.load(dirPath, rel, des)
+	entries := w.entries(root, dirPath, rel, depth, ign, des)
+	skill, found, stop := w.skillFile(root, canon, entries, skill)
+	if stop {
+		return
+	}
+	if depth == 0 && !found && !w.noRootFiles {
+		for _, e := range entries {
+			if e.regular && strings.EqualFold(path.Ext(e.name), ".md") {
+				w.addFile(Source{Path: e.full, Canonical: w.canonical(canon, e), Root: root, Rel: e.rel, Kind: RootFile})
+			}
+		}
+	}
+	w.subdirs(root, canon, entries, depth, ign, skill)
+}
 
+// entries returns the entries of a folder that play a part in discovery,
+// symlinks resolved, reporting stale temporary files, broken links and
+// ignored entries on the way.
+func (w *skillWalker) entries(root, dirPath, rel string, depth int, ign *ignoreSet, des []fs.DirEntry) []walkEntry {
 	entries := make([]walkEntry, 0, len(des))
 	for _, de := range des {
 		name := de.Name()
@@ -325,25 +343,8 @@ func (w *skillWalker) dir(root, dirPath, rel, canon string, depth int, ign *igno
 			continue
 		}
 		e := walkEntry{name: name, full: filepath.Join(dirPath, name), rel: joinRel(rel, name)}
-		switch {
-		case t&fs.ModeSymlink != 0:
-			e.symlink = true
-			st, err := os.Stat(e.full)
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					w.event(Event{Kind: EventBroken, Path: e.full, Root: root, Rel: e.rel, Err: errors.New("dangling symlink")})
-				} else if isLoop(err) {
-					w.event(Event{Kind: EventCycle, Path: e.full, Root: root, Rel: e.rel, Err: errors.New("symlink loop")})
-				} else {
-					w.event(Event{Kind: EventUnreadable, Path: e.full, Root: root, Rel: e.rel, Err: unwrapPath(err)})
-				}
-				continue
-			}
-			e.isDir, e.regular = st.IsDir(), st.Mode().IsRegular()
-		case t.IsDir():
-			e.isDir = true
-		case t.IsRegular():
-			e.regular = true
+		if !w.resolve(root, &e, t) {
+			continue
 		}
 		if p := ign.match(e.rel, e.isDir); p != nil {
 			if !p.negated {
@@ -353,41 +354,70 @@ func (w *skillWalker) dir(root, dirPath, rel, canon string, depth int, ign *igno
 		}
 		entries = append(entries, e)
 	}
+	return entries
+}
 
+// resolve fills in what an entry of type t is, following a symlink; it
+// reports a link that leads nowhere and returns false for it.
+func (w *skillWalker) resolve(root string, e *walkEntry, t fs.FileMode) bool {
+	switch {
+	case t&fs.ModeSymlink != 0:
+		e.symlink = true
+		st, err := os.Stat(e.full)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				w.event(Event{Kind: EventBroken, Path: e.full, Root: root, Rel: e.rel, Err: errors.New("dangling symlink")})
+			} else if isLoop(err) {
+				w.event(Event{Kind: EventCycle, Path: e.full, Root: root, Rel: e.rel, Err: errors.New("symlink loop")})
+			} else {
+				w.event(Event{Kind: EventUnreadable, Path: e.full, Root: root, Rel: e.rel, Err: unwrapPath(err)})
+			}
+			return false
+		}
+		e.isDir, e.regular = st.IsDir(), st.Mode().IsRegular()
+	case t.IsDir():
+		e.isDir = true
+	case t.IsRegular():
+		e.regular = true
+	}
+	return true
+}
+
+// skillFile adds the folder's SKILL.md, or reports it nested in the skill
+// root or spelled in another case. It returns the skill root to walk below
+// with, whether the folder holds a SKILL.md, and whether the walk stops at
+// this folder (a skill root outside Nested mode).
+func (w *skillWalker) skillFile(root, canon string, entries []walkEntry, skill string) (string, bool, bool) {
 	var skillEntry *walkEntry
 	for i := range entries {
 		if entries[i].name == SkillFileName && !entries[i].isDir {
 			skillEntry = &entries[i]
 		}
 	}
-	if skillEntry != nil {
-		src := Source{Path: skillEntry.full, Root: root, Rel: skillEntry.rel, Kind: SkillFile}
-		src.Canonical = w.canonical(canon, *skillEntry)
-		if skill != "" {
-			w.event(Event{Kind: EventNested, Path: src.Path, Root: root, Rel: src.Rel, Other: skill})
-		} else {
-			w.addFile(src)
-			if !w.opts.Nested {
-				return
-			}
-			skill = src.Path
-		}
-	} else if skill == "" {
-		for _, e := range entries {
-			if !e.isDir && strings.EqualFold(e.name, SkillFileName) {
-				w.event(Event{Kind: EventMiscased, Path: e.full, Root: root, Rel: e.rel})
+	if skillEntry == nil {
+		if skill == "" {
+			for _, e := range entries {
+				if !e.isDir && strings.EqualFold(e.name, SkillFileName) {
+					w.event(Event{Kind: EventMiscased, Path: e.full, Root: root, Rel: e.rel})
+				}
 			}
 		}
+		return skill, false, false
 	}
-
-	if depth == 0 && skillEntry == nil && !w.noRootFiles {
-		for _, e := range entries {
-			if e.regular && strings.EqualFold(path.Ext(e.name), ".md") {
-				w.addFile(Source{Path: e.full, Canonical: w.canonical(canon, e), Root: root, Rel: e.rel, Kind: RootFile})
-			}
-		}
+	src := Source{Path: skillEntry.full, Root: root, Rel: skillEntry.rel, Kind: SkillFile}
+	src.Canonical = w.canonical(canon, *skillEntry)
+	if skill != "" {
+		w.event(Event{Kind: EventNested, Path: src.Path, Root: root, Rel: src.Rel, Other: skill})
+		return skill, true, false
 	}
+	w.addFile(src)
+	return src.Path, true, !w.opts.Nested
+}
 
+// subdirs walks the folders among entries, once each: a cycle back up,
+// an alias of a folder already walked and a folder past the depth limit
+// are reported instead.
+func (w *skillWalker) subdirs(root, canon string, entries []walkEntry, depth int, ign *ignoreSet, skill string) {
 	for _, e := range entries {
 		if w.stopped {
 			return

@@ -538,6 +538,30 @@ func ProgressOf(st *InitState) Progress {
 // credentials, an invalid request, no quota), or one more transient error,
 // stops the run with a *StopError once the state is saved.
 func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected int, err error) {
+	extra := extraCalls(st)
+	for i := 0; i < len(st.Groups); i++ {
+		g := st.Groups[i]
+		if g.Status != "pending" {
+			continue
+		}
+		verdict, err := in.absorbGroup(st, prof, g, extra)
+		switch verdict {
+		case groupAccepted:
+			accepted++
+		case groupRejected:
+			rejected++
+		}
+		if err != nil {
+			return accepted, rejected, err
+		}
+	}
+	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
+	return accepted, rejected, in.save(st)
+}
+
+// extraCalls counts, per original group, the requests sent beyond the
+// first: retries and the groups split from it.
+func extraCalls(st *InitState) map[string]int {
 	extra := map[string]int{}
 	for _, g := range st.Groups {
 		if g.ID != g.Origin {
@@ -547,97 +571,110 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			extra[g.Origin] += g.Attempt - 1
 		}
 	}
-	for i := 0; i < len(st.Groups); i++ {
-		g := st.Groups[i]
-		if g.Status != "pending" {
-			continue
-		}
-		path, err := in.ResponsePath(g.ID)
-		if err != nil {
-			return accepted, rejected, err
-		}
-		data, rerr := untrusted.ReadFile(path, MaxResponseBytes)
-		if errors.Is(rerr, fs.ErrNotExist) {
-			continue // not answered yet
-		}
-		if rerr == nil {
-			if pe, ok := ParseProviderError(data); ok {
-				if err := in.providerFailed(st, g, path, pe); err != nil {
-					return accepted, rejected, err
-				}
-				continue
-			}
-		}
-		var cards []answerCard
-		var perr error
-		if rerr == nil {
-			cards, perr = ParseAnswer(data)
-		}
-		var problems []string
-		var good map[string]ProfileCard
-		if rerr != nil {
-			// A FIFO, a device or an oversized file in the answer's place
-			// is a rejected answer, not something to wait for.
-			problems = []string{fmt.Sprintf("answer file refused: %v", rerr)}
-		} else if perr != nil {
-			problems = []string{perr.Error()}
-		} else {
-			good, problems = CheckAnswer(in.skills(g), cards)
-		}
-		if len(problems) == 0 {
-			for n, pc := range good {
-				prof.Cards[n] = pc
-			}
-			if err := prof.Save(in.Profile); err != nil {
-				return accepted, rejected, err
-			}
-			g.Status, g.Feedback = "accepted", ""
-			accepted++
-			if err := in.save(st); err != nil {
-				return accepted, rejected, err
-			}
-			in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Accepted: true})
-			continue
-		}
-		rejected++
-		// The answer is moved aside, not deleted: it may be someone's
-		// only copy, and the next answer goes in its place.
-		aside, err := in.setAside(g)
-		if err != nil {
-			return accepted, rejected, err
-		}
-		g.Feedback = feedback(problems)
-		switch {
-		case extra[g.Origin] >= MaxExtraCalls:
-			g.Status = "failed"
-		case g.Attempt < MaxAttempts:
-			g.Attempt++
-			extra[g.Origin]++
-			if err := in.writeRequest(g); err != nil {
-				return accepted, rejected, err
-			}
-		case len(g.Skills) > 1 && extra[g.Origin]+2 <= MaxExtraCalls:
-			g.Status = "split"
-			half := len(g.Skills) / 2
-			for k, part := range [][]string{g.Skills[:half], g.Skills[half:]} {
-				child := &InitGroup{ID: fmt.Sprintf("%s%c", g.ID, 'a'+k), Origin: g.Origin, Skills: part, Attempt: 1, Status: "pending", Feedback: g.Feedback}
-				st.Groups = append(st.Groups, child)
-				extra[g.Origin]++
-				if err := in.writeRequest(child); err != nil {
-					return accepted, rejected, err
-				}
-			}
-		default:
-			g.Status = "failed"
-		}
-		if err := in.save(st); err != nil {
-			return accepted, rejected, err
-		}
-		next := map[string]string{"pending": "retry", "split": "split", "failed": "failed"}[g.Status]
-		in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: problems, SetAside: aside, Next: next})
+	return extra
+}
+
+// groupVerdict is what became of one pending group's answer.
+type groupVerdict int
+
+const (
+	groupWaiting  groupVerdict = iota // no verdict: not answered yet, or a provider error
+	groupAccepted                     // its cards are in the profile
+	groupRejected                     // retried, split or failed
+)
+
+// absorbGroup reads the answer of one pending group, if there is one.
+func (in *Initializer) absorbGroup(st *InitState, prof *Profile, g *InitGroup, extra map[string]int) (groupVerdict, error) {
+	path, err := in.ResponsePath(g.ID)
+	if err != nil {
+		return groupWaiting, err
 	}
-	sort.SliceStable(st.Groups, func(a, b int) bool { return st.Groups[a].ID < st.Groups[b].ID })
-	return accepted, rejected, in.save(st)
+	data, rerr := untrusted.ReadFile(path, MaxResponseBytes)
+	if errors.Is(rerr, fs.ErrNotExist) {
+		return groupWaiting, nil // not answered yet
+	}
+	if rerr == nil {
+		if pe, ok := ParseProviderError(data); ok {
+			return groupWaiting, in.providerFailed(st, g, path, pe)
+		}
+	}
+	good, problems := in.checkAnswer(g, data, rerr)
+	if len(problems) == 0 {
+		return in.accept(st, prof, g, good)
+	}
+	return groupRejected, in.reject(st, g, problems, extra)
+}
+
+// checkAnswer returns the cards of an answer that pass, or its problems.
+func (in *Initializer) checkAnswer(g *InitGroup, data []byte, rerr error) (map[string]ProfileCard, []string) {
+	if rerr != nil {
+		// A FIFO, a device or an oversized file in the answer's place
+		// is a rejected answer, not something to wait for.
+		return nil, []string{fmt.Sprintf("answer file refused: %v", rerr)}
+	}
+	cards, perr := ParseAnswer(data)
+	if perr != nil {
+		return nil, []string{perr.Error()}
+	}
+	return CheckAnswer(in.skills(g), cards)
+}
+
+// accept writes an accepted group's cards into the profile, then the
+// state; the group counts as accepted once the profile is saved.
+func (in *Initializer) accept(st *InitState, prof *Profile, g *InitGroup, good map[string]ProfileCard) (groupVerdict, error) {
+	for n, pc := range good {
+		prof.Cards[n] = pc
+	}
+	if err := prof.Save(in.Profile); err != nil {
+		return groupWaiting, err
+	}
+	g.Status, g.Feedback = "accepted", ""
+	if err := in.save(st); err != nil {
+		return groupAccepted, err
+	}
+	in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Accepted: true})
+	return groupAccepted, nil
+}
+
+// reject sets a rejected answer aside and retries the group with
+// feedback, splits it in two or lets it fail, within the limits.
+func (in *Initializer) reject(st *InitState, g *InitGroup, problems []string, extra map[string]int) error {
+	// The answer is moved aside, not deleted: it may be someone's
+	// only copy, and the next answer goes in its place.
+	aside, err := in.setAside(g)
+	if err != nil {
+		return err
+	}
+	g.Feedback = feedback(problems)
+	switch {
+	case extra[g.Origin] >= MaxExtraCalls:
+		g.Status = "failed"
+	case g.Attempt < MaxAttempts:
+		g.Attempt++
+		extra[g.Origin]++
+		if err := in.writeRequest(g); err != nil {
+			return err
+		}
+	case len(g.Skills) > 1 && extra[g.Origin]+2 <= MaxExtraCalls:
+		g.Status = "split"
+		half := len(g.Skills) / 2
+		for k, part := range [][]string{g.Skills[:half], g.Skills[half:]} {
+			child := &InitGroup{ID: fmt.Sprintf("%s%c", g.ID, 'a'+k), Origin: g.Origin, Skills: part, Attempt: 1, Status: "pending", Feedback: g.Feedback}
+			st.Groups = append(st.Groups, child)
+			extra[g.Origin]++
+			if err := in.writeRequest(child); err != nil {
+				return err
+			}
+		}
+	default:
+		g.Status = "failed"
+	}
+	if err := in.save(st); err != nil {
+		return err
+	}
+	next := map[string]string{"pending": "retry", "split": "split", "failed": "failed"}[g.Status]
+	in.tell(AnswerOutcome{Group: g.ID, Skills: len(g.Skills), Problems: problems, SetAside: aside, Next: next})
+	return nil
 }
 
 // StopError ends card generation: the provider answered a group's request

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,69 +158,9 @@ func CheckDisabled(names []string) (map[string]bool, error) {
 // 0.75 or 0.9 for one, two or more signals; no signal and a clean run is a
 // success (0.9); anything else is unknown (0.3).
 func Classify(r *Run, o Options) Verdict {
-	var sig []Signal
-	add := func(name, format string, args ...any) {
-		sig = append(sig, Signal{name, fmt.Sprintf(format, args...)})
-	}
-	switch r.StoppedReason {
-	case "timeout":
-		add(SigTimeout, "timeout — the run hit its time limit")
-	case "inactivity":
-		add(SigInactivity, "inactivity — the model stopped calling tools")
-	case "aborted":
-		add(SigAborted, "aborted — the run was cancelled")
-	}
-	if blank(r.FinalText) {
-		add(SigEmptyOutput, "empty output — the final text is blank")
-	}
-	if found := errorMarkers(r.FinalText); len(found) > 0 {
-		add(SigErrorMarkers, "error markers in output (%s)", strings.Join(found, ", "))
-	}
-	if n := len(r.Calls); n > HighToolCalls {
-		add(SigHighToolCalls, "high tool-call count (%d calls, threshold %d)", n, HighToolCalls)
-	}
-	if r.Route != nil && r.Route.HasConfidence && r.Route.Confidence < LowConfidence {
-		add(SigLowConfidence, "low route confidence (%.2f, threshold %s)", r.Route.Confidence, strconv.FormatFloat(LowConfidence, 'f', -1, 64))
-	}
-
-	if !o.Disabled[SigLooping] {
-		if name, n := longestRepeat(r.Calls); n >= LoopRepeat {
-			add(SigLooping, "repeated tool call (%s %d times in a row with identical arguments, threshold %d)", name, n, LoopRepeat)
-		}
-	}
-	if !o.Disabled[SigToolErrors] {
-		failed := 0
-		for i := range r.Calls {
-			if r.Calls[i].IsError {
-				failed++
-			}
-		}
-		if n := len(r.Calls); n >= ErrorRateCalls && float64(failed) >= ErrorRate*float64(n) {
-			add(SigToolErrors, "tool error rate (%d of %d calls failed, %d%%, threshold %d%% of at least %d calls)",
-				failed, n, pct(failed, n), int(ErrorRate*100), ErrorRateCalls)
-		}
-	}
-	if !o.Disabled[SigOverflow] {
-		blocked := 0
-		for i := range r.Calls {
-			if r.Calls[i].Blocked {
-				blocked++
-			}
-		}
-		if blocked > 0 {
-			add(SigOverflow, "overflow blocked (%d of %d results over the overflow ceiling)", blocked, len(r.Calls))
-		}
-	}
-	if !o.Disabled[SigModel] && len(o.AllowedProviders) > 0 && r.Provider != "" {
-		allowed := false
-		for _, p := range o.AllowedProviders {
-			allowed = allowed || p == r.Provider
-		}
-		if !allowed {
-			add(SigModel, "model not allowed (provider %q of %s is not in the allow-list: %s)", r.Provider, r.Model, strings.Join(o.AllowedProviders, ", "))
-		}
-	}
-
+	var sig signals
+	routerSignals(&sig, r)
+	ownSignals(&sig, r, o)
 	switch {
 	case len(sig) >= 3:
 		return Verdict{Failure, sig, 0.9}
@@ -231,6 +172,65 @@ func Classify(r *Run, o Options) Verdict {
 		return Verdict{Success, nil, 0.9}
 	}
 	return Verdict{Unknown, nil, 0.3}
+}
+
+// signals are the signals of one run, in the order they are looked for.
+type signals []Signal
+
+func (s *signals) add(name, format string, args ...any) {
+	*s = append(*s, Signal{name, fmt.Sprintf(format, args...)})
+}
+
+// routerSignals adds the signals the router itself looks for.
+func routerSignals(sig *signals, r *Run) {
+	switch r.StoppedReason {
+	case "timeout":
+		sig.add(SigTimeout, "timeout — the run hit its time limit")
+	case "inactivity":
+		sig.add(SigInactivity, "inactivity — the model stopped calling tools")
+	case "aborted":
+		sig.add(SigAborted, "aborted — the run was cancelled")
+	}
+	if blank(r.FinalText) {
+		sig.add(SigEmptyOutput, "empty output — the final text is blank")
+	}
+	if found := errorMarkers(r.FinalText); len(found) > 0 {
+		sig.add(SigErrorMarkers, "error markers in output (%s)", strings.Join(found, ", "))
+	}
+	if n := len(r.Calls); n > HighToolCalls {
+		sig.add(SigHighToolCalls, "high tool-call count (%d calls, threshold %d)", n, HighToolCalls)
+	}
+	if r.Route != nil && r.Route.HasConfidence && r.Route.Confidence < LowConfidence {
+		sig.add(SigLowConfidence, "low route confidence (%.2f, threshold %s)", r.Route.Confidence, strconv.FormatFloat(LowConfidence, 'f', -1, 64))
+	}
+}
+
+// ownSignals adds skillopt's signals that o does not disable.
+func ownSignals(sig *signals, r *Run, o Options) {
+	if !o.Disabled[SigLooping] {
+		if name, n := longestRepeat(r.Calls); n >= LoopRepeat {
+			sig.add(SigLooping, "repeated tool call (%s %d times in a row with identical arguments, threshold %d)", name, n, LoopRepeat)
+		}
+	}
+	failed, blocked := 0, 0
+	for i := range r.Calls {
+		if r.Calls[i].IsError {
+			failed++
+		}
+		if r.Calls[i].Blocked {
+			blocked++
+		}
+	}
+	if n := len(r.Calls); !o.Disabled[SigToolErrors] && n >= ErrorRateCalls && float64(failed) >= ErrorRate*float64(n) {
+		sig.add(SigToolErrors, "tool error rate (%d of %d calls failed, %d%%, threshold %d%% of at least %d calls)",
+			failed, n, pct(failed, n), int(ErrorRate*100), ErrorRateCalls)
+	}
+	if !o.Disabled[SigOverflow] && blocked > 0 {
+		sig.add(SigOverflow, "overflow blocked (%d of %d results over the overflow ceiling)", blocked, len(r.Calls))
+	}
+	if !o.Disabled[SigModel] && len(o.AllowedProviders) > 0 && r.Provider != "" && !slices.Contains(o.AllowedProviders, r.Provider) {
+		sig.add(SigModel, "model not allowed (provider %q of %s is not in the allow-list: %s)", r.Provider, r.Model, strings.Join(o.AllowedProviders, ", "))
+	}
 }
 
 var markers = []string{"error", "failed", "exception"}

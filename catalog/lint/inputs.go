@@ -52,7 +52,7 @@ func gatherInputs(paths []string, lc *Settings, rep *Report) *lintInputs {
 	addAgentFolder := func(dir string) {
 		des, err := os.ReadDir(dir)
 		if err != nil {
-			rep.Errors = append(rep.Errors, fmt.Errorf("%s: %v", dir, unwrapPath(err)))
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s: %w", dir, unwrapPath(err)))
 			return
 		}
 		for _, de := range des {
@@ -75,7 +75,7 @@ func gatherInputs(paths []string, lc *Settings, rep *Report) *lintInputs {
 			} else {
 				err = unwrapPath(err)
 			}
-			rep.Errors = append(rep.Errors, fmt.Errorf("%s: %v", p, err))
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s: %w", p, err))
 			continue
 		}
 		if !st.IsDir() {

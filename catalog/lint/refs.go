@@ -216,112 +216,145 @@ const maxRefFiles = 100
 // another reference file.
 func (u *Skill) references() []refFinding {
 	u.refsOnce.Do(func() {
-		d := u.doc
-		if d == nil || u.notSkill {
+		if u.doc == nil || u.notSkill {
 			return
 		}
-		// Paths stay as reached (relative or absolute alike): joining and
-		// Rel need no working directory.
-		skillDir := filepath.Dir(filepath.Clean(u.src.Path))
-		exists := map[string]bool{}
-		stat := func(p string) bool {
-			if v, ok := exists[p]; ok {
-				return v
-			}
-			_, err := os.Stat(p)
-			exists[p] = err == nil
-			return err == nil
-		}
-		mainAbs := filepath.Clean(u.src.Path)
-		level := map[string]int{mainAbs: 0}
-		type refFile struct {
-			path  string // as reached, for messages
-			abs   string
-			depth int
-		}
-		queue := []refFile{{path: u.src.Path, abs: mainAbs}}
-		read := 0
-		for len(queue) > 0 {
-			rf := queue[0]
-			queue = queue[1:]
-			var data []byte
-			// The file positions are computed in: the skill's own
-			// document, or a reference file's text.
-			pos := d
-			start := 0
-			if rf.depth == 0 {
-				data = d.Raw
-				start = len(d.Raw) - len(d.Body)
-			} else {
-				if read >= maxRefFiles {
-					break
-				}
-				read++
-				b, err := catalog.ReadSkillFile(rf.path, nil)
-				if err != nil {
-					continue
-				}
-				data = b
-				pos = &catalog.SkillDoc{Path: rf.path, Raw: data}
-			}
-			var next []refFile
-			for _, l := range scanLinks(data, start) {
-				add := func(kind refKind, format string, args ...any) {
-					// Positions are computed only for findings.
-					line, col := pos.Pos(l.off)
-					u.refs = append(u.refs, refFinding{kind: kind, file: rf.path, line: line, col: col, msg: fmt.Sprintf(format, args...)})
-				}
-				t, ok := localTarget(l.target)
-				if !ok {
-					if len(l.target) > 2 && l.target[1] == ':' && strings.Contains(l.target, `\`) {
-						add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
-					}
-					continue
-				}
-				if strings.Contains(t, `\`) {
-					add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
-					t = strings.ReplaceAll(t, `\`, "/")
-				}
-				abs := filepath.Join(filepath.Dir(rf.abs), filepath.FromSlash(t))
-				outside := false
-				if u.dirSkill {
-					if rel, err := filepath.Rel(skillDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-						outside = true
-						add(refOutside, "link %q points outside the skill folder", l.target)
-					}
-				}
-				if !stat(abs) {
-					add(refBroken, "link %q points to a file that does not exist", l.target)
-					continue
-				}
-				if outside || !u.dirSkill {
-					continue
-				}
-				if _, seen := level[abs]; seen {
-					continue
-				}
-				level[abs] = rf.depth + 1
-				if rf.depth >= 1 {
-					shown := t
-					if rel, err := filepath.Rel(skillDir, abs); err == nil {
-						shown = filepath.ToSlash(rel)
-					}
-					add(refDeep, "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
-				}
-				if strings.EqualFold(filepath.Ext(abs), ".md") {
-					// A reference file is read only when it is a regular
-					// file that stays in the skill folder once symlinks
-					// are resolved.
-					if _, err := untrusted.Within(skillDir, abs); err != nil {
-						continue
-					}
-					if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
-						next = append(next, refFile{path: filepath.Join(filepath.Dir(rf.path), filepath.FromSlash(t)), abs: abs, depth: rf.depth + 1})
-					}
-				}
-			}
-			queue = append(queue, next...)
-		}
+		newRefWalk(u).run()
 	})
 	return u.refs
+}
+
+// refFile is a file whose links the reference check reads.
+type refFile struct {
+	path  string // as reached, for messages
+	abs   string
+	depth int
+}
+
+// refWalk reads a skill's links breadth first, from SKILL.md down through
+// the reference files it reaches.
+type refWalk struct {
+	u        *Skill
+	skillDir string
+	exists   map[string]bool
+	level    map[string]int
+	queue    []refFile
+}
+
+func newRefWalk(u *Skill) *refWalk {
+	// Paths stay as reached (relative or absolute alike): joining and
+	// Rel need no working directory.
+	mainAbs := filepath.Clean(u.src.Path)
+	return &refWalk{
+		u:        u,
+		skillDir: filepath.Dir(mainAbs),
+		exists:   map[string]bool{},
+		level:    map[string]int{mainAbs: 0},
+		queue:    []refFile{{path: u.src.Path, abs: mainAbs}},
+	}
+}
+
+func (w *refWalk) run() {
+	d := w.u.doc
+	read := 0
+	for len(w.queue) > 0 {
+		rf := w.queue[0]
+		w.queue = w.queue[1:]
+		var data []byte
+		// The file positions are computed in: the skill's own
+		// document, or a reference file's text.
+		pos := d
+		start := 0
+		if rf.depth == 0 {
+			data = d.Raw
+			start = len(d.Raw) - len(d.Body)
+		} else {
+			if read >= maxRefFiles {
+				break
+			}
+			read++
+			b, err := catalog.ReadSkillFile(rf.path, nil)
+			if err != nil {
+				continue
+			}
+			data = b
+			pos = &catalog.SkillDoc{Path: rf.path, Raw: data}
+		}
+		var next []refFile
+		for _, l := range scanLinks(data, start) {
+			if n, ok := w.link(rf, pos, l); ok {
+				next = append(next, n)
+			}
+		}
+		w.queue = append(w.queue, next...)
+	}
+}
+
+func (w *refWalk) stat(p string) bool {
+	if v, ok := w.exists[p]; ok {
+		return v
+	}
+	_, err := os.Stat(p)
+	w.exists[p] = err == nil
+	return err == nil
+}
+
+// link checks one link of rf and returns the reference file it leads to
+// when that is to be read next.
+func (w *refWalk) link(rf refFile, pos *catalog.SkillDoc, l mdLink) (refFile, bool) {
+	u := w.u
+	add := func(kind refKind, format string, args ...any) {
+		// Positions are computed only for findings.
+		line, col := pos.Pos(l.off)
+		u.refs = append(u.refs, refFinding{kind: kind, file: rf.path, line: line, col: col, msg: fmt.Sprintf(format, args...)})
+	}
+	t, ok := localTarget(l.target)
+	if !ok {
+		if len(l.target) > 2 && l.target[1] == ':' && strings.Contains(l.target, `\`) {
+			add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
+		}
+		return refFile{}, false
+	}
+	if strings.Contains(t, `\`) {
+		add(refBackslash, "link \"%s\" uses backslashes: use forward slashes", l.target)
+		t = strings.ReplaceAll(t, `\`, "/")
+	}
+	abs := filepath.Join(filepath.Dir(rf.abs), filepath.FromSlash(t))
+	outside := false
+	if u.dirSkill {
+		if rel, err := filepath.Rel(w.skillDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			outside = true
+			add(refOutside, "link %q points outside the skill folder", l.target)
+		}
+	}
+	if !w.stat(abs) {
+		add(refBroken, "link %q points to a file that does not exist", l.target)
+		return refFile{}, false
+	}
+	if outside || !u.dirSkill {
+		return refFile{}, false
+	}
+	if _, seen := w.level[abs]; seen {
+		return refFile{}, false
+	}
+	w.level[abs] = rf.depth + 1
+	if rf.depth >= 1 {
+		shown := t
+		if rel, err := filepath.Rel(w.skillDir, abs); err == nil {
+			shown = filepath.ToSlash(rel)
+		}
+		add(refDeep, "%s is linked only from this reference file, not from %s: keep references one level deep", shown, filepath.Base(u.src.Path))
+	}
+	if !strings.EqualFold(filepath.Ext(abs), ".md") {
+		return refFile{}, false
+	}
+	// A reference file is read only when it is a regular file that stays
+	// in the skill folder once symlinks are resolved.
+	if _, err := untrusted.Within(w.skillDir, abs); err != nil {
+		return refFile{}, false
+	}
+	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
+		return refFile{}, false
+	}
+	return refFile{path: filepath.Join(filepath.Dir(rf.path), filepath.FromSlash(t)), abs: abs, depth: rf.depth + 1}, true
 }

@@ -540,14 +540,14 @@ func (e *env) captureArgs(c *cli.Context) ([]string, capture.Options, error) {
 	if p := c.String("provider"); p != "" {
 		prov, err := capture.ParseProvider(p)
 		if err != nil {
-			return nil, opts, usageErr("--provider: %v", err)
+			return nil, opts, usageErr("--provider: %w", err)
 		}
 		opts.Provider = prov
 	}
 	if names := c.StringSlice("keep-header"); len(names) > 0 {
 		keep, err := capture.NewKeep(names)
 		if err != nil {
-			return nil, opts, usageErr("--keep-header: %v", err)
+			return nil, opts, usageErr("--keep-header: %w", err)
 		}
 		opts.Keep = keep
 	}
@@ -586,7 +586,7 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 	}
 	if c.IsSet("tier") {
 		if err := output.CheckTier(c.String("tier")); err != nil {
-			return nil, usageErr("--tier: %v", err)
+			return nil, usageErr("--tier: %w", err)
 		}
 		// The configured copy (setup always loads one), never the defaults.
 		output.FromSet(e.cfg.Options).Tier = c.String("tier")
@@ -597,7 +597,7 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 	}
 	p, err := ruleset.Pipeline(refs, e.cfg.Rules.Disable, e.cfg.Rules.Severity)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	return p, nil
 }

@@ -85,13 +85,13 @@ func archiveGetCommand(e *env) *cli.Command {
 			}
 			h := c.Args().First()
 			if _, err := archive.ParseHandle(h); err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			var r *archive.Range
 			if c.IsSet("lines") {
 				rg, err := archive.ParseRange(c.String("lines"))
 				if err != nil {
-					return usageErr("--lines: %v", err)
+					return usageErr("--lines: %w", err)
 				}
 				r = &rg
 			}
@@ -319,7 +319,7 @@ func sanitizeCommand(e *env) *cli.Command {
 				data, err = untrusted.ReadFile(name, maxSanitizeInput)
 			}
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", name, err)}
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", name, err)}
 			}
 			set := output.FromSet(e.cfg.Options)
 			opts := reduce.SanitizeOptions{StripTraces: set.StripToolTraces && !c.Bool("keep-traces"), MaxChars: set.FinalOutputMaxChars}

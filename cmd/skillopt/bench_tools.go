@@ -67,7 +67,7 @@ func benchToolsCommand(e *env) *cli.Command {
 				}
 				prov, err := capture.ParseProvider(p)
 				if err != nil {
-					return usageErr("--providers: %v", err)
+					return usageErr("--providers: %w", err)
 				}
 				provs = append(provs, prov)
 			}

@@ -274,7 +274,7 @@ func catalogBrowseCommand(e *env) *cli.Command {
 			}
 			page, data, err := snap.Browse(catalog.BrowseRequest{Tags: tags, Match: c.String("match"), Query: c.String("query"), Cursor: c.String("cursor"), PageSize: c.Int("page-size")})
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			why := catrender.BrowseEmpty(snap, page, tags, c.String("query"))
 			if e.format == "json" {

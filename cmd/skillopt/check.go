@@ -30,112 +30,134 @@ func checkCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
-		Flags: append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), jobsFlag()}, formats("", captureReportFormats...)),
-		Action: func(c *cli.Context) error {
-			if err := e.setup(c); err != nil {
-				return err
-			}
-			pipeline, err := e.pipeline(c)
-			if err != nil {
-				return err
-			}
-			invariants, err := ruleset.Invariants(e.cfg.Rules.Disable, e.cfg.Rules.Severity)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			renv := e.readOnlyEnv(pipeline)
-			type checked struct {
-				res   *rules.Result
-				diags []rules.Diagnostic
-			}
-			diags := []rules.Diagnostic{}
-			var batch []*rules.Result
-			var inputs []report.Input
-			var files []*capture.File
-			failed := false
-			err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]checked, error) {
-				var out []checked
-				for _, capt := range f.Captures {
-					res, err := rules.Run(capt, pipeline, renv)
-					if err != nil {
-						if log.ruleFailed(err) {
-							continue
-						}
-						return nil, err
-					}
-					ds, err := rules.Verify(res, invariants, renv)
-					if err != nil {
-						if log.ruleFailed(err) {
-							continue
-						}
-						return nil, err
-					}
-					out = append(out, checked{res, append(slices.Clip(res.Diagnostics), ds...)})
-				}
-				return out, nil
-			}, func(f *capture.File, cs []checked) error {
-				files = append(files, f)
-				for _, ch := range cs {
-					batch = append(batch, ch.res)
-					ds := filterOff(ch.diags, levels)
-					for _, d := range ds {
-						failed = failed || d.Severity == rules.Error
-					}
-					if e.format == jsonl {
-						line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, []*capture.File{f}))
-						if err := e.writeLine(line); err != nil {
-							return err
-						}
-						continue
-					}
-					diags = append(diags, ds...)
-					inputs = append(inputs, captureInput(ch.res.Original))
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			ds, err := rules.VerifyBatch(batch, invariants, renv)
-			if err != nil {
-				return ruleFailure(err)
-			}
-			ds = filterOff(ds, levels)
-			for _, d := range ds {
-				failed = failed || d.Severity == rules.Error
-			}
-			if e.format == jsonl {
-				if len(ds) > 0 {
-					if err := e.writeLine(report.CrossLine{Cross: report.Sorted(report.Locate(ds, files))}); err != nil {
-						return err
-					}
-				}
-				if failed {
-					return e.finish(findings)
-				}
-				return e.finish(nil)
-			}
-			diags = append(diags, ds...)
-			rep := e.newReport("check")
-			rep.Inputs = append(rep.Inputs, inputs...)
-			rep.Diagnostics = report.Locate(diags, files)
-			rep.Summary.Captures = report.Count(len(inputs))
-			rep.Summary.Invariants = report.Count(len(invariants))
-			rep.Summary.Pipeline = report.Count(len(pipeline))
-			rs := append(append([]*rules.Rule{}, pipeline...), invariants...)
-			if err := e.writeReport(rep, rs); err != nil {
-				return err
-			}
-			if failed {
-				return e.finish(findings)
-			}
-			return e.finish(nil)
-		},
+		Flags:  append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), jobsFlag()}, formats("", captureReportFormats...)),
+		Action: func(c *cli.Context) error { return checkAction(e, c) },
 	}
+}
+
+// checked is one capture transformed and verified.
+type checked struct {
+	res   *rules.Result
+	diags []rules.Diagnostic
+}
+
+// checkRun gathers what `skillopt check` found, capture by capture.
+type checkRun struct {
+	e          *env
+	pipeline   []*rules.Rule
+	invariants []*rules.Rule
+	levels     *rules.Levels
+	renv       *rules.Env
+	diags      []rules.Diagnostic
+	batch      []*rules.Result
+	inputs     []report.Input
+	files      []*capture.File
+	failed     bool
+}
+
+func checkAction(e *env, c *cli.Context) error {
+	if err := e.setup(c); err != nil {
+		return err
+	}
+	pipeline, err := e.pipeline(c)
+	if err != nil {
+		return err
+	}
+	invariants, err := ruleset.Invariants(e.cfg.Rules.Disable, e.cfg.Rules.Severity)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	r := &checkRun{e: e, pipeline: pipeline, invariants: invariants, levels: levels, renv: e.readOnlyEnv(pipeline), diags: []rules.Diagnostic{}}
+	if err := eachFile(e, c, r.check, r.take); err != nil {
+		return err
+	}
+	if err := r.cross(); err != nil {
+		return err
+	}
+	if r.failed {
+		return e.finish(findings)
+	}
+	return e.finish(nil)
+}
+
+// check transforms and verifies the captures of one file.
+func (r *checkRun) check(f *capture.File, log *inputLog) ([]checked, error) {
+	var out []checked
+	for _, capt := range f.Captures {
+		res, err := rules.Run(capt, r.pipeline, r.renv)
+		if err != nil {
+			if log.ruleFailed(err) {
+				continue
+			}
+			return nil, err
+		}
+		ds, err := rules.Verify(res, r.invariants, r.renv)
+		if err != nil {
+			if log.ruleFailed(err) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, checked{res, append(slices.Clip(res.Diagnostics), ds...)})
+	}
+	return out, nil
+}
+
+// take keeps the results of one file, in input order, or writes them as
+// JSON lines.
+func (r *checkRun) take(f *capture.File, cs []checked) error {
+	r.files = append(r.files, f)
+	for _, ch := range cs {
+		r.batch = append(r.batch, ch.res)
+		ds := r.keep(ch.diags)
+		if r.e.format == jsonl {
+			line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, []*capture.File{f}))
+			if err := r.e.writeLine(line); err != nil {
+				return err
+			}
+			continue
+		}
+		r.diags = append(r.diags, ds...)
+		r.inputs = append(r.inputs, captureInput(ch.res.Original))
+	}
+	return nil
+}
+
+// keep drops the diagnostics of rules turned off and notes an error.
+func (r *checkRun) keep(ds []rules.Diagnostic) []rules.Diagnostic {
+	ds = filterOff(ds, r.levels)
+	for _, d := range ds {
+		r.failed = r.failed || d.Severity == rules.Error
+	}
+	return ds
+}
+
+// cross verifies the invariants across captures and writes the report
+// (or the last JSON line).
+func (r *checkRun) cross() error {
+	ds, err := rules.VerifyBatch(r.batch, r.invariants, r.renv)
+	if err != nil {
+		return ruleFailure(err)
+	}
+	ds = r.keep(ds)
+	if r.e.format == jsonl {
+		if len(ds) > 0 {
+			return r.e.writeLine(report.CrossLine{Cross: report.Sorted(report.Locate(ds, r.files))})
+		}
+		return nil
+	}
+	rep := r.e.newReport("check")
+	rep.Inputs = append(rep.Inputs, r.inputs...)
+	rep.Diagnostics = report.Locate(append(r.diags, ds...), r.files)
+	rep.Summary.Captures = report.Count(len(r.inputs))
+	rep.Summary.Invariants = report.Count(len(r.invariants))
+	rep.Summary.Pipeline = report.Count(len(r.pipeline))
+	rs := append(append([]*rules.Rule{}, r.pipeline...), r.invariants...)
+	return r.e.writeReport(rep, rs)
 }
 
 // filterOff drops diagnostics of rules that the configuration turns off

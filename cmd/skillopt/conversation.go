@@ -30,19 +30,9 @@ func measureConversation(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var files []*capture.File
-	err = eachFile(e, c, func(*capture.File, *inputLog) (struct{}, error) { return struct{}{}, nil },
-		func(f *capture.File, _ struct{}) error {
-			files = append(files, f)
-			return nil
-		})
+	inputs, err := conversationInputs(e, c)
 	if err != nil {
 		return err
-	}
-	measure.NaturalOrder(files, c.Args().Slice())
-	inputs, errs := measure.Inputs(files)
-	for _, err := range errs {
-		e.warnInput(err)
 	}
 	if len(inputs) == 0 {
 		return e.finish(nil)
@@ -69,21 +59,53 @@ func measureConversation(e *env, c *cli.Context) error {
 	if !c.Bool("no-split") {
 		threads = measure.Split(inputs)
 	}
-	// The requests of each conversation go through the pipeline on --jobs
-	// workers; the accounting then runs once over them all, with one
-	// prompt cache for every conversation of the input: the provider keys
-	// it by prefix, not by conversation.
-	type turnLine struct {
-		Conversation int `json:"conversation"`
-		*measure.ConvTurn
+	names, all, err := conversationRequests(e, c.Int("jobs"), threads, pipeline, renv)
+	if err != nil {
+		return err
 	}
+	convs, err := measure.ConverseAll(names, all, opts)
+	if err != nil {
+		return err
+	}
+	if err := writeConversations(e, threads, convs); err != nil {
+		return err
+	}
+	return e.finish(nil)
+}
+
+// conversationInputs reads every capture of the arguments, in the order
+// of the conversation; an input that is no request is reported and left
+// out.
+func conversationInputs(e *env, c *cli.Context) ([]measure.Input, error) {
+	var files []*capture.File
+	err := eachFile(e, c, func(*capture.File, *inputLog) (struct{}, error) { return struct{}{}, nil },
+		func(f *capture.File, _ struct{}) error {
+			files = append(files, f)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	measure.NaturalOrder(files, c.Args().Slice())
+	inputs, errs := measure.Inputs(files)
+	for _, err := range errs {
+		e.warnInput(err)
+	}
+	return inputs, nil
+}
+
+// conversationRequests runs the requests of each conversation through the
+// pipeline on jobs workers; the accounting then runs once over them all,
+// with one prompt cache for every conversation of the input: the provider
+// keys it by prefix, not by conversation.
+func conversationRequests(e *env, jobs int, threads []measure.Thread, pipeline []*rules.Rule, renv *rules.Env) ([]string, [][]measure.Request, error) {
 	type prepared struct {
 		reqs []measure.Request
 		log  inputLog
 	}
 	all := make([][]measure.Request, len(threads))
 	names := make([]string, len(threads))
-	err = batch.Ordered(context.Background(), c.Int("jobs"), threads, func(_ context.Context, th measure.Thread) (prepared, error) {
+	err := batch.Ordered(context.Background(), jobs, threads, func(_ context.Context, th measure.Thread) (prepared, error) {
 		var out prepared
 		var failed error
 		reqs, err := measure.Requests(th.Inputs, func(c *capture.Capture) *rules.Result {
@@ -112,14 +134,17 @@ func measureConversation(e *env, c *cli.Context) error {
 		all[i], names[i] = p.reqs, threads[i].Name
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	convs, err := measure.ConverseAll(names, all, opts)
-	if err != nil {
-		return err
-	}
+	return names, all, err
+}
+
+// writeConversations prints one conversation's report, a set of them, or
+// one JSON line per turn.
+func writeConversations(e *env, threads []measure.Thread, convs []*measure.Conversation) error {
 	if e.format == jsonl {
+		type turnLine struct {
+			Conversation int `json:"conversation"`
+			*measure.ConvTurn
+		}
 		for i, conv := range convs {
 			for t := range conv.Turns {
 				if err := e.writeLine(turnLine{i + 1, &conv.Turns[t]}); err != nil {
@@ -127,22 +152,18 @@ func measureConversation(e *env, c *cli.Context) error {
 				}
 			}
 		}
-		return e.finish(nil)
+		return nil
 	}
+	opts := measure.TextOptions{Width: e.width(e.stdout)}
 	if len(convs) == 1 {
-		err = e.writeAs(func(w io.Writer) error {
-			return measure.WriteConversationAs(w, convs[0], e.format, measure.TextOptions{Width: e.width(e.stdout)})
-		})
-	} else {
-		set := measure.NewConversationSet(threads, convs)
-		err = e.writeAs(func(w io.Writer) error {
-			return measure.WriteConversationsAs(w, set, e.format, measure.TextOptions{Width: e.width(e.stdout)})
+		return e.writeAs(func(w io.Writer) error {
+			return measure.WriteConversationAs(w, convs[0], e.format, opts)
 		})
 	}
-	if err != nil {
-		return err
-	}
-	return e.finish(nil)
+	set := measure.NewConversationSet(threads, convs)
+	return e.writeAs(func(w io.Writer) error {
+		return measure.WriteConversationsAs(w, set, e.format, opts)
+	})
 }
 
 // prices is the built-in price table with the configuration's [prices]

@@ -98,7 +98,7 @@ func (e *env) runDiff(c *cli.Context) error {
 		}
 		pairs = reviewdiff.Transformed(results)
 	} else if pairs, err = reviewdiff.Between(files[0], files[1]); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	differ := reviewdiff.Differ(pairs)
 	opts := reviewdiff.Options{Format: e.format, Context: max(c.Int("context"), 0), Stat: c.Bool("stat"), Color: e.color,

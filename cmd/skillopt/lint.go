@@ -117,7 +117,7 @@ func (e *env) runLint(c *cli.Context) error {
 				if errors.Is(err, atomicfile.ErrReadOnly) {
 					err = errors.New("the file is read-only")
 				}
-				e.warnInput(fmt.Errorf("%s: not fixed: %v", f.Path, err))
+				e.warnInput(fmt.Errorf("%s: not fixed: %w", f.Path, err))
 				continue
 			}
 			fixed += f.Fixed
@@ -148,7 +148,7 @@ func (e *env) removeTemps(rep *lint.Report) int {
 	n := 0
 	for _, p := range rep.Removals() {
 		if err := atomicfile.RemoveTemp(p); err != nil {
-			e.warnInput(fmt.Errorf("%s: not removed: %v", p, err))
+			e.warnInput(fmt.Errorf("%s: not removed: %w", p, err))
 			continue
 		}
 		n++
@@ -226,7 +226,7 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 	}
 	sel := lint.Selection{Select: c.StringSlice("select"), ExtendSelect: c.StringSlice("extend-select"), Ignore: c.StringSlice("ignore")}
 	if err := sel.Apply(reg, levels); err != nil {
-		return lint.Options{}, usageErr("%v", err)
+		return lint.Options{}, usageErr("%w", err)
 	}
 	opts := lint.Options{Paths: c.Args().Slice(), Config: e.cfg.Options, Levels: levels, ConfigFile: e.cfg.Path, Locate: e.cfg.Position, Workers: c.Int("jobs")}
 	if c.IsSet("ambient") {

@@ -54,7 +54,7 @@ func checkExtractCommand(e *env) *cli.Command {
 			for i, name := range c.Args().Slice() {
 				data, err := untrusted.ReadFile(name, output.MaxExtractBytes)
 				if err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", name, err)}
+					return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", name, err)}
 				}
 				texts[i] = string(data)
 			}

@@ -49,11 +49,11 @@ func renderCommand(e *env) *cli.Command {
 				data, err = untrusted.ReadFile(name, maxReportBytes)
 			}
 			if err != nil {
-				return usageErr("%s: %v", name, err)
+				return usageErr("%s: %w", name, err)
 			}
 			rep, err := report.Read(bytes.NewReader(data))
 			if err != nil {
-				return usageErr("%s: %v", name, err)
+				return usageErr("%s: %w", name, err)
 			}
 			var rs []*rules.Rule
 			for _, d := range rep.Diagnostics {

@@ -63,7 +63,7 @@ func routeCommand(e *env) *cli.Command {
 			path := c.Args().First()
 			data, err := catalog.ReadSkillFile(path, nil)
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", path, err)}
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", path, err)}
 			}
 			doc, err := catalog.ParseSkillDoc(path, data)
 			if de := (*catalog.DocError)(nil); errors.As(err, &de) && de.Kind != catalog.ErrNoFrontmatter {
@@ -112,10 +112,10 @@ func routeDecide(e *env, c *cli.Context, path, skill string, doc *catalog.SkillD
 			}
 			return findings
 		}
-		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v; the router aborts the run", path, err)}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %w; the router aborts the run", path, err)}
 	}
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", path, err)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", path, err)}
 	}
 	b := route.ContextBudget(s, route.BudgetTier(s, d, j))
 	res := route.Result{Skill: skill, File: path, Decision: d, Message: route.Message(skill, d), Judgement: j, Budget: b,
@@ -141,7 +141,7 @@ func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.Sk
 		}
 		b, err := untrusted.ReadFile(name, catalog.MaxSkillFileBytes)
 		if err != nil {
-			return "", false, &exitError{code: exitUsage, err: fmt.Errorf("--%s %s: %v", flag, name, err)}
+			return "", false, &exitError{code: exitUsage, err: fmt.Errorf("--%s %s: %w", flag, name, err)}
 		}
 		return string(b), true, nil
 	}

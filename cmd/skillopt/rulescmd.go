@@ -115,7 +115,7 @@ func initCommand(e *env) *cli.Command {
 				return usageErr("%s already exists (use --force to overwrite)", out)
 			}
 			if err := atomicfile.Write(out, config.TemplateWith(ruleset.Registry().Binding()), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
+				return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", out, err)}
 			}
 			if !e.quiet {
 				fmt.Fprintf(e.stdout, "wrote %s\n", out)

@@ -62,7 +62,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 			if p := c.String("provider"); p != "" {
 				prov, err := capture.ParseProvider(p)
 				if err != nil {
-					return usageErr("--provider: %v", err)
+					return usageErr("--provider: %w", err)
 				}
 				opts.Provider = prov
 			}
@@ -82,7 +82,7 @@ func toolsSearchCommand(e *env) *cli.Command {
 			if err != nil {
 				var ce *tools.CursorError
 				if errors.As(err, &ce) {
-					return usageErr("--cursor: %v", err)
+					return usageErr("--cursor: %w", err)
 				}
 				return err
 			}

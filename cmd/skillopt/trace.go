@@ -57,7 +57,7 @@ func (e *env) traceOptions(c *cli.Context) (trace.Options, error) {
 	}
 	disabled, err := trace.CheckDisabled(names)
 	if err != nil {
-		return trace.Options{}, usageErr("--disable-signal: %v", err)
+		return trace.Options{}, usageErr("--disable-signal: %w", err)
 	}
 	o := trace.Options{Disabled: disabled, AllowedProviders: lint.FromSet(e.cfg.Options).AllowedProviderPrefixes}
 	if c.IsSet("allow-provider") {

@@ -166,7 +166,7 @@ func transformArgs(c *cli.Context) (in, out string, err error) {
 			return "", "", usageErr("refusing to overwrite the input %s; choose another -o", in)
 		}
 		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
-			return "", "", usageErr("%s: %v", out, err)
+			return "", "", usageErr("%s: %w", out, err)
 		}
 	}
 	return in, out, nil
@@ -227,12 +227,12 @@ func (e *env) runTransform(c *cli.Context) error {
 		return err
 	}
 	if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", out, err)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", out, err)}
 	}
 	if side != "" {
 		// The sidecar goes with a bare body only, so data is the body.
 		if err := atomicfile.Write(side, f.Sidecar.For(data), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %v", side, err)}
+			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", side, err)}
 		}
 	}
 	return e.finish(nil)
@@ -251,7 +251,7 @@ func sidecarOut(f *capture.File, in, out string, force bool) (string, error) {
 		return "", usageErr("refusing to overwrite the input's endpoint file %s; choose another -o", side)
 	}
 	if _, err := atomicfile.Check(side, force); err != nil {
-		return "", usageErr("%s: %v", side, err)
+		return "", usageErr("%s: %w", side, err)
 	}
 	return side, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -9,8 +8,8 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
+	"github.com/skillopt/skillopt/internal/validate"
 	"github.com/skillopt/skillopt/rules"
-	"github.com/skillopt/skillopt/schemas"
 	"github.com/skillopt/skillopt/validity"
 )
 
@@ -54,13 +53,17 @@ func (e *env) runValidate(c *cli.Context) error {
 	}
 	levels, err := ruleset.Registry().Levels(e.cfg.Rules.Severity, e.cfg.Rules.Disable)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
 	rep := e.newReport("validate")
 	invalid := 0
 	err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]report.Line, error) {
-		return validateFile(f, renv, c.Bool("strict"), c.Bool("lenient"), log), nil
+		lines, errs := validate.File(f, renv, c.Bool("strict"), c.Bool("lenient"))
+		for _, err := range errs {
+			log.warn(err)
+		}
+		return lines, nil
 	}, func(_ *capture.File, lines []report.Line) error {
 		for _, l := range lines {
 			if !*l.Valid {
@@ -97,110 +100,8 @@ func (e *env) runValidate(c *cli.Context) error {
 	return e.finish(nil)
 }
 
-// validateFile validates the captures of one file: one line each, the
-// diagnostics placed in the file; a capture that could not be validated is
-// an input error.
-func validateFile(f *capture.File, renv *rules.Env, forceStrict, lenient bool, log *inputLog) []report.Line {
-	var lines []report.Line
-	src := report.NewSource(f.Data)
-	for _, capt := range f.Captures {
-		errs, err := schemas.ValidateDoc(string(capt.Provider), capt.Doc)
-		if err != nil {
-			log.warn(fmt.Errorf("%s: %v", capt.Name, err))
-			continue
-		}
-		strict, endpoint := validity.Strict(capt)
-		switch {
-		case forceStrict:
-			strict, endpoint = true, "--strict: unknown keys are errors"
-		case lenient:
-			strict, endpoint = false, "--lenient: unknown keys are reported as extensions"
-		}
-		valid := true
-		var diags []report.Diagnostic
-		for _, se := range errs {
-			sev, note := validity.SchemaError(capt, se, strict)
-			d := report.Diagnostic{Rule: report.SchemaRule.ID, Severity: sev, Message: se.Message + note,
-				File: f.Name, Capture: capt.Name, Pointer: se.Pointer}
-			off, exact := capt.FileOffset(se.Offset)
-			src.Place(&d, off, exact)
-			diags = append(diags, d)
-		}
-		vds, err := validity.Check(capt, renv)
-		if err != nil {
-			log.warn(err)
-			continue
-		}
-		for _, vd := range vds {
-			d := report.FromRule(vd)
-			d.File = f.Name
-			if i, err := capt.Doc.Lookup(vd.Pointer); err == nil {
-				off, exact := capt.FileOffset(int(capt.Doc.Nodes[i].Start))
-				src.Place(&d, off, exact)
-			}
-			diags = append(diags, d)
-		}
-		diags = rootCausesFirst(capt.Doc, diags)
-		for _, d := range diags {
-			valid = valid && d.Severity != rules.Error
-		}
-		in := captureInput(capt)
-		in.Valid, in.Endpoint = &valid, endpoint
-		lines = append(lines, report.NewLine(in, diags))
-	}
-	return lines
-}
-
-// rootCausesFirst marks the errors of one capture that follow from another
-// (validity.Causes), with a note naming the cause, and drops those that
-// repeat their cause; the report lists each consequence after its cause.
-func rootCausesFirst(doc *capture.Doc, ds []report.Diagnostic) []report.Diagnostic {
-	var fs []validity.Finding
-	var at []int
-	for i, d := range ds {
-		if d.Severity == rules.Error {
-			n, err := doc.Lookup(d.Pointer)
-			k := doc.Kind(n)
-			scalar := err == nil && k != capture.Object && k != capture.Array
-			fs = append(fs, validity.Finding{Rule: d.Rule, Pointer: d.Pointer, Scalar: scalar})
-			at = append(at, i)
-		}
-	}
-	cause, dup := validity.Causes(fs)
-	drop := make([]bool, len(ds))
-	for k, c := range cause {
-		if c < 0 {
-			continue
-		}
-		d, from := &ds[at[k]], ds[at[c]]
-		if dup[k] {
-			drop[at[k]] = true
-			continue
-		}
-		d.CauseRule, d.CausePointer = from.Rule, from.Pointer
-		d.Message += " (follows from " + from.Rule + " at " + pointerText(from.Pointer) + ")"
-	}
-	out := ds[:0]
-	for i, d := range ds {
-		if !drop[i] {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// pointerText names a pointer in a note; the whole body has the empty one.
-func pointerText(p string) string {
-	if p == "" {
-		return "the body"
-	}
-	return p
-}
-
 // captureInput describes a capture read for a report.
-func captureInput(c *capture.Capture) report.Input {
-	return report.Input{Name: c.Name, File: c.File.Name, Envelope: c.Envelope, Provider: string(c.Provider), Reason: c.Reason}
-}
+func captureInput(c *capture.Capture) report.Input { return report.InputOf(c) }
 
 // newReport starts the report of a command, naming the configuration file
 // in use.

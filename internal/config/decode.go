@@ -567,33 +567,7 @@ func (d *decoder) value(dst reflect.Value, e *entry, n *unstable.Node, off int) 
 	switch n.Kind {
 	case unstable.Array:
 		if !known || dst.Kind() == reflect.Slice {
-			var out reflect.Value
-			if known {
-				out = reflect.MakeSlice(dst.Type(), 0, 4)
-			}
-			ok := true
-			i := 0
-			prev := off + 1
-			for it := n.Children(); it.Next(); i++ {
-				el := it.Node()
-				name := fmt.Sprintf("%s[%d]", e.name, i)
-				eoff := d.nodeOffset(el, prev)
-				d.src.pos[name] = eoff
-				prev = eoff
-				var v reflect.Value
-				if known {
-					v = reflect.New(dst.Type().Elem()).Elem()
-				}
-				if d.value(v, &entry{kind: defValue, off: eoff, name: name}, el, eoff) && known {
-					out = reflect.Append(out, v)
-				} else {
-					ok = false
-				}
-			}
-			if known && ok {
-				dst.Set(out)
-			}
-			return known && ok
+			return d.array(dst, e, n, off)
 		}
 	case unstable.InlineTable:
 		if !known || dst.Kind() == reflect.Struct || dst.Kind() == reflect.Map {
@@ -611,47 +585,95 @@ func (d *decoder) value(dst reflect.Value, e *entry, n *unstable.Node, off int) 
 	if !known {
 		return false
 	}
-	switch n.Kind {
-	case unstable.String:
-		if dst.Kind() == reflect.String {
-			dst.SetString(string(n.Data))
-			return true
-		}
-	case unstable.Bool:
-		if dst.Kind() == reflect.Bool {
-			dst.SetBool(string(n.Data) == "true")
-			return true
-		}
-	case unstable.Integer:
-		switch dst.Kind() {
-		case reflect.Int, reflect.Int64, reflect.Int32:
-			i, err := strconv.ParseInt(string(n.Data), 0, 64)
-			if err != nil || dst.OverflowInt(i) {
-				d.add(off, "%s: integer %s is out of range", e.name, n.Data)
-				d.markBad(e.name)
-				return false
-			}
-			dst.SetInt(i)
-			return true
-		case reflect.Float64:
-			i, err := strconv.ParseInt(string(n.Data), 0, 64)
-			if err != nil {
-				d.add(off, "%s: integer %s is out of range", e.name, n.Data)
-				d.markBad(e.name)
-				return false
-			}
-			dst.SetFloat(float64(i))
-			return true
-		}
-	case unstable.Float:
-		if dst.Kind() == reflect.Float64 {
-			dst.SetFloat(parseFloat(string(n.Data)))
-			return true
-		}
+	if ok, done := d.scalar(dst, e, n, off); done {
+		return ok
 	}
 	d.add(off, "%s: want %s, got %s", e.name, describe(dst.Type()), got(n))
 	d.markBad(e.name)
 	return false
+}
+
+// array decodes array n into the slice dst (or only checks it when dst is
+// invalid), naming each element by its index.
+func (d *decoder) array(dst reflect.Value, e *entry, n *unstable.Node, off int) bool {
+	known := dst.IsValid()
+	var out reflect.Value
+	if known {
+		out = reflect.MakeSlice(dst.Type(), 0, 4)
+	}
+	ok := true
+	i := 0
+	prev := off + 1
+	for it := n.Children(); it.Next(); i++ {
+		el := it.Node()
+		name := fmt.Sprintf("%s[%d]", e.name, i)
+		eoff := d.nodeOffset(el, prev)
+		d.src.pos[name] = eoff
+		prev = eoff
+		var v reflect.Value
+		if known {
+			v = reflect.New(dst.Type().Elem()).Elem()
+		}
+		if d.value(v, &entry{kind: defValue, off: eoff, name: name}, el, eoff) && known {
+			out = reflect.Append(out, v)
+		} else {
+			ok = false
+		}
+	}
+	if known && ok {
+		dst.Set(out)
+	}
+	return known && ok
+}
+
+// scalar decodes a string, boolean or number into dst. done is false when
+// the node's kind does not fit dst, for the caller to report.
+func (d *decoder) scalar(dst reflect.Value, e *entry, n *unstable.Node, off int) (ok, done bool) {
+	switch n.Kind {
+	case unstable.String:
+		if dst.Kind() == reflect.String {
+			dst.SetString(string(n.Data))
+			return true, true
+		}
+	case unstable.Bool:
+		if dst.Kind() == reflect.Bool {
+			dst.SetBool(string(n.Data) == "true")
+			return true, true
+		}
+	case unstable.Integer:
+		return d.integer(dst, e, n, off)
+	case unstable.Float:
+		if dst.Kind() == reflect.Float64 {
+			dst.SetFloat(parseFloat(string(n.Data)))
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// integer decodes an integer into an int or float field.
+func (d *decoder) integer(dst reflect.Value, e *entry, n *unstable.Node, off int) (ok, done bool) {
+	switch dst.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		i, err := strconv.ParseInt(string(n.Data), 0, 64)
+		if err != nil || dst.OverflowInt(i) {
+			d.add(off, "%s: integer %s is out of range", e.name, n.Data)
+			d.markBad(e.name)
+			return false, true
+		}
+		dst.SetInt(i)
+		return true, true
+	case reflect.Float64:
+		i, err := strconv.ParseInt(string(n.Data), 0, 64)
+		if err != nil {
+			d.add(off, "%s: integer %s is out of range", e.name, n.Data)
+			d.markBad(e.name)
+			return false, true
+		}
+		dst.SetFloat(float64(i))
+		return true, true
+	}
+	return false, false
 }
 
 func (d *decoder) markBad(key string) {

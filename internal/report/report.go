@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -57,6 +58,11 @@ type Input struct {
 	Endpoint string `json:"endpoint,omitempty"`
 	// Valid is the schema verdict (validate only).
 	Valid *bool `json:"valid,omitempty"`
+}
+
+// InputOf describes a capture read for a report.
+func InputOf(c *capture.Capture) Input {
+	return Input{Name: c.Name, File: c.File.Name, Envelope: c.Envelope, Provider: string(c.Provider), Reason: c.Reason}
 }
 
 // Diagnostic is one finding. A finding in a skill or agent file has File

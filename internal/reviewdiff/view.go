@@ -595,76 +595,13 @@ func (w *differ) blocks(i, j, level int32) {
 	width := blockWidth(level)
 	ta := newBlockText(w.docs[0].d.Str(int(i)), width)
 	tb := newBlockText(w.docs[1].d.Str(int(j)), width)
-	// The common first lines.
-	pre := 0
-	fa, fb := ta.from(0), tb.from(0)
-	var pa, pb piece
-	var oka, okb bool
-	for {
-		pa, oka = fa.next()
-		pb, okb = fb.next()
-		if !oka || !okb || !ta.same(pa, tb, pb) {
-			break
-		}
-		pre++
-	}
-	// Where the middle starts on each side (len+1: nothing left).
-	startA, startB := len(ta.s)+1, len(tb.s)+1
-	if oka {
-		startA = pa.start
-	}
-	if okb {
-		startB = pb.start
-	}
-	// The common last lines, not reaching into the first ones.
-	ra, rb := ta.backward(), tb.backward()
-	endA, endB := len(ta.s)+1, len(tb.s)+1
-	for {
-		qa, oka := ra.next()
-		qb, okb := rb.next()
-		if !oka || !okb || qa.start < startA || qb.start < startB || !ta.same(qa, tb, qb) {
-			break
-		}
-		endA, endB = qa.start, qb.start
-	}
+	pre, startA, startB, endA, endB := commonEnds(ta, tb)
 	it := ta.from(0)
 	for range pre {
 		p, _ := it.next()
 		w.emit(udiff.Equal, ta.spec(0, p, level))
 	}
-	replaced := true
-	na, nb := ta.count(startA, endA, maxBlockLines+1), tb.count(startB, endB, maxBlockLines+1)
-	switch {
-	case na > maxBlockLines || nb > maxBlockLines:
-		w.sink.note(w, "more than "+units.Thousands(maxBlockLines)+" lines differ: shown replaced")
-	default:
-		ma, mb := ta.between(startA, endA, na), tb.between(startB, endB, nb)
-		ha, hb := make([]uint32, len(ma)), make([]uint32, len(mb))
-		for k, p := range ma {
-			ha[k] = ta.hash(p)
-		}
-		for k, p := range mb {
-			hb[k] = tb.hash(p)
-		}
-		al := align(len(ha), len(hb), func(x int) uint32 { return ha[x] }, func(y int) uint32 { return hb[y] },
-			func(x, y int) bool { return ta.same(ma[x], tb, mb[y]) }, false)
-		if !al.ok {
-			w.sink.note(w, units.Thousands(na)+" and "+units.Thousands(nb)+" lines differ too much to align: shown replaced")
-			break
-		}
-		replaced = false
-		al.blocks(len(ma), len(mb), func(eq bool, x0, x1, y0, y1 int) {
-			for _, p := range ma[x0:x1] {
-				w.emit(kindOf(eq), ta.spec(0, p, level))
-			}
-			if !eq {
-				for _, p := range mb[y0:y1] {
-					w.emit(udiff.Insert, tb.spec(1, p, level))
-				}
-			}
-		})
-	}
-	if replaced {
+	if !w.alignMiddle(ta, tb, startA, startB, endA, endB, level) {
 		for it := ta.fromPos(startA); ; {
 			p, ok := it.next()
 			if !ok || p.start >= endA {
@@ -688,6 +625,78 @@ func (w *differ) blocks(i, j, level int32) {
 		}
 		w.emit(udiff.Equal, ta.spec(0, p, level))
 	}
+}
+
+// commonEnds returns how many first lines two blocks share and where the
+// middle between their common first and last lines starts and ends on
+// each side (len+1: nothing left).
+func commonEnds(ta, tb *blockText) (pre, startA, startB, endA, endB int) {
+	fa, fb := ta.from(0), tb.from(0)
+	var pa, pb piece
+	var oka, okb bool
+	for {
+		pa, oka = fa.next()
+		pb, okb = fb.next()
+		if !oka || !okb || !ta.same(pa, tb, pb) {
+			break
+		}
+		pre++
+	}
+	startA, startB = len(ta.s)+1, len(tb.s)+1
+	if oka {
+		startA = pa.start
+	}
+	if okb {
+		startB = pb.start
+	}
+	// The common last lines, not reaching into the first ones.
+	ra, rb := ta.backward(), tb.backward()
+	endA, endB = len(ta.s)+1, len(tb.s)+1
+	for {
+		qa, oka := ra.next()
+		qb, okb := rb.next()
+		if !oka || !okb || qa.start < startA || qb.start < startB || !ta.same(qa, tb, qb) {
+			break
+		}
+		endA, endB = qa.start, qb.start
+	}
+	return pre, startA, startB, endA, endB
+}
+
+// alignMiddle emits the aligned middle lines of two blocks; it returns
+// false, with a note, when they are too many or too different to align,
+// for the caller to show them replaced.
+func (w *differ) alignMiddle(ta, tb *blockText, startA, startB, endA, endB int, level int32) bool {
+	na, nb := ta.count(startA, endA, maxBlockLines+1), tb.count(startB, endB, maxBlockLines+1)
+	if na > maxBlockLines || nb > maxBlockLines {
+		w.sink.note(w, "more than "+units.Thousands(maxBlockLines)+" lines differ: shown replaced")
+		return false
+	}
+	ma, mb := ta.between(startA, endA, na), tb.between(startB, endB, nb)
+	ha, hb := make([]uint32, len(ma)), make([]uint32, len(mb))
+	for k, p := range ma {
+		ha[k] = ta.hash(p)
+	}
+	for k, p := range mb {
+		hb[k] = tb.hash(p)
+	}
+	al := align(len(ha), len(hb), func(x int) uint32 { return ha[x] }, func(y int) uint32 { return hb[y] },
+		func(x, y int) bool { return ta.same(ma[x], tb, mb[y]) }, false)
+	if !al.ok {
+		w.sink.note(w, units.Thousands(na)+" and "+units.Thousands(nb)+" lines differ too much to align: shown replaced")
+		return false
+	}
+	al.blocks(len(ma), len(mb), func(eq bool, x0, x1, y0, y1 int) {
+		for _, p := range ma[x0:x1] {
+			w.emit(kindOf(eq), ta.spec(0, p, level))
+		}
+		if !eq {
+			for _, p := range mb[y0:y1] {
+				w.emit(udiff.Insert, tb.spec(1, p, level))
+			}
+		}
+	})
+	return true
 }
 
 // blockText is a string as the lines of a block: its lines, each made one

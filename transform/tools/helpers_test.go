@@ -26,6 +26,69 @@ func injected(text string) turn {
 func q(s string) string                       { return string(capture.Quote(s)) }
 func spec(name, desc string) capture.ToolSpec { return capture.ToolSpec{Name: name, Description: desc} }
 
+// turnShapes renders one turn as each provider's clients send it.
+var turnShapes = map[capture.Provider]func(p capture.Provider, t turn) string{
+	capture.Anthropic:       anthropicTurn,
+	capture.OpenAIChat:      chatTurn,
+	capture.Mistral:         chatTurn,
+	capture.OpenAIResponses: responsesTurn,
+	capture.Gemini:          geminiTurn,
+	capture.PiMessages:      piTurn,
+}
+
+func anthropicTurn(_ capture.Provider, t turn) string {
+	switch t.kind {
+	case "call":
+		return `{"role":"assistant","content":[{"type":"tool_use","id":` + q(t.id) + `,"name":` + q(t.name) + `,"input":{}}]}`
+	case "result":
+		return `{"role":"user","content":[{"type":"tool_result","tool_use_id":` + q(t.id) + `,"content":` + q(t.text) + `}]}`
+	}
+	return `{"role":"user","content":[{"type":"text","text":` + q(t.text) + `}]}`
+}
+
+func chatTurn(p capture.Provider, t turn) string {
+	switch t.kind {
+	case "call":
+		return `{"role":"assistant","content":null,"tool_calls":[{"id":` + q(t.id) + `,"type":"function","function":{"name":` + q(t.name) + `,"arguments":"{}"}}]}`
+	case "result":
+		if p == capture.Mistral {
+			return `{"role":"tool","tool_call_id":` + q(t.id) + `,"name":` + q(t.name) + `,"content":` + q(t.text) + `}`
+		}
+		return `{"role":"tool","tool_call_id":` + q(t.id) + `,"content":` + q(t.text) + `}`
+	}
+	return `{"role":"user","content":` + q(t.text) + `}`
+}
+
+func responsesTurn(_ capture.Provider, t turn) string {
+	switch t.kind {
+	case "call":
+		return `{"type":"function_call","call_id":` + q(t.id) + `,"name":` + q(t.name) + `,"arguments":"{}"}`
+	case "result":
+		return `{"type":"function_call_output","call_id":` + q(t.id) + `,"output":` + q(t.text) + `}`
+	}
+	return `{"role":"user","content":[{"type":"input_text","text":` + q(t.text) + `}]}`
+}
+
+func geminiTurn(_ capture.Provider, t turn) string {
+	switch t.kind {
+	case "call":
+		return `{"role":"model","parts":[{"functionCall":{"name":` + q(t.name) + `,"args":{}}}]}`
+	case "result":
+		return `{"role":"user","parts":[{"functionResponse":{"name":` + q(t.name) + `,"response":{"output":` + q(t.text) + `}}}]}`
+	}
+	return `{"role":"user","parts":[{"text":` + q(t.text) + `}]}`
+}
+
+func piTurn(_ capture.Provider, t turn) string {
+	switch t.kind {
+	case "call":
+		return `{"role":"assistant","content":[{"type":"toolCall","id":` + q(t.id) + `,"name":` + q(t.name) + `,"arguments":{}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","stopReason":"toolUse","timestamp":1767225601000}`
+	case "result":
+		return `{"role":"toolResult","toolCallId":` + q(t.id) + `,"toolName":` + q(t.name) + `,"content":[{"type":"text","text":` + q(t.text) + `}],"isError":false,"timestamp":1767225602000}`
+	}
+	return `{"role":"user","content":` + q(t.text) + `,"timestamp":1767225600000}`
+}
+
 // conversation renders a request of provider p declaring tools and holding
 // turns, the way that provider's clients send it.
 func conversation(p capture.Provider, tools []capture.ToolSpec, turns ...turn) string {
@@ -36,58 +99,7 @@ func conversation(p capture.Provider, tools []capture.ToolSpec, turns ...turn) s
 	list := "[" + strings.Join(decls, ",") + "]"
 	var msgs []string
 	for _, t := range turns {
-		var m string
-		switch p {
-		case capture.Anthropic:
-			switch t.kind {
-			case "user":
-				m = `{"role":"user","content":[{"type":"text","text":` + q(t.text) + `}]}`
-			case "call":
-				m = `{"role":"assistant","content":[{"type":"tool_use","id":` + q(t.id) + `,"name":` + q(t.name) + `,"input":{}}]}`
-			case "result":
-				m = `{"role":"user","content":[{"type":"tool_result","tool_use_id":` + q(t.id) + `,"content":` + q(t.text) + `}]}`
-			}
-		case capture.OpenAIChat, capture.Mistral:
-			switch t.kind {
-			case "user":
-				m = `{"role":"user","content":` + q(t.text) + `}`
-			case "call":
-				m = `{"role":"assistant","content":null,"tool_calls":[{"id":` + q(t.id) + `,"type":"function","function":{"name":` + q(t.name) + `,"arguments":"{}"}}]}`
-			case "result":
-				m = `{"role":"tool","tool_call_id":` + q(t.id) + `,"content":` + q(t.text) + `}`
-				if p == capture.Mistral {
-					m = `{"role":"tool","tool_call_id":` + q(t.id) + `,"name":` + q(t.name) + `,"content":` + q(t.text) + `}`
-				}
-			}
-		case capture.OpenAIResponses:
-			switch t.kind {
-			case "user":
-				m = `{"role":"user","content":[{"type":"input_text","text":` + q(t.text) + `}]}`
-			case "call":
-				m = `{"type":"function_call","call_id":` + q(t.id) + `,"name":` + q(t.name) + `,"arguments":"{}"}`
-			case "result":
-				m = `{"type":"function_call_output","call_id":` + q(t.id) + `,"output":` + q(t.text) + `}`
-			}
-		case capture.Gemini:
-			switch t.kind {
-			case "user":
-				m = `{"role":"user","parts":[{"text":` + q(t.text) + `}]}`
-			case "call":
-				m = `{"role":"model","parts":[{"functionCall":{"name":` + q(t.name) + `,"args":{}}}]}`
-			case "result":
-				m = `{"role":"user","parts":[{"functionResponse":{"name":` + q(t.name) + `,"response":{"output":` + q(t.text) + `}}}]}`
-			}
-		case capture.PiMessages:
-			switch t.kind {
-			case "user":
-				m = `{"role":"user","content":` + q(t.text) + `,"timestamp":1767225600000}`
-			case "call":
-				m = `{"role":"assistant","content":[{"type":"toolCall","id":` + q(t.id) + `,"name":` + q(t.name) + `,"arguments":{}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","stopReason":"toolUse","timestamp":1767225601000}`
-			case "result":
-				m = `{"role":"toolResult","toolCallId":` + q(t.id) + `,"toolName":` + q(t.name) + `,"content":[{"type":"text","text":` + q(t.text) + `}],"isError":false,"timestamp":1767225602000}`
-			}
-		}
-		msgs = append(msgs, m)
+		msgs = append(msgs, turnShapes[p](p, t))
 	}
 	sys := q("You are a coding agent.")
 	if p == capture.OpenAIChat || p == capture.Mistral {

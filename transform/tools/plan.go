@@ -64,33 +64,68 @@ func (p *Plan) Deferring() bool { return len(p.Deferred) > 0 }
 func Decide(c *capture.Capture, s *Settings) *Plan {
 	p := &Plan{Protected: map[string]string{}, settings: s}
 	p.decls = transform.ToolDecls(c)
-	if len(p.decls) == 0 {
-		p.Skip = "no tool declarations"
+	if p.Skip = p.declSkip(c); p.Skip != "" {
+		p.Kept = p.Tools
 		return p
 	}
+	perConversation := s.Selection != "request"
+	candidates, ranked := p.classify(c, s, perConversation)
+	injected := ""
+	if perConversation {
+		p.Query = firstQueryText(c)
+	} else {
+		p.Query = queryText(c)
+		injected = startedByInjected(c)
+	}
+	p.Terms = toolQueryTerms(p.Query)
+	if p.Skip = p.sizeSkip(c, s, candidates, ranked); p.Skip != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	p.index = toolBuildIndex(c.Doc, p.decls)
+	if p.FailOpen = p.signalFailOpen(injected); p.FailOpen != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return ranked[n] })
+	if p.FailOpen = p.confidenceFailOpen(hits, s); p.FailOpen != "" {
+		p.Kept = p.Tools
+		return p
+	}
+	p.predict(hits, s, candidates, ranked)
+	return p
+}
+
+// declSkip lists the declared tools and says why the request is left
+// alone before any tool is looked at ("" when it is not).
+func (p *Plan) declSkip(c *capture.Capture) string {
+	if len(p.decls) == 0 {
+		return "no tool declarations"
+	}
+	skip := ""
 	for _, t := range p.decls {
 		p.Tools = append(p.Tools, t.Name)
 		if t.Search || t.Deferred {
-			p.Skip = "tools are already deferred"
+			skip = "tools are already deferred"
 		}
 	}
 	if transform.DeclaredAs(c, transform.SearchToolName, isSearchDesc) == transform.Foreign {
 		// Deferring would send the model to a tool that does something
 		// else to find the deferred ones.
-		p.Skip = "the request already has a tool named " + transform.SearchToolName + " that skillopt did not declare"
+		skip = "the request already has a tool named " + transform.SearchToolName + " that skillopt did not declare"
 	}
-	if p.Skip != "" {
-		p.Kept = p.Tools
-		return p
-	}
+	return skip
+}
+
+// classify records why each protected tool stays and returns the tools
+// that may be deferred now (candidates) and those the decision ranks:
+// with a per-conversation selection also those used or activated since,
+// so that the decision is the first turn's.
+func (p *Plan) classify(c *capture.Capture, s *Settings, perConversation bool) (candidates, ranked map[string]bool) {
 	h := history(c)
 	core := toolLowerSet(s.Core)
 	always := toolLowerSet(s.Always)
-	perConversation := s.Selection != "request"
-	// candidates may be deferred now; ranked are the tools the decision
-	// ranks: with a per-conversation selection also those used or
-	// activated since, so that the decision is the first turn's.
-	candidates, ranked := map[string]bool{}, map[string]bool{}
+	candidates, ranked = map[string]bool{}, map[string]bool{}
 	for _, t := range p.decls {
 		switch {
 		case !t.Function:
@@ -113,21 +148,16 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 			p.Deferrable = append(p.Deferrable, t.Name)
 		}
 	}
-	injected := ""
-	if perConversation {
-		p.Query = firstQueryText(c)
-	} else {
-		p.Query = queryText(c)
-		injected = startedByInjected(c)
-	}
-	p.Terms = toolQueryTerms(p.Query)
+	return candidates, ranked
+}
+
+// sizeSkip says why there is nothing to decide: no candidate, or
+// deferring everything could not save min_saving bytes, so the signal
+// does not matter.
+func (p *Plan) sizeSkip(c *capture.Capture, s *Settings, candidates, ranked map[string]bool) string {
 	if len(candidates) == 0 {
-		p.Skip = "no deferrable tools"
-		p.Kept = p.Tools
-		return p
+		return "no deferrable tools"
 	}
-	// Deferring everything could not save min_saving bytes: the signal
-	// does not matter, there is nothing to decide.
 	total := 0
 	for i := range p.decls {
 		if ranked[p.decls[i].Name] {
@@ -135,30 +165,32 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 		}
 	}
 	if total < s.MinSaving {
-		p.Skip = fmt.Sprintf("deferrable tools total %d bytes, less than min_saving %d", total, s.MinSaving)
-		p.Kept = p.Tools
-		return p
+		return fmt.Sprintf("deferrable tools total %d bytes, less than min_saving %d", total, s.MinSaving)
 	}
-	p.index = toolBuildIndex(c.Doc, p.decls)
+	return ""
+}
+
+// signalFailOpen says why the latest turn gives no routing signal ("" when
+// it does).
+func (p *Plan) signalFailOpen(injected string) string {
 	switch {
 	case injected != "":
 		// The seed's custom-message start: no routing signal of the
 		// person's; the earlier human text is not about this turn.
-		p.FailOpen = "the latest turn was started by " + injected + ", not by a person"
+		return "the latest turn was started by " + injected + ", not by a person"
 	case strings.TrimSpace(p.Query) == "":
-		p.FailOpen = "no genuine human text to rank tools by"
+		return "no genuine human text to rank tools by"
 	case len(p.Terms) == 0:
-		p.FailOpen = "the latest human text has no searchable words"
+		return "the latest human text has no searchable words"
 	}
-	if p.FailOpen != "" {
-		p.Kept = p.Tools
-		return p
-	}
-	hits := p.index.search(p.Query, p.Terms, func(n string) bool { return ranked[n] })
+	return ""
+}
+
+// confidenceFailOpen records the best match and says why the hits are too
+// weak to defer by ("" when they are not).
+func (p *Plan) confidenceFailOpen(hits []toolHit, s *Settings) string {
 	if len(hits) == 0 {
-		p.FailOpen = "unrelated signal: no word of the latest human text matches a deferrable tool"
-		p.Kept = p.Tools
-		return p
+		return "unrelated signal: no word of the latest human text matches a deferrable tool"
 	}
 	// Confidence rests on each tool's own evidence, not on the boost a
 	// sibling lends it.
@@ -170,10 +202,14 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	}
 	p.Best, p.BestScore = best.Name, best.Raw
 	if !best.Exact && best.Raw < s.MinScore {
-		p.FailOpen = fmt.Sprintf("weak signal: best match %s scores %s, below min_score %s", best.Name, units.Fixed(best.Raw, 2), units.Fixed(s.MinScore, 2))
-		p.Kept = p.Tools
-		return p
+		return fmt.Sprintf("weak signal: best match %s scores %s, below min_score %s", best.Name, units.Fixed(best.Raw, 2), units.Fixed(s.MinScore, 2))
 	}
+	return ""
+}
+
+// predict picks the tools the hits predict and splits the rest into
+// listed, deferred and kept.
+func (p *Plan) predict(hits []toolHit, s *Settings, candidates, ranked map[string]bool) {
 	predicted := map[string]bool{}
 	for _, h := range hits {
 		if h.Exact || (len(p.Predicted) < s.MaxPredicted && h.Score >= s.Relative*hits[0].Score) {
@@ -194,7 +230,6 @@ func Decide(c *capture.Capture, s *Settings) *Plan {
 	if len(p.Deferred) == 0 {
 		p.Skip = "every deferrable tool is predicted"
 	}
-	return p
 }
 
 // piToolSearch is Pi's own built-in tool search: like the core tools it is

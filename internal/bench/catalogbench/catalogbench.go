@@ -202,53 +202,82 @@ func runInput(in *Input, opts Options, reset bool) (Row, error) {
 	if err != nil {
 		return row, err
 	}
-	replay := opts.Replay
 	if err := checkWork(v); err != nil {
 		return row, err
 	}
+	if err := timeVariants(&row, v, in, opts); err != nil {
+		return row, err
+	}
+	start := time.Now()
+	snap := catalog.NewSnapshot(in.Skills, catalog.Options{Profile: in.Profile})
+	row.SnapshotMS = bench.Millis(time.Since(start))
+	if err := catalogSizes(&row, in, snap); err != nil {
+		return row, err
+	}
+	if err := browseSessions(&row, snap, opts.Replay); err != nil {
+		return row, err
+	}
+	once, distinct, err := paginate(snap)
+	if err != nil {
+		return row, err
+	}
+	row.PaginatedOnce = once
+	row.Pagination = fmt.Sprintf("%d/%d", once, snap.Len())
+	row.PaginationComplete = once == snap.Len() && distinct == snap.Len()
 
+	peak := bench.ReadPeak(reset)
+	row.PeakMiB = float64(peak.KiB) / 1024
+	row.PeakSource = peak.Source
+	return row, nil
+}
+
+// timeVariants times the transformed requests and the SHA-256 of the
+// system text they are compared with.
+func timeVariants(row *Row, v *Variants, in *Input, opts Options) error {
 	// Requests first, on a collected heap: the browsing below leaves much
 	// garbage behind at large sizes. The first request comes before the
 	// warm ones, which find the catalog cache filled.
 	runtime.GC()
+	var err error
 	if row.FirstRequestMS, err = firstRequest(v); err != nil {
-		return row, err
+		return err
 	}
 	if opts.Fresh != nil {
 		ms, err := freshFirst(v, opts.Fresh)
 		if err != nil {
-			return row, err
+			return err
 		}
 		row.FreshProcessFirstMS = &ms
 	}
 	compact, err := warm(v, compactRules)
 	if err != nil {
-		return row, err
+		return err
 	}
 	row.WarmMS = compact.medianMS
 	pre, err := warm(v, prefetchRules)
 	if err != nil {
-		return row, err
+		return err
 	}
 	row.WarmPrefetchMS, row.WarmRequests, row.PrefetchedRequests = pre.medianMS, pre.count, pre.prefetched
 	row.RequestAllocBytes, row.RequestAllocs = pre.allocBytes, pre.allocs
 	if row.PrefetchAllocBytes, err = prefetchAlloc(v); err != nil {
-		return row, err
+		return err
 	}
 	if row.SystemSHA256MS, row.SystemBytes, err = systemSHA256(in.Name, in.Body, in.Provider); err != nil {
-		return row, err
+		return err
 	}
 	if row.SystemSHA256MS > 0 {
 		row.WarmToSHA256 = float64(int(row.WarmPrefetchMS/row.SystemSHA256MS*10+0.5)) / 10
 	}
+	return nil
+}
 
-	start := time.Now()
-	snap := catalog.NewSnapshot(in.Skills, catalog.Options{Profile: in.Profile})
-	row.SnapshotMS = bench.Millis(time.Since(start))
-
+// catalogSizes measures the native catalog of the input and the compact
+// index and tag directory that would replace it.
+func catalogSizes(row *Row, in *Input, snap *catalog.Snapshot) error {
 	f, err := capture.Read(in.Name, in.Body, capture.Options{Provider: in.Provider})
 	if err != nil {
-		return row, err
+		return err
 	}
 	for _, s := range f.Captures[0].Segments() {
 		if s.Kind == capture.SecCatalog {
@@ -264,7 +293,12 @@ func runInput(in *Input, opts Options, reset bool) (Row, error) {
 	}
 	row.CompactBytes += tool
 	row.TagBytes = len(capture.Quote(catalog.Directory(snap, cs.Critical, cs.Always))) - 2 + tool
+	return nil
+}
 
+// browseSessions compares the cumulative bytes of a compact-index session
+// with tag-directory sessions that browse one page or several.
+func browseSessions(row *Row, snap *catalog.Snapshot, replay int) error {
 	// Browse pages of the first skill's tags, the way the model would look
 	// for it.
 	var pages []int
@@ -272,7 +306,7 @@ func runInput(in *Input, opts Options, reset bool) (Row, error) {
 	for len(pages) < BrowsePages {
 		page, data, err := snap.Browse(req)
 		if err != nil {
-			return row, err
+			return err
 		}
 		pages = append(pages, len(data))
 		if page.Cursor == nil {
@@ -289,19 +323,7 @@ func runInput(in *Input, opts Options, reset bool) (Row, error) {
 	row.BrowsedPages = len(pages)
 	row.ManyPageRequests, row.ManyPageTag = tagSession(tagReq, pages, replay)
 	row.ManyPageSaving = bench.Pct(row.CumulativeCompact-row.ManyPageTag, row.CumulativeCompact)
-
-	once, distinct, err := paginate(snap)
-	if err != nil {
-		return row, err
-	}
-	row.PaginatedOnce = once
-	row.Pagination = fmt.Sprintf("%d/%d", once, snap.Len())
-	row.PaginationComplete = once == snap.Len() && distinct == snap.Len()
-
-	peak := bench.ReadPeak(reset)
-	row.PeakMiB = float64(peak.KiB) / 1024
-	row.PeakSource = peak.Source
-	return row, nil
+	return nil
 }
 
 // tagSession returns the requests and cumulative bytes of a tag-directory

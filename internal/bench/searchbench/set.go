@@ -79,7 +79,7 @@ func parseSet(where string, data []byte) (*Set, error) {
 		dec := json.NewDecoder(bytes.NewReader(text))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&q); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", where, line, err)
+			return nil, fmt.Errorf("%s:%d: %w", where, line, err)
 		}
 		switch {
 		case q.ID == "":
@@ -107,7 +107,7 @@ func parseSet(where string, data []byte) (*Set, error) {
 		set.Queries = append(set.Queries, q)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	if len(set.Queries) == 0 {
 		return nil, fmt.Errorf("%s: no queries", where)

@@ -118,82 +118,118 @@ func (g *gen) convert(x any, self string) (any, error) {
 	out := obj{}
 	nullable := false
 	if g.shape.requiredFromDescriptions {
-		// Google's descriptions start with "Required." for the fields a
-		// request must carry (the discovery format has no required list).
-		props, _ := s["properties"].(obj)
-		var req []any
-		for _, name := range sortedKeys(props) {
-			if p, ok := props[name].(obj); ok {
-				if d, _ := p["description"].(string); strings.HasPrefix(d, "Required.") {
-					req = append(req, name)
-				}
-			}
-		}
-		if len(req) > 0 {
+		if req := requiredFromDescriptions(s); len(req) > 0 {
 			out["required"] = append(asList(s["required"]), req...)
 		}
 	}
 	for k, v := range s {
-		switch {
-		case k == "nullable":
+		if k == "nullable" {
 			nullable = v == true
-		case k == "$recursiveRef":
-			// Draft 2019-09: "#" with a $recursiveAnchor on the enclosing
-			// components schema means that schema.
-			if v != "#" {
-				return nil, fmt.Errorf("$recursiveRef %v not supported", v)
-			}
-			n, err := g.include(self)
-			if err != nil {
-				return nil, err
-			}
-			out["$ref"] = "#/$defs/" + n
-		case k == "$ref":
-			ref, _ := v.(string)
-			if !strings.HasPrefix(ref, componentPrefix) {
-				return nil, fmt.Errorf("$ref %q not supported", ref)
-			}
-			n, err := g.include(strings.TrimPrefix(ref, componentPrefix))
-			if err != nil {
-				return nil, err
-			}
-			out["$ref"] = "#/$defs/" + n
-		case strings.HasPrefix(k, "x-") || annotationKw[k]:
-		case schemaKw[k]:
-			c, err := g.convert(v, self)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
-			}
-			out[k] = c
-		case schemaListKw[k]:
-			list, _ := v.([]any)
-			conv := make([]any, 0, len(list))
-			for i, e := range list {
-				c, err := g.convert(e, self)
-				if err != nil {
-					return nil, fmt.Errorf("%s/%d: %w", k, i, err)
-				}
-				conv = append(conv, c)
-			}
-			out[k] = conv
-		case schemaMapKw[k]:
-			m, _ := v.(obj)
-			conv := make(obj, len(m))
-			for name, e := range m {
-				c, err := g.convert(e, self)
-				if err != nil {
-					return nil, fmt.Errorf("%s/%s: %w", k, name, err)
-				}
-				conv[name] = c
-			}
-			out[k] = conv
-		case k == "required" && out["required"] != nil:
-		case valueKw[k]:
-			out[k] = v
-		default:
-			return nil, fmt.Errorf("unknown keyword %q", k)
+			continue
+		}
+		if err := g.keyword(out, k, v, self); err != nil {
+			return nil, err
 		}
 	}
+	normalize(out)
+	if nullable {
+		out = makeNullable(out)
+	}
+	return simplify(out), nil
+}
+
+// requiredFromDescriptions lists the properties whose description starts
+// with "Required.": Google marks so the fields a request must carry (the
+// discovery format has no required list).
+func requiredFromDescriptions(s obj) []any {
+	props, _ := s["properties"].(obj)
+	var req []any
+	for _, name := range sortedKeys(props) {
+		if p, ok := props[name].(obj); ok {
+			if d, _ := p["description"].(string); strings.HasPrefix(d, "Required.") {
+				req = append(req, name)
+			}
+		}
+	}
+	return req
+}
+
+// keyword converts keyword k of value v into out.
+func (g *gen) keyword(out obj, k string, v any, self string) error {
+	switch {
+	case k == "$recursiveRef":
+		// Draft 2019-09: "#" with a $recursiveAnchor on the enclosing
+		// components schema means that schema.
+		if v != "#" {
+			return fmt.Errorf("$recursiveRef %v not supported", v)
+		}
+		n, err := g.include(self)
+		if err != nil {
+			return err
+		}
+		out["$ref"] = "#/$defs/" + n
+	case k == "$ref":
+		ref, _ := v.(string)
+		if !strings.HasPrefix(ref, componentPrefix) {
+			return fmt.Errorf("$ref %q not supported", ref)
+		}
+		n, err := g.include(strings.TrimPrefix(ref, componentPrefix))
+		if err != nil {
+			return err
+		}
+		out["$ref"] = "#/$defs/" + n
+	case strings.HasPrefix(k, "x-") || annotationKw[k]:
+	case schemaKw[k]:
+		c, err := g.convert(v, self)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = c
+	case schemaListKw[k]:
+		return g.convertList(out, k, v, self)
+	case schemaMapKw[k]:
+		return g.convertMap(out, k, v, self)
+	case k == "required" && out["required"] != nil:
+	case valueKw[k]:
+		out[k] = v
+	default:
+		return fmt.Errorf("unknown keyword %q", k)
+	}
+	return nil
+}
+
+// convertList converts a keyword whose value is a list of schemas.
+func (g *gen) convertList(out obj, k string, v any, self string) error {
+	list, _ := v.([]any)
+	conv := make([]any, 0, len(list))
+	for i, e := range list {
+		c, err := g.convert(e, self)
+		if err != nil {
+			return fmt.Errorf("%s/%d: %w", k, i, err)
+		}
+		conv = append(conv, c)
+	}
+	out[k] = conv
+	return nil
+}
+
+// convertMap converts a keyword whose value is a map of schemas.
+func (g *gen) convertMap(out obj, k string, v any, self string) error {
+	m, _ := v.(obj)
+	conv := make(obj, len(m))
+	for name, e := range m {
+		c, err := g.convert(e, self)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", k, name, err)
+		}
+		conv[name] = c
+	}
+	out[k] = conv
+	return nil
+}
+
+// normalize says in draft 2020-12 what OpenAPI 3.0 said its own way.
+func normalize(out obj) {
 	// OpenAPI 3.0 boolean exclusive bounds.
 	for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
 		if e, ok := out[b[0]].(bool); ok {
@@ -219,10 +255,6 @@ func (g *gen) convert(x any, self string) (any, error) {
 		}
 		delete(out, "oneOf")
 	}
-	if nullable {
-		out = makeNullable(out)
-	}
-	return simplify(out), nil
 }
 
 func sortedKeys(m obj) []string {
