@@ -588,6 +588,7 @@ func (in *Initializer) Absorb(st *InitState, prof *Profile) (accepted, rejected 
 			for n, pc := range good {
 				prof.Cards[n] = pc
 			}
+			prof.Activation = DeriveActivation(prof.Cards)
 			if err := prof.Save(in.Profile); err != nil {
 				return accepted, rejected, err
 			}

@@ -57,7 +57,7 @@ var prefetch = &rules.Rule{
 		"reciprocal rank, and with catalog.usage (or --usage) the decayed usage evidence of execution traces and Pi sessions, ranked as catalog search --usage ranks it: " +
 		"among the skills that match nearly as well as the best, the most used first; an unreadable path is a warning and adds nothing. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order (the best-ranked that fit " +
 		"catalog.prefetch_max_chars characters, overlay included; a description is never shortened), never SKILL.md " +
-		"bodies or file locations, and is added once: a marked request is left alone, and no human text or no match means no change.",
+		"bodies or file locations. With a catalog.profile that has no current card for these skills, its activation tags apply: a specialist among the ranked skills brings its one supporting workflow skill within the same limit (not recursively). It is added once: a marked request is left alone, and no human text or no match means no change.",
 	Options: &prefetchOptions{Limit: 3, MaxChars: 2000},
 	Reads:   []string{"catalog.exclude", "catalog.profile"},
 	Detail:  detail,
@@ -103,7 +103,13 @@ var prefetch = &rules.Rule{
 			return err
 		}
 		snap := e.snapshot(set.Exclude)
-		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars, usage)
+		// A profile without a current card for these skills can still
+		// carry activation tags: a specialist brings its support.
+		var prof *catalog.Profile
+		if set.Profile != "" {
+			prof, _ = catalog.LoadProfileCached(p.Env.Resolve(set.Profile))
+		}
+		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars, usage, prof)
 		if overlay == "" {
 			p.Idle("no skill matches the latest human text")
 			return nil
@@ -115,8 +121,8 @@ var prefetch = &rules.Rule{
 
 // prefetchOverlay ranks the snapshot for query and renders the overlay
 // within budget characters ("" when nothing matches or fits).
-func prefetchOverlay(snap *catalog.Snapshot, query string, limit, budget int, usage catalog.Usage) string {
-	res := snap.SearchUsage(query, limit, usage)
+func prefetchOverlay(snap *catalog.Snapshot, query string, limit, budget int, usage catalog.Usage, prof *catalog.Profile) string {
+	res := prof.WithSupport(snap, snap.SearchUsage(query, limit, usage), limit)
 	if len(res) == 0 {
 		return ""
 	}
