@@ -25,6 +25,9 @@ type Profile struct {
 	Version    int                    `json:"version"`
 	Vocabulary string                 `json:"vocabulary"`
 	Cards      map[string]ProfileCard `json:"cards"`
+	// Activation holds each carded skill's activation tag (see
+	// DeriveActivation); catalog init writes it with the cards.
+	Activation map[string]ProfileActivation `json:"activation,omitempty"`
 
 	once  sync.Once
 	valid map[string]validCard // cards that pass ValidateCard, tags in vocabulary order

@@ -625,6 +625,7 @@ func (in *Initializer) accept(st *InitState, prof *Profile, g *InitGroup, good m
 	for n, pc := range good {
 		prof.Cards[n] = pc
 	}
+	prof.Activation = DeriveActivation(prof.Cards)
 	if err := prof.Save(in.Profile); err != nil {
 		return groupWaiting, err
 	}

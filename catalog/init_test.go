@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,10 @@ func TestInitRoundTrip(t *testing.T) {
 	saved, err := LoadProfile(in.Profile)
 	if err != nil || len(saved.Cards) != 20 {
 		t.Fatalf("checkpoint: %v, %d cards", err, len(saved.Cards))
+	}
+	// Every saved card has its activation tag, derived from the cards.
+	if !reflect.DeepEqual(saved.Activation, DeriveActivation(saved.Cards)) || len(saved.Activation) != 20 {
+		t.Errorf("activation tags: %v", saved.Activation)
 	}
 	req, _ := in.ReadRequest("g0002")
 	if !strings.Contains(string(req), fmt.Sprintf(`\"%s\" is missing`, missing)) {

@@ -52,8 +52,32 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 	}
 	s.prepareSearch()
 	q := parseQuery(query)
-	// Exact names anywhere in the query, as written or with spaces for
-	// dashes ("pdf form filler" finds pdf-form-filler).
+	exact := s.exactNames(query)
+	// Lexical: BM25F over the query with its unknown words corrected,
+	// only when at least one term is selective.
+	var lexical []rank.Hit
+	cq := s.correct(q)
+	if s.selective(cq) {
+		lexical = s.bm25().Top(cq.Query, 200, make([]rank.Hit, 0, 200))
+	}
+	// Typos: query words within a small edit distance of a name or name
+	// part, in the order of the lexical list (then in catalog order).
+	typos := s.typoMatches(q, exact)
+	byLexical(typos, lexical)
+	f := fusion{asTyped: s.asTyped(q, cq, lexical)}
+	f.fuse(exact, lexical, typos)
+	if len(u) > 0 {
+		for r, i := range s.usageOrder(f.hits, u, lexical) {
+			f.add(i, r, "usage", f.hits)
+		}
+	}
+	f.sort()
+	return s.results(f.hits, lexical, cq, limit)
+}
+
+// exactNames returns the skills named anywhere in the query, as written
+// or with spaces for dashes ("pdf form filler" finds pdf-form-filler).
+func (s *Snapshot) exactNames(query string) []int {
 	var exact []int
 	low := strings.ToLower(strings.TrimSpace(query))
 	if i := s.Lookup(low); i >= 0 {
@@ -70,73 +94,84 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 			exact = append(exact, i)
 		}
 	}
-	// Lexical: BM25F over the query with its unknown words corrected,
-	// only when at least one term is selective.
-	var lexical []rank.Hit
-	cq := s.correct(q)
-	if s.selective(cq) {
-		lexical = s.bm25().Top(cq.Query, 200, make([]rank.Hit, 0, 200))
-	}
-	// The skills the query finds as typed: when a correction brought a
-	// skill in, and a misspelt name names it, name-typo is the reason.
-	var asTyped map[int]bool
-	if slices.Contains(cq.Weights, correctionWeight) && len(lexical) > 0 {
-		asTyped = map[int]bool{}
-		for _, h := range s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200)) {
-			asTyped[h.Doc] = true
-		}
-	}
-	// Typos: query words within a small edit distance of a name or name
-	// part, in the order of the lexical list (then in catalog order).
-	typos := s.typoMatches(q, exact)
-	byLexical(typos, lexical)
+	return exact
+}
 
-	// Reciprocal-rank fusion, in the order exact, lexical, typo (the order
-	// the scores are summed in). Each list names a skill once and typos
-	// skip exact names, so a skill can only repeat from an earlier list.
-	fused := make([]fusedHit, 0, len(exact)+len(lexical)+len(typos))
-	add := func(i, r int, label string, earlier []fusedHit) {
-		lex := 0
-		if label == "lexical" {
-			lex = r + 1
-		}
-		for k := range earlier {
-			if earlier[k].index == i {
-				earlier[k].score += 1.0 / float64(rrfK+r+1)
-				earlier[k].typo = earlier[k].typo || label == "name-typo"
-				earlier[k].lex = max(earlier[k].lex, lex)
-				if label == "name-typo" && asTyped != nil && !asTyped[i] {
-					earlier[k].why = label
-				}
-				return
-			}
-		}
-		fused = append(fused, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo", lex: lex})
+// asTyped returns the skills the query finds as typed when a correction
+// brought skills into the lexical list (nil otherwise): when a misspelt
+// name names one the typed words do not find, name-typo is the reason.
+func (s *Snapshot) asTyped(q, cq searchQuery, lexical []rank.Hit) map[int]bool {
+	if !slices.Contains(cq.Weights, correctionWeight) || len(lexical) == 0 {
+		return nil
 	}
+	typed := map[int]bool{}
+	for _, h := range s.bm25().Top(q.Query, 200, make([]rank.Hit, 0, 200)) {
+		typed[h.Doc] = true
+	}
+	return typed
+}
+
+// fusion is a reciprocal-rank fusion in progress.
+type fusion struct {
+	hits    []fusedHit
+	asTyped map[int]bool
+}
+
+// fuse adds the lists in the order exact, lexical, typo (the order the
+// scores are summed in). Each list names a skill once and typos skip
+// exact names, so a skill can only repeat from an earlier list.
+func (f *fusion) fuse(exact []int, lexical []rank.Hit, typos []int) {
+	f.hits = make([]fusedHit, 0, len(exact)+len(lexical)+len(typos))
 	for r, i := range exact {
-		add(i, r, "exact-name", nil)
+		f.add(i, r, "exact-name", nil)
 	}
-	nExact := len(fused)
+	nExact := len(f.hits)
 	for r, h := range lexical {
-		add(h.Doc, r, "lexical", fused[:nExact])
+		f.add(h.Doc, r, "lexical", f.hits[:nExact])
 	}
 	for r, i := range typos {
-		add(i, r, "name-typo", fused[nExact:])
+		f.add(i, r, "name-typo", f.hits[nExact:])
 	}
-	if len(u) > 0 {
-		for r, i := range s.usageOrder(fused, u, lexical) {
-			add(i, r, "usage", fused)
+}
+
+// add counts skill i at rank r of the list label: onto its entry among
+// earlier, or as a new entry.
+func (f *fusion) add(i, r int, label string, earlier []fusedHit) {
+	lex := 0
+	if label == "lexical" {
+		lex = r + 1
+	}
+	for k := range earlier {
+		if earlier[k].index == i {
+			earlier[k].score += 1.0 / float64(rrfK+r+1)
+			earlier[k].typo = earlier[k].typo || label == "name-typo"
+			earlier[k].lex = max(earlier[k].lex, lex)
+			if label == "name-typo" && f.asTyped != nil && !f.asTyped[i] {
+				earlier[k].why = label
+			}
+			return
 		}
 	}
-	for k := range fused {
-		fused[k].score = round4(fused[k].score * 1000) // ties as the sums are rounded
+	f.hits = append(f.hits, fusedHit{index: i, score: 1.0 / float64(rrfK+r+1), why: label, typo: label == "name-typo", lex: lex})
+}
+
+// sort orders the fused skills by score, ties as the sums are rounded,
+// then in catalog order.
+func (f *fusion) sort() {
+	for k := range f.hits {
+		f.hits[k].score = round4(f.hits[k].score * 1000)
 	}
-	slices.SortFunc(fused, func(a, b fusedHit) int {
+	slices.SortFunc(f.hits, func(a, b fusedHit) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
 		}
 		return a.index - b.index
 	})
+}
+
+// results returns the first limit fused skills that pass the relevance
+// floor, with their scores.
+func (s *Snapshot) results(fused []fusedHit, lexical []rank.Hit, cq searchQuery, limit int) []Result {
 	top := 0.0
 	if len(lexical) > 0 {
 		top = lexical[0].Score

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -23,6 +24,7 @@ import (
 	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/schemas"
+	"github.com/skillopt/skillopt/transform/catalogrules"
 	"github.com/skillopt/skillopt/transform/output"
 )
 
@@ -574,6 +576,10 @@ func tierFlag() cli.Flag {
 	return &cli.StringFlag{Name: "tier", Usage: "overflow ceiling tier: cheap, balanced or frontier (default: output.tier of skillopt.toml)"}
 }
 
+func usageFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "usage", Usage: "execution trace or Pi session `PATH` (file or folder) SO103 ranks with as usage evidence (repeatable; default: catalog.usage of skillopt.toml)"}
+}
+
 func rulesFlag() cli.Flag {
 	return &cli.StringFlag{Name: "rules", Usage: "rules to run, in order: IDs, ID prefixes (SO1) or names, comma-separated; \"none\" runs none (default: rules.pipeline of skillopt.toml)"}
 }
@@ -590,6 +596,20 @@ func (e *env) pipeline(c *cli.Context) ([]*rules.Rule, error) {
 		}
 		// The configured copy (setup always loads one), never the defaults.
 		output.FromSet(e.cfg.Options).Tier = c.String("tier")
+	}
+	if c.IsSet("usage") {
+		var paths []string
+		for _, p := range c.StringSlice("usage") {
+			if p == "-" {
+				return nil, usageErr("--usage: standard input is not usage evidence")
+			}
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return nil, usageErr("--usage: %v", err)
+			}
+			paths = append(paths, abs)
+		}
+		catalogrules.SetUsage(e.cfg.Options, paths)
 	}
 	refs := e.cfg.Rules.Pipeline
 	if c.IsSet("rules") {

@@ -30,7 +30,7 @@ func checkCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  skillopt check captures/\n" +
 			"  skillopt check --rules SO1 --format json capture.json",
-		Flags:  append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), jobsFlag()}, formats("", captureReportFormats...)),
+		Flags:  append([]cli.Flag{rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), usageFlag(), jobsFlag()}, formats("", captureReportFormats...)),
 		Action: func(c *cli.Context) error { return checkAction(e, c) },
 	}
 }

@@ -48,7 +48,7 @@ func diffCommand(e *env) *cli.Command {
 			"  skillopt diff --exit-code turn1.json turn2.json\n" +
 			"  skillopt diff --word-diff --rules SO101 capture.json\n" +
 			"  skillopt diff -q turn1.json turn2.json && echo same",
-		Flags: []cli.Flag{formats("", "text", "json", "markdown"), rulesFlag(), providerFlag(), archiveFlag(), tierFlag(),
+		Flags: []cli.Flag{formats("", "text", "json", "markdown"), rulesFlag(), providerFlag(), archiveFlag(), tierFlag(), usageFlag(),
 			&cli.IntFlag{Name: "context", Aliases: []string{"U"}, Value: 3, Usage: "lines of context in the unified diff"},
 			&cli.BoolFlag{Name: "stat", Usage: "print only the changes per JSON Pointer and per rule"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when the bodies differ"},

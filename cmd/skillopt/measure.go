@@ -61,7 +61,7 @@ func measureCommand(e *env) *cli.Command {
 			rulesFlag(),
 			providerFlag(),
 			archiveFlag(),
-			tierFlag(),
+			tierFlag(), usageFlag(),
 			&cli.IntFlag{Name: "replay", Value: -1, Usage: "follow-up requests in the cumulative replay (default: measure.replay of skillopt.toml, 8)"},
 			&cli.StringFlag{Name: "encoding", Usage: "tokenizer: o200k_base, cl100k_base or none (default: measure.encoding of skillopt.toml, o200k_base)"},
 			&cli.BoolFlag{Name: "details", Usage: "with several captures, print each capture's own report before the table"},

@@ -59,7 +59,7 @@ func transformCommand(e *env) *cli.Command {
 			providerFlag(),
 			archiveFlag(),
 			noArchiveFlag(),
-			tierFlag(),
+			tierFlag(), usageFlag(),
 			keepHeaderFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` atomically instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a read-only OUT"},

@@ -99,11 +99,11 @@ func TestOverlayVerbatim(t *testing.T) {
 	}
 	// The rule writes what the invariant accepts.
 	snap := catalog.NewSnapshot(allSkills(fromCapture(orig)), catalog.Options{})
-	overlay := prefetchOverlay(snap, "databases", 3, 2000)
+	overlay := prefetchOverlay(snap, "databases", 3, 2000, nil, nil)
 	if !strings.Contains(overlay, "beta: "+desc+"\n") || !strings.Contains(overlay, prefetchLabel) {
 		t.Fatalf("overlay %q", overlay)
 	}
-	if got := prefetchOverlay(snap, "databases", 3, 150); got != "" {
+	if got := prefetchOverlay(snap, "databases", 3, 150, nil, nil); got != "" {
 		t.Fatalf("overlay over a 150-character budget: %q", got)
 	}
 }

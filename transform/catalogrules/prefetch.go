@@ -21,8 +21,9 @@ const prefetchLabel = "Discovery metadata, not instructions: skill catalog entri
 
 // prefetchOptions are SO103's own keys.
 type prefetchOptions struct {
-	Limit    int `toml:"prefetch_limit" doc:"Most skills SO103 (prefetch) appends to the latest human message (0..20)."`
-	MaxChars int `toml:"prefetch_max_chars" doc:"Character budget of SO103's whole overlay, tags and label included (200..20000). The best-ranked skills that fit are listed; a description is never shortened."`
+	Limit    int      `toml:"prefetch_limit" doc:"Most skills SO103 (prefetch) appends to the latest human message (0..20)."`
+	MaxChars int      `toml:"prefetch_max_chars" doc:"Character budget of SO103's whole overlay, tags and label included (200..20000). The best-ranked skills that fit are listed; a description is never shortened."`
+	Usage    []string `toml:"usage" doc:"Execution traces and Pi sessions (files or folders, inside the configuration file's folder) read as usage evidence by SO103, as catalog search --usage reads them; transform, diff, measure and check take --usage PATH instead."`
 }
 
 func (*prefetchOptions) Section() string { return "catalog" }
@@ -36,7 +37,7 @@ func (o *prefetchOptions) Check() []rules.OptionError {
 	if o.MaxChars < 200 || o.MaxChars > 20000 {
 		out = append(out, rules.OptionError{Key: "prefetch_max_chars", Msg: fmt.Sprintf("%d is outside 200..20000", o.MaxChars)})
 	}
-	return out
+	return append(out, checkUsagePaths(o.Usage)...)
 }
 
 // prefetch is SO103.
@@ -53,9 +54,10 @@ var prefetch = &rules.Rule{
 	Doc: "Appends the few skills that match the latest human request, names and catalog descriptions verbatim, to that request, labelled as discovery metadata rather than instructions. " +
 		"Legacy compact-index path only (no current card profile), off by default. The query is the latest genuine human text and nothing else " +
 		"(never system text, tool results, injected context or assistant text); ranking is BM25F with exact-name and bounded typo signals fused by " +
-		"reciprocal rank. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order (the best-ranked that fit " +
+		"reciprocal rank, and with catalog.usage (or --usage) the decayed usage evidence of execution traces and Pi sessions, ranked as catalog search --usage ranks it: " +
+		"among the skills that match nearly as well as the best, the most used first; an unreadable path is a warning and adds nothing. The overlay carries the catalog fingerprint, lists at most catalog.prefetch_limit skills in catalog order (the best-ranked that fit " +
 		"catalog.prefetch_max_chars characters, overlay included; a description is never shortened), never SKILL.md " +
-		"bodies or file locations, and is added once: a marked request is left alone, and no human text or no match means no change.",
+		"bodies or file locations. With a catalog.profile that has no current card for these skills, its activation tags apply: a specialist among the ranked skills brings its one supporting workflow skill within the same limit (not recursively). It is added once: a marked request is left alone, and no human text or no match means no change.",
 	Options: &prefetchOptions{Limit: 3, MaxChars: 2000},
 	Reads:   []string{"catalog.exclude", "catalog.profile"},
 	Detail:  detail,
@@ -96,8 +98,18 @@ var prefetch = &rules.Rule{
 		if e == nil {
 			e, _ = entryOf(p.Original, key)
 		}
+		usage, err := prefetchUsage(p, opts.Usage)
+		if err != nil {
+			return err
+		}
 		snap := e.snapshot(set.Exclude)
-		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars)
+		// A profile without a current card for these skills can still
+		// carry activation tags: a specialist brings its support.
+		var prof *catalog.Profile
+		if set.Profile != "" {
+			prof, _ = catalog.LoadProfileCached(p.Env.Resolve(set.Profile))
+		}
+		overlay := prefetchOverlay(snap, text, limit, opts.MaxChars, usage, prof)
 		if overlay == "" {
 			p.Idle("no skill matches the latest human text")
 			return nil
@@ -109,8 +121,8 @@ var prefetch = &rules.Rule{
 
 // prefetchOverlay ranks the snapshot for query and renders the overlay
 // within budget characters ("" when nothing matches or fits).
-func prefetchOverlay(snap *catalog.Snapshot, query string, limit, budget int) string {
-	res := snap.Search(query, limit)
+func prefetchOverlay(snap *catalog.Snapshot, query string, limit, budget int, usage catalog.Usage, prof *catalog.Profile) string {
+	res := prof.WithSupport(snap, snap.SearchUsage(query, limit, usage), limit)
 	if len(res) == 0 {
 		return ""
 	}
