@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -79,7 +80,7 @@ func (f *File) IsCassette() bool {
 }
 
 // yamlLine matches the line yaml's errors name.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // cassette reads a VCR cassette: one capture per interaction whose request
 // carries a JSON body a provider shape is detected in; the others are
@@ -90,7 +91,7 @@ func (r *reader) cassette() (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(f.Data))
 	if err := dec.Decode(&root); err != nil {
 		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			return nil, &Error{File: f.Name, Pos: m[1], Err: fmt.Errorf("VCR cassette: %s", msg[len(m[0]):])}
 		}
 		return nil, &Error{File: f.Name, Err: fmt.Errorf("VCR cassette: %s", strings.TrimPrefix(msg, "yaml: "))}
@@ -362,7 +363,9 @@ func (conv *yamlConv) json(file string, n *yaml.Node) ([]byte, error) {
 }
 
 // jsonNumber is the grammar of a JSON number.
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+var jsonNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+})
 
 func (conv *yamlConv) appendJSON(out []byte, file string, n *yaml.Node, depth int) ([]byte, error) {
 	if depth > MaxDepth {
@@ -429,7 +432,7 @@ func (conv *yamlConv) appendJSON(out []byte, file string, n *yaml.Node, depth in
 		return append(out, "false"...), nil
 	case "!!int":
 		v := strings.ReplaceAll(n.Value, "_", "")
-		if jsonNumber.MatchString(v) {
+		if jsonNumber().MatchString(v) {
 			return append(out, v...), nil
 		}
 		if i, ok := new(big.Int).SetString(v, 0); ok {
@@ -437,7 +440,7 @@ func (conv *yamlConv) appendJSON(out []byte, file string, n *yaml.Node, depth in
 		}
 	case "!!float":
 		v := n.Value
-		if jsonNumber.MatchString(v) {
+		if jsonNumber().MatchString(v) {
 			return append(out, v...), nil
 		}
 		if f, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(v, "+"), "_", ""), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {

@@ -318,11 +318,15 @@ func (e *Env) NewPass(r *Rule, c *capture.Capture) *Pass {
 // returns their findings. A rule that fails stops it with a *RuleError.
 func RunChecks(c *capture.Capture, rs []*Rule, env *Env) ([]Diagnostic, error) {
 	var out []Diagnostic
+	// One pass, reset for each rule: the guard runs every check on every
+	// step, and a pass per rule was most of what it allocated. A rule's
+	// findings are copied out before the next rule runs.
+	p := new(Pass)
 	for _, r := range rs {
 		if _, on := env.levels().Level(r); !on {
 			continue
 		}
-		p := env.NewPass(r, c)
+		*p = Pass{Rule: r, Options: env.options(r), Capture: c, Original: c, Env: env, diags: p.diags[:0]}
 		if err := Call(p); err != nil {
 			return nil, err
 		}

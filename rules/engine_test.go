@@ -348,3 +348,32 @@ func TestApplyStringsMatchesSplice(t *testing.T) {
 		t.Error("two values accepted as an edit")
 	}
 }
+
+// RunChecks reuses one pass for its rules: each rule starts with no
+// findings and every finding of every rule is returned, in order.
+func TestRunChecksKeepsEachRulesFindings(t *testing.T) {
+	c := read(t, body)
+	check := func(id string, n int) *Rule {
+		return &Rule{ID: id, Kind: Check, Severity: Warning, Doc: "Test.", Run: func(p *Pass) error {
+			if got := len(p.Diagnostics()); got != 0 {
+				t.Errorf("%s starts with %d findings of another rule", id, got)
+			}
+			for i := range n {
+				p.Reportf("/model", "%s finding %d", id, i)
+			}
+			return nil
+		}}
+	}
+	diags, err := RunChecks(c, []*Rule{check("T1", 2), check("T2", 0), check("T3", 1)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Rule+": "+d.Message)
+	}
+	want := []string{"T1: T1 finding 0", "T1: T1 finding 1", "T3: T3 finding 0"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

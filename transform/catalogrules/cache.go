@@ -38,6 +38,9 @@ type cacheEntry struct {
 type compactResult struct {
 	blocks []string
 	stats  catalog.CompactStats
+	// quoted holds each block as the inside of a JSON string, what the
+	// rule splices into the request: quoted once, not on every request.
+	quoted [][]byte
 }
 
 var catalogCache = struct {
@@ -130,19 +133,37 @@ func excludeKey(exclude []string) string { return strings.Join(exclude, "\x00") 
 // compactBlocks returns SO101's blocks for the entry's catalogs and the
 // figures of the intents they keep.
 func (e *cacheEntry) compactBlocks(budget int, exclude []string) ([]string, catalog.CompactStats) {
+	r := e.compactResult(budget, exclude)
+	return r.blocks, r.stats
+}
+
+// compactResult returns SO101's rendering of the entry's catalogs,
+// computing it on first use.
+func (e *cacheEntry) compactResult(budget int, exclude []string) compactResult {
 	key := strconv.Itoa(budget) + "\x00" + excludeKey(exclude)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if r, ok := e.compact[key]; ok {
-		return r.blocks, r.stats
+		return r
 	}
 	var r compactResult
 	r.blocks, r.stats = catalog.Compact(e.groupsLocked(exclude), budget)
+	r.quoted = quoteBlocks(r.blocks)
 	if e.compact == nil {
 		e.compact = map[string]compactResult{}
 	}
 	e.compact[key] = r
-	return r.blocks, r.stats
+	return r
+}
+
+// quoteBlocks returns each block as the inside of a JSON string.
+func quoteBlocks(blocks []string) [][]byte {
+	out := make([][]byte, len(blocks))
+	for i, b := range blocks {
+		q := capture.Quote(b)
+		out[i] = q[1 : len(q)-1 : len(q)-1]
+	}
+	return out
 }
 
 // groupsLocked returns eligibleGroups of the entry's catalogs.

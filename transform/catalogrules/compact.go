@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
@@ -43,7 +42,7 @@ var CompactIndex = &rules.Rule{
 			p.Idle("no native skill catalog")
 			return nil
 		}
-		blocks, _ := e.compactBlocks(set.BudgetChars, set.Exclude)
+		compact := e.compactResult(set.BudgetChars, set.Exclude)
 		if set.Profile != "" {
 			if prof, err := currentProfile(p, e.eligible(set.Exclude)); err != nil {
 				return err
@@ -53,7 +52,7 @@ var CompactIndex = &rules.Rule{
 				return nil
 			}
 		}
-		return replaceCatalogs(p, cats, blocks)
+		return replaceQuoted(p, cats, compact.quoted)
 	},
 }
 
@@ -97,6 +96,12 @@ func eligibleGroups(cats []embedded, exclude []string) [][]catalog.Skill {
 // becomes blocks[i] (the rest of the string stays byte-identical), and
 // declares skill_search when the capture does not have it yet.
 func replaceCatalogs(p *rules.Pass, cats []embedded, blocks []string) error {
+	return replaceQuoted(p, cats, quoteBlocks(blocks))
+}
+
+// replaceQuoted is replaceCatalogs for blocks given as the insides of
+// JSON strings (quoteBlocks).
+func replaceQuoted(p *rules.Pass, cats []embedded, quoted [][]byte) error {
 	c := p.Capture
 	d := c.Doc
 	byNode := map[int][]int{}
@@ -113,13 +118,17 @@ func replaceCatalogs(p *rules.Pass, cats []embedded, blocks []string) error {
 	for _, n := range nodes {
 		node := d.Nodes[n]
 		raw := d.Src[node.Start:node.End]
-		out := []byte{'"'}
+		size := int(node.End - node.Start)
+		for _, i := range byNode[n] {
+			size += len(quoted[i]) - (cats[i].Segment.End - cats[i].Segment.Start)
+		}
+		out := make([]byte, 1, max(size, 2))
+		out[0] = '"'
 		prev := int(node.Start) + 1
 		for _, i := range byNode[n] {
 			seg := cats[i].Segment
 			out = append(out, d.Src[prev:seg.Start]...)
-			q := capture.Quote(blocks[i])
-			out = append(out, q[1:len(q)-1]...)
+			out = append(out, quoted[i]...)
 			prev = seg.End
 		}
 		out = append(out, d.Src[prev:node.End]...)
