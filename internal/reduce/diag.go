@@ -65,7 +65,7 @@ func diagPos(l string) int {
 }
 
 func diagContinuation(l string) bool {
-	if l == "" {
+	if l == "" || diagSummary(l) {
 		return false
 	}
 	if l[0] == ' ' || l[0] == '\t' {
@@ -165,4 +165,23 @@ func nextDiag(d *doc, from int) int {
 		}
 	}
 	return -1
+}
+
+// diagSummary reports whether l is a compiler's closing count: javac's
+// "11 warnings" and "1 error", clang's "3 errors generated.", gcc's
+// "2 warnings and 1 error generated.".
+func diagSummary(l string) bool {
+	t := strings.TrimSuffix(strings.TrimSuffix(l, "."), " generated")
+	for _, part := range strings.Split(t, " and ") {
+		n, word, ok := strings.Cut(part, " ")
+		if !ok || n == "" || strings.TrimLeft(n, "0123456789") != "" {
+			return false
+		}
+		switch word {
+		case "error", "errors", "warning", "warnings":
+		default:
+			return false
+		}
+	}
+	return true
 }
