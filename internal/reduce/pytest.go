@@ -229,8 +229,18 @@ func (s *pyScan) body(i int, l string) {
 	case section == "FAILURES" || section == "ERRORS":
 		s.failure(i, l)
 	case strings.HasPrefix(section, "short test summary"):
-		if !d.blank(i) {
-			p.set(i, protect)
+		// -r lists one test a line, by verdict: the passing ones (-rp,
+		// -rA) are counted, skips and expected failures kept, the rest is
+		// evidence.
+		switch v, _, _ := strings.Cut(l, " "); v {
+		case "PASSED":
+			s.counts["PASSED"]++
+		case "SKIPPED", "XFAIL", "XPASS":
+			p.set(i, keep)
+		default:
+			if !d.blank(i) {
+				p.set(i, protect)
+			}
 		}
 	case section == "test session starts" && (strings.HasPrefix(l, "collected ") || strings.HasPrefix(l, "collecting ")):
 		p.set(i, keep)

@@ -45,6 +45,7 @@ type reducer struct {
 var formats = []reducer{
 	{"go-test-json", detectGoJSON, planGoJSON},
 	{"go-test", detectGoTest, planGoTest},
+	{"junit", detectJUnit, planJUnit},
 	{"python-test", detectPyTest, planPyTest},
 	{"js-test", detectJSTest, planJSTest},
 	{"cargo", detectCargo, planCargo},
