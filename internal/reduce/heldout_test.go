@@ -223,3 +223,20 @@ func FuzzJUnit(f *testing.F) {
 			`<testcase name="b">`, `<failure message="x">at f (a.js:1:2)`, `</failure>`, `</testcase>`, `</testsuite>`, `<!-- fail 1 -->`, `</testsuites>`)...),
 		lines(`<testsuite>`, `<testcase name="a">`, `<testcase name="b"/>`, `<error/>`, `</testsuite>`))
 }
+
+func TestStampAfterProgramName(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string // the message after the stamp
+	}{
+		{"update-alternatives 2025-06-24 14:36:53: link group pager updated", "link group pager updated"},
+		{"2025-06-24 14:36:53 status installed x", "status installed x"},
+		{"-rw-r--r-- 1 root root 496 Apr 27  2026 Mcrt1.o", "-rw-r--r-- 1 root root 496 Apr 27  2026 Mcrt1.o"},
+		{"two words 2025-06-24 14:36:53 x", "two words 2025-06-24 14:36:53 x"},
+		{"name", "name"},
+	} {
+		if got := logMessage(c.in); got != c.want {
+			t.Errorf("logMessage(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
