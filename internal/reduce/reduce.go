@@ -1,9 +1,10 @@
 // Package reduce shrinks command output while keeping its protected
 // evidence verbatim: error and failure lines, stack frames, file:line
 // references, exit codes, failing test names, test summaries and
-// expected/actual pairs. Format-aware reducers (go test, pytest and
-// unittest, node/TAP/jest, cargo and rustc, compiler diagnostics, git log
-// and diff stat, ls -l listings, package lists, logs) are tried before the
+// expected/actual pairs. Format-aware reducers (go test and its -json
+// events, JUnit XML, pytest and unittest, node/TAP/jest, cargo and rustc,
+// compiler diagnostics, git log and diff stat, ls -l listings, package
+// lists, logs) are tried before the
 // generic one; each declines input it does not recognise. Every elided run
 // of lines is replaced by a marker that counts the lines and names their
 // line numbers, so an exact range can be asked for later.
