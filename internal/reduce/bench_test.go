@@ -10,8 +10,14 @@ import (
 // corpusDir holds real command outputs with their evidence lists.
 var corpusDir = filepath.Join("..", "..", "testdata", "outputs")
 
-func corpus(tb testing.TB) map[string]string {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
+// heldoutDir holds a second set, of other tools and formats, kept apart to
+// measure how the reducers generalise.
+var heldoutDir = filepath.Join("..", "..", "testdata", "outputs-heldout")
+
+func corpus(tb testing.TB) map[string]string { return corpusOf(tb, corpusDir) }
+
+func corpusOf(tb testing.TB, dir string) map[string]string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	out := map[string]string{}
 	for _, f := range files {
 		if strings.HasSuffix(f, ".evidence") || strings.HasSuffix(f, ".md") {
@@ -24,7 +30,7 @@ func corpus(tb testing.TB) map[string]string {
 		out[filepath.Base(f)] = string(data)
 	}
 	if len(out) == 0 {
-		tb.Skip("no corpus in testdata/outputs")
+		tb.Skip("no corpus in " + dir)
 	}
 	return out
 }

@@ -53,8 +53,11 @@ func classify(line string) int {
 	if isFrame(t) {
 		f |= flagFrame
 	}
-	if hasFileRef(line) {
+	if hasFileRef(line) || inFileLine(t) {
 		f |= flagFileRef
+	}
+	if exceptionName(t) {
+		f |= flagError
 	}
 	return f | classifyWords(line, t) | prefixFlags(t)
 }
@@ -277,4 +280,47 @@ func prevWord(w []byte) string {
 		return "exit"
 	}
 	return ""
+}
+
+// exceptionName reports whether t names an exception class followed by
+// its message, by the Python, Java and JavaScript convention:
+// "ConnectionError: …", "java.lang.IllegalStateException: …".
+func exceptionName(t string) bool {
+	for _, suf := range []string{"Error:", "Exception:"} {
+		for off := 0; ; {
+			k := strings.Index(t[off:], suf)
+			if k < 0 {
+				break
+			}
+			k += off
+			if k > 0 && isLetter(t[k-1]) {
+				return true
+			}
+			off = k + len(suf)
+		}
+	}
+	return false
+}
+
+// inFileLine reports whether t is a location line in prose, as shellcheck
+// writes one before each finding: "In deploy.sh line 8:".
+func inFileLine(t string) bool {
+	rest, ok := strings.CutPrefix(t, "In ")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, " line ")
+	if i < 1 || strings.ContainsAny(rest[:i], " \t") || !strings.HasSuffix(rest, ":") {
+		return false
+	}
+	n := rest[i+len(" line ") : len(rest)-1]
+	if n == "" {
+		return false
+	}
+	for j := 0; j < len(n); j++ {
+		if !isDigit(n[j]) {
+			return false
+		}
+	}
+	return true
 }

@@ -52,7 +52,7 @@ func diagPos(l string) int {
 				j--
 				ext++
 			}
-			if ext > 0 && ext <= 6 && j >= 1 && l[j] == '.' {
+			if ext > 0 && ext <= 6 && j >= 1 && l[j] == '.' || c == ':' && gccSeverity(l[k:]) {
 				return k
 			}
 			return -1
@@ -65,7 +65,7 @@ func diagPos(l string) int {
 }
 
 func diagContinuation(l string) bool {
-	if l == "" {
+	if l == "" || diagSummary(l) {
 		return false
 	}
 	if l[0] == ' ' || l[0] == '\t' {
@@ -86,7 +86,8 @@ func detectDiag(d *doc) bool {
 
 func planDiag(d *doc, o Options) *plan {
 	p := newPlan(d)
-	errs, warns := 0, 0
+	errs, warns, notes := 0, 0, 0
+	notesOf := 0 // notes since the last error or warning
 	start := -1
 	flush := func(end int) {
 		if start >= 0 {
@@ -117,8 +118,12 @@ func planDiag(d *doc, o Options) *plan {
 			continue
 		}
 		flush(i)
-		if sev == "note" {
+		isNote := sev == "note"
+		if isNote {
 			sev = lastSev // a note belongs to the diagnostic before it
+			notesOf++
+		} else {
+			notesOf = 0
 		}
 		lastSev = sev
 		// The excerpt follows, possibly after one blank line (tsc --pretty).
@@ -139,9 +144,17 @@ func planDiag(d *doc, o Options) *plan {
 			}
 			end++
 		}
-		if sev == "warning" {
-			warns++
-			p.set(i, protect)
+		if sev == "warning" || isNote {
+			// A warning, and a note (gcc's candidate lists), keep their
+			// message line; the excerpt under it goes.
+			switch {
+			case !isNote:
+				warns++
+				p.set(i, protect)
+			case notesOf <= maxNotes:
+				notes++
+				p.set(i, keep)
+			}
 			for k := i + 1; k < end; k++ {
 				p.hide(k)
 			}
@@ -154,9 +167,14 @@ func planDiag(d *doc, o Options) *plan {
 		i = end - 1
 	}
 	flush(d.n())
-	p.note = fmt.Sprintf("[compiler: %d error diagnostic(s) kept with excerpts, %d warning(s) kept without excerpts (warning excerpts and \"In function\" lines are elided unmarked)]", errs, warns)
+	p.note = fmt.Sprintf("[compiler: %d error diagnostic(s) kept with excerpts, %d warning(s) kept without excerpts, %d note(s) without theirs (excerpts and \"In function\" lines are elided unmarked; notes past the first %d of a diagnostic are elided)]", errs, warns, notes, maxNotes)
 	return p
 }
+
+// maxNotes is how many notes of one diagnostic are kept: gcc and clang
+// list every overload candidate, each with a note or two, and the first
+// ones say what the rest repeat.
+const maxNotes = 4
 
 func nextDiag(d *doc, from int) int {
 	for k := from; k < min(from+4, d.n()); k++ {
@@ -165,4 +183,41 @@ func nextDiag(d *doc, from int) int {
 		}
 	}
 	return -1
+}
+
+// diagSummary reports whether l is a compiler's closing count: javac's
+// "11 warnings" and "1 error", clang's "3 errors generated.", gcc's
+// "2 warnings and 1 error generated.".
+func diagSummary(l string) bool {
+	t := strings.TrimSuffix(strings.TrimSuffix(l, "."), " generated")
+	for _, part := range strings.Split(t, " and ") {
+		n, word, ok := strings.Cut(part, " ")
+		if !ok || n == "" || strings.TrimLeft(n, "0123456789") != "" {
+			return false
+		}
+		switch word {
+		case "error", "errors", "warning", "warnings":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// gccSeverity reports whether rest, what follows a file name, is gcc's
+// ":line:column: severity: " — which names a file without an extension
+// too, as C++ standard headers are (ostream, string_view).
+func gccSeverity(rest string) bool {
+	for range 2 {
+		if len(rest) < 2 || rest[0] != ':' || !isDigit(rest[1]) {
+			return false
+		}
+		rest = strings.TrimLeft(rest[1:], "0123456789")
+	}
+	for _, sev := range []string{": error: ", ": warning: ", ": note: ", ": fatal error: "} {
+		if strings.HasPrefix(rest, sev) {
+			return true
+		}
+	}
+	return false
 }

@@ -126,6 +126,23 @@ func (s *jsScan) line(i int, l string) {
 	d, p := s.d, s.p
 	t := strings.TrimLeft(l, " ")
 	switch {
+	case npmBanner(d, i):
+		// "> pkg@1.0.0 test" and "> node --test": the script npm ran.
+		s.flush(i)
+		p.set(i, protect)
+	case dotLine(l):
+		// node's dot reporter: "." per passing test, "X" per failing one.
+		s.flush(i)
+		x := strings.Count(l, "X")
+		s.passed += len(l) - x
+		s.failed += x
+		if x > 0 {
+			p.set(i, keep)
+		}
+	case l == "Failed tests:":
+		// the dot reporter's failure section
+		s.flush(i)
+		p.set(i, keep)
 	case strings.HasPrefix(t, "# Subtest:"):
 		s.flush(i)
 		s.subtestAt[d.indent(i)] = i
@@ -187,4 +204,33 @@ func (s *jsScan) spec(i int, t, mark string) {
 	case "▶":
 		p.set(i, keep)
 	}
+}
+
+// npmBanner reports whether line i is the banner npm (and yarn, pnpm)
+// prints before running a package script: "> name@version script" and,
+// on the next line, "> command".
+func npmBanner(d *doc, i int) bool {
+	pkg := func(k int) bool {
+		l := d.line(k)
+		at := strings.LastIndexByte(l, '@')
+		return strings.HasPrefix(l, "> ") && at > 2 && strings.IndexByte(l[at:], ' ') > 0
+	}
+	if !strings.HasPrefix(d.line(i), "> ") {
+		return false
+	}
+	return pkg(i) && i+1 < d.n() && strings.HasPrefix(d.line(i+1), "> ") || i > 0 && pkg(i-1)
+}
+
+// dotLine reports whether l is a line of node's dot reporter: only "."
+// (a passing test) and "X" (a failing one).
+func dotLine(l string) bool {
+	if len(l) < 3 {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		if l[i] != '.' && l[i] != 'X' {
+			return false
+		}
+	}
+	return true
 }

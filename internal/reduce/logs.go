@@ -12,8 +12,28 @@ import (
 // ordinary lines outside the head and tail, are elided and counted.
 
 // stampLen returns the length of a leading timestamp (and the separator
-// after it), or 0.
+// after it), or 0. The timestamp may follow the name of the program that
+// wrote the line ("update-alternatives 2025-06-24 14:36:53: …"); the name
+// then counts as part of it.
 func stampLen(l string) int {
+	if n := stampAt(l); n > 0 {
+		return n
+	}
+	k := 0
+	for k < len(l) && k <= 32 && (isLetter(l[k]) || isDigit(l[k]) || l[k] == '-' || l[k] == '_' || l[k] == '.') {
+		k++
+	}
+	if k == 0 || k > 32 || k >= len(l) || l[k] != ' ' || !isLetter(l[0]) {
+		return 0
+	}
+	if n := stampAt(l[k+1:]); n > 0 {
+		return k + 1 + n
+	}
+	return 0
+}
+
+// stampAt is stampLen without a program name.
+func stampAt(l string) int {
 	i := 0
 	if strings.HasPrefix(l, "[") {
 		i = 1

@@ -48,8 +48,12 @@ func unittestLine(l string) (verdict string, ok bool) {
 	return "", false
 }
 
+// pytestVerbose parses a pytest -v line: a node id ("path/test_x.py::test"
+// or "path/test_x.py::Class::test[param]", its file part naming a .py
+// file) followed by the verdict.
 func pytestVerbose(l string) (verdict string, ok bool) {
-	if !strings.Contains(l, "::") {
+	c := strings.Index(l, "::")
+	if c < 0 || !strings.HasSuffix(l[:c], ".py") || strings.ContainsAny(l[:c], " \t") {
 		return "", false
 	}
 	for _, v := range []string{" PASSED", " FAILED", " ERROR", " SKIPPED", " XFAIL", " XPASS"} {
@@ -61,11 +65,15 @@ func pytestVerbose(l string) (verdict string, ok bool) {
 }
 
 // pyProgress reports whether l is a plain pytest progress line
-// ("tests/test_a.py ..F.s [ 40%]").
+// ("tests/test_a.py ..F.s [ 40%]"), or one of -q, without the file name
+// ("..F.s [ 40%]").
 func pyProgress(l string) bool {
 	i := strings.IndexByte(l, ' ')
-	if i < 0 || !strings.HasSuffix(strings.TrimSpace(l), "%]") || !strings.Contains(l[:i], ".py") {
+	if i < 0 || !strings.HasSuffix(strings.TrimSpace(l), "%]") {
 		return false
+	}
+	if !strings.Contains(l[:i], ".py") {
+		i = 0 // -q: the marks start the line
 	}
 	j := strings.LastIndex(l, "[")
 	if j < i {
@@ -87,7 +95,7 @@ func detectPyTest(d *doc) bool {
 		}
 		_, u := unittestLine(l)
 		_, v := pytestVerbose(l)
-		return u || v || pyProgress(l) || strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test")
+		return u || v || pyProgress(l) || strings.HasPrefix(l, "Ran ") && strings.Contains(l, " test") || pyQuietVerdict(l)
 	})
 	return n >= 3 || n >= 1 && n*10 >= sampled(d)
 }
@@ -202,7 +210,11 @@ func (s *pyScan) verdict(i int, l string) bool {
 	if pyProgress(l) {
 		s.flush(i)
 		s.counts["progress"]++
-		if strings.ContainsAny(l[strings.IndexByte(l, ' '):strings.LastIndex(l, "[")], "FE") {
+		marks := l[:strings.LastIndex(l, "[")]
+		if f, rest, _ := strings.Cut(marks, " "); strings.Contains(f, ".py") {
+			marks = rest
+		}
+		if strings.ContainsAny(marks, "FE") {
 			p.set(i, keep)
 		}
 		return true
@@ -217,8 +229,18 @@ func (s *pyScan) body(i int, l string) {
 	case section == "FAILURES" || section == "ERRORS":
 		s.failure(i, l)
 	case strings.HasPrefix(section, "short test summary"):
-		if !d.blank(i) {
-			p.set(i, protect)
+		// -r lists one test a line, by verdict: the passing ones (-rp,
+		// -rA) are counted, skips and expected failures kept, the rest is
+		// evidence.
+		switch v, _, _ := strings.Cut(l, " "); v {
+		case "PASSED":
+			s.counts["PASSED"]++
+		case "SKIPPED", "XFAIL", "XPASS":
+			p.set(i, keep)
+		default:
+			if !d.blank(i) {
+				p.set(i, protect)
+			}
 		}
 	case section == "test session starts" && (strings.HasPrefix(l, "collected ") || strings.HasPrefix(l, "collecting ")):
 		p.set(i, keep)
@@ -261,4 +283,25 @@ func skippedUnittest(counts map[string]int) int {
 		}
 	}
 	return n
+}
+
+// pyQuietVerdict reports whether l is the verdict pytest -q prints without
+// the rule around it: "4 failed, 123 passed, 1 skipped in 0.64s".
+func pyQuietVerdict(l string) bool {
+	i := strings.LastIndex(l, " in ")
+	if i < 0 || !strings.HasSuffix(l, "s") || l == "" || !isDigit(l[0]) {
+		return false
+	}
+	for _, part := range strings.Split(l[:i], ", ") {
+		n, word, ok := strings.Cut(part, " ")
+		if !ok || strings.TrimLeft(n, "0123456789") != "" {
+			return false
+		}
+		switch word {
+		case "passed", "failed", "skipped", "xfailed", "xpassed", "error", "errors", "warning", "warnings", "deselected":
+		default:
+			return false
+		}
+	}
+	return true
 }

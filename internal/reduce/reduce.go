@@ -1,9 +1,10 @@
 // Package reduce shrinks command output while keeping its protected
 // evidence verbatim: error and failure lines, stack frames, file:line
 // references, exit codes, failing test names, test summaries and
-// expected/actual pairs. Format-aware reducers (go test, pytest and
-// unittest, node/TAP/jest, cargo and rustc, compiler diagnostics, git log
-// and diff stat, ls -l listings, package lists, logs) are tried before the
+// expected/actual pairs. Format-aware reducers (go test and its -json
+// events, JUnit XML, pytest and unittest, node/TAP/jest, cargo and rustc,
+// compiler diagnostics, git log and diff stat, ls -l listings, package
+// lists, logs) are tried before the
 // generic one; each declines input it does not recognise. Every elided run
 // of lines is replaced by a marker that counts the lines and names their
 // line numbers, so an exact range can be asked for later.
@@ -43,7 +44,9 @@ type reducer struct {
 
 // formats lists the format-aware reducers in the order they are tried.
 var formats = []reducer{
+	{"go-test-json", detectGoJSON, planGoJSON},
 	{"go-test", detectGoTest, planGoTest},
+	{"junit", detectJUnit, planJUnit},
 	{"python-test", detectPyTest, planPyTest},
 	{"js-test", detectJSTest, planJSTest},
 	{"cargo", detectCargo, planCargo},
@@ -71,8 +74,9 @@ func byName(name string) (reducer, bool) {
 
 // Reduce reduces text with the first format-aware reducer that recognises
 // it, falling back to the generic reducer when none does or when the
-// recognised format cannot be made smaller. ok is false when no reducer
-// makes the text smaller.
+// recognised format cannot be made smaller; the generic reducer then keeps
+// the recognised format's evidence too. ok is false when no reducer makes
+// the text smaller.
 func Reduce(text string, o Options) (Result, bool) {
 	d := newDoc(text)
 	for _, r := range formats {
@@ -82,9 +86,35 @@ func Reduce(text string, o Options) (Result, bool) {
 		if res, ok := run(r, d, o); ok {
 			return res, true
 		}
-		break
+		return run(genericKeeping(r), d, o)
 	}
 	return run(generic, d, o)
+}
+
+// genericKeeping is the generic reducer that also protects the lines the
+// format reducer r protects.
+func genericKeeping(r reducer) reducer {
+	return reducer{generic.name, generic.detect, func(d *doc, o Options) *plan {
+		p := planGeneric(d, o)
+		f := r.plan(d, o)
+		for i, m := range f.mark {
+			if m == protect {
+				p.set(i, protect)
+			}
+		}
+		if f.evidence != nil {
+			in := map[string]bool{}
+			for _, e := range f.evidence {
+				in[e] = true
+			}
+			for i := range d.lines {
+				if in[d.line(i)] {
+					p.set(i, protect)
+				}
+			}
+		}
+		return p
+	}}
 }
 
 func run(r reducer, d *doc, o Options) (Result, bool) {

@@ -30,8 +30,26 @@ func TestCorpusEvidence(t *testing.T) {
 		"ls-la-usr-bin.txt": "listing", "ls-lR-share-doc.txt": "listing", "dpkg-l.txt": "packages", "npm-ls-all.txt": "packages",
 		"pip-list.txt": "packages", "log-dpkg.txt": "log",
 	}
-	for name, text := range corpus(t) {
-		if strings.HasSuffix(name, ".json") {
+	checkCorpus(t, corpusDir, want)
+}
+
+// TestHeldoutEvidence: the same promises on the held-out set.
+func TestHeldoutEvidence(t *testing.T) {
+	want := map[string]string{
+		"go-test-json-fail.json": "go-test-json", "pytest-verbose-fail.txt": "python-test", "cargo-test-panics.txt": "cargo",
+		"cargo-clippy.txt": "cargo", "npm-test-dot.txt": "js-test", "git-log-patch.txt": "git-log", "ls-l-lib.txt": "listing",
+		"python-logging.txt": "log",
+	}
+	checkCorpus(t, heldoutDir, want)
+}
+
+// checkCorpus reduces every output of dir: the reducer is the one want
+// names for it (when it names one), and every evidence string of that
+// reducer and of the output's evidence list is kept.
+func checkCorpus(t *testing.T, dir string, want map[string]string) {
+	t.Helper()
+	for name, text := range corpusOf(t, dir) {
+		if strings.HasSuffix(name, ".json") && want[name] == "" {
 			continue
 		}
 		res, ok := Reduce(text, DefaultOptions())
@@ -44,7 +62,7 @@ func TestCorpusEvidence(t *testing.T) {
 		if miss := Missing(Evidence(res.Reducer, text, DefaultOptions()), res.Text); len(miss) > 0 {
 			t.Errorf("%s: %d evidence strings of %s lost, first %q", name, len(miss), res.Reducer, miss[0])
 		}
-		ev, _ := os.ReadFile(filepath.Join(corpusDir, strings.TrimSuffix(name, filepath.Ext(name))+".evidence"))
+		ev, _ := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".evidence"))
 		for _, l := range strings.Split(string(ev), "\n") {
 			if l != "" && !strings.HasPrefix(l, "#") && !strings.Contains(res.Text, l) {
 				t.Errorf("%s: listed evidence %q lost", name, l)
