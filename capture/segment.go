@@ -7,7 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 )
 
 // Section is the kind of content a segment holds; measure reports bytes per
@@ -671,11 +671,7 @@ func (c *Capture) CatalogDigest() (sum [16]byte, ok bool) {
 			parts = append(parts, s.Bytes(c.Doc))
 		}
 	}
-	cs := lastCatalog.lookup(parts)
-	if cs == nil {
-		cs = digestCatalog(parts)
-		lastCatalog.store(parts, cs)
-	}
+	cs := lastCatalog.digest(parts)
 	c.catalogSum.Store(cs)
 	return cs.sum, cs.ok
 }
@@ -713,49 +709,59 @@ func digestCatalog(parts [][]byte) *catalogSum {
 // enough to stay in the processor's cache between them.
 const digestChunk = 32 << 10
 
-// lastCatalog is the latest catalog digested and its digest. A session
-// sends one catalog on every request; comparing the bytes with a copy of
-// the last ones is exact and cheaper than hashing them again.
+// lastCatalog is the latest catalog digested. A session sends one catalog
+// on every request, and comparing the bytes with a copy of the last ones is
+// exact and cheaper than hashing them again; but copying a catalog costs
+// more than hashing it, so the copy is made only once a catalog has come
+// twice (same digest), never for a capture read alone or for a directory
+// of different catalogs.
 var lastCatalog catalogMemo
 
 type catalogMemo struct {
-	mu    sync.Mutex
-	parts [][]byte // copies
+	last atomic.Pointer[memoEntry]
+}
+
+// memoEntry is immutable once published.
+type memoEntry struct {
+	parts [][]byte // copies; nil until the catalog has come twice
 	sum   *catalogSum
 }
 
-// lookup returns the digest of parts when they are the last catalog's
-// bytes, else nil.
-func (m *catalogMemo) lookup(parts [][]byte) *catalogSum {
+// digest returns the digest of parts, from the memo when they are the
+// last catalog's bytes.
+func (m *catalogMemo) digest(parts [][]byte) *catalogSum {
 	if len(parts) == 0 {
 		return &catalogSum{}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.sum == nil || len(m.parts) != len(parts) {
-		return nil
+	e := m.last.Load()
+	if e != nil && e.parts != nil && equalParts(e.parts, parts) {
+		return e.sum
 	}
-	for i := range parts {
-		if !bytes.Equal(parts[i], m.parts[i]) {
-			return nil
+	cs := digestCatalog(parts)
+	switch {
+	case e != nil && e.sum.sum == cs.sum && e.parts == nil:
+		// The second time: worth a copy to compare the next ones with.
+		cp := make([][]byte, len(parts))
+		for i, b := range parts {
+			cp[i] = bytes.Clone(b)
 		}
+		m.last.Store(&memoEntry{parts: cp, sum: cs})
+	case e == nil || e.sum.sum != cs.sum:
+		m.last.Store(&memoEntry{sum: cs})
 	}
-	return m.sum
+	return cs
 }
 
-// store remembers parts (copied: the caller's bytes may change) and their
-// digest.
-func (m *catalogMemo) store(parts [][]byte, cs *catalogSum) {
-	if !cs.ok {
-		return
+func equalParts(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	cp := make([][]byte, len(parts))
-	for i, b := range parts {
-		cp[i] = bytes.Clone(b)
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
 	}
-	m.mu.Lock()
-	m.parts, m.sum = cp, cs
-	m.mu.Unlock()
+	return true
 }
 
 // WriteCatalog passes the raw bytes of each skill-catalog segment to w, in
