@@ -145,6 +145,7 @@ func (c *Capture) Prompt() Prompt {
 			}
 		}
 	}
+	l.Auto = l.Auto || c.hostMarksEnd(l)
 	return l
 }
 

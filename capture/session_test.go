@@ -321,3 +321,26 @@ func TestSessionHostWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeCodePromptEndsInBreakpoint: Claude Code marks the end of every
+// request it sends, which its session file does not keep; a rebuilt
+// request is read as ending in a breakpoint, a plain request without
+// cache_control is not.
+func TestClaudeCodePromptEndsInBreakpoint(t *testing.T) {
+	f, err := Read("s.jsonl", []byte(strings.Join(ccLines, "\n")+"\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.Captures {
+		if !c.Prompt().Auto {
+			t.Errorf("%s: a request rebuilt from a Claude Code session does not end in a breakpoint", c.Name)
+		}
+	}
+	plain, err := Read("r.json", []byte(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Captures[0].Prompt().Auto {
+		t.Error("a request without cache_control is read as ending in a breakpoint")
+	}
+}
