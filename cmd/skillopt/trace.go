@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -318,30 +316,11 @@ func tracePruneCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return argErr(c, "no DIR given")
 			}
-			apply := c.Bool("apply")
-			out := render.Prune{Apply: apply, Keep: keep, Delete: []render.PruneFile{}}
-			for _, dir := range c.Args().Slice() {
-				if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-					e.warnInput(fmt.Errorf("%s: not a directory", dir))
-					continue
-				}
-				plan := trace.PlanPrune(dir, keep)
-				for _, err := range plan.Errors {
-					e.warnInput(fmt.Errorf("%w; not pruned", err))
-				}
-				out.Kept += len(plan.Keep)
-				done := plan.Delete
-				if apply {
-					var errs []error
-					done, errs = plan.Apply()
-					for _, err := range errs {
-						e.warnInput(err)
-					}
-				}
-				for _, d := range done {
-					out.Delete = append(out.Delete, render.PruneFile{File: d.File, Skill: d.Skill, Timestamp: d.Timestamp})
-				}
+			pruned, errs := trace.Prune(c.Args().Slice(), keep, c.Bool("apply"))
+			for _, err := range errs {
+				e.warnInput(err)
 			}
+			out := render.PruneOf(pruned, keep, c.Bool("apply"))
 			if e.format == "json" {
 				if err := writeJSON(e, out); err != nil {
 					return err
