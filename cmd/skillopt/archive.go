@@ -250,16 +250,9 @@ func archiveGcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			stale, err := store.Stale(cutoff)
+			stale, err := store.StaleWith(cutoff, c.Args().Slice())
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
-			}
-			for _, d := range c.Args().Slice() {
-				more, err := archive.StaleIn(d, cutoff)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				stale = append(stale, more...)
 			}
 			removed, errs := archive.RemoveTemps(stale)
 			for _, err := range errs {
