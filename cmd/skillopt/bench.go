@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,13 +100,9 @@ func benchCatalogCommand(e *env) *cli.Command {
 			if r := c.Int("replay"); r < 0 || r > 1000 {
 				return usageErr("--replay %d is outside 0..1000", r)
 			}
-			var sizes []int
-			for _, f := range strings.Split(c.String("sizes"), ",") {
-				n, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil || n < 1 || n > 1_000_000 {
-					return usageErr("bad size %q", f)
-				}
-				sizes = append(sizes, n)
+			sizes, err := catalogbench.ParseSizes(c.String("sizes"))
+			if err != nil {
+				return usageErr("%w", err)
 			}
 			if r := c.Int("startup-runs"); r < 0 || r > 1000 {
 				return usageErr("bench catalog: --startup-runs %d is outside 0..1000", r)
@@ -158,15 +152,7 @@ func benchCatalogFirstCommand(e *env) *cli.Command {
 func (e *env) benchCatalogRows(c *cli.Context, sizes []int, opts catalogbench.Options) ([]catalogbench.Row, error) {
 	dir := c.String("captures")
 	if dir == "" {
-		var rows []catalogbench.Row
-		for _, n := range sizes {
-			row, err := catalogbench.RunWith(n, opts)
-			if err != nil {
-				return nil, err
-			}
-			rows = append(rows, row)
-		}
-		return rows, nil
+		return catalogbench.RunSizes(sizes, opts)
 	}
 	inputs, errs := catalogbench.InputsFrom([]string{dir})
 	for _, err := range errs {
