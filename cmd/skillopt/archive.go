@@ -151,10 +151,7 @@ func archiveLsCommand(e *env) *cli.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			if e.format == "json" {
-				return writeJSON(e, arender.ListJSON(entries))
-			}
-			return arender.ListText(e.stdout, entries, e.archiveText())
+			return e.show(arender.ListJSON(entries), func(w io.Writer) error { return arender.ListText(w, entries, e.archiveText()) })
 		},
 	}
 }
@@ -194,11 +191,7 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				stale = []archive.TempFile{}
 			}
 			v := arender.Verify{Objects: len(entries), Damaged: damaged, Stale: stale}
-			if e.format == "json" {
-				err = writeJSON(e, v)
-			} else {
-				err = arender.VerifyText(e.stdout, v, e.archiveText())
-			}
+			err = e.show(v, func(w io.Writer) error { return arender.VerifyText(w, v, e.archiveText()) })
 			if err != nil {
 				return err
 			}
@@ -258,11 +251,7 @@ func archiveGcCommand(e *env) *cli.Command {
 			for _, err := range errs {
 				e.warnInput(err)
 			}
-			if e.format == "json" {
-				err = writeJSON(e, arender.RemovedJSON(removed))
-			} else {
-				err = arender.RemovedText(e.stdout, removed, e.archiveText())
-			}
+			err = e.show(arender.RemovedJSON(removed), func(w io.Writer) error { return arender.RemovedText(w, removed, e.archiveText()) })
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -121,10 +122,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			}
 			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
 			rep := catalogbench.NewReport(rows, start, note)
-			if e.format == "json" {
-				return e.finish(writeJSON(e, rep))
-			}
-			return e.finish(catalogbench.WriteReport(e.stdout, rep))
+			return e.finish(e.show(rep, func(w io.Writer) error { return catalogbench.WriteReport(w, rep) }))
 		},
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -128,10 +129,7 @@ func catalogBuildCommand(e *env) *cli.Command {
 				t = &took
 			}
 			out := catrender.BuildOf(snap, source, t)
-			if e.format == "json" {
-				return writeJSON(e, out)
-			}
-			return catrender.BuildText(e.stdout, out)
+			return e.show(out, func(w io.Writer) error { return catrender.BuildText(w, out) })
 		},
 	}
 }
@@ -187,10 +185,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 				}
 			}
 			res := snap.SearchUsage(strings.Join(c.Args().Slice(), " "), c.Int("limit"), usage)
-			if e.format == "json" {
-				return writeJSON(e, catrender.SearchJSON(res))
-			}
-			return catrender.SearchText(e.stdout, res)
+			return e.show(catrender.SearchJSON(res), func(w io.Writer) error { return catrender.SearchText(w, res) })
 		},
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -117,10 +118,7 @@ func routeDecide(e *env, c *cli.Context, path, skill string, doc *catalog.SkillD
 		}
 		return &exitError{code: exitFindings, err: refusal.Err()}
 	}
-	if e.format == "json" {
-		return writeJSON(e, res)
-	}
-	return res.WriteText(e.stdout)
+	return e.show(res, func(w io.Writer) error { return res.WriteText(w) })
 }
 
 func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.SkillDoc) error {
@@ -144,10 +142,7 @@ func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.Sk
 		return err
 	}
 	h := route.SkillHash{Skill: skill, File: path, PrefixHash: route.Hash(route.Prefix(string(doc.Body), appendix, strings.TrimRight(directive, "\r\n")))}
-	if e.format == "json" {
-		return writeJSON(e, h)
-	}
-	return h.WriteText(e.stdout)
+	return e.show(h, func(w io.Writer) error { return h.WriteText(w) })
 }
 
 // routerSettings reads the router's settings: explicit, else the nearest

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"time"
 
@@ -192,10 +193,7 @@ func traceViewCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			v := trace.ViewOf(r, o)
-			if e.format == "json" {
-				return writeJSON(e, render.ViewJSON(v))
-			}
-			return render.ViewText(e.stdout, v, e.textOptions())
+			return e.show(render.ViewJSON(v), func(w io.Writer) error { return render.ViewText(w, v, e.textOptions()) })
 		},
 	}
 }
@@ -264,11 +262,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 				return err
 			}
 			fire, held, next := trace.Cooldown(trace.Alerts(hs, ao), st, cooldown, now)
-			if e.format == "json" {
-				err = writeJSON(e, render.AlertsJSON(fire, held))
-			} else {
-				err = render.AlertsText(e.stdout, fire, held, e.textOptions())
-			}
+			err = e.show(render.AlertsJSON(fire, held), func(w io.Writer) error { return render.AlertsText(w, fire, held, e.textOptions()) })
 			if err != nil {
 				return err
 			}
