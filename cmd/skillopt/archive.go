@@ -333,11 +333,7 @@ func (e *env) archiveMemory(path string, st *archive.Store) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	maxEntries, maxBytes := output.MemoryLimits(e.cfg.Options)
-	var ms []output.Memory
-	for _, c := range f.Captures {
-		ms = append(ms, output.ConversationMemory(c, st, maxEntries, maxBytes))
-	}
+	ms := output.FileMemory(f, st, e.cfg.Options)
 	if e.format == "json" {
 		return output.WriteMemoryJSON(e.stdout, ms)
 	}
