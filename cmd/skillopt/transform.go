@@ -2,14 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/apply"
-	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
@@ -117,23 +115,9 @@ func transformArgs(c *cli.Context) (in, out string, err error) {
 	if c.IsSet("archive") && c.Bool("no-archive") {
 		return "", "", usageErr("--archive and --no-archive exclude each other")
 	}
-	in = c.Args().First()
-	if in != "-" {
-		if st, err := os.Stat(in); err == nil && st.IsDir() {
-			return "", "", usageErr("%s: is a directory; transform takes one capture file", in)
-		}
-	}
-	out = c.String("output")
-	if c.IsSet("output") && out == "" {
-		return "", "", usageErr("-o: an empty file name; give a file, or - (or no -o) for standard output")
-	}
-	if out != "" && out != "-" {
-		if in != "-" && atomicfile.SameFile(in, out) {
-			return "", "", usageErr("refusing to overwrite the input %s; choose another -o", in)
-		}
-		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
-			return "", "", usageErr("%s: %w", out, err)
-		}
+	in, out = c.Args().First(), c.String("output")
+	if err := apply.CheckPaths(in, out, c.IsSet("output"), c.Bool("force")); err != nil {
+		return "", "", usageErr("%w", err)
 	}
 	return in, out, nil
 }

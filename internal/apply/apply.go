@@ -7,7 +7,9 @@
 package apply
 
 import (
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
@@ -136,6 +138,32 @@ func Write(f *capture.File, data []byte, out, side string, force bool) error {
 		if err := atomicfile.Write(side, f.Sidecar.For(data), opts); err != nil {
 			return fmt.Errorf("%s: %w", side, err)
 		}
+	}
+	return nil
+}
+
+// CheckPaths refuses, before anything is read or written, an input that
+// is a folder (in, "-" for standard input), an empty output name, an
+// output that is the input, and an output that cannot be replaced without
+// force. Out "" or "-" is standard output; named reports whether -o was
+// given at all.
+func CheckPaths(in, out string, named, force bool) error {
+	if in != "-" {
+		if st, err := os.Stat(in); err == nil && st.IsDir() {
+			return fmt.Errorf("%s: is a directory; transform takes one capture file", in)
+		}
+	}
+	if named && out == "" {
+		return errors.New("-o: an empty file name; give a file, or - (or no -o) for standard output")
+	}
+	if out == "" || out == "-" {
+		return nil
+	}
+	if in != "-" && atomicfile.SameFile(in, out) {
+		return fmt.Errorf("refusing to overwrite the input %s; choose another -o", in)
+	}
+	if _, err := atomicfile.Check(out, force); err != nil {
+		return fmt.Errorf("%s: %w", out, err)
 	}
 	return nil
 }

@@ -84,3 +84,36 @@ func TestSidecarOut(t *testing.T) {
 		t.Errorf("replacing the input's sidecar: %v", err)
 	}
 }
+
+func TestCheckPaths(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.json")
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ro := filepath.Join(dir, "ro.json")
+	if err := os.WriteFile(ro, nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, in, out string
+		named, force  bool
+		want          string // an error substring; "" for none
+	}{
+		{name: "stdout", in: in, out: ""},
+		{name: "dash", in: in, out: "-", named: true},
+		{name: "stdin to a file", in: "-", out: filepath.Join(dir, "out.json"), named: true},
+		{name: "a folder", in: dir, out: "", want: "is a directory"},
+		{name: "empty -o", in: in, out: "", named: true, want: "-o: an empty file name"},
+		{name: "the input", in: in, out: in, named: true, want: "refusing to overwrite the input"},
+		{name: "read-only", in: in, out: ro, named: true, want: "ro.json: "},
+		{name: "read-only forced", in: in, out: ro, named: true, force: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckPaths(tc.in, tc.out, tc.named, tc.force)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
