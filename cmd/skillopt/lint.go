@@ -186,19 +186,8 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 // read from the linted files, what has a fix, and what --fix fixed.
 func (e *env) writeLint(lrep *lint.Report, fixed int, fixRun bool) error {
 	rep := e.newReport("lint")
-	fixable := 0
-	for _, d := range lrep.Diagnostics {
-		rd := report.FromRule(d)
-		if ok, unsafe := lrep.Fixable(d); ok {
-			rd.Fix = "safe"
-			if unsafe {
-				rd.Fix = "unsafe"
-			} else {
-				fixable++
-			}
-		}
-		rep.Diagnostics = append(rep.Diagnostics, rd)
-	}
+	var fixable int
+	rep.Diagnostics, fixable = report.WithFixes(lrep.Diagnostics, lrep.Fixable)
 	rep.SetColumns16(&report.Files{})
 	if e.format == jsonl {
 		for _, d := range report.Sorted(rep.Diagnostics) {

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+
+	"github.com/skillopt/skillopt/rules"
 )
 
 // WouldFix is what `lint --diff` says beside its diff: the files a fix
@@ -20,4 +22,24 @@ func WouldFix(w io.Writer, fixed, files int, removals []string, unsafe int, unsa
 	if unsafe > 0 && !unsafeApplied {
 		fmt.Fprintf(w, "%s more with --unsafe-fixes\n", plural(unsafe, "finding"))
 	}
+}
+
+// WithFixes is the report's diagnostics of a lint run's findings, each
+// marked "safe" or "unsafe" when fixable says it has a fix, and how many
+// have a safe one. The list is empty, not nil, without findings.
+func WithFixes(diags []rules.Diagnostic, fixable func(rules.Diagnostic) (ok, unsafe bool)) (out []Diagnostic, safe int) {
+	out = make([]Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		rd := FromRule(d)
+		if ok, unsafe := fixable(d); ok {
+			rd.Fix = "safe"
+			if unsafe {
+				rd.Fix = "unsafe"
+			} else {
+				safe++
+			}
+		}
+		out = append(out, rd)
+	}
+	return out, safe
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/rules"
 )
 
 func TestWouldFix(t *testing.T) {
@@ -27,5 +29,25 @@ func TestWouldFix(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", b.String(), tc.want)
 			}
 		})
+	}
+}
+
+func TestWithFixes(t *testing.T) {
+	if out, safe := WithFixes(nil, nil); out == nil || len(out) != 0 || safe != 0 {
+		t.Errorf("no findings: %v, %d", out, safe)
+	}
+	diags := []rules.Diagnostic{{Rule: "SK030", Message: "a"}, {Rule: "SK013", Message: "b"}, {Rule: "SK001", Message: "c"}}
+	fixable := func(d rules.Diagnostic) (bool, bool) {
+		switch d.Rule {
+		case "SK030":
+			return true, false
+		case "SK013":
+			return true, true
+		}
+		return false, false
+	}
+	out, safe := WithFixes(diags, fixable)
+	if safe != 1 || len(out) != 3 || out[0].Fix != "safe" || out[1].Fix != "unsafe" || out[2].Fix != "" || out[2].Rule != "SK001" {
+		t.Errorf("got %+v, %d safe", out, safe)
 	}
 }
