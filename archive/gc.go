@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // RemoveTemps removes the temporary files of stale (found by Store.Stale
@@ -23,4 +24,22 @@ func RemoveTemps(stale []TempFile) ([]TempFile, []error) {
 		removed = append(removed, st)
 	}
 	return removed, errs
+}
+
+// StaleWith returns the temporary files of writers that died last
+// modified before cutoff: the archive's own (see Store.Stale), then those
+// directly in each of dirs (see StaleIn), in that order.
+func (s *Store) StaleWith(cutoff time.Time, dirs []string) ([]TempFile, error) {
+	stale, err := s.Stale(cutoff)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		more, err := StaleIn(d, cutoff)
+		if err != nil {
+			return nil, err
+		}
+		stale = append(stale, more...)
+	}
+	return stale, nil
 }

@@ -1,9 +1,14 @@
 package archive
 
 import (
+	"fmt"
+	"time"
+
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillopt/skillopt/internal/atomicfile"
 )
 
 // TestRemoveTemps: the files are removed, one already gone is skipped
@@ -33,5 +38,37 @@ func TestRemoveTemps(t *testing.T) {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s still there", p)
 		}
+	}
+}
+
+// TestStaleWith: the archive's stale files come first, then each folder's
+// in order; a missing folder has none.
+func TestStaleWith(t *testing.T) {
+	s := Open(t.TempDir())
+	old := time.Now().Add(-2 * atomicfile.StaleAfter)
+	mk := func(dir string) string {
+		p := filepath.Join(dir, atomicfile.TempPrefix+"x.1")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+		return p
+	}
+	own := mk(s.Dir())
+	a, b := t.TempDir(), t.TempDir()
+	pa, pb := mk(a), mk(b)
+	stale, err := s.StaleWith(time.Now().Add(-atomicfile.StaleAfter), []string{b, filepath.Join(a, "missing"), a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range stale {
+		got = append(got, st.Path)
+	}
+	if want := []string{own, pb, pa}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stale = %v, want %v", got, want)
 	}
 }

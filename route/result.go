@@ -29,6 +29,8 @@ type Refusal struct {
 	Refused  *DisallowedProviderError `json:"refused"`
 	Reason   string                   `json:"reason"`
 	Settings *string                  `json:"settings"`
+	// err is the refusal as Choose returned it.
+	err error
 }
 
 // WriteText writes r for people: the execution message, then source,

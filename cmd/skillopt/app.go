@@ -658,3 +658,12 @@ func flagHelp(f cli.Flag) string {
 	}
 	return s
 }
+
+// show writes v as JSON (see writeJSON) when the format is json, else
+// runs text on standard output.
+func (e *env) show(v any, text func(w io.Writer) error) error {
+	if e.format == "json" {
+		return writeJSON(e, v)
+	}
+	return text(e.stdout)
+}

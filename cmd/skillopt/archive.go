@@ -151,10 +151,7 @@ func archiveLsCommand(e *env) *cli.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			if e.format == "json" {
-				return writeJSON(e, arender.ListJSON(entries))
-			}
-			return arender.ListText(e.stdout, entries, e.archiveText())
+			return e.show(arender.ListJSON(entries), func(w io.Writer) error { return arender.ListText(w, entries, e.archiveText()) })
 		},
 	}
 }
@@ -194,11 +191,7 @@ func archiveVerifyCommand(e *env) *cli.Command {
 				stale = []archive.TempFile{}
 			}
 			v := arender.Verify{Objects: len(entries), Damaged: damaged, Stale: stale}
-			if e.format == "json" {
-				err = writeJSON(e, v)
-			} else {
-				err = arender.VerifyText(e.stdout, v, e.archiveText())
-			}
+			err = e.show(v, func(w io.Writer) error { return arender.VerifyText(w, v, e.archiveText()) })
 			if err != nil {
 				return err
 			}
@@ -250,26 +243,15 @@ func archiveGcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			stale, err := store.Stale(cutoff)
+			stale, err := store.StaleWith(cutoff, c.Args().Slice())
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
-			}
-			for _, d := range c.Args().Slice() {
-				more, err := archive.StaleIn(d, cutoff)
-				if err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-				stale = append(stale, more...)
 			}
 			removed, errs := archive.RemoveTemps(stale)
 			for _, err := range errs {
 				e.warnInput(err)
 			}
-			if e.format == "json" {
-				err = writeJSON(e, arender.RemovedJSON(removed))
-			} else {
-				err = arender.RemovedText(e.stdout, removed, e.archiveText())
-			}
+			err = e.show(arender.RemovedJSON(removed), func(w io.Writer) error { return arender.RemovedText(w, removed, e.archiveText()) })
 			if err != nil {
 				return err
 			}
@@ -351,11 +333,7 @@ func (e *env) archiveMemory(path string, st *archive.Store) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	maxEntries, maxBytes := output.MemoryLimits(e.cfg.Options)
-	var ms []output.Memory
-	for _, c := range f.Captures {
-		ms = append(ms, output.ConversationMemory(c, st, maxEntries, maxBytes))
-	}
+	ms := output.FileMemory(f, st, e.cfg.Options)
 	if e.format == "json" {
 		return output.WriteMemoryJSON(e.stdout, ms)
 	}

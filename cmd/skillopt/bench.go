@@ -3,9 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,13 +101,9 @@ func benchCatalogCommand(e *env) *cli.Command {
 			if r := c.Int("replay"); r < 0 || r > 1000 {
 				return usageErr("--replay %d is outside 0..1000", r)
 			}
-			var sizes []int
-			for _, f := range strings.Split(c.String("sizes"), ",") {
-				n, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil || n < 1 || n > 1_000_000 {
-					return usageErr("bad size %q", f)
-				}
-				sizes = append(sizes, n)
+			sizes, err := catalogbench.ParseSizes(c.String("sizes"))
+			if err != nil {
+				return usageErr("%w", err)
 			}
 			if r := c.Int("startup-runs"); r < 0 || r > 1000 {
 				return usageErr("bench catalog: --startup-runs %d is outside 0..1000", r)
@@ -127,10 +122,7 @@ func benchCatalogCommand(e *env) *cli.Command {
 			}
 			start, note := catalogbench.StartupOfSelf(c.String("empty-program"), c.Int("startup-runs"))
 			rep := catalogbench.NewReport(rows, start, note)
-			if e.format == "json" {
-				return e.finish(writeJSON(e, rep))
-			}
-			return e.finish(catalogbench.WriteReport(e.stdout, rep))
+			return e.finish(e.show(rep, func(w io.Writer) error { return catalogbench.WriteReport(w, rep) }))
 		},
 	}
 }
@@ -158,15 +150,7 @@ func benchCatalogFirstCommand(e *env) *cli.Command {
 func (e *env) benchCatalogRows(c *cli.Context, sizes []int, opts catalogbench.Options) ([]catalogbench.Row, error) {
 	dir := c.String("captures")
 	if dir == "" {
-		var rows []catalogbench.Row
-		for _, n := range sizes {
-			row, err := catalogbench.RunWith(n, opts)
-			if err != nil {
-				return nil, err
-			}
-			rows = append(rows, row)
-		}
-		return rows, nil
+		return catalogbench.RunSizes(sizes, opts)
 	}
 	inputs, errs := catalogbench.InputsFrom([]string{dir})
 	for _, err := range errs {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -72,10 +73,7 @@ func benchSearchCommand(e *env) *cli.Command {
 			if !c.Bool("cases") {
 				rep.Cases = nil
 			}
-			if e.format == "json" {
-				return writeJSON(e, rep)
-			}
-			return searchbench.WriteText(e.stdout, rep, c.Bool("cases"))
+			return e.show(rep, func(w io.Writer) error { return searchbench.WriteText(w, rep, c.Bool("cases")) })
 		},
 	}
 }

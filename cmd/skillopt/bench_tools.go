@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -87,10 +88,7 @@ func benchToolsCommand(e *env) *cli.Command {
 			if err != nil {
 				return ruleFailure(err)
 			}
-			if e.format == "json" {
-				return e.finish(writeJSON(e, rep))
-			}
-			return e.finish(toolbench.WriteText(e.stdout, rep, c.Bool("cases")))
+			return e.finish(e.show(rep, func(w io.Writer) error { return toolbench.WriteText(w, rep, c.Bool("cases")) }))
 		},
 	}
 }

@@ -3,15 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	catrender "github.com/skillopt/skillopt/catalog/render"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/internal/skillsource"
 	"github.com/skillopt/skillopt/internal/suggest"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
@@ -37,86 +38,47 @@ func (e *env) snapshotNoProfile(c *cli.Context) (*catalog.Snapshot, string, time
 }
 
 func (e *env) buildSnapshot(c *cli.Context, withProfile bool) (*catalog.Snapshot, string, time.Duration, error) {
-	var (
-		skills []catalog.Skill
-		source string
-	)
 	start := time.Now()
-	if from := c.String("from"); from != "" {
-		f, err := capture.ReadFile(from, e.stdin, capture.Options{})
-		if err != nil {
-			return nil, "", 0, &exitError{code: exitUsage, err: err}
-		}
-		for _, capt := range f.Captures {
-			skills = append(skills, catalog.ParsePiCatalogs(capt.CatalogTexts()...)...)
-			if len(skills) > 0 {
-				source = capt.Name
-				break
-			}
-		}
-		if len(skills) == 0 {
-			return nil, "", 0, usageErr("%s: no native skill catalog in the capture", from)
-		}
-	} else {
-		roots := c.StringSlice("skills")
-		if len(roots) == 0 {
+	o := skillsource.Options{From: c.String("from"), Stdin: e.stdin, Exclude: e.catalogSettings().Exclude}
+	if o.From == "" {
+		o.Roots = c.StringSlice("skills")
+		if len(o.Roots) == 0 {
 			for _, r := range e.catalogSettings().Skills {
-				roots = append(roots, e.cfg.Resolve(r))
+				o.Roots = append(o.Roots, e.cfg.Resolve(r))
 			}
 		}
-		if len(roots) == 0 {
+		if len(o.Roots) == 0 {
 			return nil, "", 0, usageErr("no skills: pass --skills PATH or --from CAPTURE, or set catalog.skills")
 		}
-		var errs []error
-		skills, errs = catalog.FromDisk(roots)
-		for _, err := range errs {
-			switch {
-			case catalog.IsWarning(err):
-				// The catalog is complete: the exit code is the
-				// answer's, for every catalog command.
-				if !e.quiet {
-					fmt.Fprintln(e.stderr, escape.Wrap("skillopt: warning: ", err.Error(), e.width(e.stderr)))
-				}
-			case e.wholeCatalog || isInputError(err):
-				// An unreadable skill, or any problem when the result
-				// describes the whole catalog (build, search, browse):
-				// exit 2 at the end, as lint; the other skills are used.
-				e.warnInput(err)
-			case !e.quiet:
-				printErr(e.stderr, err)
+	}
+	if withProfile {
+		if o.Profile = c.String("profile"); o.Profile == "" {
+			o.Profile = e.cfg.Resolve(e.catalogSettings().Profile)
+		}
+	}
+	snap, source, problems, err := skillsource.Build(o)
+	for _, err := range problems {
+		switch {
+		case catalog.IsWarning(err):
+			// The catalog is complete: the exit code is the answer's,
+			// for every catalog command.
+			if !e.quiet {
+				fmt.Fprintln(e.stderr, escape.Wrap("skillopt: warning: ", err.Error(), e.width(e.stderr)))
 			}
+		case e.wholeCatalog || skillsource.IsInputError(err):
+			// An unreadable skill, or any problem when the result
+			// describes the whole catalog (build, search, browse): exit
+			// 2 at the end, as lint; the other skills are used.
+			e.warnInput(err)
+		case !e.quiet:
+			printErr(e.stderr, err)
 		}
-		source = strings.Join(roots, ", ")
 	}
-	opts := catalog.Options{Exclude: e.catalogSettings().Exclude}
-	prof := c.String("profile")
-	if prof == "" {
-		prof = e.cfg.Resolve(e.catalogSettings().Profile)
+	if err != nil {
+		// The error names the file already.
+		return nil, "", 0, &exitError{code: exitUsage, err: err}
 	}
-	if prof != "" && withProfile {
-		p, err := catalog.LoadProfileCached(prof)
-		if err != nil {
-			// The error names the file already.
-			return nil, "", 0, &exitError{code: exitUsage, err: err}
-		}
-		opts.Profile = p
-	}
-	snap := catalog.NewSnapshot(skills, opts)
 	return snap, source, time.Since(start), nil
-}
-
-// isInputError tells the problems of a skill tree that make a catalog
-// command exit 2 (a file that cannot be read or is refused, a folder that
-// cannot be walked, a missing root, a walk bound) from the skills that are
-// merely not loadable (no frontmatter, no description), which a host
-// would skip as well.
-func isInputError(err error) bool {
-	var re *catalog.ReadError
-	if errors.As(err, &re) {
-		return true
-	}
-	var we *catalog.WalkError
-	return errors.As(err, &we) && !catalog.IsWarning(err)
 }
 
 func catalogCommand(e *env) *cli.Command {
@@ -167,10 +129,7 @@ func catalogBuildCommand(e *env) *cli.Command {
 				t = &took
 			}
 			out := catrender.BuildOf(snap, source, t)
-			if e.format == "json" {
-				return writeJSON(e, out)
-			}
-			return catrender.BuildText(e.stdout, out)
+			return e.show(out, func(w io.Writer) error { return catrender.BuildText(w, out) })
 		},
 	}
 }
@@ -226,10 +185,7 @@ func catalogSearchCommand(e *env) *cli.Command {
 				}
 			}
 			res := snap.SearchUsage(strings.Join(c.Args().Slice(), " "), c.Int("limit"), usage)
-			if e.format == "json" {
-				return writeJSON(e, catrender.SearchJSON(res))
-			}
-			return catrender.SearchText(e.stdout, res)
+			return e.show(catrender.SearchJSON(res), func(w io.Writer) error { return catrender.SearchText(w, res) })
 		},
 	}
 }

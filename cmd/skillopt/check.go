@@ -129,7 +129,7 @@ func (r *checkRun) take(f *capture.File, cs []checked) error {
 
 // keep drops the diagnostics of rules turned off and notes an error.
 func (r *checkRun) keep(ds []rules.Diagnostic) []rules.Diagnostic {
-	ds = filterOff(ds, r.levels)
+	ds = r.levels.Kept(ds)
 	for _, d := range ds {
 		r.failed = r.failed || d.Severity == rules.Error
 	}
@@ -158,17 +158,4 @@ func (r *checkRun) cross() error {
 	rep.Summary.Pipeline = report.Count(len(r.pipeline))
 	rs := append(append([]*rules.Rule{}, r.pipeline...), r.invariants...)
 	return r.e.writeReport(rep, rs)
-}
-
-// filterOff drops diagnostics of rules that the configuration turns off
-// (through [rules.severity] or disable, by any reference form).
-func filterOff(diags []rules.Diagnostic, l *rules.Levels) []rules.Diagnostic {
-	out := diags[:0]
-	for _, d := range diags {
-		if l.Off[d.Rule] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }

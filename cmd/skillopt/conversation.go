@@ -168,14 +168,4 @@ func writeConversations(e *env, threads []measure.Thread, convs []*measure.Conve
 
 // prices is the built-in price table with the configuration's [prices]
 // overrides.
-func (e *env) prices() *price.Table {
-	var overrides []price.Override
-	source := "skillopt.toml"
-	if e.cfg.Path != "" {
-		source = e.cfg.Path
-	}
-	for model, values := range e.cfg.Prices {
-		overrides = append(overrides, price.Override{Model: model, Values: values, Source: source})
-	}
-	return price.Builtin().With(overrides)
-}
+func (e *env) prices() *price.Table { return e.cfg.PriceTable() }

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/catalog/lint"
-	"github.com/skillopt/skillopt/internal/atomicfile"
 	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
@@ -108,23 +104,13 @@ func (e *env) runLint(c *cli.Context) error {
 	}
 	fixed := 0
 	if c.Bool("fix") {
-		fixes, err := rep.Fixes(fo)
-		if err != nil {
-			e.warnInput(err)
-		}
-		for _, f := range fixes {
-			if err := atomicfile.WriteFile(f.Path, f.After, 0o644); err != nil {
-				if errors.Is(err, atomicfile.ErrReadOnly) {
-					err = errors.New("the file is read-only")
-				}
-				e.warnInput(fmt.Errorf("%s: not fixed: %w", f.Path, err))
-				continue
+		a := rep.Apply(fo, e.warnInput, func(p string) {
+			if !e.quiet {
+				fmt.Fprintf(e.stderr, "removed %s\n", p)
 			}
-			fixed += f.Fixed
-		}
-		removed := e.removeTemps(rep)
-		fixed += removed
-		if len(fixes) > 0 || removed > 0 {
+		})
+		fixed = a.Fixed
+		if a.Changed {
 			// What is left, as the files are now.
 			if rep, err = lint.Run(opts); err != nil {
 				return &exitError{code: exitUsage, err: err}
@@ -142,62 +128,18 @@ func (e *env) runLint(c *cli.Context) error {
 	return e.finish(nil)
 }
 
-// removeTemps removes the leftover temporary files the run found (SK065)
-// and returns how many it removed, each said on standard error.
-func (e *env) removeTemps(rep *lint.Report) int {
-	n := 0
-	for _, p := range rep.Removals() {
-		if err := atomicfile.RemoveTemp(p); err != nil {
-			e.warnInput(fmt.Errorf("%s: not removed: %w", p, err))
-			continue
-		}
-		n++
-		if !e.quiet {
-			fmt.Fprintf(e.stderr, "removed %s\n", p)
-		}
-	}
-	return n
-}
-
-// lintDiff prints the fixes of a lint run as a unified diff, one file
-// after the other, and says on standard error how many findings they fix.
-// Exit 1 when there is something to fix, as ruff's --diff.
+// lintDiff prints the fixes of a lint run as a unified diff and says on
+// standard error how many findings they fix. Exit 1 when there is
+// something to fix, as ruff's --diff.
 func (e *env) lintDiff(rep *lint.Report, fo lint.FixOptions) error {
-	fixes, err := rep.Fixes(fo)
+	s, err := rep.Diff(e.stdout, fo, e.warnInput)
 	if err != nil {
-		e.warnInput(err)
+		return err
 	}
-	n := 0
-	for _, f := range fixes {
-		d, err := udiff.ToUnified(f.Path, f.Path, string(f.Before), udiff.Lines(string(f.Before), string(f.After)), 3)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(e.stdout, d); err != nil {
-			return err
-		}
-		n += f.Fixed
-	}
-	// Removals have no diff: they are said on standard error.
-	removals := rep.Removals()
-	n += len(removals)
-	files := len(fixes) + len(removals)
-	_, unsafe := rep.FixCounts()
 	if !e.quiet {
-		for _, p := range removals {
-			fmt.Fprintf(e.stderr, "would remove %s\n", p)
-		}
-		switch {
-		case n == 0:
-			fmt.Fprintln(e.stderr, "nothing to fix")
-		default:
-			fmt.Fprintf(e.stderr, "would fix %s in %s\n", plural(n, "finding"), plural(files, "file"))
-		}
-		if unsafe > 0 && !fo.Unsafe {
-			fmt.Fprintf(e.stderr, "%s more with --unsafe-fixes\n", plural(unsafe, "finding"))
-		}
+		report.WouldFix(e.stderr, s.Fixed, s.Files, s.Removals, s.Unsafe, fo.Unsafe)
 	}
-	if n > 0 {
+	if s.Fixed > 0 {
 		return e.finish(findings)
 	}
 	return e.finish(nil)
@@ -244,19 +186,8 @@ func (e *env) lintOptions(c *cli.Context) (lint.Options, error) {
 // read from the linted files, what has a fix, and what --fix fixed.
 func (e *env) writeLint(lrep *lint.Report, fixed int, fixRun bool) error {
 	rep := e.newReport("lint")
-	fixable := 0
-	for _, d := range lrep.Diagnostics {
-		rd := report.FromRule(d)
-		if ok, unsafe := lrep.Fixable(d); ok {
-			rd.Fix = "safe"
-			if unsafe {
-				rd.Fix = "unsafe"
-			} else {
-				fixable++
-			}
-		}
-		rep.Diagnostics = append(rep.Diagnostics, rd)
-	}
+	var fixable int
+	rep.Diagnostics, fixable = report.WithFixes(lrep.Diagnostics, lrep.Fixable)
 	rep.SetColumns16(&report.Files{})
 	if e.format == jsonl {
 		for _, d := range report.Sorted(rep.Diagnostics) {
@@ -283,11 +214,4 @@ func lintRules() []*rules.Rule {
 		out = append(out, r.Rule)
 	}
 	return out
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

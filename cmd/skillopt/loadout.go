@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 
@@ -70,11 +71,7 @@ func loadoutCommand(e *env) *cli.Command {
 			}
 			diags := lint.LoadoutDiagnostics(lo)
 			o := catrender.Options{Color: e.color, Quiet: e.quiet}
-			if e.format == "json" {
-				err = writeJSON(e, catrender.LoadoutJSON(lo, diags))
-			} else {
-				err = catrender.LoadoutText(e.stdout, lo, diags, o)
-			}
+			err = e.show(catrender.LoadoutJSON(lo, diags), func(w io.Writer) error { return catrender.LoadoutText(w, lo, diags, o) })
 			if err != nil {
 				return err
 			}

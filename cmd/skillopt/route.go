@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -104,33 +105,20 @@ func routeDecide(e *env, c *cli.Context, path, skill string, doc *catalog.SkillD
 	if f := doc.Field("model"); f != nil && catalog.IsString(f.Node) {
 		model = f.Node.Value
 	}
-	d, err := route.Choose(s, model, j)
-	if refused := (*route.DisallowedProviderError)(nil); errors.As(err, &refused) {
+	res, refusal, err := route.Decide(s, settingsPath, skill, path, model, j)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if refusal != nil {
 		if e.format == "json" {
-			if err := writeJSON(e, route.Refusal{Skill: skill, File: path, Refused: refused, Reason: refused.Error(), Settings: nullable(settingsPath)}); err != nil {
+			if err := writeJSON(e, refusal); err != nil {
 				return err
 			}
 			return findings
 		}
-		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %w; the router aborts the run", path, err)}
+		return &exitError{code: exitFindings, err: refusal.Err()}
 	}
-	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", path, err)}
-	}
-	b := route.ContextBudget(s, route.BudgetTier(s, d, j))
-	res := route.Result{Skill: skill, File: path, Decision: d, Message: route.Message(skill, d), Judgement: j, Budget: b,
-		Surfaced: s.ExecutionRouting.SurfaceDecision, Settings: nullable(settingsPath)}
-	if e.format == "json" {
-		return writeJSON(e, res)
-	}
-	return res.WriteText(e.stdout)
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	return e.show(res, func(w io.Writer) error { return res.WriteText(w) })
 }
 
 func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.SkillDoc) error {
@@ -153,16 +141,8 @@ func routePrefixHash(e *env, c *cli.Context, path, skill string, doc *catalog.Sk
 	if err != nil {
 		return err
 	}
-	h := route.Hash(route.Prefix(string(doc.Body), appendix, strings.TrimRight(directive, "\r\n")))
-	if e.format == "json" {
-		return writeJSON(e, struct {
-			Skill string `json:"skill"`
-			File  string `json:"file"`
-			route.PrefixHash
-		}{skill, path, h})
-	}
-	_, err = fmt.Fprintf(e.stdout, "sha256: %s\nbytes:  %d\n", h.SHA256, h.Bytes)
-	return err
+	h := route.SkillHash{Skill: skill, File: path, PrefixHash: route.Hash(route.Prefix(string(doc.Body), appendix, strings.TrimRight(directive, "\r\n")))}
+	return e.show(h, func(w io.Writer) error { return h.WriteText(w) })
 }
 
 // routerSettings reads the router's settings: explicit, else the nearest

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -54,29 +52,7 @@ func rulesCommand(e *env) *cli.Command {
 			for i, r := range list {
 				pages[i] = ruledoc.PageOf(r, ruleset.Registry().OptionsOf(r))
 			}
-			switch {
-			case e.format == "json":
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(struct {
-					Rules []ruledoc.Page `json:"rules"`
-				}{pages})
-			case e.format == "markdown":
-				for _, p := range pages {
-					fmt.Fprint(e.stdout, p.Markdown(2))
-				}
-			case one:
-				return pages[0].Text(e.stdout, 78)
-			default:
-				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tNAME\tKIND\tSEVERITY\tSUMMARY")
-				for _, p := range pages {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Kind, p.Severity, p.Summary)
-				}
-				tw.Flush()
-			}
-			return nil
+			return ruledoc.Write(e.stdout, pages, e.format, one, 78)
 		},
 	}
 }

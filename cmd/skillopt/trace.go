@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -194,10 +193,7 @@ func traceViewCommand(e *env) *cli.Command {
 				return &exitError{code: exitUsage, err: err}
 			}
 			v := trace.ViewOf(r, o)
-			if e.format == "json" {
-				return writeJSON(e, render.ViewJSON(v))
-			}
-			return render.ViewText(e.stdout, v, e.textOptions())
+			return e.show(render.ViewJSON(v), func(w io.Writer) error { return render.ViewText(w, v, e.textOptions()) })
 		},
 	}
 }
@@ -266,11 +262,7 @@ func traceAlertsCommand(e *env) *cli.Command {
 				return err
 			}
 			fire, held, next := trace.Cooldown(trace.Alerts(hs, ao), st, cooldown, now)
-			if e.format == "json" {
-				err = writeJSON(e, render.AlertsJSON(fire, held))
-			} else {
-				err = render.AlertsText(e.stdout, fire, held, e.textOptions())
-			}
+			err = e.show(render.AlertsJSON(fire, held), func(w io.Writer) error { return render.AlertsText(w, fire, held, e.textOptions()) })
 			if err != nil {
 				return err
 			}
@@ -318,30 +310,11 @@ func tracePruneCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return argErr(c, "no DIR given")
 			}
-			apply := c.Bool("apply")
-			out := render.Prune{Apply: apply, Keep: keep, Delete: []render.PruneFile{}}
-			for _, dir := range c.Args().Slice() {
-				if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-					e.warnInput(fmt.Errorf("%s: not a directory", dir))
-					continue
-				}
-				plan := trace.PlanPrune(dir, keep)
-				for _, err := range plan.Errors {
-					e.warnInput(fmt.Errorf("%w; not pruned", err))
-				}
-				out.Kept += len(plan.Keep)
-				done := plan.Delete
-				if apply {
-					var errs []error
-					done, errs = plan.Apply()
-					for _, err := range errs {
-						e.warnInput(err)
-					}
-				}
-				for _, d := range done {
-					out.Delete = append(out.Delete, render.PruneFile{File: d.File, Skill: d.Skill, Timestamp: d.Timestamp})
-				}
+			pruned, errs := trace.Prune(c.Args().Slice(), keep, c.Bool("apply"))
+			for _, err := range errs {
+				e.warnInput(err)
 			}
+			out := render.PruneOf(pruned, keep, c.Bool("apply"))
 			if e.format == "json" {
 				if err := writeJSON(e, out); err != nil {
 					return err

@@ -2,14 +2,14 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillopt/skillopt/archive"
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/apply"
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/internal/report"
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -68,20 +68,6 @@ func transformCommand(e *env) *cli.Command {
 	}
 }
 
-// countNamed counts the distinct handles the results name that store
-// holds.
-func countNamed(store *archive.Store, results []*rules.Result) int {
-	seen := map[string]bool{}
-	for _, res := range results {
-		for _, h := range archive.FindHandles(string(res.Final.Body)) {
-			if !seen[h] && store.Has(h) {
-				seen[h] = true
-			}
-		}
-	}
-	return len(seen)
-}
-
 // keeperEnv builds the rule environment with originals going to keeper.
 func (e *env) keeperEnv(pipeline []*rules.Rule, keeper archive.Keeper) *rules.Env {
 	renv := e.ruleEnv(pipeline)
@@ -110,38 +96,16 @@ func (e *env) transformFile(f *capture.File, pipeline []*rules.Rule, renv *rules
 
 // runFile runs the pipeline over every capture of f.
 func runFile(f *capture.File, pipeline []*rules.Rule, renv *rules.Env) ([]*rules.Result, error) {
-	var out []*rules.Result
-	for _, capt := range f.Captures {
-		res, err := rules.Run(capt, pipeline, renv)
-		if err != nil {
-			return nil, ruleFailure(err)
-		}
-		out = append(out, res)
-	}
-	return out, nil
+	out, err := apply.Run(f, pipeline, renv)
+	return out, ruleFailure(err)
 }
 
 // printDiagnostics prints what the pipeline reported (dropped transforms,
 // originals kept) to stderr; -q keeps warnings and errors only.
 func (e *env) printDiagnostics(results []*rules.Result) {
-	for _, res := range results {
-		for _, d := range res.Diagnostics {
-			if e.quiet && d.Severity < rules.Warning {
-				continue
-			}
-			prefix := fmt.Sprintf("skillopt: %s: %s %s: ", escape.Text(d.Capture), d.Rule, d.Severity)
-			if d.Severity == rules.Info {
-				// A note, prose for a person: wrapped to the terminal.
-				fmt.Fprintln(e.stderr, escape.Wrap(prefix, d.Message, e.width(e.stderr)))
-				continue
-			}
-			fmt.Fprintf(e.stderr, "%s%s\n", prefix, escape.Text(d.Message))
-		}
-	}
+	report.EngineNotes(e.stderr, results, e.quiet, e.width(e.stderr))
 }
 
-// runTransform runs the pipeline over the one CAPTURE argument and writes
-// the result (see transformCommand).
 // transformArgs checks the arguments of transform and returns the input
 // and the output ("" or "-" for standard output).
 func transformArgs(c *cli.Context) (in, out string, err error) {
@@ -151,27 +115,15 @@ func transformArgs(c *cli.Context) (in, out string, err error) {
 	if c.IsSet("archive") && c.Bool("no-archive") {
 		return "", "", usageErr("--archive and --no-archive exclude each other")
 	}
-	in = c.Args().First()
-	if in != "-" {
-		if st, err := os.Stat(in); err == nil && st.IsDir() {
-			return "", "", usageErr("%s: is a directory; transform takes one capture file", in)
-		}
-	}
-	out = c.String("output")
-	if c.IsSet("output") && out == "" {
-		return "", "", usageErr("-o: an empty file name; give a file, or - (or no -o) for standard output")
-	}
-	if out != "" && out != "-" {
-		if in != "-" && atomicfile.SameFile(in, out) {
-			return "", "", usageErr("refusing to overwrite the input %s; choose another -o", in)
-		}
-		if _, err := atomicfile.Check(out, c.Bool("force")); err != nil {
-			return "", "", usageErr("%s: %w", out, err)
-		}
+	in, out = c.Args().First(), c.String("output")
+	if err := apply.CheckPaths(in, out, c.IsSet("output"), c.Bool("force")); err != nil {
+		return "", "", usageErr("%w", err)
 	}
 	return in, out, nil
 }
 
+// runTransform runs the pipeline over the one CAPTURE argument and writes
+// the result (see transformCommand).
 func (e *env) runTransform(c *cli.Context) error {
 	if err := e.setup(c); err != nil {
 		return err
@@ -195,12 +147,8 @@ func (e *env) runTransform(c *cli.Context) error {
 		return e.finish(nil)
 	}
 	f := files[0]
-	if err := sessionInput(f); err != nil {
-		return err
-	}
-	if f.IsCassette() {
-		return usageErr("%s: a VCR cassette is read-only input for transform (its bodies are converted from YAML); "+
-			"measure and validate read it; to transform one request, give transform its body as a JSON file", escape.Text(f.Name))
+	if err := apply.Writable(f); err != nil {
+		return usageErr("%w", err)
 	}
 	store := archive.Open(e.cfg.Archive.Dir)
 	results, archived, err := e.transformKept(c, f, pipeline, store)
@@ -208,11 +156,7 @@ func (e *env) runTransform(c *cli.Context) error {
 		return err
 	}
 	e.printDiagnostics(results)
-	bodies := map[*capture.Capture][]byte{}
-	for _, res := range results {
-		bodies[res.Original] = res.Final.Body
-	}
-	data := f.Rebuild(bodies)
+	data := apply.Rebuild(f, results)
 	if archived > 0 && !e.quiet {
 		fmt.Fprintf(e.stderr, "skillopt: archived %d original(s) in %s\n", archived, escape.Text(store.Dir()))
 	}
@@ -222,86 +166,24 @@ func (e *env) runTransform(c *cli.Context) error {
 		}
 		return e.finish(nil)
 	}
-	side, err := sidecarOut(f, in, out, c.Bool("force"))
+	side, err := apply.SidecarOut(f, in, out, c.Bool("force"))
 	if err != nil {
-		return err
+		return usageErr("%w", err)
 	}
-	if err := atomicfile.Write(out, data, atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", out, err)}
-	}
-	if side != "" {
-		// The sidecar goes with a bare body only, so data is the body.
-		if err := atomicfile.Write(side, f.Sidecar.For(data), atomicfile.Options{Perm: 0o644, Force: c.Bool("force")}); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", side, err)}
-		}
+	if err := apply.Write(f, data, out, side, c.Bool("force")); err != nil {
+		return &exitError{code: exitUsage, err: err}
 	}
 	return e.finish(nil)
 }
 
-// sidecarOut is where transform writes the sidecar of a bare body read
-// with one (NAME.meta.json beside OUT), so that OUT is judged against the
-// same endpoint as the input; "" when the input had none. It refuses to
-// replace the input or its sidecar, before anything is written.
-func sidecarOut(f *capture.File, in, out string, force bool) (string, error) {
-	if f.Sidecar == nil {
-		return "", nil
-	}
-	side := capture.SidecarPath(out)
-	if atomicfile.SameFile(side, f.Sidecar.Path) || in != "-" && atomicfile.SameFile(side, in) {
-		return "", usageErr("refusing to overwrite the input's endpoint file %s; choose another -o", side)
-	}
-	if _, err := atomicfile.Check(side, force); err != nil {
-		return "", usageErr("%s: %w", side, err)
-	}
-	return side, nil
-}
-
-// sessionInput refuses a host's session file: its requests are rebuilt
-// from the conversation it holds and cannot be written back into it, and
-// a copy of the file would change nothing.
-func sessionInput(f *capture.File) error {
-	for _, c := range f.Captures {
-		if c.Session == nil {
-			continue
-		}
-		name := escape.Text(f.Name)
-		return usageErr("%s: a %s session file is input only: it holds the conversation, not the requests, so there is nothing to write back; nothing was written. "+
-			"`skillopt diff %s` shows what the rules change in its last request, `skillopt measure --conversation %s` in every turn; "+
-			"to get requests to transform, record the host with `skillopt record -o captures -- CMD` and transform captures/skillopt-record-TIME.jsonl",
-			name, capture.HostName(c.Session.Host), name, name)
-	}
-	return nil
-}
-
 // transformKept runs the pipeline over f and writes to the archive the
-// originals the results name, returning how many it wrote. Originals are
-// kept in memory while the rules run, so a rule that fails or a step the
-// engine drops leaves nothing behind.
+// originals the results name, returning how many it wrote (see
+// apply.Kept); --no-archive keeps none.
 func (e *env) transformKept(c *cli.Context, f *capture.File, pipeline []*rules.Rule, store *archive.Store) ([]*rules.Result, int, error) {
 	if c.Bool("no-archive") {
 		results, err := runFile(f, pipeline, e.keeperEnv(pipeline, archive.Off))
 		return results, 0, err
 	}
-	mem := archive.NewMemory(store)
-	results, err := runFile(f, pipeline, e.keeperEnv(pipeline, mem))
-	if err != nil {
-		return nil, 0, err
-	}
-	named := map[string]bool{}
-	for _, res := range results {
-		for _, h := range archive.FindHandles(string(res.Final.Body)) {
-			named[h] = true
-		}
-	}
-	archived, _, err := mem.Flush(store, func(h string) bool { return named[h] })
-	if err == nil {
-		return results, archived, nil
-	}
-	// Run again against the archive itself: each rule whose original
-	// cannot be written keeps it, with a warning, and the output names
-	// only what is stored.
-	if results, err = runFile(f, pipeline, e.keeperEnv(pipeline, store)); err != nil {
-		return nil, 0, err
-	}
-	return results, countNamed(store, results), nil
+	results, archived, err := apply.Kept(f, pipeline, store, func(k archive.Keeper) *rules.Env { return e.keeperEnv(pipeline, k) })
+	return results, archived, ruleFailure(err)
 }
