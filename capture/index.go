@@ -62,7 +62,7 @@ const (
 // Node addresses one value of an indexed document: its index in Doc.Nodes.
 // NoNode stands for a value that is not there (a missing member, an index
 // out of range); every accessor of Doc accepts it and answers "nothing".
-type Node = int
+type Node int32
 
 // NoNode is the Node of a value that is not there.
 const NoNode Node = -1
@@ -77,7 +77,7 @@ const NoNode Node = -1
 // descending from the root (see Doc.KeySpan and Doc.ParentOf).
 type Entry struct {
 	Start, End uint32 // byte span of the value's token(s)
-	Skip       int32  // index of the first node after this subtree
+	Skip       Node   // the first node after this subtree
 	gap        uint16 // Start minus the end of the member key token; 0 when not a member
 	Kind       Kind
 	flags      uint8
@@ -301,7 +301,7 @@ func (p *parser) value(i int, depth int, keyEnd int) (int, error) {
 	n.End = uint32(end)
 	n.Kind = kind
 	n.flags |= fl
-	n.Skip = int32(len(p.nodes))
+	n.Skip = Node(len(p.nodes))
 	return end, nil
 }
 

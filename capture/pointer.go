@@ -217,9 +217,9 @@ func (d *Doc) Walk(i Node) iter.Seq2[Node, Node] {
 			return
 		}
 		stack := []Node{i}
-		end := Node(d.Nodes[i].Skip)
+		end := d.Nodes[i].Skip
 		for c := i + 1; c < end; c++ {
-			for Node(d.Nodes[stack[len(stack)-1]].Skip) <= c {
+			for d.Nodes[stack[len(stack)-1]].Skip <= c {
 				stack = stack[:len(stack)-1]
 			}
 			if !yield(c, stack[len(stack)-1]) {
@@ -240,7 +240,7 @@ func (d *Doc) descend(i Node, f func(p, c Node, k int)) {
 }
 
 func (d *Doc) descendFrom(root, i Node, f func(p, c Node, k int)) {
-	if i <= root || int(i) >= len(d.Nodes) || i >= Node(d.Nodes[root].Skip) {
+	if i <= root || int(i) >= len(d.Nodes) || i >= d.Nodes[root].Skip {
 		return
 	}
 	p := root
@@ -253,8 +253,8 @@ func (d *Doc) descendFrom(root, i Node, f func(p, c Node, k int)) {
 			c = Node(kids[k])
 		} else {
 			c = p + 1
-			for Node(d.Nodes[c].Skip) <= i {
-				c = Node(d.Nodes[c].Skip)
+			for d.Nodes[c].Skip <= i {
+				c = d.Nodes[c].Skip
 				k++
 			}
 		}
@@ -280,8 +280,8 @@ func (d *Doc) children(p Node) []int32 {
 		return kids
 	}
 	var kids []int32
-	end := Node(n.Skip)
-	for c := p + 1; c < end; c = Node(d.Nodes[c].Skip) {
+	end := n.Skip
+	for c := p + 1; c < end; c = d.Nodes[c].Skip {
 		kids = append(kids, int32(c))
 	}
 	if len(kids) < manyChildren {
@@ -296,10 +296,10 @@ func (d *Doc) children(p Node) []int32 {
 
 // IsChild reports whether node c is a direct child of node p.
 func (d *Doc) IsChild(p, c Node) bool {
-	if p == NoNode || c <= p || c >= Node(d.Nodes[p].Skip) {
+	if p == NoNode || c <= p || c >= d.Nodes[p].Skip {
 		return false
 	}
-	for x := p + 1; x <= c; x = Node(d.Nodes[x].Skip) {
+	for x := p + 1; x <= c; x = d.Nodes[x].Skip {
 		if x == c {
 			return true
 		}
@@ -313,8 +313,8 @@ func (d *Doc) Children(i Node) iter.Seq[Node] {
 		if i == NoNode {
 			return
 		}
-		end := Node(d.Nodes[i].Skip)
-		for c := i + 1; c < end; c = Node(d.Nodes[c].Skip) {
+		end := d.Nodes[i].Skip
+		for c := i + 1; c < end; c = d.Nodes[c].Skip {
 			if !yield(c) {
 				return
 			}
@@ -331,8 +331,8 @@ func (d *Doc) Len(i Node) int {
 		return len(kids)
 	}
 	n := 0
-	end := Node(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = Node(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		n++
 	}
 	return n
@@ -343,8 +343,8 @@ func (d *Doc) Get(i Node, key string) Node {
 	if i == NoNode || d.Nodes[i].Kind != Object {
 		return NoNode
 	}
-	end := Node(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = Node(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		if d.keyIs(c, key) {
 			return c
 		}
@@ -384,8 +384,8 @@ func (d *Doc) Elem(i Node, n int) Node {
 		return Node(kids[n])
 	}
 	k := 0
-	end := Node(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = Node(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		if k == n {
 			return c
 		}
@@ -475,7 +475,7 @@ func (d *Doc) Lookup(ptr string) (Node, error) {
 // Contains reports whether node j lies inside the subtree of node i
 // (i itself included).
 func (d *Doc) Contains(i, j Node) bool {
-	return j >= i && j < Node(d.Nodes[i].Skip)
+	return j >= i && j < d.Nodes[i].Skip
 }
 
 // RawOffset maps a byte offset into the decoded value of string node i to the

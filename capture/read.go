@@ -828,7 +828,7 @@ func (r *reader) har(doc *Doc, log Node) error {
 }
 
 // harText returns the postData.text node of HAR entry e when it may hold a
-// JSON request body, or -1, and whether the text is base64 (postData
+// JSON request body, or NoNode, and whether the text is base64 (postData
 // "encoding": "base64", which some exporters write for every body).
 func harText(doc *Doc, e Node) (Node, bool) {
 	pd := doc.Get(doc.Get(e, "request"), "postData")

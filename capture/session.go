@@ -486,7 +486,7 @@ func (r *reader) ccCapture(why string, cv *ccConversation, first bool) {
 	}
 }
 
-// ccDropBlank returns the content array, or -1 when it holds nothing
+// ccDropBlank returns the content array, or NoNode when it holds nothing
 // but text blocks of white space: the host writes a streamed message one
 // block a line, and does not send back the blank text blocks (the API
 // refuses them).

@@ -64,7 +64,7 @@ func (c *Capture) segmentText(s Segment) string {
 		return decodePart(d, s.Node, s.Start, s.End)
 	}
 	var b strings.Builder
-	end := Node(n.Skip)
+	end := n.Skip
 	for i := s.Node; i < end; i++ {
 		m := &d.Nodes[i]
 		if m.Kind != String || int(m.End) <= s.Start || int(m.Start) >= s.End {

@@ -89,7 +89,7 @@ func PartsOf(c *Capture) TurnParts {
 	return p
 }
 
-// MessageList returns the array of a body's conversation, or -1.
+// MessageList returns the array of a body's conversation, or NoNode.
 func MessageList(c *Capture) Node {
 	d := c.Doc
 	n := NoNode
