@@ -103,7 +103,7 @@ type Doc struct {
 	// node: a descent or an element lookup in them is a search, not a
 	// walk over every earlier sibling.
 	kidsMu sync.Mutex
-	kids   map[Node][]int32
+	kids   map[Node][]Node
 }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.

@@ -249,8 +249,8 @@ func (d *Doc) descendFrom(root, i Node, f func(p, c Node, k int)) {
 		var k int
 		if kids := d.children(p); kids != nil {
 			// The last child that starts at or before i holds it.
-			k = sort.Search(len(kids), func(j int) bool { return Node(kids[j]) > i }) - 1
-			c = Node(kids[k])
+			k = sort.Search(len(kids), func(j int) bool { return kids[j] > i }) - 1
+			c = kids[k]
 		} else {
 			c = p + 1
 			for d.Nodes[c].Skip <= i {
@@ -269,7 +269,7 @@ const manyChildren = 64
 // children returns the child nodes of container p when it has many (nil
 // for a small one, which a walk over its children costs little). The list
 // is made on first use and kept with the document.
-func (d *Doc) children(p Node) []int32 {
+func (d *Doc) children(p Node) []Node {
 	n := &d.Nodes[p]
 	if n.Kind != Array && n.Kind != Object || int(n.Skip)-int(p)-1 < manyChildren {
 		return nil
@@ -279,16 +279,16 @@ func (d *Doc) children(p Node) []int32 {
 	if kids, ok := d.kids[p]; ok {
 		return kids
 	}
-	var kids []int32
+	var kids []Node
 	end := n.Skip
 	for c := p + 1; c < end; c = d.Nodes[c].Skip {
-		kids = append(kids, int32(c))
+		kids = append(kids, c)
 	}
 	if len(kids) < manyChildren {
 		kids = nil
 	}
 	if d.kids == nil {
-		d.kids = map[Node][]int32{}
+		d.kids = map[Node][]Node{}
 	}
 	d.kids[p] = kids
 	return kids
@@ -381,7 +381,7 @@ func (d *Doc) Elem(i Node, n int) Node {
 		if n >= len(kids) {
 			return NoNode
 		}
-		return Node(kids[n])
+		return kids[n]
 	}
 	k := 0
 	end := d.Nodes[i].Skip

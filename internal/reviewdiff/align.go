@@ -396,7 +396,7 @@ var hashSeed = maphash.MakeSeed()
 
 func hashDoc(d *capture.Doc) *docHashes {
 	h := make([]uint32, len(d.Nodes))
-	for i := capture.Node(len(d.Nodes) - 1); i != capture.NoNode; i-- {
+	for i := capture.Node(len(d.Nodes) - 1); i >= 0; i-- {
 		n := &d.Nodes[i]
 		switch n.Kind {
 		case capture.Array, capture.Object:
