@@ -27,7 +27,7 @@ func (a *adapter) splitCatalogs() {
 			continue
 		}
 		pieces := []Segment{s}
-		end := int(d.Nodes[s.Node].Skip)
+		end := d.Nodes[s.Node].Skip
 		for n := s.Node; n < end; n++ {
 			node := &d.Nodes[n]
 			if node.Kind != String || int(node.Start) < s.Start || int(node.End) > s.End {

@@ -16,7 +16,7 @@ func Detect(c *Capture) (Provider, string, error) {
 		if p == OpenAIChat && c.Doc != nil && c.Doc.Kind(0) == Object {
 			// A compatible endpoint may be Mistral behind a proxy: the
 			// body's Mistral-only markers decide.
-			if msgs := c.Doc.Get(0, "messages"); msgs >= 0 {
+			if msgs := c.Doc.Get(0, "messages"); msgs != NoNode {
 				if m := mistralMarker(c.Doc, scanMessages(c.Doc, msgs)); m != "" {
 					return Mistral, why + "; " + m, nil
 				}
@@ -93,7 +93,7 @@ func bodyFits(d *Doc, p Provider) bool {
 	if d == nil || d.Kind(0) != Object {
 		return p == PiMessages
 	}
-	has := func(k string) bool { return d.Get(0, k) >= 0 }
+	has := func(k string) bool { return d.Get(0, k) != NoNode }
 	switch p {
 	case Anthropic, OpenAIChat, Mistral:
 		return has("messages")
@@ -130,7 +130,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 	if d == nil {
 		return "", "", errors.New("no body")
 	}
-	root := 0
+	root := Node(0)
 	switch d.Kind(root) {
 	case Array:
 		if why := piMessages(d, root); why != "" {
@@ -141,7 +141,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 		if what := responseKind(d); what != "" {
 			return "", "", notRequest{what}
 		}
-		if d.Get(root, "role") >= 0 {
+		if d.Get(root, "role") != NoNode {
 			if why := piMessage(d, root); why != "" {
 				return PiMessages, "a single message: " + why, nil
 			}
@@ -149,22 +149,22 @@ func detectBody(d *Doc) (Provider, string, error) {
 	default:
 		return "", "", fmt.Errorf("unknown request shape: top-level %s, want an object", d.Kind(root))
 	}
-	has := func(k string) bool { return d.Get(root, k) >= 0 }
+	has := func(k string) bool { return d.Get(root, k) != NoNode }
 	msgs := d.Get(root, "messages")
 
 	// 1. Pi message lists and LLM contexts.
-	if msgs >= 0 && d.Kind(msgs) == Array {
+	if msgs != NoNode && d.Kind(msgs) == Array {
 		if why := piMessages(d, msgs); why != "" {
 			return PiMessages, why, nil
 		}
 	}
-	if has("systemPrompt") && msgs >= 0 {
+	if has("systemPrompt") && msgs != NoNode {
 		return PiMessages, "top-level systemPrompt with messages is Pi's LLM Context", nil
 	}
 
 	// 2. Gemini.
 	contents := d.Get(root, "contents")
-	if contents >= 0 && msgs < 0 && !has("input") {
+	if contents != NoNode && msgs == NoNode && !has("input") {
 		return Gemini, "top-level contents without messages or input", nil
 	}
 	for _, k := range []string{"systemInstruction", "system_instruction", "generationConfig", "generation_config"} {
@@ -174,7 +174,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 	}
 
 	// 3. OpenAI Responses.
-	if msgs < 0 && (has("input") || has("instructions")) {
+	if msgs == NoNode && (has("input") || has("instructions")) {
 		k := "input"
 		if !has("input") {
 			k = "instructions"
@@ -185,7 +185,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 		return OpenAIResponses, "top-level max_output_tokens", nil
 	}
 
-	if msgs < 0 {
+	if msgs == NoNode {
 		return "", "", errors.New("unknown request shape: no messages, input or contents (use --provider to force one)")
 	}
 
@@ -229,7 +229,7 @@ func detectBody(d *Doc) (Provider, string, error) {
 }
 
 // piMessages reports why the array node arr is a Pi message list, or "".
-func piMessages(d *Doc, arr int) string {
+func piMessages(d *Doc, arr Node) string {
 	for m := range d.Children(arr) {
 		if d.Kind(m) != Object {
 			continue
@@ -245,24 +245,24 @@ func piMessages(d *Doc, arr int) string {
 }
 
 // piMessage reports why object m is a Pi message, or "".
-func piMessage(d *Doc, m int) string {
+func piMessage(d *Doc, m Node) string {
 	{
 		role := d.GetStr(m, "role")
 		if piRoles[role] {
 			return fmt.Sprintf("message role %s is Pi's", role)
 		}
-		if role == "assistant" && (d.Get(m, "api") >= 0 || d.Get(m, "stopReason") >= 0) {
+		if role == "assistant" && (d.Get(m, "api") != NoNode || d.Get(m, "stopReason") != NoNode) {
 			return "assistant message carries Pi's api/stopReason fields"
 		}
-		if ts := d.Get(m, "timestamp"); ts >= 0 && d.Kind(ts) == Number && (role == "user" || role == "assistant") {
+		if ts := d.Get(m, "timestamp"); ts != NoNode && d.Kind(ts) == Number && (role == "user" || role == "assistant") {
 			return "messages carry Pi's numeric timestamp"
 		}
-		if c := d.Get(m, "content"); c >= 0 && d.Kind(c) == Array {
+		if c := d.Get(m, "content"); c != NoNode && d.Kind(c) == Array {
 			for b := range d.Children(c) {
 				if d.StrIs(d.Get(b, "type"), "toolCall") {
 					return "content block of type toolCall is Pi's"
 				}
-				if d.Get(b, "mimeType") >= 0 && d.StrIs(d.Get(b, "type"), "image") {
+				if d.Get(b, "mimeType") != NoNode && d.StrIs(d.Get(b, "type"), "image") {
 					return "image block with mimeType is Pi's"
 				}
 			}
@@ -280,7 +280,7 @@ type msgFeatures struct {
 
 var anthBlocks = map[string]bool{"tool_use": true, "tool_result": true, "thinking": true, "redacted_thinking": true, "server_tool_use": true, "document": true, "search_result": true, "mid_conv_system": true, "tool_addition": true, "container_upload": true}
 
-func scanMessages(d *Doc, msgs int) msgFeatures {
+func scanMessages(d *Doc, msgs Node) msgFeatures {
 	var f msgFeatures
 	chat := func(why string) {
 		if !f.chatMarker {
@@ -301,22 +301,22 @@ func scanMessages(d *Doc, msgs int) msgFeatures {
 		case "developer", "tool", "function":
 			chat("role " + role)
 		}
-		if d.Get(m, "tool_calls") >= 0 {
+		if d.Get(m, "tool_calls") != NoNode {
 			chat("tool_calls")
 			for tc := range d.Children(d.Get(m, "tool_calls")) {
-				if d.Get(tc, "index") >= 0 {
+				if d.Get(tc, "index") != NoNode {
 					mis("tool_calls[].index in a request")
 				}
 			}
 		}
-		if d.Get(m, "tool_call_id") >= 0 {
+		if d.Get(m, "tool_call_id") != NoNode {
 			chat("tool_call_id")
 		}
-		if p := d.Get(m, "prefix"); p >= 0 && role == "assistant" {
+		if p := d.Get(m, "prefix"); p != NoNode && role == "assistant" {
 			mis("assistant prefix field")
 		}
 		c := d.Get(m, "content")
-		if c < 0 || d.Kind(c) != Array {
+		if c == NoNode || d.Kind(c) != Array {
 			continue
 		}
 		for b := range d.Children(c) {
@@ -328,12 +328,12 @@ func scanMessages(d *Doc, msgs int) msgFeatures {
 				if f.anthBlock == "" {
 					f.anthBlock = t
 				}
-			case t == "image" && d.Get(b, "source") >= 0:
+			case t == "image" && d.Get(b, "source") != NoNode:
 				if f.anthBlock == "" {
 					f.anthBlock = "image with source"
 				}
 			case t == "image_url":
-				if iu := d.Get(b, "image_url"); iu >= 0 && d.Kind(iu) == String {
+				if iu := d.Get(b, "image_url"); iu != NoNode && d.Kind(iu) == String {
 					mis("image_url given as a plain string")
 				}
 				chat("image_url part")
@@ -351,7 +351,7 @@ func hasMistralMarker(d *Doc, f msgFeatures) bool { return mistralMarker(d, f) !
 
 func mistralMarker(d *Doc, f msgFeatures) string {
 	for _, k := range []string{"safe_prompt", "random_seed", "prompt_mode", "guardrails"} {
-		if d.Get(0, k) >= 0 {
+		if d.Get(0, k) != NoNode {
 			return "top-level " + k + " is Mistral-only"
 		}
 	}
@@ -369,11 +369,11 @@ func mistralMarker(d *Doc, f msgFeatures) string {
 
 func toolsHave(d *Doc, key string) bool {
 	tools := d.Get(0, "tools")
-	if tools < 0 || d.Kind(tools) != Array {
+	if tools == NoNode || d.Kind(tools) != Array {
 		return false
 	}
 	for t := range d.Children(tools) {
-		if d.Get(t, key) >= 0 {
+		if d.Get(t, key) != NoNode {
 			return true
 		}
 	}

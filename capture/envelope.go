@@ -115,13 +115,13 @@ var (
 
 // isHeaderGroup reports member m of a header object that is a group of
 // headers itself (axios' common, post, …).
-func isHeaderGroup(d *Doc, m, depth int) bool {
-	return depth < 2 && d.Kind(m) == Object && d.Get(m, "value") < 0 && headerGroups[strings.ToLower(d.Key(m))]
+func isHeaderGroup(d *Doc, m Node, depth int) bool {
+	return depth < 2 && d.Kind(m) == Object && d.Get(m, "value") == NoNode && headerGroups[strings.ToLower(d.Key(m))]
 }
 
 // shaped walks node i of an envelope as sh.
-func (w *walker) shaped(i int, sh *shape) {
-	if i < 0 || w.skip != nil && w.skip(i) {
+func (w *walker) shaped(i Node, sh *shape) {
+	if i == NoNode || w.skip != nil && w.skip(i) {
 		return
 	}
 	d := w.d
@@ -169,7 +169,7 @@ func (w *walker) shaped(i int, sh *shape) {
 // scalar keeps a number, boolean or null, runs a string through the text
 // redactor, walks a list element by element, and treats an object (which
 // no scalar field should hold) as secret.
-func (w *walker) scalar(i int) {
+func (w *walker) scalar(i Node) {
 	d := w.d
 	switch d.Kind(i) {
 	case String:
@@ -186,7 +186,7 @@ func (w *walker) scalar(i int) {
 }
 
 // urlNode redacts a URL string or a URL object.
-func (w *walker) urlNode(i int) {
+func (w *walker) urlNode(i Node) {
 	switch w.d.Kind(i) {
 	case String:
 		if t, ok := redactURL(w.d.Str(i), w.keep); ok {
@@ -201,7 +201,7 @@ func (w *walker) urlNode(i int) {
 
 // value walks the value node v of the header or parameter name: kept as
 // text when keep keeps the name, secret otherwise.
-func (w *walker) value(name string, v int) {
+func (w *walker) value(name string, v Node) {
 	if w.keep.Keeps(name) {
 		w.scalar(v)
 	} else {
@@ -213,7 +213,7 @@ func (w *walker) value(name string, v int) {
 // shapes captures use: an object of values or of nested groups (axios'
 // common, post); a list of {name|key, value} objects, of [name, value]
 // pairs or of "Name: value" lines; or one string of such lines.
-func (w *walker) headerNode(h, depth int) {
+func (w *walker) headerNode(h Node, depth int) {
 	d := w.d
 	switch d.Kind(h) {
 	case Object:
@@ -248,7 +248,7 @@ func (w *walker) headerNode(h, depth int) {
 
 // entry walks a {name|key, value} object; with cookie set its value is
 // secret whatever the name.
-func (w *walker) entry(e int, cookie bool) {
+func (w *walker) entry(e Node, cookie bool) {
 	d := w.d
 	name := d.GetAny(e, "name", "key")
 	fields := entryFields
@@ -277,7 +277,7 @@ func (w *walker) entry(e int, cookie bool) {
 
 // pair walks a [name, value] pair: the value by the name, anything after
 // it as secret.
-func (w *walker) pair(p int) {
+func (w *walker) pair(p Node) {
 	d := w.d
 	name := ""
 	k := 0
@@ -297,7 +297,7 @@ func (w *walker) pair(p int) {
 
 // cookieNode walks HAR cookies: a list of cookie objects, or any other
 // container of cookie values, all secret.
-func (w *walker) cookieNode(c int) {
+func (w *walker) cookieNode(c Node) {
 	d := w.d
 	if d.Kind(c) != Array {
 		w.walk(c, modeSecret)
@@ -315,7 +315,7 @@ func (w *walker) cookieNode(c int) {
 // headerLines redacts string node i holding "Name: value" lines: the values
 // of names keep does not keep; the target of a request line as a URL;
 // other lines as text.
-func (w *walker) headerLines(i int) {
+func (w *walker) headerLines(i Node) {
 	s := w.d.Str(i)
 	var b strings.Builder
 	changed := false
@@ -363,7 +363,7 @@ func (w *walker) headerLine(l string) string {
 // by name when the MIME type says form, free text otherwise; base64 text
 // ("encoding": "base64") is decoded for that and encoded back, and is
 // secret when it does not decode to UTF-8 text.
-func (w *walker) bodyHolder(i int, kind shapeKind) {
+func (w *walker) bodyHolder(i Node, kind shapeKind) {
 	d := w.d
 	if d.Kind(i) != Object {
 		w.scalar(i)
@@ -389,7 +389,7 @@ func (w *walker) bodyHolder(i int, kind shapeKind) {
 }
 
 // holdText redacts the text member t of postData or content object i.
-func (w *walker) holdText(i, t int) {
+func (w *walker) holdText(i Node, t Node) {
 	d := w.d
 	if d.Kind(t) != String {
 		w.scalar(t)

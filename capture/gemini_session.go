@@ -23,7 +23,7 @@ func geminiCLIURL(model string) string {
 // it, its node and the file's line it starts on.
 type gcMsg struct {
 	d    *Doc
-	n    int
+	n    Node
 	line int
 }
 
@@ -64,7 +64,7 @@ func geminiPromptLog(d *Doc) bool {
 // (JSONL): the session's metadata, with no type and no messages (a chat
 // file written on one line has them).
 func geminiChatHeader(d *Doc) bool {
-	return d.Kind(0) == Object && d.Get(0, "type") < 0 && d.Get(0, "messages") < 0 &&
+	return d.Kind(0) == Object && d.Get(0, "type") == NoNode && d.Get(0, "messages") == NoNode &&
 		d.Kind(d.Get(0, "sessionId")) == String && d.Kind(d.Get(0, "projectHash")) == String
 }
 
@@ -223,7 +223,7 @@ func newGCSegment(line int) *gcSegment {
 
 // compressedGCSegment starts a segment from the compressed history of the
 // compression marker n (line).
-func compressedGCSegment(d *Doc, n, line int) *gcSegment {
+func compressedGCSegment(d *Doc, n Node, line int) *gcSegment {
 	s := newGCSegment(line)
 	for e := range d.Children(d.Get(n, "compressedHistory")) {
 		role := "user"
@@ -242,7 +242,7 @@ func compressedGCSegment(d *Doc, n, line int) *gcSegment {
 // gemini adds the gemini message n (line) to the segment: a turn made of
 // the contents before it, then the message as a model content and the
 // results of its tool calls as a user content.
-func (s *gcSegment) gemini(d *Doc, n, line int) {
+func (s *gcSegment) gemini(d *Doc, n Node, line int) {
 	t := SessionTurn{Line: line, Items: len(s.b.ends), Model: d.GetStr(n, "model"), Time: TimeOf(d, d.Get(n, "timestamp"))}
 	if u := d.Get(n, "tokens"); d.Kind(u) == Object {
 		t.Usage = d.Raw(u)
@@ -284,9 +284,9 @@ func gcText(s []byte) []byte {
 
 // gcParts returns the parts of a message's content (a string, a part or
 // an array of parts and strings), leaving out empty text; nil when none.
-func gcParts(d *Doc, content int) [][]byte {
+func gcParts(d *Doc, content Node) [][]byte {
 	var out [][]byte
-	one := func(e int) {
+	one := func(e Node) {
 		switch d.Kind(e) {
 		case String:
 			if !d.StrIs(e, "") {
@@ -307,7 +307,7 @@ func gcParts(d *Doc, content int) [][]byte {
 }
 
 // gcFirstText returns the first text of a content.
-func gcFirstText(d *Doc, content int) string {
+func gcFirstText(d *Doc, content Node) string {
 	switch d.Kind(content) {
 	case String:
 		return d.Str(content)
@@ -325,7 +325,7 @@ func gcFirstText(d *Doc, content int) string {
 
 // gcCall is the functionCall part of a tool call record; the first of a
 // message carries the placeholder thought signature.
-func gcCall(d *Doc, c int, first bool) []byte {
+func gcCall(d *Doc, c Node, first bool) []byte {
 	args := d.Raw(d.Get(c, "args"))
 	if d.Kind(d.Get(c, "args")) != Object {
 		args = []byte("{}")
@@ -345,7 +345,7 @@ func gcCall(d *Doc, c int, first bool) []byte {
 // gcResult returns the parts that answer a tool call record: its result
 // as recorded (parts, or a string as the output of a functionResponse);
 // none when no result was recorded.
-func gcResult(d *Doc, c int) [][]byte {
+func gcResult(d *Doc, c Node) [][]byte {
 	res := d.Get(c, "result")
 	switch d.Kind(res) {
 	case String:
@@ -362,7 +362,7 @@ func gcResult(d *Doc, c int) [][]byte {
 	return nil
 }
 
-func gcID(d *Doc, c int) []byte {
+func gcID(d *Doc, c Node) []byte {
 	if id := d.GetStr(c, "id"); id != "" {
 		return append(append([]byte(`"id":`), Quote(id)...), ',')
 	}

@@ -31,7 +31,7 @@ const (
 	String
 	Array
 	Object
-	// None is the kind reported for a missing node (index -1).
+	// None is the kind reported for NoNode.
 	None
 )
 
@@ -59,23 +59,31 @@ const (
 	flagKeyEscaped             // member key holds backslash escapes
 )
 
-// Node is one value of an indexed document. Nodes are stored in document
+// Node addresses one value of an indexed document: its index in Doc.Nodes.
+// NoNode stands for a value that is not there (a missing member, an index
+// out of range); every accessor of Doc accepts it and answers "nothing".
+type Node int32
+
+// NoNode is the Node of a value that is not there.
+const NoNode Node = -1
+
+// Entry is what the index keeps of one value. Entries are stored in document
 // order (pre-order), so the children of node i start at i+1 and the subtree of
 // node i ends just before node Skip.
 //
-// A node takes 16 bytes, so that dense documents (long arrays of small
+// An entry takes 16 bytes, so that dense documents (long arrays of small
 // numbers) cost about eight times their size: a member's key is found from
 // the gap between the key token and the value, and a node's parent by
 // descending from the root (see Doc.KeySpan and Doc.ParentOf).
-type Node struct {
+type Entry struct {
 	Start, End uint32 // byte span of the value's token(s)
-	Skip       int32  // index of the first node after this subtree
+	Skip       Node   // the first node after this subtree
 	gap        uint16 // Start minus the end of the member key token; 0 when not a member
 	Kind       Kind
 	flags      uint8
 }
 
-// bigGap marks a gap between key and value too wide for Node.gap; the
+// bigGap marks a gap between key and value too wide for Entry.gap; the
 // document keeps the real one aside.
 const bigGap = 0xFFFF
 
@@ -84,18 +92,18 @@ const bigGap = 0xFFFF
 // original bytes while everything else stays byte-identical.
 type Doc struct {
 	Src   []byte
-	Nodes []Node
+	Nodes []Entry
 	gaps  map[int32]uint32 // gaps of bigGap nodes
 
 	// long holds the decoded long strings (see Str), by node.
 	longMu sync.Mutex
-	long   map[int]string
+	long   map[Node]string
 
 	// kids holds the child lists of large containers (see children), by
 	// node: a descent or an element lookup in them is a search, not a
 	// walk over every earlier sibling.
 	kidsMu sync.Mutex
-	kids   map[int][]int32
+	kids   map[Node][]Node
 }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.
@@ -139,7 +147,7 @@ func Parse(src []byte) (*Doc, error) {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("document of %d bytes exceeds the %d-byte limit", len(src), MaxSize)}
 	}
 	p := parser{src: src}
-	p.nodes = make([]Node, 0, countValues(src))
+	p.nodes = make([]Entry, 0, countValues(src))
 	i := p.skipSpace(0)
 	if i == len(src) {
 		if len(src) == 0 {
@@ -160,7 +168,7 @@ func Parse(src []byte) (*Doc, error) {
 
 type parser struct {
 	src   []byte
-	nodes []Node
+	nodes []Entry
 	gaps  map[int32]uint32
 }
 
@@ -238,7 +246,7 @@ func (p *parser) value(i int, depth int, keyEnd int) (int, error) {
 		return 0, newSyntaxError(src, i, "unexpected end of input, expected a value (truncated?)")
 	}
 	idx := int32(len(p.nodes))
-	nd := Node{Start: uint32(i)}
+	nd := Entry{Start: uint32(i)}
 	if keyEnd > 0 {
 		if g := i - keyEnd; g < bigGap {
 			nd.gap = uint16(g)
@@ -293,7 +301,7 @@ func (p *parser) value(i int, depth int, keyEnd int) (int, error) {
 	n.End = uint32(end)
 	n.Kind = kind
 	n.flags |= fl
-	n.Skip = int32(len(p.nodes))
+	n.Skip = Node(len(p.nodes))
 	return end, nil
 }
 
@@ -579,7 +587,7 @@ func (p *parser) keyStart(i int) int {
 
 // keyEndOf returns the offset just past the key token of member node n
 // (index i), or -1 when n is not a member.
-func keyEndOf(n *Node, gaps map[int32]uint32, i int32) int {
+func keyEndOf(n *Entry, gaps map[int32]uint32, i int32) int {
 	switch n.gap {
 	case 0:
 		return -1

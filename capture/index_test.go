@@ -195,7 +195,7 @@ func FuzzParse(f *testing.F) {
 			if !valid {
 				t.Fatalf("index accepted invalid JSON %q", data)
 			}
-			for i := range d.Nodes {
+			for i := range Node(len(d.Nodes)) {
 				if !json.Valid(d.Raw(i)) {
 					t.Fatalf("node %d span %q is not valid JSON", i, d.Raw(i))
 				}
@@ -244,11 +244,11 @@ func TestSpecialByte(t *testing.T) {
 
 // checkNodeLinks verifies what nodes no longer store: a member's key token
 // (found from the gap to its value) and its parent (found by descent).
-func checkNodeLinks(t *testing.T, d *Doc, i int) {
+func checkNodeLinks(t *testing.T, d *Doc, i Node) {
 	t.Helper()
 	p := d.ParentOf(i)
 	if i == 0 {
-		if p != -1 {
+		if p != NoNode {
 			t.Fatalf("root has parent %d", p)
 		}
 		return
@@ -291,17 +291,17 @@ func TestKeysAndParents(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%.40q: %v", src, err)
 		}
-		for i := range d.Nodes {
+		for i := range Node(len(d.Nodes)) {
 			checkNodeLinks(t, d, i)
 		}
 	}
 	d, _ := Parse([]byte(docs[1]))
 	for _, k := range []string{`q"uote`, `back\`, `\"`, ``, `ab`} {
-		if d.Get(0, k) < 0 {
+		if d.Get(0, k) == NoNode {
 			t.Errorf("Get(%q) found nothing", k)
 		}
 	}
-	if d.Get(0, `uote`) >= 0 || d.Get(0, `"uote`) >= 0 {
+	if d.Get(0, `uote`) != NoNode || d.Get(0, `"uote`) != NoNode {
 		t.Error("a key suffix matched")
 	}
 }
@@ -310,8 +310,8 @@ func TestKeysAndParents(t *testing.T) {
 // node stays 16 bytes: dense arrays cost about 8 bytes of index per input
 // byte.
 func TestNodeSize(t *testing.T) {
-	if s := unsafe.Sizeof(Node{}); s != 16 {
-		t.Errorf("Node is %d bytes, want 16", s)
+	if s := unsafe.Sizeof(Entry{}); s != 16 {
+		t.Errorf("Entry is %d bytes, want 16", s)
 	}
 	src := []byte("[" + strings.Repeat("0,", 9999) + "0]")
 	d, err := Parse(src)

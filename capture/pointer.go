@@ -12,25 +12,25 @@ import (
 )
 
 // Raw returns the exact bytes of node i.
-func (d *Doc) Raw(i int) []byte {
-	if i < 0 {
+func (d *Doc) Raw(i Node) []byte {
+	if i == NoNode {
 		return nil
 	}
 	n := &d.Nodes[i]
 	return d.Src[n.Start:n.End]
 }
 
-// Kind returns the JSON kind of node i, or None when i < 0.
-func (d *Doc) Kind(i int) Kind {
-	if i < 0 {
+// Kind returns the JSON kind of node i, or None for NoNode.
+func (d *Doc) Kind(i Node) Kind {
+	if i == NoNode {
 		return None
 	}
 	return d.Nodes[i].Kind
 }
 
 // Str returns the decoded value of string node i ("" for other kinds).
-func (d *Doc) Str(i int) string {
-	if i < 0 {
+func (d *Doc) Str(i Node) string {
+	if i == NoNode {
 		return ""
 	}
 	n := &d.Nodes[i]
@@ -52,7 +52,7 @@ func (d *Doc) Str(i int) string {
 	}
 	s := unquote(d.Src[n.Start:n.End])
 	if d.long == nil {
-		d.long = map[int]string{}
+		d.long = map[Node]string{}
 	}
 	d.long[i] = s
 	return s
@@ -63,8 +63,8 @@ const longString = 64 << 10
 
 // StrIs reports whether node i is a string whose decoded value is s, without
 // allocating for the common unescaped case.
-func (d *Doc) StrIs(i int, s string) bool {
-	if i < 0 {
+func (d *Doc) StrIs(i Node, s string) bool {
+	if i == NoNode {
 		return false
 	}
 	n := &d.Nodes[i]
@@ -79,8 +79,8 @@ func (d *Doc) StrIs(i int, s string) bool {
 
 // StrPrefix returns the decoded start of string node i, reading at most
 // about maxRaw bytes of its token (never cutting an escape in half).
-func (d *Doc) StrPrefix(i, maxRaw int) string {
-	if i < 0 || d.Nodes[i].Kind != String {
+func (d *Doc) StrPrefix(i Node, maxRaw int) string {
+	if i == NoNode || d.Nodes[i].Kind != String {
 		return ""
 	}
 	n := &d.Nodes[i]
@@ -110,8 +110,8 @@ func (d *Doc) StrPrefix(i, maxRaw int) string {
 }
 
 // Key returns the decoded member key of node i ("" when i is not a member).
-func (d *Doc) Key(i int) string {
-	if i < 0 {
+func (d *Doc) Key(i Node) string {
+	if i == NoNode {
 		return ""
 	}
 	s, e := d.KeySpan(i)
@@ -127,7 +127,7 @@ func (d *Doc) Key(i int) string {
 // keyIs reports whether member node i is named key. Keys without escapes are
 // compared in place, backwards from the end of the key token, so that the
 // key's start need not be searched for.
-func (d *Doc) keyIs(i int, key string) bool {
+func (d *Doc) keyIs(i Node, key string) bool {
 	n := &d.Nodes[i]
 	end := keyEndOf(n, d.gaps, int32(i))
 	if end < 0 {
@@ -143,8 +143,8 @@ func (d *Doc) keyIs(i int, key string) bool {
 // KeyView is Key without a copy for a key written without escapes: the
 // string shares the document's bytes, which nothing changes once parsed.
 // For lookups and comparisons in loops over many members.
-func (d *Doc) KeyView(i int) string {
-	if i < 0 {
+func (d *Doc) KeyView(i Node) string {
+	if i == NoNode {
 		return ""
 	}
 	s, e := d.KeySpan(i)
@@ -161,12 +161,12 @@ func (d *Doc) KeyView(i int) string {
 }
 
 // IsMember reports whether node i is the value of an object member.
-func (d *Doc) IsMember(i int) bool { return d.Nodes[i].gap != 0 }
+func (d *Doc) IsMember(i Node) bool { return d.Nodes[i].gap != 0 }
 
 // KeySpan returns the byte span of node i's member key token, quotes
 // included, or (-1, -1) when i is not a member.
-func (d *Doc) KeySpan(i int) (start, end int) {
-	if i < 0 {
+func (d *Doc) KeySpan(i Node) (start, end int) {
+	if i == NoNode {
 		return -1, -1
 	}
 	n := &d.Nodes[i]
@@ -179,7 +179,7 @@ func (d *Doc) KeySpan(i int) (start, end int) {
 
 // RawKey returns the member key of node i as it is spelled in the source,
 // without its quotes and undecoded (nil when i is not a member).
-func (d *Doc) RawKey(i int) []byte {
+func (d *Doc) RawKey(i Node) []byte {
 	s, e := d.KeySpan(i)
 	if s < 0 {
 		return nil
@@ -187,39 +187,39 @@ func (d *Doc) RawKey(i int) []byte {
 	return d.Src[s+1 : e-1]
 }
 
-// ParentOf returns the index of node i's parent, or -1 for the root. Nodes
+// ParentOf returns node i's parent, or NoNode for the root. Nodes
 // do not store their parent: it is found by descending from the root, in
 // time proportional to the depth and the siblings passed on the way. Code
 // that walks a subtree in order should keep its own stack of parents.
-func (d *Doc) ParentOf(i int) int {
-	parent := -1
-	d.descend(i, func(p, _, _ int) { parent = p })
+func (d *Doc) ParentOf(i Node) Node {
+	parent := NoNode
+	d.descend(i, func(p, _ Node, _ int) { parent = p })
 	return parent
 }
 
 // ParentWithin is ParentOf for a node known to lie in the subtree of root:
-// the descent starts at root (-1 when i is root or outside it).
-func (d *Doc) ParentWithin(root, i int) int {
+// the descent starts at root (NoNode when i is root or outside it).
+func (d *Doc) ParentWithin(root, i Node) Node {
 	if !d.Contains(root, i) || i == root {
-		return -1
+		return NoNode
 	}
-	parent := -1
-	d.descendFrom(root, i, func(p, _, _ int) { parent = p })
+	parent := NoNode
+	d.descendFrom(root, i, func(p, _ Node, _ int) { parent = p })
 	return parent
 }
 
 // Walk iterates over the subtree of node i in document order, i itself
 // excluded, yielding each node with its parent. It keeps a stack of open
 // containers, so a whole walk costs one step per node.
-func (d *Doc) Walk(i int) iter.Seq2[int, int] {
-	return func(yield func(node, parent int) bool) {
-		if i < 0 || i >= len(d.Nodes) {
+func (d *Doc) Walk(i Node) iter.Seq2[Node, Node] {
+	return func(yield func(node, parent Node) bool) {
+		if i == NoNode || int(i) >= len(d.Nodes) {
 			return
 		}
-		stack := []int{i}
-		end := int(d.Nodes[i].Skip)
+		stack := []Node{i}
+		end := d.Nodes[i].Skip
 		for c := i + 1; c < end; c++ {
-			for int(d.Nodes[stack[len(stack)-1]].Skip) <= c {
+			for d.Nodes[stack[len(stack)-1]].Skip <= c {
 				stack = stack[:len(stack)-1]
 			}
 			if !yield(c, stack[len(stack)-1]) {
@@ -235,25 +235,26 @@ func (d *Doc) Walk(i int) iter.Seq2[int, int] {
 // descend walks from the root down to node i, calling f for each ancestor p
 // of i (root first) with the next node c on the path and its position k
 // among p's children.
-func (d *Doc) descend(i int, f func(p, c, k int)) {
+func (d *Doc) descend(i Node, f func(p, c Node, k int)) {
 	d.descendFrom(0, i, f)
 }
 
-func (d *Doc) descendFrom(root, i int, f func(p, c, k int)) {
-	if i <= root || i >= len(d.Nodes) || i >= int(d.Nodes[root].Skip) {
+func (d *Doc) descendFrom(root, i Node, f func(p, c Node, k int)) {
+	if i <= root || int(i) >= len(d.Nodes) || i >= d.Nodes[root].Skip {
 		return
 	}
 	p := root
 	for p != i {
-		var c, k int
+		var c Node
+		var k int
 		if kids := d.children(p); kids != nil {
 			// The last child that starts at or before i holds it.
-			k = sort.Search(len(kids), func(j int) bool { return int(kids[j]) > i }) - 1
-			c = int(kids[k])
+			k = sort.Search(len(kids), func(j int) bool { return kids[j] > i }) - 1
+			c = kids[k]
 		} else {
 			c = p + 1
-			for int(d.Nodes[c].Skip) <= i {
-				c = int(d.Nodes[c].Skip)
+			for d.Nodes[c].Skip <= i {
+				c = d.Nodes[c].Skip
 				k++
 			}
 		}
@@ -268,9 +269,9 @@ const manyChildren = 64
 // children returns the child nodes of container p when it has many (nil
 // for a small one, which a walk over its children costs little). The list
 // is made on first use and kept with the document.
-func (d *Doc) children(p int) []int32 {
+func (d *Doc) children(p Node) []Node {
 	n := &d.Nodes[p]
-	if n.Kind != Array && n.Kind != Object || int(n.Skip)-p-1 < manyChildren {
+	if n.Kind != Array && n.Kind != Object || int(n.Skip)-int(p)-1 < manyChildren {
 		return nil
 	}
 	d.kidsMu.Lock()
@@ -278,27 +279,27 @@ func (d *Doc) children(p int) []int32 {
 	if kids, ok := d.kids[p]; ok {
 		return kids
 	}
-	var kids []int32
-	end := int(n.Skip)
-	for c := p + 1; c < end; c = int(d.Nodes[c].Skip) {
-		kids = append(kids, int32(c))
+	var kids []Node
+	end := n.Skip
+	for c := p + 1; c < end; c = d.Nodes[c].Skip {
+		kids = append(kids, c)
 	}
 	if len(kids) < manyChildren {
 		kids = nil
 	}
 	if d.kids == nil {
-		d.kids = map[int][]int32{}
+		d.kids = map[Node][]Node{}
 	}
 	d.kids[p] = kids
 	return kids
 }
 
 // IsChild reports whether node c is a direct child of node p.
-func (d *Doc) IsChild(p, c int) bool {
-	if p < 0 || c <= p || c >= int(d.Nodes[p].Skip) {
+func (d *Doc) IsChild(p, c Node) bool {
+	if p == NoNode || c <= p || c >= d.Nodes[p].Skip {
 		return false
 	}
-	for x := p + 1; x <= c; x = int(d.Nodes[x].Skip) {
+	for x := p + 1; x <= c; x = d.Nodes[x].Skip {
 		if x == c {
 			return true
 		}
@@ -307,13 +308,13 @@ func (d *Doc) IsChild(p, c int) bool {
 }
 
 // Children iterates over the direct children of node i in document order.
-func (d *Doc) Children(i int) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		if i < 0 {
+func (d *Doc) Children(i Node) iter.Seq[Node] {
+	return func(yield func(Node) bool) {
+		if i == NoNode {
 			return
 		}
-		end := int(d.Nodes[i].Skip)
-		for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+		end := d.Nodes[i].Skip
+		for c := i + 1; c < end; c = d.Nodes[c].Skip {
 			if !yield(c) {
 				return
 			}
@@ -322,81 +323,81 @@ func (d *Doc) Children(i int) iter.Seq[int] {
 }
 
 // Len returns the number of direct children of node i.
-func (d *Doc) Len(i int) int {
-	if i < 0 {
+func (d *Doc) Len(i Node) int {
+	if i == NoNode {
 		return 0
 	}
 	if kids := d.children(i); kids != nil {
 		return len(kids)
 	}
 	n := 0
-	end := int(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		n++
 	}
 	return n
 }
 
-// Get returns the member value named key of object node i, or -1.
-func (d *Doc) Get(i int, key string) int {
-	if i < 0 || d.Nodes[i].Kind != Object {
-		return -1
+// Get returns the member value named key of object node i, or NoNode.
+func (d *Doc) Get(i Node, key string) Node {
+	if i == NoNode || d.Nodes[i].Kind != Object {
+		return NoNode
 	}
-	end := int(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		if d.keyIs(c, key) {
 			return c
 		}
 	}
-	return -1
+	return NoNode
 }
 
-// GetAny returns the first member of object node i named by one of keys, or -1.
-// Keys are tried in the order given (for alternative spellings).
-func (d *Doc) GetAny(i int, keys ...string) int {
+// GetAny returns the first member of object node i named by one of keys, or
+// NoNode. Keys are tried in the order given (for alternative spellings).
+func (d *Doc) GetAny(i Node, keys ...string) Node {
 	for _, k := range keys {
-		if c := d.Get(i, k); c >= 0 {
+		if c := d.Get(i, k); c != NoNode {
 			return c
 		}
 	}
-	return -1
+	return NoNode
 }
 
 // GetStr returns the decoded string member key of object i, or "".
-func (d *Doc) GetStr(i int, key string) string {
+func (d *Doc) GetStr(i Node, key string) string {
 	c := d.Get(i, key)
-	if c < 0 {
+	if c == NoNode {
 		return ""
 	}
 	return d.Str(c)
 }
 
-// Elem returns the n-th element of array node i, or -1.
-func (d *Doc) Elem(i, n int) int {
-	if i < 0 || d.Nodes[i].Kind != Array || n < 0 {
-		return -1
+// Elem returns the n-th element of array node i, or NoNode.
+func (d *Doc) Elem(i Node, n int) Node {
+	if i == NoNode || d.Nodes[i].Kind != Array || n < 0 {
+		return NoNode
 	}
 	if kids := d.children(i); kids != nil {
 		if n >= len(kids) {
-			return -1
+			return NoNode
 		}
-		return int(kids[n])
+		return kids[n]
 	}
 	k := 0
-	end := int(d.Nodes[i].Skip)
-	for c := i + 1; c < end; c = int(d.Nodes[c].Skip) {
+	end := d.Nodes[i].Skip
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		if k == n {
 			return c
 		}
 		k++
 	}
-	return -1
+	return NoNode
 }
 
 // Pointer returns the RFC 6901 JSON Pointer of node i ("" for the root).
-func (d *Doc) Pointer(i int) string {
+func (d *Doc) Pointer(i Node) string {
 	var b strings.Builder
-	d.descend(i, func(p, c, k int) {
+	d.descend(i, func(p, c Node, k int) {
 		b.WriteByte('/')
 		if d.Nodes[p].Kind == Array {
 			b.WriteString(strconv.Itoa(k))
@@ -422,15 +423,15 @@ type PointerError struct {
 
 func (e *PointerError) Error() string { return fmt.Sprintf("pointer %q: %s", e.Pointer, e.Msg) }
 
-// Lookup resolves an RFC 6901 JSON Pointer to a node index.
-func (d *Doc) Lookup(ptr string) (int, error) {
+// Lookup resolves an RFC 6901 JSON Pointer to a node.
+func (d *Doc) Lookup(ptr string) (Node, error) {
 	if ptr == "" {
 		return 0, nil
 	}
 	if ptr[0] != '/' {
-		return -1, &PointerError{ptr, "must be empty or start with '/'"}
+		return NoNode, &PointerError{ptr, "must be empty or start with '/'"}
 	}
-	i := 0
+	var i Node
 	rest := ptr[1:]
 	for {
 		tok := rest
@@ -440,29 +441,29 @@ func (d *Doc) Lookup(ptr string) (int, error) {
 		}
 		if strings.Contains(tok, "~") {
 			if bad := strings.ReplaceAll(strings.ReplaceAll(tok, "~0", ""), "~1", ""); strings.Contains(bad, "~") {
-				return -1, &PointerError{ptr, "invalid '~' escape"}
+				return NoNode, &PointerError{ptr, "invalid '~' escape"}
 			}
 			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		}
 		switch d.Nodes[i].Kind {
 		case Object:
 			c := d.Get(i, tok)
-			if c < 0 {
-				return -1, &PointerError{ptr, fmt.Sprintf("no member %q", tok)}
+			if c == NoNode {
+				return NoNode, &PointerError{ptr, fmt.Sprintf("no member %q", tok)}
 			}
 			i = c
 		case Array:
 			n, err := strconv.Atoi(tok)
 			if err != nil || n < 0 || (len(tok) > 1 && tok[0] == '0') {
-				return -1, &PointerError{ptr, fmt.Sprintf("%q is not an array index", tok)}
+				return NoNode, &PointerError{ptr, fmt.Sprintf("%q is not an array index", tok)}
 			}
 			c := d.Elem(i, n)
-			if c < 0 {
-				return -1, &PointerError{ptr, fmt.Sprintf("index %d out of range", n)}
+			if c == NoNode {
+				return NoNode, &PointerError{ptr, fmt.Sprintf("index %d out of range", n)}
 			}
 			i = c
 		default:
-			return -1, &PointerError{ptr, fmt.Sprintf("cannot descend into a %s", d.Nodes[i].Kind)}
+			return NoNode, &PointerError{ptr, fmt.Sprintf("cannot descend into a %s", d.Nodes[i].Kind)}
 		}
 		if next < 0 {
 			return i, nil
@@ -473,13 +474,13 @@ func (d *Doc) Lookup(ptr string) (int, error) {
 
 // Contains reports whether node j lies inside the subtree of node i
 // (i itself included).
-func (d *Doc) Contains(i, j int) bool {
-	return j >= i && j < int(d.Nodes[i].Skip)
+func (d *Doc) Contains(i, j Node) bool {
+	return j >= i && j < d.Nodes[i].Skip
 }
 
 // RawOffset maps a byte offset into the decoded value of string node i to the
 // corresponding byte offset in Src. off may equal the decoded length.
-func (d *Doc) RawOffset(i, off int) int {
+func (d *Doc) RawOffset(i Node, off int) int {
 	n := &d.Nodes[i]
 	start := int(n.Start) + 1
 	if n.flags&flagEscaped == 0 {
@@ -616,9 +617,9 @@ func AppendQuote(dst []byte, s string) []byte {
 
 // Ancestors returns the nodes enclosing node i, from the root down (empty
 // for the root itself).
-func (d *Doc) Ancestors(i int) []int {
-	var out []int
-	d.descend(i, func(p, _, _ int) { out = append(out, p) })
+func (d *Doc) Ancestors(i Node) []Node {
+	var out []Node
+	d.descend(i, func(p, _ Node, _ int) { out = append(out, p) })
 	return out
 }
 

@@ -41,15 +41,15 @@ func TestFileOffset(t *testing.T) {
 			start := int(c.Doc.Nodes[i].Start)
 			pos, exact := c.FileOffset(start)
 			if exact != tc.exact {
-				t.Errorf("%s: node %s: exact %v", tc.name, c.Doc.Pointer(i), exact)
+				t.Errorf("%s: node %s: exact %v", tc.name, c.Doc.Pointer(Node(i)), exact)
 				continue
 			}
 			if exact {
-				if raw := c.Doc.Raw(i); !bytes.HasPrefix(f.Data[pos:], raw) {
-					t.Errorf("%s: %s maps to %d: %.20q, want %.20q", tc.name, c.Doc.Pointer(i), pos, f.Data[pos:], raw)
+				if raw := c.Doc.Raw(Node(i)); !bytes.HasPrefix(f.Data[pos:], raw) {
+					t.Errorf("%s: %s maps to %d: %.20q, want %.20q", tc.name, c.Doc.Pointer(Node(i)), pos, f.Data[pos:], raw)
 				}
 			} else if !strings.HasPrefix(string(f.Data[pos:]), tc.token) {
-				t.Errorf("%s: %s maps to %d: %.20q, want the string token", tc.name, c.Doc.Pointer(i), pos, f.Data[pos:])
+				t.Errorf("%s: %s maps to %d: %.20q, want the string token", tc.name, c.Doc.Pointer(Node(i)), pos, f.Data[pos:])
 			}
 		}
 	}
@@ -129,8 +129,8 @@ func TestFileOffsetPiSession(t *testing.T) {
 			continue
 		}
 		pos, exact := c.FileOffset(int(c.Doc.Nodes[i].Start))
-		if !exact || !bytes.HasPrefix(f.Data[pos:], c.Doc.Raw(i)) {
-			t.Errorf("%s maps to %d: %.20q", c.Doc.Pointer(i), pos, f.Data[pos:])
+		if !exact || !bytes.HasPrefix(f.Data[pos:], c.Doc.Raw(Node(i))) {
+			t.Errorf("%s maps to %d: %.20q", c.Doc.Pointer(Node(i)), pos, f.Data[pos:])
 		}
 	}
 	// The brackets and commas are not in the file.

@@ -10,7 +10,7 @@ import "sort"
 
 // PromptBlock is one unit of a request's prompt.
 type PromptBlock struct {
-	Node       int
+	Node       Node
 	Start, End int // the block's span in the body
 	// Mark names the block's role in the prompt ("message user", …); a
 	// cache compares it with the bytes, so that the same text under
@@ -43,8 +43,8 @@ func (c *Capture) Prompt() Prompt {
 	if d == nil || len(d.Nodes) == 0 {
 		return l
 	}
-	add := func(node int, mark string, output bool) {
-		if node < 0 {
+	add := func(node Node, mark string, output bool) {
+		if node == NoNode {
 			return
 		}
 		n := &d.Nodes[node]
@@ -52,7 +52,7 @@ func (c *Capture) Prompt() Prompt {
 		b.Cuts, b.TTL = cacheControls(d, node)
 		l.Blocks = append(l.Blocks, b)
 	}
-	root := 0
+	root := Node(0)
 	switch c.Provider {
 	case Anthropic:
 		for t := range d.Children(d.Get(root, "tools")) {
@@ -84,7 +84,7 @@ func (c *Capture) Prompt() Prompt {
 				add(m, mark, role == "assistant")
 			}
 		}
-		l.Auto = d.Get(root, "cache_control") >= 0
+		l.Auto = d.Get(root, "cache_control") != NoNode
 	case OpenAIChat, Mistral:
 		for _, key := range []string{"tools", "functions"} {
 			for t := range d.Children(d.Get(root, key)) {
@@ -132,7 +132,7 @@ func (c *Capture) Prompt() Prompt {
 				add(e, "entry", piOutput(d, e))
 			}
 		case Object:
-			if d.Get(root, "role") >= 0 {
+			if d.Get(root, "role") != NoNode {
 				add(root, "entry", piOutput(d, root))
 				break
 			}
@@ -151,7 +151,7 @@ func (c *Capture) Prompt() Prompt {
 
 // responsesOutput reports an input item of a Responses body that replays
 // model output.
-func responsesOutput(d *Doc, it int) bool {
+func responsesOutput(d *Doc, it Node) bool {
 	if d.GetStr(it, "role") == "assistant" {
 		return true
 	}
@@ -164,8 +164,8 @@ func responsesOutput(d *Doc, it int) bool {
 
 // piOutput reports a Pi message or session entry holding an assistant
 // message.
-func piOutput(d *Doc, e int) bool {
-	if m := d.Get(e, "message"); m >= 0 {
+func piOutput(d *Doc, e Node) bool {
+	if m := d.Get(e, "message"); m != NoNode {
 		e = m
 	}
 	return d.GetStr(e, "role") == "assistant"
@@ -175,12 +175,12 @@ func piOutput(d *Doc, e int) bool {
 // (each with its separating comma, so that what is left reads as the same
 // JSON without the member) and the lifetime of a cache_control member of
 // node itself ("" when it has none).
-func cacheControls(d *Doc, node int) (cuts [][2]int, ttl string) {
+func cacheControls(d *Doc, node Node) (cuts [][2]int, ttl string) {
 	if k := d.Kind(node); k != Object && k != Array {
 		return nil, ""
 	}
 	src := d.Src
-	check := func(m int) {
+	check := func(m Node) {
 		if !d.IsMember(m) || !d.keyIs(m, "cache_control") {
 			return
 		}

@@ -315,7 +315,7 @@ func (f *File) applySidecar(path string, opts Options) {
 		w.shaped(0, requestShape)
 		c.URL = w.url(doc.GetAny(0, "url", "uri", "path"))
 		c.Method = w.strOnly(doc.Get(0, "method"))
-		if h := doc.Get(0, "headers"); h >= 0 {
+		if h := doc.Get(0, "headers"); h != NoNode {
 			c.Headers = w.headers(h)
 		}
 		f.Sidecar = &Sidecar{Path: p, Data: applyFixes(data, w.fixes)}
@@ -530,12 +530,12 @@ func (r *reader) top(doc *Doc, base, line int) error {
 	if line > 0 {
 		name = fmt.Sprintf("%s#%d", r.f.Name, line)
 	}
-	root := 0
+	root := Node(0)
 	switch doc.Kind(root) {
 	case String:
 		return r.stringBody(doc, root, base, name, line, EnvJSONString)
 	case Object:
-		if log := doc.Get(root, "log"); log >= 0 && doc.Get(log, "entries") >= 0 {
+		if log := doc.Get(root, "log"); log != NoNode && doc.Get(log, "entries") != NoNode {
 			if line > 0 {
 				return &Error{File: r.f.Name, Pos: "#" + strconv.Itoa(line), Err: errors.New("HAR log inside JSONL is not supported")}
 			}
@@ -544,7 +544,7 @@ func (r *reader) top(doc *Doc, base, line int) error {
 		if isRecord(doc, root) {
 			return r.record(doc, root, base, name, line)
 		}
-		if req := doc.Get(root, "request"); isRecord(doc, req) && (doc.Get(root, "response") >= 0 || doc.Get(root, "logged_at") >= 0) {
+		if req := doc.Get(root, "request"); isRecord(doc, req) && (doc.Get(root, "response") != NoNode || doc.Get(root, "logged_at") != NoNode) {
 			return r.exchange(doc, root, req, base, name, line)
 		}
 	}
@@ -554,18 +554,18 @@ func (r *reader) top(doc *Doc, base, line int) error {
 
 // isRecord reports an object node holding a request record: a body and
 // a url, method or headers.
-func isRecord(doc *Doc, obj int) bool {
-	return doc.Kind(obj) == Object && doc.Get(obj, "body") >= 0 &&
-		(doc.Get(obj, "url") >= 0 || doc.Get(obj, "uri") >= 0 || doc.Get(obj, "method") >= 0 || doc.Get(obj, "headers") >= 0)
+func isRecord(doc *Doc, obj Node) bool {
+	return doc.Kind(obj) == Object && doc.Get(obj, "body") != NoNode &&
+		(doc.Get(obj, "url") != NoNode || doc.Get(obj, "uri") != NoNode || doc.Get(obj, "method") != NoNode || doc.Get(obj, "headers") != NoNode)
 }
 
 // record unwraps {"url","method","headers","body"}, and the response a
 // recording keeps beside it.
-func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
+func (r *reader) record(doc *Doc, obj Node, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvRecord, Line: line}
 	c.Time = TimeOf(doc, doc.GetAny(obj, "recorded_at", "timestamp"))
 	body := doc.Get(obj, "body")
-	w := r.envelope(doc, obj, base, requestShape, func(i int) bool { return i == body })
+	w := r.envelope(doc, obj, base, requestShape, func(i Node) bool { return i == body })
 	if resp := doc.Get(obj, "response"); doc.Kind(resp) == Object {
 		c.Response = doc.Raw(resp)
 	}
@@ -573,14 +573,14 @@ func (r *reader) record(doc *Doc, obj, base int, name string, line int) error {
 }
 
 // exchange unwraps a {"request": record, "response": …} pair.
-func (r *reader) exchange(doc *Doc, root, req, base int, name string, line int) error {
+func (r *reader) exchange(doc *Doc, root Node, req Node, base int, name string, line int) error {
 	c := &Capture{Name: name, Envelope: EnvExchange, Line: line}
 	c.Time = TimeOf(doc, doc.Get(req, "timestamp"))
 	if c.Time.IsZero() {
 		c.Time = TimeOf(doc, doc.Get(root, "logged_at"))
 	}
 	body := doc.Get(req, "body")
-	w := r.envelope(doc, root, base, exchangeShape, func(i int) bool { return i == body })
+	w := r.envelope(doc, root, base, exchangeShape, func(i Node) bool { return i == body })
 	if resp := doc.Get(root, "response"); doc.Kind(resp) == Object {
 		c.Response = doc.Raw(resp)
 	}
@@ -589,11 +589,11 @@ func (r *reader) exchange(doc *Doc, root, req, base int, name string, line int) 
 
 // recordBody completes a capture from the request record obj, whose
 // envelope w walked.
-func (r *reader) recordBody(c *Capture, w *walker, doc *Doc, obj, base int, name string, line int) error {
+func (r *reader) recordBody(c *Capture, w *walker, doc *Doc, obj Node, base int, name string, line int) error {
 	body := doc.Get(obj, "body")
 	c.URL = w.url(doc.GetAny(obj, "url", "uri"))
 	c.Method = w.strOnly(doc.Get(obj, "method"))
-	if h := doc.Get(obj, "headers"); h >= 0 {
+	if h := doc.Get(obj, "headers"); h != NoNode {
 		c.Headers = w.headers(h)
 	}
 	switch doc.Kind(body) {
@@ -607,7 +607,7 @@ func (r *reader) recordBody(c *Capture, w *walker, doc *Doc, obj, base int, name
 
 // stringBody handles a body carried inside a JSON string token (once or
 // twice encoded, or base64).
-func (r *reader) stringBody(doc *Doc, node, base int, name string, line int, env string, c0 ...*Capture) error {
+func (r *reader) stringBody(doc *Doc, node Node, base int, name string, line int, env string, c0 ...*Capture) error {
 	var c *Capture
 	if len(c0) > 0 {
 		c = c0[0]
@@ -643,7 +643,7 @@ func (r *reader) stringBody(doc *Doc, node, base int, name string, line int, env
 
 // finishIn completes a capture whose body document is encoded in the string
 // node of the outer doc.
-func (r *reader) finishIn(c *Capture, body *Doc, node int, outer *Doc, base int, layers []layer) error {
+func (r *reader) finishIn(c *Capture, body *Doc, node Node, outer *Doc, base int, layers []layer) error {
 	n := &outer.Nodes[node]
 	c.span = [2]int{base + int(n.Start), base + int(n.End)}
 	c.layers = layers
@@ -653,14 +653,15 @@ func (r *reader) finishIn(c *Capture, body *Doc, node int, outer *Doc, base int,
 // encoded locates a body carried in a string token: the token's node in
 // the document around it, and that document's offset in the file.
 type encoded struct {
-	doc        *Doc
-	node, base int
+	doc  *Doc
+	node Node
+	base int
 }
 
 // envelope redacts the envelope document doc from node root down as sh,
 // leaving the nodes skip reports (the body) alone, and records its secrets
 // for output. base is the document's offset in the file.
-func (r *reader) envelope(doc *Doc, root, base int, sh *shape, skip func(int) bool) *walker {
+func (r *reader) envelope(doc *Doc, root Node, base int, sh *shape, skip func(Node) bool) *walker {
 	w := newWalker(doc, 0, keepOf(r.opts))
 	w.skip = skip
 	w.shaped(root, sh)
@@ -685,12 +686,12 @@ func (r *reader) addFixes(fixes []fix, base int) {
 }
 
 // finish completes a capture whose body is node of doc, unencoded.
-func (r *reader) finish(c *Capture, doc *Doc, node, base int, layers []layer) error {
+func (r *reader) finish(c *Capture, doc *Doc, node Node, base int, layers []layer) error {
 	// A Code Assist wrapper carries the Gemini request in "request".
 	if doc.Kind(node) == Object {
-		if req := doc.Get(node, "request"); req >= 0 && doc.Kind(req) == Object && doc.GetAny(req, "contents") >= 0 && (doc.Get(node, "project") >= 0 || doc.Get(node, "model") >= 0) {
+		if req := doc.Get(node, "request"); req != NoNode && doc.Kind(req) == Object && doc.GetAny(req, "contents") != NoNode && (doc.Get(node, "project") != NoNode || doc.Get(node, "model") != NoNode) {
 			c.Envelope = EnvCodeAssist
-			r.envelope(doc, node, base, codeAssistShape, func(i int) bool { return i == req })
+			r.envelope(doc, node, base, codeAssistShape, func(i Node) bool { return i == req })
 			node = req
 		}
 	}
@@ -751,24 +752,24 @@ func (r *reader) accept(c *Capture, body *Doc, enc *encoded) error {
 	return nil
 }
 
-func (r *reader) har(doc *Doc, log int) error {
+func (r *reader) har(doc *Doc, log Node) error {
 	entries := doc.Get(log, "entries")
 	if doc.Kind(entries) != Array {
 		return &Error{File: r.f.Name, Err: errors.New("HAR log.entries is not an array")}
 	}
 	// Request bodies are left out of the envelope walk; a text that turns
 	// out not to be a body is walked as envelope text afterwards.
-	bodies := map[int]bool{}
+	bodies := map[Node]bool{}
 	for e := range doc.Children(entries) {
-		if text, _ := harText(doc, e); text >= 0 {
+		if text, _ := harText(doc, e); text != NoNode {
 			bodies[text] = true
 		}
 	}
 	w := newWalker(doc, 0, keepOf(r.opts))
-	w.skip = func(i int) bool { return bodies[i] }
+	w.skip = func(i Node) bool { return bodies[i] }
 	w.shaped(0, harShape)
 	// A text that is no body after all is envelope text of its postData.
-	notBody := func(text int) {
+	notBody := func(text Node) {
 		delete(bodies, text)
 		w.holdText(doc.ParentOf(text), text)
 	}
@@ -777,17 +778,17 @@ func (r *reader) har(doc *Doc, log int) error {
 		k++
 		name := fmt.Sprintf("%s#%d", r.f.Name, k)
 		req := doc.Get(e, "request")
-		if req < 0 {
+		if req == NoNode {
 			continue
 		}
 		c := &Capture{Name: name, Envelope: EnvHAR}
 		c.URL = w.url(doc.Get(req, "url"))
 		c.Method = w.strOnly(doc.Get(req, "method"))
-		if h := doc.Get(req, "headers"); h >= 0 {
+		if h := doc.Get(req, "headers"); h != NoNode {
 			c.Headers = w.headers(h)
 		}
 		text, b64 := harText(doc, e)
-		if text < 0 {
+		if text == NoNode {
 			continue
 		}
 		layers := []layer{layerJSONString}
@@ -827,18 +828,18 @@ func (r *reader) har(doc *Doc, log int) error {
 }
 
 // harText returns the postData.text node of HAR entry e when it may hold a
-// JSON request body, or -1, and whether the text is base64 (postData
+// JSON request body, or NoNode, and whether the text is base64 (postData
 // "encoding": "base64", which some exporters write for every body).
-func harText(doc *Doc, e int) (int, bool) {
+func harText(doc *Doc, e Node) (Node, bool) {
 	pd := doc.Get(doc.Get(e, "request"), "postData")
 	text := doc.Get(pd, "text")
 	if doc.Kind(text) != String {
-		return -1, false
+		return NoNode, false
 	}
 	if enc := doc.Get(pd, "encoding"); doc.Kind(enc) == String && strings.EqualFold(doc.Str(enc), "base64") {
 		p := strings.TrimSpace(doc.StrPrefix(text, 64))
 		if p == "" {
-			return -1, false
+			return NoNode, false
 		}
 		if !doc.StrIs(text, p) {
 			p = p[:len(p)/4*4]
@@ -848,7 +849,7 @@ func harText(doc *Doc, e int) (int, bool) {
 		// when the whole text is read.
 		if dec, err := base64.StdEncoding.DecodeString(p); err == nil {
 			if t := bytes.TrimSpace(dec); len(t) > 0 && t[0] != '{' && t[0] != '[' {
-				return -1, false
+				return NoNode, false
 			}
 		}
 		return text, true
@@ -858,7 +859,7 @@ func harText(doc *Doc, e int) (int, bool) {
 		trimmed = strings.TrimSpace(doc.Str(text))
 	}
 	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return -1, false
+		return NoNode, false
 	}
 	return text, false
 }
@@ -874,7 +875,7 @@ func bodyCredentials(d *Doc) []fix {
 		return nil
 	}
 	var out []fix
-	add := func(m int) {
+	add := func(m Node) {
 		switch d.Kind(m) {
 		case Null, True, False:
 			return
@@ -892,7 +893,7 @@ func bodyCredentials(d *Doc) []fix {
 		}
 	}
 	for s := range d.Children(d.Get(0, "mcp_servers")) {
-		if t := d.Get(s, "authorization_token"); t >= 0 {
+		if t := d.Get(s, "authorization_token"); t != NoNode {
 			add(t)
 		}
 	}
@@ -900,7 +901,7 @@ func bodyCredentials(d *Doc) []fix {
 		if !d.StrIs(d.Get(t, "type"), "mcp") {
 			continue
 		}
-		if a := d.Get(t, "authorization"); a >= 0 {
+		if a := d.Get(t, "authorization"); a != NoNode {
 			add(a)
 		}
 		for h := range d.Children(d.Get(t, "headers")) {
@@ -1026,7 +1027,7 @@ func (c *Capture) Origin() *Capture {
 
 // TimeOf reads a time value: an RFC 3339 string or a number of seconds
 // since the Unix epoch (fractions allowed); zero for anything else.
-func TimeOf(d *Doc, v int) time.Time {
+func TimeOf(d *Doc, v Node) time.Time {
 	switch d.Kind(v) {
 	case String:
 		t, err := time.Parse(time.RFC3339Nano, d.Str(v))

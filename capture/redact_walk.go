@@ -47,28 +47,28 @@ const (
 // string and member key goes through the text redactor.
 type walker struct {
 	d     *Doc
-	depth int              // nesting of JSON text inside strings
-	keep  *Keep            // names kept in an envelope; nil in free text
-	skip  func(i int) bool // nodes left alone (the body)
-	fixes []fix            // in d.Src coordinates
-	strs  map[int]string   // redacted value of a string or number node
-	keys  map[int]string   // redacted key of a member node
+	depth int               // nesting of JSON text inside strings
+	keep  *Keep             // names kept in an envelope; nil in free text
+	skip  func(i Node) bool // nodes left alone (the body)
+	fixes []fix             // in d.Src coordinates
+	strs  map[Node]string   // redacted value of a string or number node
+	keys  map[Node]string   // redacted key of a member node
 }
 
 func newWalker(d *Doc, depth int, keep *Keep) *walker {
 	return &walker{d: d, depth: depth, keep: keep}
 }
 
-func (w *walker) set(i int, s string) {
+func (w *walker) set(i Node, s string) {
 	n := &w.d.Nodes[i]
 	w.fixes = append(w.fixes, fix{[2]int{int(n.Start), int(n.End)}, Quote(s)})
 	if w.strs == nil {
-		w.strs = map[int]string{}
+		w.strs = map[Node]string{}
 	}
 	w.strs[i] = s
 }
 
-func (w *walker) secret(i int) {
+func (w *walker) secret(i Node) {
 	d := w.d
 	if d.Kind(i) == String && (d.StrIs(i, Redacted) || d.StrIs(i, "")) {
 		return
@@ -76,8 +76,8 @@ func (w *walker) secret(i int) {
 	w.set(i, Redacted)
 }
 
-func (w *walker) walk(i int, mode walkMode) {
-	if i < 0 || w.skip != nil && w.skip(i) {
+func (w *walker) walk(i Node, mode walkMode) {
+	if i == NoNode || w.skip != nil && w.skip(i) {
 		return
 	}
 	d := w.d
@@ -95,7 +95,7 @@ func (w *walker) walk(i int, mode walkMode) {
 	case Array:
 		if mode == modePlain && d.Len(i) == 2 {
 			// A [name, value] pair.
-			var pair [2]int
+			var pair [2]Node
 			k := 0
 			for e := range d.Children(i) {
 				pair[k] = e
@@ -114,10 +114,10 @@ func (w *walker) walk(i int, mode walkMode) {
 	}
 }
 
-func (w *walker) object(i int, mode walkMode) {
+func (w *walker) object(i Node, mode walkMode) {
 	d := w.d
-	name, value := -1, -1
-	if v := d.Get(i, "value"); v >= 0 {
+	name, value := NoNode, NoNode
+	if v := d.Get(i, "value"); v != NoNode {
 		if n := d.GetAny(i, "name", "key"); d.Kind(n) == String {
 			name, value = n, v
 		}
@@ -138,7 +138,7 @@ func (w *walker) object(i int, mode walkMode) {
 			}
 		case m == name:
 			// the name of a {name, value} pair, not a secret itself
-		case mode == modeCookies && value < 0:
+		case mode == modeCookies && value == NoNode:
 			sub = modeSecret // a map of cookie names to values
 		case normName(k) == "cookies":
 			sub = modeCookies
@@ -150,7 +150,7 @@ func (w *walker) object(i int, mode walkMode) {
 }
 
 // key runs member m's key k through the text redactor.
-func (w *walker) key(m int, k string) {
+func (w *walker) key(m Node, k string) {
 	t, ok := redactText(k, w.depth, w.keep)
 	if !ok {
 		return
@@ -158,13 +158,13 @@ func (w *walker) key(m int, k string) {
 	s, e := w.d.KeySpan(m)
 	w.fixes = append(w.fixes, fix{[2]int{s, e}, Quote(t)})
 	if w.keys == nil {
-		w.keys = map[int]string{}
+		w.keys = map[Node]string{}
 	}
 	w.keys[m] = t
 }
 
 // str returns the redacted value of string node i.
-func (w *walker) str(i int) string {
+func (w *walker) str(i Node) string {
 	if t, ok := w.strs[i]; ok {
 		return t
 	}
@@ -172,7 +172,7 @@ func (w *walker) str(i int) string {
 }
 
 // keyOf returns the redacted key of member node m.
-func (w *walker) keyOf(m int) string {
+func (w *walker) keyOf(m Node) string {
 	if t, ok := w.keys[m]; ok {
 		return t
 	}
@@ -180,7 +180,7 @@ func (w *walker) keyOf(m int) string {
 }
 
 // raw returns the JSON of node i with the walker's fixes applied.
-func (w *walker) raw(i int) []byte {
+func (w *walker) raw(i Node) []byte {
 	n := &w.d.Nodes[i]
 	start, end := int(n.Start), int(n.End)
 	var in []fix
@@ -197,7 +197,7 @@ func (w *walker) raw(i int) []byte {
 
 // text returns a header or URL value as text: strings decoded, lists joined
 // with ", ", anything else as its JSON.
-func (w *walker) text(i int) string {
+func (w *walker) text(i Node) string {
 	if t, ok := w.strs[i]; ok {
 		return t
 	}
@@ -218,7 +218,7 @@ func (w *walker) text(i int) string {
 
 // url returns the redacted URL held by node u: a string, or an object
 // with a raw or href member (Postman, WHATWG URL objects).
-func (w *walker) url(u int) string {
+func (w *walker) url(u Node) string {
 	d := w.d
 	switch d.Kind(u) {
 	case String:
@@ -235,13 +235,13 @@ func (w *walker) url(u int) string {
 // use: an object of strings, lists or nested groups (axios' common, post);
 // a list of {name|key, value} objects, of [name, value] pairs or of
 // "Name: value" lines; or one string of such lines.
-func (w *walker) headers(h int) []Header {
+func (w *walker) headers(h Node) []Header {
 	var out []Header
 	w.addHeaders(&out, h, 0)
 	return out
 }
 
-func (w *walker) addHeaders(out *[]Header, h, depth int) {
+func (w *walker) addHeaders(out *[]Header, h Node, depth int) {
 	d := w.d
 	add := func(name, value string) {
 		if value != "" && !w.keep.Keeps(name) {
@@ -262,11 +262,11 @@ func (w *walker) addHeaders(out *[]Header, h, depth int) {
 		for e := range d.Children(h) {
 			switch d.Kind(e) {
 			case Object:
-				if n, v := d.GetAny(e, "name", "key"), d.Get(e, "value"); d.Kind(n) == String && v >= 0 {
+				if n, v := d.GetAny(e, "name", "key"), d.Get(e, "value"); d.Kind(n) == String && v != NoNode {
 					add(w.str(n), w.text(v))
 				}
 			case Array:
-				var pair []int
+				var pair []Node
 				for x := range d.Children(e) {
 					pair = append(pair, x)
 				}
@@ -295,7 +295,7 @@ func headerLines(s string, add func(name, value string)) {
 }
 
 // strOnly returns the redacted value of node i when it is a string, else "".
-func (w *walker) strOnly(i int) string {
+func (w *walker) strOnly(i Node) string {
 	if w.d.Kind(i) != String {
 		return ""
 	}

@@ -79,7 +79,7 @@ type Insertion struct {
 func (c *Capture) ToolInsertion(t ToolSpec) (Insertion, error) {
 	d := c.Doc
 	decl := RenderTool(c.Provider, t)
-	if d.Kind(0) != Object || (c.Provider == PiMessages && d.Get(0, "messages") < 0) {
+	if d.Kind(0) != Object || (c.Provider == PiMessages && d.Get(0, "messages") == NoNode) {
 		return Insertion{}, errors.New("this capture has no place for tool declarations")
 	}
 	if c.Provider == Gemini {

@@ -10,20 +10,20 @@ import "sort"
 // is not a string, a text is not exactly one JSON string (no white space
 // around it), or the result is too large; the caller then splices the body
 // and parses it. The index is the one Parse gives the new body.
-func (c *Capture) ReplaceStrings(nodes []int, texts [][]byte) (_ *Capture, ok bool) {
+func (c *Capture) ReplaceStrings(nodes []Node, texts [][]byte) (_ *Capture, ok bool) {
 	d := c.Doc
 	if len(nodes) == 0 || len(nodes) != len(texts) {
 		return nil, false
 	}
 	type edit struct {
-		node  int
+		node  Node
 		text  []byte
 		flags uint8
 	}
 	edits := make([]edit, len(nodes))
 	size := len(d.Src)
 	for i, n := range nodes {
-		if n < 0 || n >= len(d.Nodes) || d.Nodes[n].Kind != String {
+		if n == NoNode || int(n) >= len(d.Nodes) || d.Nodes[n].Kind != String {
 			return nil, false
 		}
 		t, err := Parse(texts[i])
@@ -71,7 +71,7 @@ func (c *Capture) ReplaceStrings(nodes []int, texts [][]byte) (_ *Capture, ok bo
 		}
 		return uint32(int64(pos) + shift[k-1])
 	}
-	out := make([]Node, len(d.Nodes))
+	out := make([]Entry, len(d.Nodes))
 	copy(out, d.Nodes)
 	first := d.Nodes[edits[0].node].Start // nothing before it moves
 	for i := range out {

@@ -44,10 +44,10 @@ func TestReplaceStrings(t *testing.T) {
 			continue // not a bare document
 		}
 		c := &Capture{Name: "b", Body: d.Src, Doc: d}
-		var strs []int
+		var strs []Node
 		for i, n := range d.Nodes {
 			if n.Kind == String {
-				strs = append(strs, i)
+				strs = append(strs, Node(i))
 			}
 		}
 		for round := range 30 {
@@ -105,18 +105,18 @@ func TestReplaceStringsRefuses(t *testing.T) {
 	c := &Capture{Body: d.Src, Doc: d}
 	for _, tc := range []struct {
 		name  string
-		nodes []int
+		nodes []Node
 		texts []string
 	}{
-		{"number node", []int{2}, []string{`"s"`}},
-		{"array node", []int{3}, []string{`"s"`}},
-		{"number text", []int{1}, []string{`2`}},
-		{"two values", []int{1}, []string{`"a","b"`}},
-		{"white space", []int{1}, []string{` "a"`}},
-		{"bad escape", []int{1}, []string{`"\q"`}},
-		{"unterminated", []int{1}, []string{`"a`}},
-		{"twice", []int{1, 1}, []string{`"a"`, `"b"`}},
-		{"out of range", []int{9}, []string{`"a"`}},
+		{"number node", []Node{2}, []string{`"s"`}},
+		{"array node", []Node{3}, []string{`"s"`}},
+		{"number text", []Node{1}, []string{`2`}},
+		{"two values", []Node{1}, []string{`"a","b"`}},
+		{"white space", []Node{1}, []string{` "a"`}},
+		{"bad escape", []Node{1}, []string{`"\q"`}},
+		{"unterminated", []Node{1}, []string{`"a`}},
+		{"twice", []Node{1, 1}, []string{`"a"`, `"b"`}},
+		{"out of range", []Node{9}, []string{`"a"`}},
 		{"none", nil, nil},
 	} {
 		texts := make([][]byte, len(tc.texts))

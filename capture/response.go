@@ -38,7 +38,7 @@ func looksLikeEventStream(data []byte) bool {
 // object type, Anthropic's message type with its stop reason, Gemini's
 // candidates, or an error envelope.
 func responseKind(d *Doc) string {
-	root := 0
+	root := Node(0)
 	obj := d.GetStr(root, "object")
 	switch obj {
 	case "response":
@@ -47,16 +47,16 @@ func responseKind(d *Doc) string {
 		return fmt.Sprintf("a Chat Completions response (object %q)", obj)
 	}
 	if d.StrIs(d.Get(root, "type"), "message") && d.StrIs(d.Get(root, "role"), "assistant") &&
-		(d.Get(root, "stop_reason") >= 0 || d.Get(root, "usage") >= 0) {
+		(d.Get(root, "stop_reason") != NoNode || d.Get(root, "usage") != NoNode) {
 		return "an Anthropic Messages response (type \"message\", role \"assistant\")"
 	}
-	if d.Get(root, "candidates") >= 0 && d.Get(root, "contents") < 0 {
+	if d.Get(root, "candidates") != NoNode && d.Get(root, "contents") == NoNode {
 		return "a Gemini generateContent response (top-level candidates)"
 	}
-	if d.Get(root, "choices") >= 0 && d.Get(root, "messages") < 0 && d.Get(root, "usage") >= 0 {
+	if d.Get(root, "choices") != NoNode && d.Get(root, "messages") == NoNode && d.Get(root, "usage") != NoNode {
 		return "a Chat Completions response (top-level choices and usage)"
 	}
-	if e := d.Get(root, "error"); e >= 0 && d.Kind(e) == Object && d.Get(root, "messages") < 0 && d.Get(root, "input") < 0 && d.Get(root, "contents") < 0 {
+	if e := d.Get(root, "error"); e != NoNode && d.Kind(e) == Object && d.Get(root, "messages") == NoNode && d.Get(root, "input") == NoNode && d.Get(root, "contents") == NoNode {
 		return "a provider's error response (top-level error)"
 	}
 	return ""

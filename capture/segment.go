@@ -52,9 +52,9 @@ const (
 type Segment struct {
 	Kind       Section
 	Prov       Provenance
-	Node       int // the node whose subtree holds the segment
-	Start, End int // byte span in the body; may be a part of a string node
-	Msg        int // ordinal of the message the segment belongs to, -1 if none
+	Node       Node // the node whose subtree holds the segment
+	Start, End int  // byte span in the body; may be a part of a string node
+	Msg        int  // ordinal of the message the segment belongs to, -1 if none
 	Name       string
 	// Source names where injected text came from (e.g. a Pi custom type or
 	// a wrapper tag), when known.
@@ -107,8 +107,8 @@ type adapter struct {
 	msg  int
 }
 
-func (a *adapter) add(kind Section, prov Provenance, node int, name string) {
-	if node < 0 {
+func (a *adapter) add(kind Section, prov Provenance, node Node, name string) {
+	if node == NoNode {
 		return
 	}
 	n := &a.d.Nodes[node]
@@ -118,7 +118,7 @@ func (a *adapter) add(kind Section, prov Provenance, node int, name string) {
 // message adds the segments of one message. Each block is labelled by
 // label; when every block gets the same label the whole message object
 // becomes one segment, so wrapper keys are attributed to its content.
-func (a *adapter) message(m int, blocks []int, label func(b int) (Section, Provenance, string)) {
+func (a *adapter) message(m Node, blocks []Node, label func(b Node) (Section, Provenance, string)) {
 	start := len(a.segs)
 	for _, b := range blocks {
 		k, p, name := label(b)
@@ -153,10 +153,10 @@ func (a *adapter) message(m int, blocks []int, label func(b int) (Section, Prove
 
 // elems returns the children of an array node, or the node itself when it is
 // a single object given where an array is expected (Gemini tolerates that).
-func (a *adapter) elems(i int) []int {
+func (a *adapter) elems(i Node) []Node {
 	switch a.d.Kind(i) {
 	case Array:
-		var out []int
+		var out []Node
 		for c := range a.d.Children(i) {
 			out = append(out, c)
 		}
@@ -164,7 +164,7 @@ func (a *adapter) elems(i int) []int {
 	case None:
 		return nil
 	}
-	return []int{i}
+	return []Node{i}
 }
 
 // ---- human vs injected user text ----------------------------------------
@@ -185,7 +185,7 @@ var injectedMarkers = []struct{ prefix, source string }{
 }
 
 // userTextProv classifies the string node s of a user-role message.
-func (a *adapter) userTextProv(s int) (Provenance, string) {
+func (a *adapter) userTextProv(s Node) (Provenance, string) {
 	if a.d.Kind(s) != String {
 		return ProvHuman, ""
 	}
@@ -200,7 +200,7 @@ func (a *adapter) userTextProv(s int) (Provenance, string) {
 
 // userText labels user-role text: human, or injected context (counted as
 // system, since a person did not type it).
-func (a *adapter) userText(s int) (Section, Provenance, string) {
+func (a *adapter) userText(s Node) (Section, Provenance, string) {
 	if p, src := a.userTextProv(s); p == ProvInjected {
 		return SecSystem, ProvInjected, src
 	}
@@ -212,7 +212,7 @@ func (a *adapter) userText(s int) (Section, Provenance, string) {
 func (a *adapter) anthropic() {
 	d := a.d
 	a.msg = -1
-	if s := d.Get(0, "system"); s >= 0 {
+	if s := d.Get(0, "system"); s != NoNode {
 		if d.Kind(s) == Array {
 			for _, b := range a.elems(s) {
 				a.add(SecSystem, ProvSystem, b, "")
@@ -225,14 +225,14 @@ func (a *adapter) anthropic() {
 	a.anthropicMessages(d.Get(0, "messages"))
 }
 
-func (a *adapter) anthropicMessages(msgs int) {
+func (a *adapter) anthropicMessages(msgs Node) {
 	d := a.d
 	for i, m := range a.elems(msgs) {
 		a.msg = i
 		role := d.GetStr(m, "role")
 		content := d.Get(m, "content")
 		if d.Kind(content) == String {
-			a.message(m, []int{content}, func(b int) (Section, Provenance, string) {
+			a.message(m, []Node{content}, func(b Node) (Section, Provenance, string) {
 				switch role {
 				case "user":
 					return a.userText(b)
@@ -245,7 +245,7 @@ func (a *adapter) anthropicMessages(msgs int) {
 			})
 			continue
 		}
-		a.message(m, a.elems(content), func(b int) (Section, Provenance, string) {
+		a.message(m, a.elems(content), func(b Node) (Section, Provenance, string) {
 			t := d.GetStr(b, "type")
 			switch t {
 			case "text":
@@ -279,22 +279,22 @@ func (a *adapter) anthropicMessages(msgs int) {
 
 // tools adds one segment per element of a tools array; nameKey locates the
 // tool's name ("name", or "function.name" style via nested lookups).
-func (a *adapter) tools(tools int, nameKeys ...string) {
+func (a *adapter) tools(tools Node, nameKeys ...string) {
 	a.msg = -1
 	for _, t := range a.elems(tools) {
 		a.add(SecTools, ProvTool, t, a.toolName(t, nameKeys...))
 	}
 }
 
-func (a *adapter) toolName(t int, nameKeys ...string) string {
+func (a *adapter) toolName(t Node, nameKeys ...string) string {
 	d := a.d
 	for _, k := range nameKeys {
-		if n := d.Get(t, k); n >= 0 && d.Kind(n) == String {
+		if n := d.Get(t, k); n != NoNode && d.Kind(n) == String {
 			return d.Str(n)
 		}
 	}
 	for _, wrap := range []string{"function", "custom"} {
-		if n := d.Get(d.Get(t, wrap), "name"); n >= 0 {
+		if n := d.Get(d.Get(t, wrap), "name"); n != NoNode {
 			return d.Str(n)
 		}
 	}
@@ -313,24 +313,24 @@ func (a *adapter) chat() {
 	for i, m := range a.elems(d.Get(0, "messages")) {
 		a.msg = i
 		role := d.GetStr(m, "role")
-		var blocks []int
+		var blocks []Node
 		content := d.Get(m, "content")
 		if d.Kind(content) == Array {
 			blocks = a.elems(content)
 		} else if d.Kind(content) == String {
-			blocks = []int{content}
+			blocks = []Node{content}
 		}
 		for _, k := range []string{"reasoning_content", "reasoning", "reasoning_details", "thinking"} {
-			if r := d.Get(m, k); r >= 0 && d.Kind(r) != Null {
+			if r := d.Get(m, k); r != NoNode && d.Kind(r) != Null {
 				blocks = append(blocks, r)
 			}
 		}
 		toolCalls := d.Get(m, "tool_calls")
 		blocks = append(blocks, a.elems(toolCalls)...)
-		if fc := d.Get(m, "function_call"); fc >= 0 && d.Kind(fc) == Object {
+		if fc := d.Get(m, "function_call"); fc != NoNode && d.Kind(fc) == Object {
 			blocks = append(blocks, fc)
 		}
-		a.message(m, blocks, func(b int) (Section, Provenance, string) {
+		a.message(m, blocks, func(b Node) (Section, Provenance, string) {
 			if d.IsChild(toolCalls, b) || d.Key(b) == "function_call" {
 				return SecToolCalls, ProvAssistant, a.toolName(b)
 			}
@@ -357,7 +357,7 @@ func (a *adapter) chat() {
 			}
 			switch role {
 			case "user":
-				if text < 0 {
+				if text == NoNode {
 					return SecOther, ProvOther, ""
 				}
 				return a.userText(text)
@@ -374,7 +374,7 @@ func (a *adapter) chat() {
 func (a *adapter) responses() {
 	d := a.d
 	a.msg = -1
-	if ins := d.Get(0, "instructions"); ins >= 0 && d.Kind(ins) == String {
+	if ins := d.Get(0, "instructions"); ins != NoNode && d.Kind(ins) == String {
 		a.add(SecSystem, ProvSystem, ins, "")
 	}
 	a.tools(d.Get(0, "tools"), "name")
@@ -392,11 +392,11 @@ func (a *adapter) responses() {
 		switch {
 		case t == "" || t == "message":
 			content := d.Get(it, "content")
-			blocks := []int{content}
+			blocks := []Node{content}
 			if d.Kind(content) == Array {
 				blocks = a.elems(content)
 			}
-			a.message(it, blocks, func(b int) (Section, Provenance, string) {
+			a.message(it, blocks, func(b Node) (Section, Provenance, string) {
 				switch role {
 				case "system", "developer":
 					return SecSystem, ProvSystem, ""
@@ -415,7 +415,7 @@ func (a *adapter) responses() {
 				if d.Kind(b) == Object {
 					text = d.Get(b, "text")
 				}
-				if role == "user" && text >= 0 {
+				if role == "user" && text != NoNode {
 					return a.userText(text)
 				}
 				return SecOther, ProvOther, ""
@@ -439,12 +439,12 @@ func (a *adapter) responses() {
 func (a *adapter) gemini() {
 	d := a.d
 	a.msg = -1
-	if si := d.GetAny(0, "systemInstruction", "system_instruction"); si >= 0 {
+	if si := d.GetAny(0, "systemInstruction", "system_instruction"); si != NoNode {
 		a.add(SecSystem, ProvSystem, si, "")
 	}
 	for _, t := range a.elems(d.Get(0, "tools")) {
 		decls := d.GetAny(t, "functionDeclarations", "function_declarations")
-		if decls < 0 {
+		if decls == NoNode {
 			a.add(SecTools, ProvTool, t, a.geminiToolKey(t))
 			continue
 		}
@@ -464,17 +464,17 @@ func (a *adapter) gemini() {
 		a.msg = i
 		role := d.GetStr(c, "role")
 		parts := a.elems(d.Get(c, "parts"))
-		a.message(c, parts, func(p int) (Section, Provenance, string) {
+		a.message(c, parts, func(p Node) (Section, Provenance, string) {
 			switch {
-			case d.GetAny(p, "functionCall", "function_call") >= 0:
+			case d.GetAny(p, "functionCall", "function_call") != NoNode:
 				return SecToolCalls, ProvAssistant, d.GetStr(d.GetAny(p, "functionCall", "function_call"), "name")
-			case d.GetAny(p, "executableCode", "executable_code") >= 0:
+			case d.GetAny(p, "executableCode", "executable_code") != NoNode:
 				return SecToolCalls, ProvAssistant, "code_execution"
-			case d.GetAny(p, "functionResponse", "function_response", "codeExecutionResult", "code_execution_result", "toolResponse", "tool_response") >= 0:
+			case d.GetAny(p, "functionResponse", "function_response", "codeExecutionResult", "code_execution_result", "toolResponse", "tool_response") != NoNode:
 				return SecToolResults, ProvTool, d.GetStr(d.GetAny(p, "functionResponse", "function_response"), "name")
-			case d.GetAny(p, "toolCall", "tool_call") >= 0:
+			case d.GetAny(p, "toolCall", "tool_call") != NoNode:
 				return SecToolCalls, ProvAssistant, ""
-			case d.GetAny(p, "inlineData", "inline_data", "fileData", "file_data") >= 0:
+			case d.GetAny(p, "inlineData", "inline_data", "fileData", "file_data") != NoNode:
 				return SecMedia, ProvMedia, ""
 			}
 			text := d.Get(p, "text")
@@ -484,7 +484,7 @@ func (a *adapter) gemini() {
 			if th := d.Get(p, "thought"); d.Kind(th) == True {
 				return SecThinking, ProvAssistant, ""
 			}
-			if text < 0 {
+			if text == NoNode {
 				return SecOther, ProvOther, ""
 			}
 			if role == "model" {
@@ -495,7 +495,7 @@ func (a *adapter) gemini() {
 	}
 }
 
-func (a *adapter) geminiToolKey(t int) string {
+func (a *adapter) geminiToolKey(t Node) string {
 	for m := range a.d.Children(t) {
 		return a.d.Key(m)
 	}
@@ -507,16 +507,16 @@ func (a *adapter) geminiToolKey(t int) string {
 func (a *adapter) pi() {
 	d := a.d
 	a.msg = -1
-	root := 0
+	root := Node(0)
 	switch d.Kind(root) {
 	case Array:
 		a.piMessages(a.elems(root))
 	case Object:
-		if d.Get(root, "role") >= 0 {
-			a.piMessages([]int{root})
+		if d.Get(root, "role") != NoNode {
+			a.piMessages([]Node{root})
 			return
 		}
-		if sp := d.Get(root, "systemPrompt"); sp >= 0 {
+		if sp := d.Get(root, "systemPrompt"); sp != NoNode {
 			a.add(SecSystem, ProvSystem, sp, "")
 		}
 		a.tools(d.Get(root, "tools"), "name")
@@ -524,11 +524,11 @@ func (a *adapter) pi() {
 	}
 }
 
-func (a *adapter) piMessages(msgs []int) {
+func (a *adapter) piMessages(msgs []Node) {
 	d := a.d
 	for i, m := range msgs {
 		a.msg = i
-		if t := d.GetStr(m, "type"); t != "" && d.Get(m, "role") < 0 {
+		if t := d.GetStr(m, "type"); t != "" && d.Get(m, "role") == NoNode {
 			// A session entry.
 			switch t {
 			case "message":
@@ -546,16 +546,16 @@ func (a *adapter) piMessages(msgs []int) {
 	}
 }
 
-func (a *adapter) addSourced(kind Section, prov Provenance, node int, source string) {
+func (a *adapter) addSourced(kind Section, prov Provenance, node Node, source string) {
 	a.add(kind, prov, node, "")
-	if len(a.segs) > 0 && node >= 0 {
+	if len(a.segs) > 0 && node != NoNode {
 		a.segs[len(a.segs)-1].Source = source
 	}
 }
 
-func (a *adapter) piMessage(m int) {
+func (a *adapter) piMessage(m Node) {
 	d := a.d
-	if m < 0 {
+	if m == NoNode {
 		return
 	}
 	role := d.GetStr(m, "role")
@@ -578,11 +578,11 @@ func (a *adapter) piMessage(m int) {
 		return
 	}
 	content := d.Get(m, "content")
-	blocks := []int{content}
+	blocks := []Node{content}
 	if d.Kind(content) == Array {
 		blocks = a.elems(content)
 	}
-	a.message(m, blocks, func(b int) (Section, Provenance, string) {
+	a.message(m, blocks, func(b Node) (Section, Provenance, string) {
 		switch d.GetStr(b, "type") {
 		case "image":
 			return SecMedia, ProvMedia, ""
@@ -598,7 +598,7 @@ func (a *adapter) piMessage(m int) {
 		if d.Kind(b) == Object {
 			text = d.Get(b, "text")
 		}
-		if text < 0 {
+		if text == NoNode {
 			return SecOther, ProvOther, ""
 		}
 		return a.userText(text)

@@ -142,7 +142,7 @@ func sessionHost(data []byte) (host, why string, whole *Doc) {
 		}
 		switch typ {
 		case "user", "assistant", "system", "progress", "attachment":
-			if d.Kind(d.Get(0, "sessionId")) == String && (d.Get(0, "uuid") >= 0 || d.Get(0, "message") >= 0) {
+			if d.Kind(d.Get(0, "sessionId")) == String && (d.Get(0, "uuid") != NoNode || d.Get(0, "message") != NoNode) {
 				return HostClaudeCode, fmt.Sprintf("Claude Code session file (a %q entry with sessionId and uuid)", typ), nil
 			}
 		case "session_meta", "response_item", "event_msg", "turn_context", "compacted":
@@ -259,7 +259,7 @@ func (m *ccMessage) raw() [][]byte {
 }
 
 // add appends content (a string or an array of blocks) to the message.
-func (m *ccMessage) add(d *Doc, content int) {
+func (m *ccMessage) add(d *Doc, content Node) {
 	switch d.Kind(content) {
 	case String:
 		if m.text == nil && len(m.blocks) == 0 {
@@ -398,7 +398,7 @@ func (cc *ccFile) line(d *Doc, off, no int) {
 
 // assistant adds an assistant message (line no) to the segment: a new
 // turn, or the next line of a streamed message already seen.
-func (s *ccSegment) assistant(d *Doc, msg, content, no int) {
+func (s *ccSegment) assistant(d *Doc, msg Node, content Node, no int) {
 	model := d.GetStr(msg, "model")
 	if model == "<synthetic>" {
 		return // written by the host, never sent by the model
@@ -433,7 +433,7 @@ func (s *ccSegment) assistant(d *Doc, msg, content, no int) {
 
 // user adds a message of role (not the assistant's) to the segment,
 // joining the message before when it has the same role.
-func (s *ccSegment) user(d *Doc, role string, content int) {
+func (s *ccSegment) user(d *Doc, role string, content Node) {
 	if n := len(s.msgs); n > 0 && s.msgs[n-1].role == role {
 		s.msgs[n-1].add(d, content)
 		return
@@ -486,23 +486,23 @@ func (r *reader) ccCapture(why string, cv *ccConversation, first bool) {
 	}
 }
 
-// ccDropBlank returns the content array, or -1 when it holds nothing
+// ccDropBlank returns the content array, or NoNode when it holds nothing
 // but text blocks of white space: the host writes a streamed message one
 // block a line, and does not send back the blank text blocks (the API
 // refuses them).
-func ccDropBlank(d *Doc, content int) int {
+func ccDropBlank(d *Doc, content Node) Node {
 	for e := range d.Children(content) {
 		t := d.Get(e, "text")
 		if !d.StrIs(d.Get(e, "type"), "text") || d.Kind(t) != String || len(bytes.TrimSpace([]byte(d.Str(t)))) > 0 {
 			return content
 		}
 	}
-	return -1
+	return NoNode
 }
 
 // codexOutput reports a Responses item the model produced (not input the
 // host sent).
-func codexOutput(d *Doc, item int) bool {
+func codexOutput(d *Doc, item Node) bool {
 	switch d.GetStr(item, "type") {
 	case "reasoning", "function_call", "custom_tool_call", "web_search_call", "local_shell_call", "image_generation_call":
 		return true
@@ -627,7 +627,7 @@ func (cx *cxFile) line(d *Doc, no int) {
 
 // tokenCount reads an event_msg payload p (line no): a token_count with
 // usage is a turn of the current segment.
-func (cx *cxFile) tokenCount(d *Doc, p, no int) {
+func (cx *cxFile) tokenCount(d *Doc, p Node, no int) {
 	info := d.Get(p, "info")
 	if !d.StrIs(d.Get(p, "type"), "token_count") || d.Kind(info) != Object {
 		return

@@ -29,7 +29,7 @@ func (s *Sidecar) For(body []byte) []byte {
 	}
 	n := strconv.Itoa(len(body))
 	var fixes []fix
-	length := func(v int) {
+	length := func(v Node) {
 		nd := d.Nodes[v]
 		switch d.Kind(v) {
 		case Number:
@@ -38,7 +38,7 @@ func (s *Sidecar) For(body []byte) []byte {
 			fixes = append(fixes, fix{[2]int{int(nd.Start), int(nd.End)}, Quote(n)})
 		}
 	}
-	if v := d.Get(0, "bytes"); v >= 0 && d.Kind(v) == Number {
+	if v := d.Get(0, "bytes"); v != NoNode && d.Kind(v) == Number {
 		length(v)
 	}
 	h := d.Get(0, "headers")

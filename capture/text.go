@@ -64,7 +64,7 @@ func (c *Capture) segmentText(s Segment) string {
 		return decodePart(d, s.Node, s.Start, s.End)
 	}
 	var b strings.Builder
-	end := int(n.Skip)
+	end := n.Skip
 	for i := s.Node; i < end; i++ {
 		m := &d.Nodes[i]
 		if m.Kind != String || int(m.End) <= s.Start || int(m.Start) >= s.End {
@@ -87,7 +87,7 @@ func (c *Capture) segmentText(s Segment) string {
 
 // decodePart decodes the raw bytes [start,end) of string node i, where the
 // bounds fall on character boundaries of the token (quotes excluded).
-func decodePart(d *Doc, i, start, end int) string {
+func decodePart(d *Doc, i Node, start, end int) string {
 	n := &d.Nodes[i]
 	start = max(start, int(n.Start)+1)
 	end = min(end, int(n.End)-1)

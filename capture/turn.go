@@ -56,7 +56,7 @@ func (p TurnPrefix) ContinuedBy(next TurnPrefix) bool {
 type TurnParts struct {
 	Tools, System []byte
 	Decls         [][]byte
-	Msgs          []int
+	Msgs          []Node
 }
 
 // PartsOf returns a request's TurnParts.
@@ -89,16 +89,16 @@ func PartsOf(c *Capture) TurnParts {
 	return p
 }
 
-// MessageList returns the array of a body's conversation, or -1.
-func MessageList(c *Capture) int {
+// MessageList returns the array of a body's conversation, or NoNode.
+func MessageList(c *Capture) Node {
 	d := c.Doc
-	n := -1
+	n := NoNode
 	switch c.Provider {
 	case OpenAIResponses:
 		n = d.Get(0, "input")
 	case Gemini:
 		n = d.Get(0, "contents")
-		if r := d.Get(0, "request"); n < 0 && d.Kind(r) == Object {
+		if r := d.Get(0, "request"); n == NoNode && d.Kind(r) == Object {
 			n = d.Get(r, "contents")
 		}
 	case PiMessages:
@@ -111,7 +111,7 @@ func MessageList(c *Capture) int {
 		n = d.Get(0, "messages")
 	}
 	if d.Kind(n) != Array {
-		return -1
+		return NoNode
 	}
 	return n
 }
@@ -119,7 +119,7 @@ func MessageList(c *Capture) int {
 // StripCacheControl returns the bytes of node n without its cache_control
 // members: they mark where a prefix ends and move from turn to turn, but
 // are not content.
-func StripCacheControl(d *Doc, n int) []byte {
+func StripCacheControl(d *Doc, n Node) []byte {
 	type cut struct{ from, to int }
 	var cuts []cut
 	for i, parent := range d.Walk(n) {

@@ -199,7 +199,7 @@ func (r *reader) interaction(conv *yamlConv, it *yaml.Node, name string) (string
 	c := &Capture{Name: name, File: f, Envelope: EnvVCR, Line: it.Line, Body: body, Doc: bdoc, span: [2]int{off, off}}
 	c.URL = w.url(doc.Get(0, "uri"))
 	c.Method = w.strOnly(doc.Get(0, "method"))
-	if h := doc.Get(0, "headers"); h >= 0 {
+	if h := doc.Get(0, "headers"); h != NoNode {
 		c.Headers = w.headers(h)
 	}
 	if resp := red.Get(0, "response"); red.Kind(resp) == Object {

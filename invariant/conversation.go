@@ -37,7 +37,7 @@ var ConversationPrefix = &rules.Rule{
 // cached prefix: on Anthropic the message holding its last cache_control
 // breakpoint (every message with top-level automatic caching; -1 without
 // any breakpoint in the messages), elsewhere the last message.
-func cachedThrough(c *capture.Capture, msgs []int) int {
+func cachedThrough(c *capture.Capture, msgs []capture.Node) int {
 	if c.Provider != capture.Anthropic {
 		return len(msgs) - 1
 	}

@@ -149,12 +149,12 @@ func isPrefix(c, of *capture.Capture, n int) bool {
 	k := 0
 	other := e.Elem(0, 0)
 	for el := range d.Children(0) {
-		if other < 0 || !bytes.Equal(d.Raw(el), e.Raw(other)) {
+		if other == capture.NoNode || !bytes.Equal(d.Raw(el), e.Raw(other)) {
 			return false
 		}
 		k++
 		if k < n {
-			other = int(e.Nodes[other].Skip)
+			other = e.Nodes[other].Skip
 		}
 	}
 	return true

@@ -489,7 +489,8 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 		prev := earlier[n-1]
 		ct.PrevShared = shared[n-1].Tokens
 		if blk, off, broke := divergence(prev, l); broke {
-			var at, node int
+			var at int
+			var node capture.Node
 			switch {
 			case blk < len(l.blocks):
 				at = l.bodyOffset(blk, off)

@@ -346,7 +346,7 @@ func departureFrom(l, prev *layout, what string) string {
 		return "extends " + what
 	}
 	at := 0
-	node := 0
+	node := capture.Node(0)
 	if blk < len(l.blocks) {
 		at = l.bodyOffset(blk, off)
 		node = nodeAt(l.c.Doc, at)

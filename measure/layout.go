@@ -284,10 +284,10 @@ func divergence(prev, cur *layout) (blk, off int, ok bool) {
 }
 
 // nodeAt returns the deepest node of d whose span holds byte off.
-func nodeAt(d *capture.Doc, off int) int {
-	cur := 0
+func nodeAt(d *capture.Doc, off int) capture.Node {
+	cur := capture.Node(0)
 	for {
-		next := -1
+		next := capture.NoNode
 		for ch := range d.Children(cur) {
 			n := &d.Nodes[ch]
 			if int(n.Start) <= off && off < int(n.End) {
@@ -298,7 +298,7 @@ func nodeAt(d *capture.Doc, off int) int {
 				break
 			}
 		}
-		if next < 0 {
+		if next == capture.NoNode {
 			return cur
 		}
 		cur = next

@@ -340,7 +340,7 @@ func original(c *capture.Capture, opts Options) *CaptureReport {
 	}
 	kinds := make([]capture.Section, 0, len(segs)+1)
 	// Pieces of one value split around a catalog count once.
-	lastNode := map[capture.Section]int{}
+	lastNode := map[capture.Section]capture.Node{}
 	prev := 0
 	var gaps []byte
 	for _, s := range segs {

@@ -310,7 +310,7 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 // once: their nodes, the position of each id, and per entry its parent,
 // whether it is sent and whether it is a compaction.
 type piEntries struct {
-	entries    []int
+	entries    []capture.Node
 	byID       map[string]int
 	parent     []int
 	sent       []bool
@@ -325,7 +325,7 @@ func readPiEntries(d *capture.Doc) *piEntries {
 	entries := pe.entries
 	tree := false
 	for i, e := range entries {
-		if id := d.GetStr(e, "id"); id != "" && d.Get(e, "parentId") >= 0 {
+		if id := d.GetStr(e, "id"); id != "" && d.Get(e, "parentId") != capture.NoNode {
 			pe.byID[id] = i
 			tree = true
 		}
@@ -383,7 +383,7 @@ func (w *piWalk) step(parent []int, from int) ([]int, bool) {
 
 // contextBody writes the entries at positions ctx as a Pi message list and
 // returns it with where each entry ends in it.
-func contextBody(d *capture.Doc, entries, ctx []int) ([]byte, []int) {
+func contextBody(d *capture.Doc, entries []capture.Node, ctx []int) ([]byte, []int) {
 	size := 2
 	for _, p := range ctx {
 		size += len(d.Raw(entries[p])) + 1
@@ -416,7 +416,7 @@ func entryLines(c *capture.Capture) []int {
 	return out
 }
 
-func parentOf(d *capture.Doc, entries []int, byID map[string]int, i int) int {
+func parentOf(d *capture.Doc, entries []capture.Node, byID map[string]int, i int) int {
 	p := d.Get(entries[i], "parentId")
 	if d.Kind(p) != capture.String {
 		return -1
@@ -430,7 +430,7 @@ func parentOf(d *capture.Doc, entries []int, byID map[string]int, i int) int {
 // sessionContext keeps the entries of a path that reach the model: the
 // last compaction's summary first, then what it kept, then what followed
 // it; messages, custom messages and branch summaries.
-func sessionContext(d *capture.Doc, entries []int, byID map[string]int, path []int, sent, compaction []bool) []int {
+func sessionContext(d *capture.Doc, entries []capture.Node, byID map[string]int, path []int, sent, compaction []bool) []int {
 	comp := -1
 	for k, p := range path {
 		if compaction[p] {
@@ -479,7 +479,7 @@ func sessionContext(d *capture.Doc, entries []int, byID map[string]int, path []i
 }
 
 // inContext reports a session entry that is sent to the model.
-func inContext(d *capture.Doc, e int) bool {
+func inContext(d *capture.Doc, e capture.Node) bool {
 	switch d.GetStr(e, "type") {
 	case "custom_message", "branch_summary", "compaction":
 		return true
@@ -488,7 +488,7 @@ func inContext(d *capture.Doc, e int) bool {
 		if d.StrIs(d.Get(m, "role"), "bashExecution") && d.Kind(d.Get(m, "excludeFromContext")) == capture.True {
 			return false
 		}
-		return m >= 0
+		return m != capture.NoNode
 	}
 	return false
 }
@@ -496,7 +496,7 @@ func inContext(d *capture.Doc, e int) bool {
 // piUsage reads a Pi assistant message's usage: input (uncached),
 // cacheRead, cacheWrite, output and cost.total. A usage of zeros (an
 // aborted request) is no usage.
-func piUsage(d *capture.Doc, u int) *Usage {
+func piUsage(d *capture.Doc, u capture.Node) *Usage {
 	if d.Kind(u) != capture.Object {
 		return nil
 	}
@@ -517,7 +517,7 @@ func piUsage(d *capture.Doc, u int) *Usage {
 	return us
 }
 
-func intMember(d *capture.Doc, obj int, key string) (int, bool) {
+func intMember(d *capture.Doc, obj capture.Node, key string) (int, bool) {
 	n := d.Get(obj, key)
 	if d.Kind(n) != capture.Number {
 		return 0, false

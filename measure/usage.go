@@ -46,7 +46,7 @@ func ResponseUsage(body []byte) *Usage {
 	}
 	f := usageFields{}
 	for _, d := range docs {
-		for _, u := range []int{
+		for _, u := range []capture.Node{
 			d.Get(0, "usage"),
 			d.Get(d.Get(0, "message"), "usage"),
 			d.Get(d.Get(0, "response"), "usage"),
@@ -64,7 +64,7 @@ func ResponseUsage(body []byte) *Usage {
 // members as "details.name"); -1 is absent.
 type usageFields map[string]int
 
-func (f usageFields) read(d *capture.Doc, u int) {
+func (f usageFields) read(d *capture.Doc, u capture.Node) {
 	for m := range d.Children(u) {
 		if !d.IsMember(m) {
 			continue

@@ -32,8 +32,8 @@ type usage struct {
 // add merges the usage objects of one JSON document: usage,
 // message.usage (Anthropic's message_start), response.usage (OpenAI
 // Responses' response.completed) and usageMetadata (Gemini).
-func (u *usage) add(d *capture.Doc, root int) {
-	for _, n := range []int{
+func (u *usage) add(d *capture.Doc, root capture.Node) {
+	for _, n := range []capture.Node{
 		d.Get(root, "usage"),
 		d.Get(d.Get(root, "message"), "usage"),
 		d.Get(d.Get(root, "response"), "usage"),

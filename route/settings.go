@@ -148,7 +148,7 @@ func Parse(name string, data []byte) (*Settings, error) {
 		d.fail(0, "", "the settings file holds %s, not an object", article(doc.Kind(0)))
 		return nil, d.errs
 	}
-	if n := doc.Get(0, Block); n >= 0 {
+	if n := doc.Get(0, Block); n != capture.NoNode {
 		d.router(n, s)
 	}
 	if len(d.errs) > 0 {
@@ -170,9 +170,9 @@ type decoder struct {
 }
 
 // fail reports a problem of node n.
-func (d *decoder) fail(n int, key, format string, args ...any) {
+func (d *decoder) fail(n capture.Node, key, format string, args ...any) {
 	off := 0
-	if n >= 0 {
+	if n != capture.NoNode {
 		off = int(d.doc.Nodes[n].Start)
 	}
 	d.failAt(off, key, format, args...)
@@ -185,12 +185,12 @@ func (d *decoder) failAt(off int, key, format string, args ...any) {
 
 // members returns the members of object n by key, reporting a value that
 // is not an object and every key not in known (at the key).
-func (d *decoder) members(n int, key string, known []string) map[string]int {
+func (d *decoder) members(n capture.Node, key string, known []string) map[string]capture.Node {
 	if d.doc.Kind(n) != capture.Object {
 		d.fail(n, key, "want an object, not %s", article(d.doc.Kind(n)))
 		return nil
 	}
-	m := map[string]int{}
+	m := map[string]capture.Node{}
 	for c := range d.doc.Children(n) {
 		k := d.doc.Key(c)
 		if !slices.Contains(known, k) {
@@ -205,7 +205,7 @@ func (d *decoder) members(n int, key string, known []string) map[string]int {
 
 func join(parent, key string) string { return parent + "." + key }
 
-func (d *decoder) boolean(m map[string]int, parent, key string, dst *bool) {
+func (d *decoder) boolean(m map[string]capture.Node, parent, key string, dst *bool) {
 	n, ok := m[key]
 	if !ok {
 		return
@@ -221,7 +221,7 @@ func (d *decoder) boolean(m map[string]int, parent, key string, dst *bool) {
 }
 
 // number reads a number within min..max; integral also refuses fractions.
-func (d *decoder) number(m map[string]int, parent, key string, min, max float64, integral bool) (float64, bool) {
+func (d *decoder) number(m map[string]capture.Node, parent, key string, min, max float64, integral bool) (float64, bool) {
 	n, ok := m[key]
 	if !ok {
 		return 0, false
@@ -252,14 +252,14 @@ func (d *decoder) number(m map[string]int, parent, key string, min, max float64,
 
 func bound(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-func (d *decoder) integer(m map[string]int, parent, key string, min, max int, dst *int) {
+func (d *decoder) integer(m map[string]capture.Node, parent, key string, min, max int, dst *int) {
 	if v, ok := d.number(m, parent, key, float64(min), float64(max), true); ok {
 		*dst = int(v)
 	}
 }
 
 // str reads a string; check, when not nil, returns what is wrong with it.
-func (d *decoder) str(m map[string]int, parent, key string, check func(string) string) (string, bool) {
+func (d *decoder) str(m map[string]capture.Node, parent, key string, check func(string) string) (string, bool) {
 	n, ok := m[key]
 	if !ok {
 		return "", false
@@ -278,14 +278,14 @@ func (d *decoder) str(m map[string]int, parent, key string, check func(string) s
 	return v, true
 }
 
-func (d *decoder) text(m map[string]int, parent, key string, check func(string) string, dst *string) {
+func (d *decoder) text(m map[string]capture.Node, parent, key string, check func(string) string, dst *string) {
 	if v, ok := d.str(m, parent, key, check); ok {
 		*dst = v
 	}
 }
 
 // enum reads a string that is one of set.
-func (d *decoder) enum(m map[string]int, parent, key string, set []string) (string, bool) {
+func (d *decoder) enum(m map[string]capture.Node, parent, key string, set []string) (string, bool) {
 	return d.str(m, parent, key, func(v string) string {
 		if slices.Contains(set, v) {
 			return ""
@@ -325,7 +325,7 @@ func modelName(v string) string {
 	return ""
 }
 
-func (d *decoder) router(n int, s *Settings) {
+func (d *decoder) router(n capture.Node, s *Settings) {
 	const p = Block
 	m := d.members(n, p, []string{
 		"defaultProvider", "routingModel", "historyWindow", "maxJudgeIterations",
@@ -371,7 +371,7 @@ func (d *decoder) router(n int, s *Settings) {
 	d.checkOnly(m, p)
 }
 
-func (d *decoder) prefixes(n int, key string, s *Settings) {
+func (d *decoder) prefixes(n capture.Node, key string, s *Settings) {
 	if d.doc.Kind(n) != capture.Array {
 		d.fail(n, key, "want an array of provider prefixes, not %s", article(d.doc.Kind(n)))
 		return
@@ -398,7 +398,7 @@ func (d *decoder) prefixes(n int, key string, s *Settings) {
 	s.AllowedProviderPrefixes = list
 }
 
-func (d *decoder) executionRouting(n int, key string, er *ExecutionRouting) {
+func (d *decoder) executionRouting(n capture.Node, key string, er *ExecutionRouting) {
 	m := d.members(n, key, []string{"enabled", "preference", "surfaceDecision", "skillModelPolicy", "models"})
 	if m == nil {
 		return
@@ -437,7 +437,7 @@ func (d *decoder) executionRouting(n int, key string, er *ExecutionRouting) {
 	}
 }
 
-func (d *decoder) contextBudgets(n int, key string, cb *ContextBudgets) {
+func (d *decoder) contextBudgets(n capture.Node, key string, cb *ContextBudgets) {
 	m := d.members(n, key, []string{"enabled", "overflowCeilingBytes"})
 	if m == nil {
 		return
@@ -472,11 +472,11 @@ func (d *decoder) contextBudgets(n int, key string, cb *ContextBudgets) {
 
 // checkOnly validates the blocks the decisions do not read: what they
 // hold must still be of the right type and within range.
-func (d *decoder) checkOnly(m map[string]int, parent string) {
+func (d *decoder) checkOnly(m map[string]capture.Node, parent string) {
 	var b bool
 	var i int
 	var s string
-	block := func(name string, known ...string) (map[string]int, string) {
+	block := func(name string, known ...string) (map[string]capture.Node, string) {
 		n, ok := m[name]
 		if !ok {
 			return nil, ""

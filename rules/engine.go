@@ -354,7 +354,7 @@ func Apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, error)
 // removal is a value an edit replaced: its node in the body before the
 // edit, and the JSON text that took its place.
 type removal struct {
-	node int
+	node capture.Node
 	text []byte
 }
 
@@ -376,7 +376,7 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 		ptr        string // where the change is reported
 	}
 	spans := make([]span, 0, len(edits))
-	appended := map[int]int{} // elements appended so far, by array node
+	appended := map[capture.Node]int{} // elements appended so far, by array node
 	var removed []removal
 	for i := range edits {
 		e := &edits[i]
@@ -390,7 +390,7 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 		node := &d.Nodes[n]
 		switch {
 		case e.Before:
-			if parent := d.ParentOf(n); parent < 0 || d.Kind(parent) != capture.Array {
+			if parent := d.ParentOf(n); parent == capture.NoNode || d.Kind(parent) != capture.Array {
 				return nil, nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
 			}
 			text := append(append([]byte{}, e.NewJSON...), ',')
@@ -402,7 +402,7 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 			want := capture.Array
 			if e.Insert != "" {
 				want = capture.Object
-				if d.Get(n, e.Insert) >= 0 {
+				if d.Get(n, e.Insert) != capture.NoNode {
 					return nil, nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
 				}
 			}
@@ -487,7 +487,7 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 // then does the general splice, which reports why.
 func applyStrings(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, bool) {
 	d := c.Doc
-	nodes := make([]int, len(edits))
+	nodes := make([]capture.Node, len(edits))
 	texts := make([][]byte, len(edits))
 	for i := range edits {
 		e := &edits[i]
@@ -539,7 +539,7 @@ func unkept(cur, next *capture.Capture, removed []removal, archived []string) st
 	}
 	d := cur.Doc
 	for _, x := range removed {
-		end := int(d.Nodes[x.node].Skip)
+		end := d.Nodes[x.node].Skip
 		for i := x.node; i < end; i++ {
 			if d.Nodes[i].Kind != capture.String {
 				continue
@@ -556,7 +556,7 @@ func unkept(cur, next *capture.Capture, removed []removal, archived []string) st
 			if inNext == nil {
 				inNext = map[uint64]struct{}{}
 				nd := next.Doc
-				for k := range nd.Nodes {
+				for k := range capture.Node(len(nd.Nodes)) {
 					if nd.Nodes[k].Kind == capture.String {
 						inNext[maphash.Bytes(seed, nd.Raw(k))] = struct{}{}
 					}

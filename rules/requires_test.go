@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/capture"
 )
 
 func TestRegistryRefusesBadRequirements(t *testing.T) {
@@ -102,7 +104,7 @@ func TestExportSkipsSecondPass(t *testing.T) {
 	tr := &Rule{ID: "SO101", Name: "test.shrink", Kind: Transform, Doc: "Shrink.", Engine: Engine{Lossy: true}, Run: func(p *Pass) error {
 		n++
 		p.Export(n)
-		if d := p.Capture.Doc; d.Get(0, "system") >= 0 {
+		if d := p.Capture.Doc; d.Get(0, "system") != capture.NoNode {
 			p.Edit(Edit{Pointer: "/system", NewJSON: []byte(`"s"`)})
 		}
 		return nil

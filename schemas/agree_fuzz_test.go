@@ -42,10 +42,10 @@ func mutateBody(body, edits []byte) []byte {
 		}
 		pick, op := int(edits[0])<<8|int(edits[1]), int(edits[2])
 		edits = edits[3:]
-		node := pick % len(d.Nodes)
+		node := capture.Node(pick % len(d.Nodes))
 		if op%8 == 4 || op%8 == 5 {
-			var numbers []int
-			for i := range d.Nodes {
+			var numbers []capture.Node
+			for i := range capture.Node(len(d.Nodes)) {
 				if d.Nodes[i].Kind == capture.Number {
 					numbers = append(numbers, i)
 				}
@@ -122,7 +122,7 @@ func referenceCanJudge(d *capture.Doc) bool {
 	if !utf8.Valid(d.Src) || hasSurrogateEscape(d.Src) {
 		return false
 	}
-	for i := range d.Nodes {
+	for i := range capture.Node(len(d.Nodes)) {
 		if d.Nodes[i].Kind != capture.Number {
 			continue
 		}

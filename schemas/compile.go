@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,7 +76,7 @@ var annotations = map[string]bool{
 type compiler struct {
 	d       *capture.Doc
 	name    string
-	done    map[int]*schema
+	done    map[capture.Node]*schema
 	regexps map[string]*regexp.Regexp // patterns repeat: compile each once
 }
 
@@ -88,7 +88,7 @@ func compileDoc(name string, data []byte, entries ...string) ([]*schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	c := &compiler{d: d, name: name, done: map[int]*schema{}, regexps: map[string]*regexp.Regexp{}}
+	c := &compiler{d: d, name: name, done: map[capture.Node]*schema{}, regexps: map[string]*regexp.Regexp{}}
 	out := make([]*schema, len(entries))
 	for k, ptr := range entries {
 		i, err := d.Lookup(ptr)
@@ -140,11 +140,11 @@ func (c *compiler) checkCycles() error {
 		state[s] = done
 		return true
 	}
-	nodes := make([]int, 0, len(c.done))
+	nodes := make([]capture.Node, 0, len(c.done))
 	for i := range c.done {
 		nodes = append(nodes, i)
 	}
-	sort.Ints(nodes)
+	slices.Sort(nodes)
 	for _, i := range nodes {
 		if !visit(c.done[i]) {
 			return c.errorf(i, "the schema applies itself to the same value again (a reference cycle)")
@@ -153,12 +153,12 @@ func (c *compiler) checkCycles() error {
 	return nil
 }
 
-func (c *compiler) errorf(i int, format string, a ...any) error {
+func (c *compiler) errorf(i capture.Node, format string, a ...any) error {
 	return fmt.Errorf("%s: %s: %s", c.name, c.d.Pointer(i), fmt.Sprintf(format, a...))
 }
 
 // compile compiles the schema at node i (once; references may cycle).
-func (c *compiler) compile(i int) (*schema, error) {
+func (c *compiler) compile(i capture.Node) (*schema, error) {
 	if s, ok := c.done[i]; ok {
 		return s, nil
 	}
@@ -312,7 +312,7 @@ func (c *compiler) compile(i int) (*schema, error) {
 	return s, nil
 }
 
-func (c *compiler) regexp(i int, expr string) (*regexp.Regexp, error) {
+func (c *compiler) regexp(i capture.Node, expr string) (*regexp.Regexp, error) {
 	if re, ok := c.regexps[expr]; ok {
 		return re, nil
 	}
@@ -324,7 +324,7 @@ func (c *compiler) regexp(i int, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func (c *compiler) list(i int) ([]*schema, error) {
+func (c *compiler) list(i capture.Node) ([]*schema, error) {
 	if c.d.Kind(i) != capture.Array || c.d.Len(i) == 0 {
 		return nil, c.errorf(i, "must be a non-empty array of schemas")
 	}
@@ -339,7 +339,7 @@ func (c *compiler) list(i int) ([]*schema, error) {
 	return out, nil
 }
 
-func (c *compiler) count(i int) (int, error) {
+func (c *compiler) count(i capture.Node) (int, error) {
 	n, err := strconv.Atoi(string(c.d.Raw(i)))
 	if err != nil || n < 0 {
 		return 0, c.errorf(i, "must be a non-negative integer")
@@ -347,7 +347,7 @@ func (c *compiler) count(i int) (int, error) {
 	return n, nil
 }
 
-func (c *compiler) number(i int) (*big.Rat, error) {
+func (c *compiler) number(i capture.Node) (*big.Rat, error) {
 	r, ok := new(big.Rat).SetString(string(c.d.Raw(i)))
 	if c.d.Kind(i) != capture.Number || !ok {
 		return nil, c.errorf(i, "must be a number")
@@ -356,7 +356,7 @@ func (c *compiler) number(i int) (*big.Rat, error) {
 }
 
 // ref resolves a $ref: a JSON Pointer fragment into the same document.
-func (c *compiler) ref(i int) (*schema, error) {
+func (c *compiler) ref(i capture.Node) (*schema, error) {
 	r := c.d.Str(i)
 	if !strings.HasPrefix(r, "#") {
 		return nil, c.errorf(i, "only references inside the document are supported, not %q", r)
@@ -370,7 +370,7 @@ func (c *compiler) ref(i int) (*schema, error) {
 
 // value returns node i as a Go value (numbers as json.Number), for const and
 // enum.
-func value(d *capture.Doc, i int) any {
+func value(d *capture.Doc, i capture.Node) any {
 	switch d.Kind(i) {
 	case capture.Null:
 		return nil

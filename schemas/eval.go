@@ -21,13 +21,13 @@ import (
 // index, or the single element of an object that a Gemini repeated field
 // shows as a one-element array.
 type loc struct {
-	node int
+	node capture.Node
 	elem bool
 }
 
 // vnode is a value of the validated view.
 type vnode struct {
-	i      int
+	i      capture.Node
 	wrap   bool // an object seen as a one-element array holding it
 	elem   bool // the element of such an array
 	opaque bool // Gemini: inside a user-defined map, kept as given
@@ -85,7 +85,7 @@ func (e *evaluator) members(v vnode, buf []member) []member {
 // has reports whether object v has a member named key in the view.
 func (e *evaluator) has(v vnode, key string) bool {
 	d := e.d
-	if d.Get(v.i, key) >= 0 {
+	if d.Get(v.i, key) != capture.NoNode {
 		return true
 	}
 	if !e.gemini || v.opaque {
@@ -229,7 +229,7 @@ func (e *evaluator) discriminated(s *schema, v vnode) []leaf {
 	m := e.d.Get(v.i, dc.key)
 	var cands []int
 	switch {
-	case m < 0:
+	case m == capture.NoNode:
 		cands = dc.absent
 		if len(cands) == 0 {
 			return []leaf{{at: v.loc(), keyword: "required", arg: dc.key}}

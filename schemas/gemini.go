@@ -94,9 +94,9 @@ func (e *evaluator) geminiDuplicates(v vnode, out []Error) []Error {
 // winner returns the member of object obj that a Gemini parser keeps among
 // those whose keys normalise to nk: the one spelt nk, else the first in key
 // order. member is one of them.
-func (e *evaluator) winner(obj, member int, nk string) int {
+func (e *evaluator) winner(obj capture.Node, member capture.Node, nk string) capture.Node {
 	d := e.d
-	if w := d.Get(obj, nk); w >= 0 {
+	if w := d.Get(obj, nk); w != capture.NoNode {
 		return w
 	}
 	best, bestKey := member, d.Key(member)

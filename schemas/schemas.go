@@ -174,7 +174,7 @@ func (c *compiled) validate(d *capture.Doc) []Error {
 	if e.gemini {
 		// The Code Assist wrapper {model, project, request} carries the
 		// request; pointers keep the /request prefix.
-		if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") < 0 {
+		if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") == capture.NoNode {
 			root.i = req
 			if c.codeAssist != nil {
 				s = c.codeAssist

@@ -106,7 +106,7 @@ func ReadState(name string, data []byte) (State, error) {
 		return st, o.err
 	}
 	const what = "alert state"
-	if v := o.member(0, "version", capture.Number, true, what); v >= 0 && string(d.Raw(v)) != "1" {
+	if v := o.member(0, "version", capture.Number, true, what); v != capture.NoNode && string(d.Raw(v)) != "1" {
 		o.fail(v, "alert state version %s is not supported (want 1)", d.Raw(v))
 	}
 	m := o.member(0, "last_alert", capture.Object, true, what)

@@ -201,29 +201,29 @@ type obj struct {
 	err  *Error
 }
 
-func (o *obj) fail(node int, format string, args ...any) {
+func (o *obj) fail(node capture.Node, format string, args ...any) {
 	if o.err == nil {
 		o.err = errAt(o.file, o.src, o.line, int(o.d.Nodes[node].Start), format, args...)
 	}
 }
 
-// member returns member key of object i when it has kind k (-1 when it is
+// member returns member key of object i when it has kind k (NoNode when it is
 // missing, or null and optional); a wrong kind, or a missing required
 // member, is an error.
-func (o *obj) member(i int, key string, k capture.Kind, required bool, what string) int {
+func (o *obj) member(i capture.Node, key string, k capture.Kind, required bool, what string) capture.Node {
 	c := o.d.Get(i, key)
-	if c < 0 || (!required && o.d.Nodes[c].Kind == capture.Null) {
+	if c == capture.NoNode || (!required && o.d.Nodes[c].Kind == capture.Null) {
 		if required {
 			o.fail(i, "%s has no %q", what, key)
 		}
-		return -1
+		return capture.NoNode
 	}
 	got := o.d.Nodes[c].Kind
 	if got == k || (k == capture.True && got == capture.False) {
 		return c
 	}
 	o.fail(c, "%q is %s, want %s", key, phrase(got), phrase(k))
-	return -1
+	return capture.NoNode
 }
 
 // phrase names a JSON kind with its article: "a string", "an array", "null".
@@ -237,19 +237,19 @@ func phrase(k capture.Kind) string {
 	return "a " + k.String()
 }
 
-func (o *obj) str(i int, key string, required bool, what string) string {
+func (o *obj) str(i capture.Node, key string, required bool, what string) string {
 	return o.d.Str(o.member(i, key, capture.String, required, what))
 }
 
-func (o *obj) boolean(i int, key string, what string) bool {
+func (o *obj) boolean(i capture.Node, key string, what string) bool {
 	c := o.member(i, key, capture.True, false, what)
-	return c >= 0 && o.d.Nodes[c].Kind == capture.True
+	return c != capture.NoNode && o.d.Nodes[c].Kind == capture.True
 }
 
 // millis reads a number of milliseconds.
-func (o *obj) millis(i int, key string, required bool, what string) int64 {
+func (o *obj) millis(i capture.Node, key string, required bool, what string) int64 {
 	c := o.member(i, key, capture.Number, required, what)
-	if c < 0 {
+	if c == capture.NoNode {
 		return 0
 	}
 	v, ok := toInt(o.d.Raw(c))
@@ -295,14 +295,14 @@ func ReadTrace(name string, data []byte) (*Run, error) {
 	r.StoppedReason = o.str(0, "stoppedReason", true, what)
 	r.Model = o.str(0, "model", false, "")
 	r.Provider = providerOf(r.Model)
-	if rt := o.member(0, "route", capture.Object, false, ""); rt >= 0 {
+	if rt := o.member(0, "route", capture.Object, false, ""); rt != capture.NoNode {
 		r.Route = &Route{
 			Tier:       o.str(rt, "tier", false, ""),
 			Complexity: o.str(rt, "complexity", false, ""),
 			Risk:       o.str(rt, "risk", false, ""),
 			Reason:     o.str(rt, "reason", false, ""),
 		}
-		if c := o.member(rt, "confidence", capture.Number, false, ""); c >= 0 {
+		if c := o.member(rt, "confidence", capture.Number, false, ""); c != capture.NoNode {
 			f, err := strconv.ParseFloat(string(d.Raw(c)), 64)
 			if err != nil || math.IsInf(f, 0) {
 				o.fail(c, "route confidence is out of range")
@@ -324,10 +324,10 @@ func ReadTrace(name string, data []byte) (*Run, error) {
 		call := Call{Index: len(r.Calls)}
 		call.Server = o.str(c, "serverName", false, what)
 		call.Tool = o.str(c, "toolName", true, what)
-		if a := d.Get(c, "args"); a >= 0 {
+		if a := d.Get(c, "args"); a != capture.NoNode {
 			call.Args = compactJSON(d.Raw(a))
 		}
-		if p := o.member(c, "resultPreview", capture.String, false, what); p >= 0 {
+		if p := o.member(c, "resultPreview", capture.String, false, what); p != capture.NoNode {
 			raw := d.Raw(p)
 			call.ResultChars = strChars(raw)
 			call.TotalChars = call.ResultChars

@@ -129,7 +129,7 @@ func (s *sessionReader) entry(d *capture.Doc) {
 	}
 }
 
-func (s *sessionReader) assistant(d *capture.Doc, m int, ts int64) {
+func (s *sessionReader) assistant(d *capture.Doc, m capture.Node, ts int64) {
 	content := d.Get(m, "content")
 	var text strings.Builder
 	if d.Kind(content) == capture.String {
@@ -155,7 +155,7 @@ func (s *sessionReader) assistant(d *capture.Doc, m int, ts int64) {
 					continue
 				}
 				c := Call{Index: len(s.cur.Calls), Tool: tool, Timestamp: ts}
-				if args >= 0 {
+				if args != capture.NoNode {
 					c.Args = compactJSON(d.Raw(args))
 				}
 				if id := d.GetStr(b, "id"); id != "" {
@@ -205,7 +205,7 @@ func piStop(reason string) string {
 }
 
 // contentText joins the text of a string content or of its text blocks.
-func contentText(d *capture.Doc, content int) string {
+func contentText(d *capture.Doc, content capture.Node) string {
 	switch d.Kind(content) {
 	case capture.String:
 		return d.Str(content)
@@ -246,7 +246,7 @@ func invokedSkill(text string) string {
 }
 
 // loadedSkill returns the skill a tool call loads: a read of …/NAME/SKILL.md.
-func loadedSkill(d *capture.Doc, tool string, args int) string {
+func loadedSkill(d *capture.Doc, tool string, args capture.Node) string {
 	if tool != "read" || d.Kind(args) != capture.Object {
 		return ""
 	}

@@ -17,10 +17,12 @@ type ToolDecl struct {
 	Name string
 	// Node is the declaration's node; Arr the array holding it (tools, or
 	// a Gemini functionDeclarations array).
-	Node, Arr int
+	Node capture.Node
+	Arr  capture.Node
 	// Desc and Params are the description string and parameter schema
-	// nodes (-1 when absent).
-	Desc, Params int
+	// nodes (capture.NoNode when absent).
+	Desc   capture.Node
+	Params capture.Node
 	// Function is true for ordinary function declarations, the only ones
 	// that may be deferred; built-in, server, namespace and MCP entries are
 	// always kept as they are.
@@ -65,7 +67,7 @@ func ToolDecls(c *capture.Capture) []ToolDecl {
 		}
 		return out
 	case capture.PiMessages:
-		if d.Get(0, "messages") < 0 {
+		if d.Get(0, "messages") == capture.NoNode {
 			return nil
 		}
 	}
@@ -74,16 +76,16 @@ func ToolDecls(c *capture.Capture) []ToolDecl {
 	}
 	for t := range d.Children(tools) {
 		if d.Kind(t) != capture.Object {
-			out = append(out, ToolDecl{Node: t, Arr: tools, Desc: -1, Params: -1})
+			out = append(out, ToolDecl{Node: t, Arr: tools, Desc: capture.NoNode, Params: capture.NoNode})
 			continue
 		}
-		td := ToolDecl{Node: t, Arr: tools, Desc: -1, Params: -1}
+		td := ToolDecl{Node: t, Arr: tools, Desc: capture.NoNode, Params: capture.NoNode}
 		typ := d.GetStr(t, "type")
 		switch c.Provider {
 		case capture.Anthropic:
 			td.Name = d.GetStr(t, "name")
 			td.Desc, td.Params = d.Get(t, "description"), d.Get(t, "input_schema")
-			td.Function = td.Name != "" && td.Params >= 0 && (typ == "" || typ == "custom")
+			td.Function = td.Name != "" && td.Params != capture.NoNode && (typ == "" || typ == "custom")
 			td.Search = strings.HasPrefix(typ, "tool_search_tool_")
 		case capture.OpenAIChat, capture.Mistral:
 			fn := d.Get(t, "function")
@@ -118,16 +120,16 @@ func ToolDecls(c *capture.Capture) []ToolDecl {
 
 // ToolElems returns the children of an array, or the node itself when a single
 // object stands where an array is expected (Gemini accepts that).
-func ToolElems(d *capture.Doc, i int) []int {
+func ToolElems(d *capture.Doc, i capture.Node) []capture.Node {
 	switch d.Kind(i) {
 	case capture.Array:
-		out := make([]int, 0, d.Len(i))
+		out := make([]capture.Node, 0, d.Len(i))
 		for c := range d.Children(i) {
 			out = append(out, c)
 		}
 		return out
 	case capture.Object:
-		return []int{i}
+		return []capture.Node{i}
 	}
 	return nil
 }
@@ -182,20 +184,20 @@ func Declare(c *capture.Capture, spec capture.ToolSpec) (rules.Edit, error) {
 		return rules.Edit{}, err
 	}
 	e := rules.Edit{Pointer: ins.Pointer, Append: ins.Append, Insert: ins.Insert, NewJSON: ins.JSON, Message: "declare " + spec.Name}
-	if bp := lastToolBreakpoint(c); bp >= 0 && ins.Append && ins.Pointer == "/tools" {
+	if bp := lastToolBreakpoint(c); bp != capture.NoNode && ins.Append && ins.Pointer == "/tools" {
 		e.Pointer, e.Append, e.Before = c.Doc.Pointer(bp), false, true
 	}
 	return e, nil
 }
 
 // lastToolBreakpoint returns the last element of an Anthropic tools array
-// that carries cache_control, or -1.
-func lastToolBreakpoint(c *capture.Capture) int {
+// that carries cache_control, or capture.NoNode.
+func lastToolBreakpoint(c *capture.Capture) capture.Node {
 	if c.Provider != capture.Anthropic {
-		return -1
+		return capture.NoNode
 	}
 	d := c.Doc
-	last := -1
+	last := capture.NoNode
 	for t := range d.Children(d.Get(0, "tools")) {
 		if d.Kind(d.Get(t, "cache_control")) == capture.Object {
 			last = t

@@ -19,7 +19,7 @@ func MovedCacheControl(c *capture.Capture, decls []ToolDecl, deferred map[string
 	d := c.Doc
 	var extra []byte
 	for _, t := range decls {
-		if cc := d.Get(t.Node, "cache_control"); cc >= 0 && deferred[t.Name] {
+		if cc := d.Get(t.Node, "cache_control"); cc != capture.NoNode && deferred[t.Name] {
 			extra = append(capture.Quote("cache_control"), ':')
 			extra = append(extra, d.Raw(cc)...)
 		}
@@ -73,7 +73,7 @@ func geminiDeferEdits(c *capture.Capture, deferred map[string]bool, search []byt
 	added := false
 	for _, t := range ToolElems(d, tools) {
 		fds := d.GetAny(t, "functionDeclarations", "function_declarations")
-		if fds < 0 {
+		if fds == capture.NoNode {
 			parts = append(parts, d.Raw(t))
 			continue
 		}
@@ -94,7 +94,7 @@ func geminiDeferEdits(c *capture.Capture, deferred map[string]bool, search []byt
 		case len(kept) == 1 && string(kept[0]) == string(d.Raw(fds)):
 			list = d.Raw(fds)
 		default:
-			list = joinLike(d, -1, kept)
+			list = joinLike(d, capture.NoNode, kept)
 		}
 		if len(kept) == 0 && d.Len(t) == 1 {
 			continue // nothing left in this tool object
@@ -122,25 +122,25 @@ func geminiDeferEdits(c *capture.Capture, deferred map[string]bool, search []byt
 // joinLike renders parts as a JSON array written the way array arr is
 // (its opening, separator and closing whitespace), compact when arr < 0 or
 // has too few elements to show a style.
-func joinLike(d *capture.Doc, arr int, parts [][]byte) []byte {
+func joinLike(d *capture.Doc, arr capture.Node, parts [][]byte) []byte {
 	open, sep, closing := "[", ",", "]"
-	if arr >= 0 {
-		var first, second, last = -1, -1, -1
+	if arr != capture.NoNode {
+		var first, second, last = capture.NoNode, capture.NoNode, capture.NoNode
 		for e := range d.Children(arr) {
 			switch {
-			case first < 0:
+			case first == capture.NoNode:
 				first = e
-			case second < 0:
+			case second == capture.NoNode:
 				second = e
 			}
 			last = e
 		}
 		n := &d.Nodes[arr]
-		if first >= 0 {
+		if first != capture.NoNode {
 			open = string(d.Src[n.Start:d.Nodes[first].Start])
 			closing = string(d.Src[d.Nodes[last].End:n.End])
 		}
-		if second >= 0 {
+		if second != capture.NoNode {
 			sep = string(d.Src[d.Nodes[first].End:d.Nodes[second].Start])
 		} else if len(open) > 1 {
 			sep = "," + open[1:] // one element: indent the next like it
@@ -182,7 +182,7 @@ func NativeEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool,
 		if !deferred[t.Name] {
 			continue
 		}
-		if cc := d.Get(t.Node, "cache_control"); cc >= 0 && c.Provider == capture.Anthropic {
+		if cc := d.Get(t.Node, "cache_control"); cc != capture.NoNode && c.Provider == capture.Anthropic {
 			cache = d.Raw(cc)
 			decl := withoutMember(d, t.Node, cc)
 			decl = append(decl[:len(decl)-1], `,"defer_loading":true}`...)
@@ -212,8 +212,8 @@ func NativeEdits(c *capture.Capture, decls []ToolDecl, deferred map[string]bool,
 
 // withoutMember returns the bytes of object obj without member value node m
 // (and its key and one adjoining comma).
-func withoutMember(d *capture.Doc, obj, m int) []byte {
-	var prev, next = -1, -1
+func withoutMember(d *capture.Doc, obj capture.Node, m capture.Node) []byte {
+	var prev, next = capture.NoNode, capture.NoNode
 	seen := false
 	for e := range d.Children(obj) {
 		switch {
@@ -221,18 +221,18 @@ func withoutMember(d *capture.Doc, obj, m int) []byte {
 			seen = true
 		case !seen:
 			prev = e
-		case next < 0:
+		case next == capture.NoNode:
 			next = e
 		}
 	}
 	src := d.Src
 	o, mm := &d.Nodes[obj], &d.Nodes[m]
-	keyStart := func(i int) uint32 { s, _ := d.KeySpan(i); return uint32(s) }
+	keyStart := func(i capture.Node) uint32 { s, _ := d.KeySpan(i); return uint32(s) }
 	var cutFrom, cutTo uint32
 	switch {
-	case prev >= 0: // drop ",<key>:<value>" after the previous member
+	case prev != capture.NoNode: // drop ",<key>:<value>" after the previous member
 		cutFrom, cutTo = d.Nodes[prev].End, mm.End
-	case next >= 0: // first member: drop "<key>:<value>," up to the next key
+	case next != capture.NoNode: // first member: drop "<key>:<value>," up to the next key
 		cutFrom, cutTo = keyStart(m), keyStart(next)
 	default: // the only member
 		cutFrom, cutTo = keyStart(m), mm.End

@@ -71,7 +71,7 @@ func runAnthropicImages(p *rules.Pass) error {
 	}
 	d := p.Capture.Doc
 	// Image blocks of the messages and of their tool results.
-	var images []int
+	var images []capture.Node
 	for _, m := range elems(d, d.Get(0, "messages")) {
 		for b := range d.Children(d.Get(m, "content")) {
 			switch d.GetStr(b, "type") {

@@ -70,7 +70,7 @@ func runAnthropicThinkingMode(p *rules.Pass) error {
 	}
 	d := p.Capture.Doc
 	t := d.Get(d.Get(0, "thinking"), "type")
-	if typ := d.Str(t); t >= 0 && slices.Contains(m.rejectsThinking, typ) {
+	if typ := d.Str(t); t != capture.NoNode && slices.Contains(m.rejectsThinking, typ) {
 		p.Reportf(d.Pointer(t), "%s does not accept thinking.type %q", m.name, typ)
 	}
 	return nil
@@ -105,7 +105,7 @@ func runAnthropicSampling(p *rules.Pass) error {
 	}
 	d := p.Capture.Doc
 	temp, topP, topK := d.Get(0, "temperature"), d.Get(0, "top_p"), d.Get(0, "top_k")
-	set := func(i int) bool { return i >= 0 && d.Kind(i) != capture.Null }
+	set := func(i capture.Node) bool { return i != capture.NoNode && d.Kind(i) != capture.Null }
 	switch {
 	case m.noSampling:
 		if v, ok := number(d, temp); ok && v != 1 {
@@ -165,7 +165,7 @@ func runAnthropicFinalAssistant(p *rules.Pass) error {
 		p.Reportf(d.Pointer(last), "%s does not support prefill: the conversation must end with a user message", m.name)
 		return nil
 	}
-	if f := structuredFormat(d); f >= 0 {
+	if f := structuredFormat(d); f != capture.NoNode {
 		p.Reportf(d.Pointer(last), "a prefill is not supported with structured outputs (%s): the conversation must end with a user message", d.Pointer(f))
 		return nil
 	}
@@ -189,13 +189,13 @@ func runAnthropicFinalAssistant(p *rules.Pass) error {
 
 // structuredFormat returns the node of the request's structured-output
 // format (output_config.format, or the beta's top-level output_format), or
-// -1 when it asks for none.
-func structuredFormat(d *capture.Doc) int {
-	if f := d.Get(d.Get(0, "output_config"), "format"); f >= 0 && d.Kind(f) == capture.Object {
+// capture.NoNode when it asks for none.
+func structuredFormat(d *capture.Doc) capture.Node {
+	if f := d.Get(d.Get(0, "output_config"), "format"); f != capture.NoNode && d.Kind(f) == capture.Object {
 		return f
 	}
-	if f := d.Get(0, "output_format"); f >= 0 && d.Kind(f) == capture.Object {
+	if f := d.Get(0, "output_format"); f != capture.NoNode && d.Kind(f) == capture.Object {
 		return f
 	}
-	return -1
+	return capture.NoNode
 }

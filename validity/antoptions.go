@@ -37,7 +37,7 @@ func runAnthropicExclusiveOptions(p *rules.Pass) error {
 		if !strings.HasPrefix(d.GetStr(t, "type"), "web_search_") {
 			continue
 		}
-		if allowed, blocked := d.Get(t, "allowed_domains"), d.Get(t, "blocked_domains"); allowed >= 0 && blocked >= 0 &&
+		if allowed, blocked := d.Get(t, "allowed_domains"), d.Get(t, "blocked_domains"); allowed != capture.NoNode && blocked != capture.NoNode &&
 			d.Kind(allowed) != capture.Null && d.Kind(blocked) != capture.Null {
 			p.Reportf(d.Pointer(blocked), "a web search tool takes allowed_domains or blocked_domains, not both")
 		}
@@ -47,10 +47,10 @@ func runAnthropicExclusiveOptions(p *rules.Pass) error {
 
 // documentsOf returns the document blocks of the messages, those inside
 // tool results included, in order.
-func documentsOf(d *capture.Doc) []int {
-	var out []int
-	var walk func(content int, depth int)
-	walk = func(content int, depth int) {
+func documentsOf(d *capture.Doc) []capture.Node {
+	var out []capture.Node
+	var walk func(content capture.Node, depth int)
+	walk = func(content capture.Node, depth int) {
 		if d.Kind(content) != capture.Array {
 			return
 		}
@@ -73,16 +73,16 @@ func documentsOf(d *capture.Doc) []int {
 
 // reportMixedCitations reports, when documents disagree on citations, each
 // document that differs from the first one that enables them.
-func reportMixedCitations(p *rules.Pass, docs []int) {
+func reportMixedCitations(p *rules.Pass, docs []capture.Node) {
 	d := p.Capture.Doc
-	first := -1
+	first := capture.NoNode
 	for _, doc := range docs {
 		if citationsOn(d, doc) {
 			first = doc
 			break
 		}
 	}
-	if first < 0 {
+	if first == capture.NoNode {
 		return
 	}
 	for _, doc := range docs {
@@ -92,6 +92,6 @@ func reportMixedCitations(p *rules.Pass, docs []int) {
 	}
 }
 
-func citationsOn(d *capture.Doc, doc int) bool {
+func citationsOn(d *capture.Doc, doc capture.Node) bool {
 	return d.Kind(d.Get(d.Get(doc, "citations"), "enabled")) == capture.True
 }

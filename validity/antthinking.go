@@ -65,7 +65,7 @@ func runAnthropicThinking(p *rules.Pass) error {
 			p.Reportf(d.Pointer(t), "temperature %s with thinking %s: it may only be 1", fmtNum(v), typ)
 		}
 	}
-	if k := d.Get(0, "top_k"); k >= 0 && d.Kind(k) != capture.Null {
+	if k := d.Get(0, "top_k"); k != capture.NoNode && d.Kind(k) != capture.Null {
 		p.Reportf(d.Pointer(k), "top_k may not be set with thinking %s", typ)
 	}
 	if tp := d.Get(0, "top_p"); d.Kind(tp) == capture.Number {
@@ -99,7 +99,7 @@ var AnthropicThinkingHistory = &rules.Rule{
 	Run: runAnthropicThinkingHistory,
 }
 
-func isThinkingBlock(d *capture.Doc, b int) bool {
+func isThinkingBlock(d *capture.Doc, b capture.Node) bool {
 	t := d.GetStr(b, "type")
 	return t == "thinking" || t == "redacted_thinking"
 }
@@ -121,7 +121,7 @@ func runAnthropicThinkingHistory(p *rules.Pass) error {
 			reportPrefillWithoutThinking(p, last)
 			return nil
 		}
-		start := -1
+		start := capture.NoNode
 		for i := len(msgs) - 1; i >= 1; i -= 2 {
 			u, a := msgs[i], msgs[i-1]
 			if !d.StrIs(d.Get(u, "role"), "user") || len(blocksOf(d, d.Get(u, "content"), "tool_result")) == 0 || !d.StrIs(d.Get(a, "role"), "assistant") {
@@ -129,16 +129,16 @@ func runAnthropicThinkingHistory(p *rules.Pass) error {
 			}
 			start = a
 		}
-		if start < 0 {
+		if start == capture.NoNode {
 			return nil
 		}
 		content := d.Get(start, "content")
 		first := d.Elem(content, 0)
-		if d.Kind(content) == capture.Array && first >= 0 && isThinkingBlock(d, first) {
+		if d.Kind(content) == capture.Array && first != capture.NoNode && isThinkingBlock(d, first) {
 			return nil
 		}
 		at := start
-		if first >= 0 {
+		if first != capture.NoNode {
 			at = first
 		}
 		p.Reportf(d.Pointer(at), "with thinking enabled, the assistant message whose tool calls the request answers must begin with a thinking or redacted_thinking block")
@@ -163,7 +163,7 @@ func runAnthropicThinkingHistory(p *rules.Pass) error {
 // thinking block: Anthropic answers "The final block in an assistant
 // message cannot be `thinking`". The last message of a request rebuilt
 // from a session file is the response to that turn and was never sent.
-func reportThinkingLast(p *rules.Pass, msgs []int) {
+func reportThinkingLast(p *rules.Pass, msgs []capture.Node) {
 	d := p.Capture.Doc
 	for i, m := range msgs {
 		if i == len(msgs)-1 && p.Capture.Session != nil {
@@ -182,7 +182,7 @@ func reportThinkingLast(p *rules.Pass, msgs []int) {
 // reportPrefillWithoutThinking reports a final assistant message that,
 // with thinking enabled, does not begin with a thinking block. A model
 // that takes no prefill at all is left to SO514, which names the cause.
-func reportPrefillWithoutThinking(p *rules.Pass, last int) {
+func reportPrefillWithoutThinking(p *rules.Pass, last capture.Node) {
 	if p.Capture.Session != nil {
 		return
 	}
@@ -192,11 +192,11 @@ func reportPrefillWithoutThinking(p *rules.Pass, last int) {
 	d := p.Capture.Doc
 	content := d.Get(last, "content")
 	first := d.Elem(content, 0)
-	if d.Kind(content) == capture.Array && first >= 0 && isThinkingBlock(d, first) {
+	if d.Kind(content) == capture.Array && first != capture.NoNode && isThinkingBlock(d, first) {
 		return
 	}
 	at := last
-	if first >= 0 {
+	if first != capture.NoNode {
 		at = first
 	}
 	p.Reportf(d.Pointer(at), "with thinking enabled, a final assistant message (a prefill) must begin with a thinking or redacted_thinking block")

@@ -31,7 +31,7 @@ func runCacheBreakpoints(p *rules.Pass) error {
 		return nil
 	}
 	d := p.Capture.Doc
-	var marks []int // cache_control nodes in prefix order
+	var marks []capture.Node // cache_control nodes in prefix order
 	for _, key := range []string{"tools", "system", "messages"} {
 		for i, parent := range d.Walk(d.Get(0, key)) {
 			if d.IsMember(i) && d.Kind(i) == capture.Object && d.Key(i) == "cache_control" && d.Kind(parent) == capture.Object {
@@ -47,16 +47,16 @@ func runCacheBreakpoints(p *rules.Pass) error {
 		extra := marks[max(0, len(marks)-(slots-maxBreakpoints))]
 		p.Reportf(d.Pointer(extra), "%d cache_control breakpoints, at most %d are allowed", slots, maxBreakpoints)
 	}
-	sawShort := -1
+	sawShort := capture.NoNode
 	for _, m := range marks {
 		ttl := strings.TrimSpace(d.GetStr(m, "ttl"))
 		switch ttl {
 		case "", "5m":
-			if sawShort < 0 {
+			if sawShort == capture.NoNode {
 				sawShort = m
 			}
 		case "1h":
-			if sawShort >= 0 {
+			if sawShort != capture.NoNode {
 				p.Reportf(d.Pointer(m), "a 1h cache breakpoint comes after the 5m one at %s; longer lifetimes must come first", d.Pointer(sawShort))
 			}
 		}
@@ -81,23 +81,25 @@ var DeferredTools = &rules.Rule{
 }
 
 func runDeferredTools(p *rules.Pass) error {
-	var isSearch func(d *capture.Doc, t int) bool
+	var isSearch func(d *capture.Doc, t capture.Node) bool
 	switch p.Capture.Provider {
 	case capture.Anthropic:
-		isSearch = func(d *capture.Doc, t int) bool { return strings.HasPrefix(d.GetStr(t, "type"), "tool_search_tool_") }
+		isSearch = func(d *capture.Doc, t capture.Node) bool {
+			return strings.HasPrefix(d.GetStr(t, "type"), "tool_search_tool_")
+		}
 	case capture.OpenAIResponses:
-		isSearch = func(d *capture.Doc, t int) bool { return d.StrIs(d.Get(t, "type"), "tool_search") }
+		isSearch = func(d *capture.Doc, t capture.Node) bool { return d.StrIs(d.Get(t, "type"), "tool_search") }
 	default:
 		return nil
 	}
 	d := p.Capture.Doc
 	tools := elems(d, d.Get(0, "tools"))
-	var deferred []int
-	search := -1
+	var deferred []capture.Node
+	search := capture.NoNode
 	for _, t := range tools {
 		dl := d.Kind(d.Get(t, "defer_loading")) == capture.True
 		if isSearch(d, t) {
-			if search < 0 {
+			if search == capture.NoNode {
 				search = t
 			}
 			if dl {
@@ -112,7 +114,7 @@ func runDeferredTools(p *rules.Pass) error {
 	if len(deferred) == 0 {
 		return nil
 	}
-	if search < 0 && len(deferred) == len(tools) {
+	if search == capture.NoNode && len(deferred) == len(tools) {
 		p.Reportf(d.Pointer(d.Get(0, "tools")), "every tool is deferred and there is no tool search tool: the model has nothing to call")
 	}
 	return nil

@@ -46,7 +46,7 @@ func runGeminiThoughtSignatures(p *rules.Pass) error {
 			continue
 		}
 		for _, part := range elems(d, d.Get(c, "parts")) {
-			if d.GetAny(part, "functionCall", "function_call") < 0 {
+			if d.GetAny(part, "functionCall", "function_call") == capture.NoNode {
 				continue
 			}
 			if sig := d.GetAny(part, "thoughtSignature", "thought_signature"); d.Kind(sig) != capture.String || d.StrIs(sig, "") {
@@ -61,10 +61,10 @@ func runGeminiThoughtSignatures(p *rules.Pass) error {
 
 // onlyFunctionResponses reports a content whose parts are all function
 // responses (the client's answer inside a turn).
-func onlyFunctionResponses(d *capture.Doc, c int) bool {
+func onlyFunctionResponses(d *capture.Doc, c capture.Node) bool {
 	parts := elems(d, d.Get(c, "parts"))
 	for _, part := range parts {
-		if d.GetAny(part, "functionResponse", "function_response") < 0 {
+		if d.GetAny(part, "functionResponse", "function_response") == capture.NoNode {
 			return false
 		}
 	}
@@ -116,17 +116,17 @@ func runGeminiToolConfig(p *rules.Pass) error {
 		}
 	}
 	declared := map[string]bool{}
-	var firstDecl, builtin int = -1, -1
+	firstDecl, builtin := capture.NoNode, capture.NoNode
 	var builtinKey string
 	for _, t := range elems(d, d.Get(root, "tools")) {
 		for _, fd := range elems(d, d.GetAny(t, "functionDeclarations", "function_declarations")) {
-			if firstDecl < 0 {
+			if firstDecl == capture.NoNode {
 				firstDecl = fd
 			}
 			declared[d.GetStr(fd, "name")] = true
 		}
 		for _, k := range geminiBuiltinTools {
-			if b := d.Get(t, k); b >= 0 && builtin < 0 {
+			if b := d.Get(t, k); b != capture.NoNode && builtin == capture.NoNode {
 				builtin, builtinKey = b, k
 			}
 		}
@@ -146,9 +146,9 @@ func runGeminiToolConfig(p *rules.Pass) error {
 			}
 		}
 	}
-	if _, gen := geminiModel(p.Capture); firstDecl >= 0 && (gen == gemini1 || gen == gemini2) {
+	if _, gen := geminiModel(p.Capture); firstDecl != capture.NoNode && (gen == gemini1 || gen == gemini2) {
 		model, _ := geminiModel(p.Capture)
-		if builtin >= 0 {
+		if builtin != capture.NoNode {
 			p.Reportf(d.Pointer(builtin), "built-in tool %s cannot be combined with function declarations on %s", builtinKey, model)
 		}
 		gc := d.GetAny(root, "generationConfig", "generation_config")

@@ -18,7 +18,7 @@ import (
 // imageSize reads the pixel size of the base64 image in string node data,
 // decoding only as much as its header needs. ok is false for data that is
 // not a PNG, JPEG, GIF or WebP image.
-func imageSize(d *capture.Doc, data int) (w, h int, ok bool) {
+func imageSize(d *capture.Doc, data capture.Node) (w, h int, ok bool) {
 	if d.Kind(data) != capture.String {
 		return 0, 0, false
 	}

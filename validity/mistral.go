@@ -62,7 +62,7 @@ func runMistralMessages(p *rules.Pass) error {
 
 // checkMistralID reports a tool-call id that is not 9 ASCII letters or
 // digits, once per id.
-func checkMistralID(p *rules.Pass, d *capture.Doc, id int, reported map[string]bool) {
+func checkMistralID(p *rules.Pass, d *capture.Doc, id capture.Node, reported map[string]bool) {
 	if d.Kind(id) != capture.String || reported[d.Str(id)] {
 		return
 	}

@@ -78,7 +78,7 @@ func openAIServer(c *capture.Capture) (openAIModel, bool) {
 		return openAIModel{}, false
 	}
 	model := d.Get(0, "model")
-	if model < 0 {
+	if model == capture.NoNode {
 		// No model id: judged against OpenAI's API, with no model rule.
 		return openAIModel{}, true
 	}

@@ -75,7 +75,7 @@ var namePatterns = map[capture.Provider]*namePattern{
 func runToolNames(p *rules.Pass) error {
 	d := p.Capture.Doc
 	pat := namePatterns[p.Capture.Provider]
-	seen := map[string]int{}
+	seen := map[string]capture.Node{}
 	for _, n := range toolNameNodes(p.Capture) {
 		name := d.Str(n)
 		if pat != nil && !pat.MatchString(name) {
@@ -91,10 +91,10 @@ func runToolNames(p *rules.Pass) error {
 }
 
 // toolNameNodes returns the string nodes naming the request's tools.
-func toolNameNodes(c *capture.Capture) []int {
+func toolNameNodes(c *capture.Capture) []capture.Node {
 	d := c.Doc
-	var out []int
-	add := func(n int) {
+	var out []capture.Node
+	add := func(n capture.Node) {
 		if d.Kind(n) == capture.String {
 			out = append(out, n)
 		}
@@ -108,9 +108,9 @@ func toolNameNodes(c *capture.Capture) []int {
 		}
 	case capture.OpenAIChat, capture.Mistral:
 		for t := range d.Children(d.Get(0, "tools")) {
-			if fn := d.Get(t, "function"); fn >= 0 {
+			if fn := d.Get(t, "function"); fn != capture.NoNode {
 				add(d.Get(fn, "name"))
-			} else if cu := d.Get(t, "custom"); cu >= 0 {
+			} else if cu := d.Get(t, "custom"); cu != capture.NoNode {
 				add(d.Get(cu, "name"))
 			}
 		}
@@ -124,8 +124,8 @@ func toolNameNodes(c *capture.Capture) []int {
 
 // geminiRoot is the request node of a Gemini body (inside a Code Assist
 // wrapper when there is one).
-func geminiRoot(d *capture.Doc) int {
-	if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") < 0 {
+func geminiRoot(d *capture.Doc) capture.Node {
+	if req := d.Get(0, "request"); d.Kind(req) == capture.Object && d.Get(0, "contents") == capture.NoNode {
 		return req
 	}
 	return 0

@@ -62,11 +62,11 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 	}
 	type param struct {
 		key   string
-		chat  bool             // Chat Completions only
-		check func(i int) bool // the value is not the default
+		chat  bool                      // Chat Completions only
+		check func(i capture.Node) bool // the value is not the default
 	}
-	notNum := func(v float64) func(int) bool {
-		return func(i int) bool { f, ok := number(d, i); return ok && f != v }
+	notNum := func(v float64) func(capture.Node) bool {
+		return func(i capture.Node) bool { f, ok := number(d, i); return ok && f != v }
 	}
 	params := []param{{key: "temperature", check: notNum(1)}}
 	// The other sampling parameters are checked on gpt-5 and the o-series
@@ -76,16 +76,16 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 			param{key: "top_p", check: notNum(1)},
 			param{key: "presence_penalty", chat: true, check: notNum(0)},
 			param{key: "frequency_penalty", chat: true, check: notNum(0)},
-			param{key: "logprobs", chat: true, check: func(i int) bool { return d.Kind(i) == capture.True }},
+			param{key: "logprobs", chat: true, check: func(i capture.Node) bool { return d.Kind(i) == capture.True }},
 			param{key: "top_logprobs", check: notNum(0)},
-			param{key: "logit_bias", chat: true, check: func(i int) bool { return d.Kind(i) == capture.Object && d.Len(i) > 0 }},
+			param{key: "logit_bias", chat: true, check: func(i capture.Node) bool { return d.Kind(i) == capture.Object && d.Len(i) > 0 }},
 		)
 	}
 	for _, q := range params {
 		if q.chat && !chat {
 			continue
 		}
-		if i := d.Get(0, q.key); i >= 0 && q.check(i) {
+		if i := d.Get(0, q.key); i != capture.NoNode && q.check(i) {
 			p.Reportf(d.Pointer(i), "%s %s is not supported by reasoning model %s: only the default is", q.key, shorten(string(d.Raw(i))), m.ID)
 		}
 	}
@@ -93,10 +93,12 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 }
 
 // present reports a member that is there and not null.
-func present(d *capture.Doc, i int) bool { return i >= 0 && d.Kind(i) != capture.Null }
+func present(d *capture.Doc, i capture.Node) bool {
+	return i != capture.NoNode && d.Kind(i) != capture.Null
+}
 
 // number returns the value of a number node.
-func number(d *capture.Doc, i int) (float64, bool) {
+func number(d *capture.Doc, i capture.Node) (float64, bool) {
 	if d.Kind(i) != capture.Number {
 		return 0, false
 	}
@@ -180,9 +182,9 @@ func runOpenAIStrictSchemas(p *rules.Pass) error {
 	if chat {
 		format = d.Get(d.Get(0, "response_format"), "json_schema")
 	} else if !d.StrIs(d.Get(format, "type"), "json_schema") {
-		format = -1
+		format = capture.NoNode
 	}
-	if format >= 0 && d.Kind(d.Get(format, "strict")) == capture.True {
+	if format != capture.NoNode && d.Kind(d.Get(format, "strict")) == capture.True {
 		checkStrictSchema(p, d, d.Get(format, schemaKey), "response format "+d.GetStr(format, "name"))
 	}
 	return nil
@@ -190,12 +192,12 @@ func runOpenAIStrictSchemas(p *rules.Pass) error {
 
 // checkStrictSchema reports each object schema under root that is not
 // closed or does not require all its properties.
-func checkStrictSchema(p *rules.Pass, d *capture.Doc, root int, what string) {
+func checkStrictSchema(p *rules.Pass, d *capture.Doc, root capture.Node, what string) {
 	if d.Kind(root) != capture.Object {
 		return
 	}
-	var visit func(s int)
-	visit = func(s int) {
+	var visit func(s capture.Node)
+	visit = func(s capture.Node) {
 		if d.Kind(s) != capture.Object {
 			return
 		}
@@ -246,7 +248,7 @@ func checkStrictSchema(p *rules.Pass, d *capture.Doc, root int, what string) {
 
 // isObjectSchema reports a schema of type object (alone or in a type
 // list), or one with properties and no type.
-func isObjectSchema(d *capture.Doc, s int) bool {
+func isObjectSchema(d *capture.Doc, s capture.Node) bool {
 	t := d.Get(s, "type")
 	switch d.Kind(t) {
 	case capture.String:

@@ -39,7 +39,7 @@ func runResponsesItems(p *rules.Pass) error {
 		return nil
 	}
 	items := elems(d, input)
-	seen := map[string]int{}
+	seen := map[string]capture.Node{}
 	for k, it := range items {
 		typ := d.GetStr(it, "type")
 		id := d.Get(it, "id")
@@ -51,7 +51,7 @@ func runResponsesItems(p *rules.Pass) error {
 			}
 		}
 		if typ == "reasoning" && d.Kind(id) == capture.String {
-			next := -1
+			next := capture.NoNode
 			if k+1 < len(items) {
 				next = items[k+1]
 			}
@@ -66,8 +66,8 @@ func runResponsesItems(p *rules.Pass) error {
 // producedItem reports an item a response outputs after its reasoning: an
 // assistant message, a call, another reasoning item. A user, system or
 // developer message, a client's output for a call or nothing is not one.
-func producedItem(d *capture.Doc, it int) bool {
-	if it < 0 {
+func producedItem(d *capture.Doc, it capture.Node) bool {
+	if it == capture.NoNode {
 		return false
 	}
 	typ := d.GetStr(it, "type")
@@ -139,9 +139,9 @@ func runOpenAIParamDeps(p *rules.Pass) error {
 
 // messagesMention reports whether the text of any message contains word,
 // ignoring case: a string content or the text of its parts.
-func messagesMention(d *capture.Doc, msgs int, word string) bool {
+func messagesMention(d *capture.Doc, msgs capture.Node, word string) bool {
 	w := []byte(word)
-	has := func(i int) bool {
+	has := func(i capture.Node) bool {
 		return d.Kind(i) == capture.String && bytes.Contains(bytes.ToLower([]byte(d.Str(i))), w)
 	}
 	for _, m := range elems(d, msgs) {

@@ -31,7 +31,7 @@ func runAnthropicPairing(p *rules.Pass) error {
 	}
 	d := p.Capture.Doc
 	msgs := elems(d, d.Get(0, "messages"))
-	firstUse := map[string]int{}
+	firstUse := map[string]capture.Node{}
 	for i, m := range msgs {
 		content := d.Get(m, "content")
 		switch d.GetStr(m, "role") {
@@ -86,7 +86,7 @@ func runAnthropicPairing(p *rules.Pass) error {
 // reportDuplicateIDs reports a tool_use whose id an earlier tool_use of
 // the request already carries ("tool_use ids must be unique", at the later
 // block); first maps each id seen so far to its block.
-func reportDuplicateIDs(p *rules.Pass, calls []int, first map[string]int) {
+func reportDuplicateIDs(p *rules.Pass, calls []capture.Node, first map[string]capture.Node) {
 	d := p.Capture.Doc
 	for _, c := range calls {
 		id := d.GetStr(c, "id")
@@ -103,8 +103,8 @@ func reportDuplicateIDs(p *rules.Pass, calls []int, first map[string]int) {
 
 // blocksOf returns the content blocks of the given type (content given as
 // an array; a string holds none).
-func blocksOf(d *capture.Doc, content int, typ string) []int {
-	var out []int
+func blocksOf(d *capture.Doc, content capture.Node, typ string) []capture.Node {
+	var out []capture.Node
 	if d.Kind(content) != capture.Array {
 		return nil
 	}
@@ -140,7 +140,7 @@ func runChatPairing(p *rules.Pass) error {
 	d := p.Capture.Doc
 	msgs := elems(d, d.Get(0, "messages"))
 	var open map[string]bool // calls of the last assistant message, until answered
-	var asker int
+	var asker capture.Node
 	for i, m := range msgs {
 		switch d.GetStr(m, "role") {
 		case "tool":
@@ -169,7 +169,7 @@ func runChatPairing(p *rules.Pass) error {
 
 // answeredBefore reports a tool message for id that repeats an answer to a
 // call of the same assistant message: not a stray answer, so not reported.
-func answeredBefore(d *capture.Doc, before []int, asker int, id string) bool {
+func answeredBefore(d *capture.Doc, before []capture.Node, asker capture.Node, id string) bool {
 	if asker == 0 {
 		return false
 	}
@@ -181,7 +181,7 @@ func answeredBefore(d *capture.Doc, before []int, asker int, id string) bool {
 	return false
 }
 
-func reportOpen(p *rules.Pass, d *capture.Doc, asker int, open map[string]bool) {
+func reportOpen(p *rules.Pass, d *capture.Doc, asker capture.Node, open map[string]bool) {
 	if len(open) == 0 {
 		return
 	}

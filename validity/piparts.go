@@ -40,12 +40,12 @@ func runPiMessageParts(p *rules.Pass) error {
 		return nil
 	}
 	d := p.Capture.Doc
-	list := 0
+	list := capture.Node(0)
 	if d.Kind(0) == capture.Object {
 		list = d.Get(0, "messages")
 	}
 	for m := range d.Children(list) {
-		if d.Get(m, "role") < 0 && d.StrIs(d.Get(m, "type"), "message") {
+		if d.Get(m, "role") == capture.NoNode && d.StrIs(d.Get(m, "type"), "message") {
 			m = d.Get(m, "message") // a session entry
 		}
 		role := d.GetStr(m, "role")

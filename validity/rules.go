@@ -25,16 +25,16 @@ func Check(c *capture.Capture, env *rules.Env) ([]rules.Diagnostic, error) {
 
 // children returns the elements of an array node, or the node itself when
 // it is a single object standing for a one-element array (Gemini).
-func elems(d *capture.Doc, i int) []int {
+func elems(d *capture.Doc, i capture.Node) []capture.Node {
 	switch d.Kind(i) {
 	case capture.Array:
-		var out []int
+		var out []capture.Node
 		for c := range d.Children(i) {
 			out = append(out, c)
 		}
 		return out
 	case capture.Object:
-		return []int{i}
+		return []capture.Node{i}
 	}
 	return nil
 }

@@ -43,15 +43,15 @@ func runLoneSurrogates(p *rules.Pass) error {
 		p.Report(rules.Diagnostic{Rule: p.Rule.ID, Severity: rules.Warning, Pointer: pointer, Message: msg})
 	}
 	reported := 0
-	for i := range d.Nodes {
-		where, what := -1, "a string"
+	for i := range capture.Node(len(d.Nodes)) {
+		where, what := capture.NoNode, "a string"
 		if d.IsMember(i) && capture.LoneSurrogate(d.RawKey(i)) >= 0 {
 			where, what = i, "a member name"
 		}
-		if where < 0 && d.Nodes[i].Kind == capture.String && capture.LoneSurrogate(d.Raw(i)) >= 0 {
+		if where == capture.NoNode && d.Nodes[i].Kind == capture.String && capture.LoneSurrogate(d.Raw(i)) >= 0 {
 			where = i
 		}
-		if where < 0 {
+		if where == capture.NoNode {
 			continue
 		}
 		if reported++; reported > maxSurrogateReports {

@@ -33,8 +33,8 @@ func runResponsesPairing(p *rules.Pass) error {
 		return nil
 	}
 	items := elems(d, input)
-	serverState := d.Get(0, "previous_response_id") >= 0 && d.Kind(d.Get(0, "previous_response_id")) == capture.String ||
-		d.Get(0, "conversation") >= 0 && d.Kind(d.Get(0, "conversation")) != capture.Null
+	serverState := d.Get(0, "previous_response_id") != capture.NoNode && d.Kind(d.Get(0, "previous_response_id")) == capture.String ||
+		d.Get(0, "conversation") != capture.NoNode && d.Kind(d.Get(0, "conversation")) != capture.Null
 	calls := map[string]bool{}
 	reasoning := false
 	for _, it := range items {
@@ -62,7 +62,7 @@ func runResponsesPairing(p *rules.Pass) error {
 // output items of one response: reasoning, calls, assistant messages,
 // server tool items — for a reasoning item. A user, developer or system
 // message, or the client's output for a call, starts another turn.
-func turnHasReasoning(d *capture.Doc, before []int) bool {
+func turnHasReasoning(d *capture.Doc, before []capture.Node) bool {
 	for k := len(before) - 1; k >= 0; k-- {
 		it := before[k]
 		typ := d.GetStr(it, "type")
@@ -109,10 +109,10 @@ func runGeminiTurns(p *rules.Pass) error {
 	for i, c := range contents {
 		calls, responses := 0, 0
 		for _, part := range elems(d, d.Get(c, "parts")) {
-			if d.GetAny(part, "functionCall", "function_call") >= 0 {
+			if d.GetAny(part, "functionCall", "function_call") != capture.NoNode {
 				calls++
 			}
-			if d.GetAny(part, "functionResponse", "function_response") >= 0 {
+			if d.GetAny(part, "functionResponse", "function_response") != capture.NoNode {
 				responses++
 			}
 		}

@@ -135,11 +135,11 @@ func (cs columns) encode(d *capture.Doc, text, handle string) string {
 // returns the cells whose key the element did not have (null in rows).
 func (cs columns) writeRows(b *strings.Builder, d *capture.Doc, text string) [][2]int {
 	var absent [][2]int
-	cells := make([]int, len(cs.tokens))
+	cells := make([]capture.Node, len(cs.tokens))
 	r := 0
 	for el := range d.Children(0) {
 		for i := range cells {
-			cells[i] = -1
+			cells[i] = capture.NoNode
 		}
 		for m := range d.Children(el) {
 			ks, ke := d.KeySpan(m)
@@ -153,7 +153,7 @@ func (cs columns) writeRows(b *strings.Builder, d *capture.Doc, text string) [][
 			if c > 0 {
 				b.WriteByte(',')
 			}
-			if m < 0 {
+			if m == capture.NoNode {
 				b.WriteString("null")
 				absent = append(absent, [2]int{r, c})
 				continue
@@ -227,7 +227,7 @@ func roundTrips(d, dout *capture.Doc) bool {
 	if dout.Len(rows) != d.Len(0) {
 		return false
 	}
-	el := 1 // the first element of the root array
+	el := capture.Node(1) // the first element of the root array
 	r := 0
 	for row := range dout.Children(rows) {
 		if dout.Len(row) != len(keys) {
@@ -239,7 +239,7 @@ func roundTrips(d, dout *capture.Doc) bool {
 			if !absent[[2]int{r, c}] {
 				members++
 				m := d.Get(el, keys[c])
-				if m < 0 || !equalRaw(d, m, dout, cell) {
+				if m == capture.NoNode || !equalRaw(d, m, dout, cell) {
 					return false
 				}
 			}
@@ -248,7 +248,7 @@ func roundTrips(d, dout *capture.Doc) bool {
 		if members != d.Len(el) {
 			return false
 		}
-		el = int(d.Nodes[el].Skip)
+		el = d.Nodes[el].Skip
 		r++
 	}
 	return true
@@ -283,7 +283,7 @@ func writeCompact(b *strings.Builder, raw []byte) {
 // evidenceIn reports whether a string value of d (not a key) holds
 // protected evidence.
 func evidenceIn(d *capture.Doc) bool {
-	for i := range d.Nodes {
+	for i := range capture.Node(len(d.Nodes)) {
 		if d.Nodes[i].Kind == capture.String && classifyToken(d, i) != 0 {
 			return true
 		}
@@ -294,7 +294,7 @@ func evidenceIn(d *capture.Doc) bool {
 // badUnicode reports whether a string or key of d holds a lone surrogate
 // escape, which has no exact Unicode value.
 func badUnicode(d *capture.Doc) bool {
-	for i := range d.Nodes {
+	for i := range capture.Node(len(d.Nodes)) {
 		n := &d.Nodes[i]
 		if n.Kind == capture.String && capture.LoneSurrogate(d.Src[n.Start:n.End]) >= 0 {
 			return true
@@ -354,7 +354,7 @@ func decodeDoc(d *capture.Doc) (string, error) {
 		keys = append(keys, d.Raw(c))
 	}
 	absent := map[[2]int]bool{}
-	if a := d.Get(0, "absent"); a >= 0 {
+	if a := d.Get(0, "absent"); a != capture.NoNode {
 		for cell := range d.Children(a) {
 			r, err1 := strconv.Atoi(string(d.Raw(d.Elem(cell, 0))))
 			c, err2 := strconv.Atoi(string(d.Raw(d.Elem(cell, 1))))
@@ -411,7 +411,7 @@ func EqualJSON(a, b string) (bool, error) {
 	return equalNode(da, 0, db, 0), nil
 }
 
-func equalNode(da *capture.Doc, i int, db *capture.Doc, j int) bool {
+func equalNode(da *capture.Doc, i capture.Node, db *capture.Doc, j capture.Node) bool {
 	k := da.Kind(i)
 	if k != db.Kind(j) {
 		return false
@@ -430,7 +430,7 @@ func equalNode(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 			if !equalNode(da, ci, db, cj) {
 				return false
 			}
-			cj = int(db.Nodes[cj].Skip)
+			cj = db.Nodes[cj].Skip
 		}
 		return true
 	case capture.Object:
@@ -439,7 +439,7 @@ func equalNode(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 		}
 		for ci := range da.Children(i) {
 			cj := db.Get(j, da.Key(ci))
-			if cj < 0 || !equalNode(da, ci, db, cj) {
+			if cj == capture.NoNode || !equalNode(da, ci, db, cj) {
 				return false
 			}
 		}
@@ -450,7 +450,7 @@ func equalNode(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 
 // equalRaw is equalNode with strings compared as raw tokens: the same
 // value spelled with the same escapes.
-func equalRaw(da *capture.Doc, i int, db *capture.Doc, j int) bool {
+func equalRaw(da *capture.Doc, i capture.Node, db *capture.Doc, j capture.Node) bool {
 	k := da.Kind(i)
 	if k != db.Kind(j) {
 		return false
@@ -467,7 +467,7 @@ func equalRaw(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 			if !equalRaw(da, ci, db, cj) {
 				return false
 			}
-			cj = int(db.Nodes[cj].Skip)
+			cj = db.Nodes[cj].Skip
 		}
 		return true
 	case capture.Object:
@@ -480,7 +480,7 @@ func equalRaw(da *capture.Doc, i int, db *capture.Doc, j int) bool {
 			if !bytes.Equal(da.RawKey(ci), db.RawKey(cj)) || !equalRaw(da, ci, db, cj) {
 				return false
 			}
-			cj = int(db.Nodes[cj].Skip)
+			cj = db.Nodes[cj].Skip
 		}
 		return true
 	}
@@ -500,7 +500,7 @@ func ColumnarEvidence(text string) []string {
 
 func evidenceOfDoc(d *capture.Doc) []string {
 	var out []string
-	for i := range d.Nodes {
+	for i := range capture.Node(len(d.Nodes)) {
 		n := &d.Nodes[i]
 		if n.Kind == capture.String && classifyToken(d, i) != 0 {
 			out = append(out, string(d.Raw(i)))
@@ -530,7 +530,7 @@ func missingTokens(tokens []string, d *capture.Doc, out string) []string {
 	}
 	have := map[string]bool{}
 	if d != nil {
-		for i := range d.Nodes {
+		for i := range capture.Node(len(d.Nodes)) {
 			n := &d.Nodes[i]
 			if n.Kind == capture.String {
 				have[string(d.Raw(i))] = true
@@ -552,7 +552,7 @@ func missingTokens(tokens []string, d *capture.Doc, out string) []string {
 
 // classifyToken classifies the decoded value of string node i; a token
 // without escapes is classified in place, without a copy.
-func classifyToken(d *capture.Doc, i int) int {
+func classifyToken(d *capture.Doc, i capture.Node) int {
 	raw := d.Raw(i)
 	inner := raw[1 : len(raw)-1]
 	if bytes.IndexByte(inner, '\\') < 0 {

@@ -396,12 +396,12 @@ var hashSeed = maphash.MakeSeed()
 
 func hashDoc(d *capture.Doc) *docHashes {
 	h := make([]uint32, len(d.Nodes))
-	for i := len(d.Nodes) - 1; i >= 0; i-- {
+	for i := capture.Node(len(d.Nodes) - 1); i >= 0; i-- {
 		n := &d.Nodes[i]
 		switch n.Kind {
 		case capture.Array, capture.Object:
 			acc := uint64(n.Kind) * 0x9E3779B97F4A7C15
-			for c := i + 1; c < int(n.Skip); c = int(d.Nodes[c].Skip) {
+			for c := i + 1; c < n.Skip; c = d.Nodes[c].Skip {
 				x := uint64(h[c])
 				if n.Kind == capture.Object {
 					x ^= maphash.Bytes(hashSeed, d.RawKey(c)) << 1
@@ -429,18 +429,18 @@ func mix64(x uint64) uint64 {
 
 // sameValue reports whether node i of a and node j of b are the same
 // JSON value token for token (white space between tokens aside).
-func sameValue(a *capture.Doc, i int, b *capture.Doc, j int) bool {
+func sameValue(a *capture.Doc, i capture.Node, b *capture.Doc, j capture.Node) bool {
 	ra, rb := a.Raw(i), b.Raw(j)
 	if bytes.Equal(ra, rb) {
 		return true
 	}
-	size := int(a.Nodes[i].Skip) - i
-	if int(b.Nodes[j].Skip)-j != size {
+	size := a.Nodes[i].Skip - i
+	if b.Nodes[j].Skip-j != size {
 		return false
 	}
-	for k := 0; k < size; k++ {
+	for k := capture.Node(0); k < size; k++ {
 		x, y := &a.Nodes[i+k], &b.Nodes[j+k]
-		if x.Kind != y.Kind || int(x.Skip)-(i+k) != int(y.Skip)-(j+k) {
+		if x.Kind != y.Kind || x.Skip-(i+k) != y.Skip-(j+k) {
 			return false
 		}
 		if k > 0 && a.IsMember(i+k) && !bytes.Equal(a.RawKey(i+k), b.RawKey(j+k)) {
@@ -454,21 +454,21 @@ func sameValue(a *capture.Doc, i int, b *capture.Doc, j int) bool {
 }
 
 // equal reports whether node i of a and node j of b hold the same value.
-func equalNodes(a, b *docHashes, i, j int) bool {
+func equalNodes(a, b *docHashes, i capture.Node, j capture.Node) bool {
 	return a.h[i] == b.h[j] && sameValue(a.d, i, b.d, j)
 }
 
 // elemList lists the children of a node: the n consecutive nodes from
 // first when every child is a leaf (a long array of numbers), else list.
 type elemList struct {
-	first int32
+	first capture.Node
 	n     int
-	list  []int32
+	list  []capture.Node
 }
 
-func (e elemList) at(x int) int32 {
+func (e elemList) at(x int) capture.Node {
 	if e.list == nil {
-		return e.first + int32(x)
+		return e.first + capture.Node(x)
 	}
 	return e.list[x]
 }
@@ -476,24 +476,24 @@ func (e elemList) at(x int) int32 {
 // from lists the children from the x-th.
 func (e elemList) from(x int) elemList {
 	if e.list == nil {
-		return elemList{first: e.first + int32(x), n: e.n - x}
+		return elemList{first: e.first + capture.Node(x), n: e.n - x}
 	}
 	return elemList{n: e.n - x, list: e.list[x:]}
 }
 
 // elements lists the children of node i.
-func elements(d *capture.Doc, i int) elemList {
-	end := int32(d.Nodes[i].Skip)
+func elements(d *capture.Doc, i capture.Node) elemList {
+	end := d.Nodes[i].Skip
 	n, leaves := 0, true
-	for c := int32(i) + 1; c < end; c = d.Nodes[c].Skip {
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		n++
 		leaves = leaves && d.Nodes[c].Skip == c+1
 	}
 	if leaves {
-		return elemList{first: int32(i) + 1, n: n}
+		return elemList{first: i + 1, n: n}
 	}
-	out := make([]int32, 0, n)
-	for c := int32(i) + 1; c < end; c = d.Nodes[c].Skip {
+	out := make([]capture.Node, 0, n)
+	for c := i + 1; c < end; c = d.Nodes[c].Skip {
 		out = append(out, c)
 	}
 	return elemList{n: n, list: out}
@@ -504,12 +504,12 @@ func elements(d *capture.Doc, i int) elemList {
 // and the two walks of the diff share.
 type docPair struct {
 	a, b    *docHashes
-	arrays  map[int32]alignment
-	objects map[int32]bool
+	arrays  map[capture.Node]alignment
+	objects map[capture.Node]bool
 }
 
 func newPair(a, b *capture.Doc) *docPair {
-	return &docPair{a: hashDoc(a), b: hashDoc(b), arrays: map[int32]alignment{}, objects: map[int32]bool{}}
+	return &docPair{a: hashDoc(a), b: hashDoc(b), arrays: map[capture.Node]alignment{}, objects: map[capture.Node]bool{}}
 }
 
 // cacheFrom is the number of elements from which an alignment is kept.
@@ -517,16 +517,16 @@ const cacheFrom = 1 << 12
 
 // alignArrays aligns the elements of array i of a with those of array j
 // of b (the pair compares each node of a with at most one of b).
-func (p *docPair) alignArrays(i, j int) (ea, eb elemList, al alignment) {
+func (p *docPair) alignArrays(i capture.Node, j capture.Node) (ea, eb elemList, al alignment) {
 	a, b := p.a, p.b
 	ea, eb = elements(a.d, i), elements(b.d, j)
-	if al, ok := p.arrays[int32(i)]; ok {
+	if al, ok := p.arrays[i]; ok {
 		return ea, eb, al
 	}
 	al = align(ea.n, eb.n, func(x int) uint32 { return a.h[ea.at(x)] }, func(y int) uint32 { return b.h[eb.at(y)] },
-		func(x, y int) bool { return sameValue(a.d, int(ea.at(x)), b.d, int(eb.at(y))) }, true)
+		func(x, y int) bool { return sameValue(a.d, ea.at(x), b.d, eb.at(y)) }, true)
 	if ea.n+eb.n >= cacheFrom {
-		p.arrays[int32(i)] = al
+		p.arrays[i] = al
 	}
 	return ea, eb, al
 }
@@ -551,8 +551,8 @@ func (al alignment) blocks(n, m int, f func(eq bool, x0, x1, y0, y1 int)) {
 // member by member: unless they have more than alignMax members between
 // them and fewer than half of those are the same member on both sides, the
 // same key with the same value.
-func (p *docPair) alignObjects(i, j int) bool {
-	if ok, seen := p.objects[int32(i)]; seen {
+func (p *docPair) alignObjects(i capture.Node, j capture.Node) bool {
+	if ok, seen := p.objects[i]; seen {
 		return ok
 	}
 	a, b := p.a, p.b
@@ -561,7 +561,7 @@ func (p *docPair) alignObjects(i, j int) bool {
 		return true
 	}
 	ok := countSame(a, b, ma, mb)*4 >= ma.n+mb.n
-	p.objects[int32(i)] = ok
+	p.objects[i] = ok
 	return ok
 }
 
@@ -570,8 +570,8 @@ func (p *docPair) alignObjects(i, j int) bool {
 func countSame(a, b *docHashes, ma, mb elemList) int {
 	same := 0
 	p := 0
-	for p < ma.n && p < mb.n && sameKey(a.d, int(ma.at(p)), b.d, int(mb.at(p))) {
-		if equalNodes(a, b, int(ma.at(p)), int(mb.at(p))) {
+	for p < ma.n && p < mb.n && sameKey(a.d, ma.at(p), b.d, mb.at(p)) {
+		if equalNodes(a, b, ma.at(p), mb.at(p)) {
 			same++
 		}
 		p++
@@ -579,15 +579,15 @@ func countSame(a, b *docHashes, ma, mb elemList) int {
 	if p < ma.n && p < mb.n {
 		// By the hash of the key as spelled: a key spelled with other
 		// escapes counts as another member.
-		inB := make(map[uint64]int32, mb.n-p)
+		inB := make(map[uint64]capture.Node, mb.n-p)
 		for y := p; y < mb.n; y++ {
 			n := mb.at(y)
-			inB[maphash.Bytes(hashSeed, b.d.RawKey(int(n)))] = n
+			inB[maphash.Bytes(hashSeed, b.d.RawKey(n))] = n
 		}
 		for x := p; x < ma.n; x++ {
 			m := ma.at(x)
-			n, ok := inB[maphash.Bytes(hashSeed, a.d.RawKey(int(m)))]
-			if ok && bytes.Equal(a.d.RawKey(int(m)), b.d.RawKey(int(n))) && equalNodes(a, b, int(m), int(n)) {
+			n, ok := inB[maphash.Bytes(hashSeed, a.d.RawKey(m))]
+			if ok && bytes.Equal(a.d.RawKey(m), b.d.RawKey(n)) && equalNodes(a, b, m, n) {
 				same++
 			}
 		}

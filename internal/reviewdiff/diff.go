@@ -34,8 +34,9 @@ type Change struct {
 	// na and nb are the nodes of the value in the two documents (-1 where
 	// it is missing) when known is set, for the review diff to name its
 	// hunks; otherwise Pointer is looked up.
-	na, nb int32
-	known  bool
+	na    capture.Node
+	nb    capture.Node
+	known bool
 }
 
 // Pair is one capture and what it is compared with: its transform, or
@@ -438,7 +439,7 @@ type comparer struct {
 // it names, or an array index.
 type pathStep struct {
 	doc   *capture.Doc
-	node  int32
+	node  capture.Node
 	index int32 // -1 for a member
 }
 
@@ -450,7 +451,7 @@ func pointerOf(path []pathStep) string {
 		if s.index >= 0 {
 			b.WriteString(strconv.Itoa(int(s.index)))
 		} else {
-			b.WriteString(pointerToken(s.doc.Key(int(s.node))))
+			b.WriteString(pointerToken(s.doc.Key(s.node)))
 		}
 	}
 	return b.String()
@@ -463,7 +464,7 @@ func (c *comparer) change(step pathStep, ch Change) {
 	c.out = append(c.out, ch)
 }
 
-func (c *comparer) walk(i, j int) {
+func (c *comparer) walk(i capture.Node, j capture.Node) {
 	a, b := c.a.d, c.b.d
 	if equalNodes(c.a, c.b, i, j) {
 		return
@@ -473,30 +474,30 @@ func (c *comparer) walk(i, j int) {
 	case ka == capture.Object && kb == capture.Object:
 		if !c.pair.alignObjects(i, j) {
 			c.out = append(c.out, Change{Pointer: pointerOf(c.path), BytesBefore: len(a.Raw(i)), BytesAfter: len(b.Raw(j)),
-				Unaligned: true, na: int32(i), nb: int32(j)})
+				Unaligned: true, na: i, nb: j})
 			return
 		}
 		ma, mb := elements(a, i), elements(b, j)
 		// Members in the same order are paired in place; the rest by key.
 		p := 0
-		for p < ma.n && p < mb.n && sameKey(a, int(ma.at(p)), b, int(mb.at(p))) {
-			c.member(int(ma.at(p)), int(mb.at(p)))
+		for p < ma.n && p < mb.n && sameKey(a, ma.at(p), b, mb.at(p)) {
+			c.member(ma.at(p), mb.at(p))
 			p++
 		}
 		ma, mb = ma.from(p), mb.from(p)
 		inA, inB := keyIndex(a, ma), keyIndex(b, mb)
 		for x := range ma.n {
 			m := ma.at(x)
-			if n, ok := inB[a.Key(int(m))]; ok {
-				c.member(int(m), int(n))
+			if n, ok := inB[a.Key(m)]; ok {
+				c.member(m, n)
 			} else {
-				c.change(pathStep{a, m, -1}, Change{BytesBefore: len(a.Raw(int(m))), na: m, nb: -1})
+				c.change(pathStep{a, m, -1}, Change{BytesBefore: len(a.Raw(m)), na: m, nb: capture.NoNode})
 			}
 		}
 		for y := range mb.n {
 			n := mb.at(y)
-			if _, ok := inA[b.Key(int(n))]; !ok {
-				c.change(pathStep{b, n, -1}, Change{BytesAfter: len(b.Raw(int(n))), na: -1, nb: n})
+			if _, ok := inA[b.Key(n)]; !ok {
+				c.change(pathStep{b, n, -1}, Change{BytesAfter: len(b.Raw(n)), na: capture.NoNode, nb: n})
 			}
 		}
 		return
@@ -504,7 +505,7 @@ func (c *comparer) walk(i, j int) {
 		ea, eb, al := c.pair.alignArrays(i, j)
 		if !al.ok {
 			c.out = append(c.out, Change{Pointer: pointerOf(c.path), BytesBefore: len(a.Raw(i)), BytesAfter: len(b.Raw(j)),
-				Unaligned: true, na: int32(i), nb: int32(j)})
+				Unaligned: true, na: i, nb: j})
 			return
 		}
 		al.blocks(ea.n, eb.n, func(eq bool, x0, x1, y0, y1 int) {
@@ -514,40 +515,40 @@ func (c *comparer) walk(i, j int) {
 			p := min(x1-x0, y1-y0)
 			for k := range p {
 				c.path = append(c.path, pathStep{b, eb.at(y0 + k), int32(y0 + k)})
-				c.walk(int(ea.at(x0+k)), int(eb.at(y0+k)))
+				c.walk(ea.at(x0+k), eb.at(y0+k))
 				c.path = c.path[:len(c.path)-1]
 			}
 			// A pointer names a value in either document: an element
 			// removed at an index also names the element b has there.
-			at := func(l elemList, k int) int32 {
+			at := func(l elemList, k int) capture.Node {
 				if k < l.n {
 					return l.at(k)
 				}
-				return -1
+				return capture.NoNode
 			}
 			for x := x0 + p; x < x1; x++ {
 				e := ea.at(x)
-				c.change(pathStep{a, e, int32(x)}, Change{BytesBefore: len(a.Raw(int(e))), na: e, nb: at(eb, x)})
+				c.change(pathStep{a, e, int32(x)}, Change{BytesBefore: len(a.Raw(e)), na: e, nb: at(eb, x)})
 			}
 			for y := y0 + p; y < y1; y++ {
 				e := eb.at(y)
-				c.change(pathStep{b, e, int32(y)}, Change{BytesAfter: len(b.Raw(int(e))), na: at(ea, y), nb: e})
+				c.change(pathStep{b, e, int32(y)}, Change{BytesAfter: len(b.Raw(e)), na: at(ea, y), nb: e})
 			}
 		})
 		return
 	}
-	c.out = append(c.out, Change{Pointer: pointerOf(c.path), BytesBefore: len(a.Raw(i)), BytesAfter: len(b.Raw(j)), na: int32(i), nb: int32(j)})
+	c.out = append(c.out, Change{Pointer: pointerOf(c.path), BytesBefore: len(a.Raw(i)), BytesAfter: len(b.Raw(j)), na: i, nb: j})
 }
 
 // member compares two members with the same key.
-func (c *comparer) member(m, n int) {
-	c.path = append(c.path, pathStep{c.b.d, int32(n), -1})
+func (c *comparer) member(m capture.Node, n capture.Node) {
+	c.path = append(c.path, pathStep{c.b.d, n, -1})
 	c.walk(m, n)
 	c.path = c.path[:len(c.path)-1]
 }
 
 // sameKey reports whether members i of a and j of b have the same key.
-func sameKey(a *capture.Doc, i int, b *capture.Doc, j int) bool {
+func sameKey(a *capture.Doc, i capture.Node, b *capture.Doc, j capture.Node) bool {
 	ra, rb := a.RawKey(i), b.RawKey(j)
 	if bytes.Equal(ra, rb) {
 		return true
@@ -559,11 +560,11 @@ func sameKey(a *capture.Doc, i int, b *capture.Doc, j int) bool {
 }
 
 // keyIndex maps the decoded keys of members to their nodes.
-func keyIndex(d *capture.Doc, members elemList) map[string]int32 {
-	m := make(map[string]int32, members.n)
+func keyIndex(d *capture.Doc, members elemList) map[string]capture.Node {
+	m := make(map[string]capture.Node, members.n)
 	for x := range members.n {
 		k := members.at(x)
-		m[d.Key(int(k))] = k
+		m[d.Key(k)] = k
 	}
 	return m
 }
@@ -663,9 +664,9 @@ const smallDiff = 1 << 20
 func prettySize(d *capture.Doc) int {
 	size := len(d.Src)
 	// ends holds the ends of the containers around the current node.
-	var ends []int32
-	for i := range d.Nodes {
-		for len(ends) > 0 && int32(i) >= ends[len(ends)-1] {
+	var ends []capture.Node
+	for i := range capture.Node(len(d.Nodes)) {
+		for len(ends) > 0 && i >= ends[len(ends)-1] {
 			ends = ends[:len(ends)-1]
 		}
 		size += 2*len(ends) + 4

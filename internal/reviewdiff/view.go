@@ -68,7 +68,7 @@ const (
 type lineSpec struct {
 	side  uint8 // 0 for a, 1 for b
 	form  uint8
-	node  int32
+	node  capture.Node
 	level int32  // indentation, in steps of two spaces
 	tail  string // "," after a value that is not the last of its container
 	piece string // formPiece: the text of the line
@@ -97,7 +97,7 @@ type differ struct {
 	// changes that cover it, for hunk labels.
 	track  bool
 	path   [2][]pathStep
-	marks  [2]map[int32][]int32
+	marks  [2]map[capture.Node][]int32
 	active [2][]int32
 	pushed [2][]int32
 	// tails are the text after the root's last line (prettyView: the
@@ -190,7 +190,7 @@ func (w *differ) emit(kind udiff.OpKind, l lineSpec) { w.sink.op(w, kind, l) }
 
 // enter and exit follow the walk into node n of side s (at index idx of
 // its array, -1 for a member or the root).
-func (w *differ) enter(s uint8, n, idx int32) {
+func (w *differ) enter(s uint8, n capture.Node, idx int32) {
 	if !w.track {
 		return
 	}
@@ -202,7 +202,7 @@ func (w *differ) enter(s uint8, n, idx int32) {
 	w.pushed[s] = append(w.pushed[s], int32(len(ids)))
 }
 
-func (w *differ) exit(s uint8, n int32) {
+func (w *differ) exit(s uint8, n capture.Node) {
 	if !w.track {
 		return
 	}
@@ -239,13 +239,13 @@ func (w *differ) text(l lineSpec) string {
 		}
 		return ind + l.piece
 	case formOpen:
-		open, _ := brackets(d.Kind(int(l.node)))
+		open, _ := brackets(d.Kind(l.node))
 		return ind + w.head(d, l.node) + open
 	case formClose:
-		_, close := brackets(d.Kind(int(l.node)))
+		_, close := brackets(d.Kind(l.node))
 		return ind + close + l.tail
 	case formEmpty:
-		open, close := brackets(d.Kind(int(l.node)))
+		open, close := brackets(d.Kind(l.node))
 		return ind + w.head(d, l.node) + open + close + l.tail
 	case formBlock:
 		return ind + w.head(d, l.node) + "|"
@@ -256,22 +256,22 @@ func (w *differ) text(l lineSpec) string {
 // head is what precedes the value of node n on its line: `"key": ` for
 // an object member (the key as spelled in the source), nothing for an
 // array element or the root.
-func (w *differ) head(d *capture.Doc, n int32) string {
-	if n == 0 || !d.IsMember(int(n)) {
+func (w *differ) head(d *capture.Doc, n capture.Node) string {
+	if n == 0 || !d.IsMember(n) {
 		return ""
 	}
 	if w.mode == prettyView {
-		return `"` + string(d.RawKey(int(n))) + `": `
+		return `"` + string(d.RawKey(n)) + `": `
 	}
-	return escape.Text(`"`+string(d.RawKey(int(n)))+`"`) + ": "
+	return escape.Text(`"`+string(d.RawKey(n))+`"`) + ": "
 }
 
 // token is the text of scalar node n.
-func (w *differ) token(d *capture.Doc, n int32) string {
+func (w *differ) token(d *capture.Doc, n capture.Node) string {
 	if w.mode == prettyView {
-		return string(d.Raw(int(n)))
+		return string(d.Raw(n))
 	}
-	return escape.Text(string(d.Raw(int(n))))
+	return escape.Text(string(d.Raw(n)))
 }
 
 func brackets(k capture.Kind) (string, string) {
@@ -292,26 +292,26 @@ func tailOf(last bool) string {
 
 // oneLine reports whether string node n is rendered on one line, as
 // captured: it holds no line break and fits.
-func (w *differ) oneLine(d *capture.Doc, n int32, level int32, tail string) bool {
+func (w *differ) oneLine(d *capture.Doc, n capture.Node, level int32, tail string) bool {
 	if w.mode == prettyView {
 		return true
 	}
-	raw := d.Raw(int(n))
+	raw := d.Raw(n)
 	key := 0
-	if n > 0 && d.IsMember(int(n)) {
-		key = len(d.RawKey(int(n)))
+	if n > 0 && d.IsMember(n) {
+		key = len(d.RawKey(n))
 	}
 	// A character takes at most four bytes.
 	if len(raw)+key > 4*viewWidth+16 {
 		return false
 	}
 	// The token holds a line break only as an escape.
-	if bytes.IndexByte(raw, '\\') >= 0 && strings.Contains(d.Str(int(n)), "\n") {
+	if bytes.IndexByte(raw, '\\') >= 0 && strings.Contains(d.Str(n), "\n") {
 		return false
 	}
 	width := 2*int(level) + len(tail)
 	if key > 0 {
-		width += printWidth(d.RawKey(int(n))) + 4 // quotes, colon and space
+		width += printWidth(d.RawKey(n)) + 4 // quotes, colon and space
 	}
 	return width+printWidth(raw) <= viewWidth
 }
@@ -337,7 +337,7 @@ func blockWidth(level int32) int {
 
 // render passes the rendering of node n of side s, the value at index idx
 // of its array, as lines of kind.
-func (w *differ) render(s uint8, kind udiff.OpKind, n, idx, level int32, tail string) {
+func (w *differ) render(s uint8, kind udiff.OpKind, n capture.Node, idx, level int32, tail string) {
 	// Context needs no labels.
 	if kind == udiff.Equal {
 		w.renderIn(s, kind, n, level, tail)
@@ -349,9 +349,9 @@ func (w *differ) render(s uint8, kind udiff.OpKind, n, idx, level int32, tail st
 }
 
 // renderIn is render for a node the walk has entered.
-func (w *differ) renderIn(s uint8, kind udiff.OpKind, n, level int32, tail string) {
+func (w *differ) renderIn(s uint8, kind udiff.OpKind, n capture.Node, level int32, tail string) {
 	d := w.docs[s].d
-	switch k := d.Kind(int(n)); k {
+	switch k := d.Kind(n); k {
 	case capture.Object, capture.Array:
 		if d.Nodes[n].Skip == n+1 {
 			w.emit(kind, lineSpec{side: s, form: formEmpty, node: n, level: level, tail: tail})
@@ -373,7 +373,7 @@ func (w *differ) renderIn(s uint8, kind udiff.OpKind, n, level int32, tail strin
 			break
 		}
 		w.emit(kind, lineSpec{side: s, form: formBlock, node: n, level: level})
-		t := newBlockText(d.Str(int(n)), blockWidth(level+1))
+		t := newBlockText(d.Str(n), blockWidth(level+1))
 		it := t.from(0)
 		for {
 			p, ok := it.next()
@@ -389,18 +389,18 @@ func (w *differ) renderIn(s uint8, kind udiff.OpKind, n, level int32, tail strin
 
 // replace passes node i of a as deleted and node j of b as inserted (-1:
 // none).
-func (w *differ) replace(i, j, idxA, idxB, level int32, tailA, tailB string) {
-	if i >= 0 {
+func (w *differ) replace(i capture.Node, j capture.Node, idxA, idxB, level int32, tailA, tailB string) {
+	if i != capture.NoNode {
 		w.render(0, udiff.Delete, i, idxA, level, tailA)
 	}
-	if j >= 0 {
+	if j != capture.NoNode {
 		w.render(1, udiff.Insert, j, idxB, level, tailB)
 	}
 }
 
 // swap passes node i of a, which the walk has entered, as deleted and node
 // j of b as inserted.
-func (w *differ) swap(i, j, level int32, tailA, tailB string) {
+func (w *differ) swap(i capture.Node, j capture.Node, level int32, tailA, tailB string) {
 	w.renderIn(0, udiff.Delete, i, level, tailA)
 	w.renderIn(1, udiff.Insert, j, level, tailB)
 }
@@ -417,15 +417,15 @@ func (w *differ) line(la, lb lineSpec) {
 }
 
 // sameHeads reports whether nodes i of a and j of b have the same head.
-func (w *differ) sameHeads(i, j int32) bool {
+func (w *differ) sameHeads(i capture.Node, j capture.Node) bool {
 	a, b := w.docs[0].d, w.docs[1].d
-	ma, mb := i > 0 && a.IsMember(int(i)), j > 0 && b.IsMember(int(j))
-	return ma == mb && (!ma || bytes.Equal(a.RawKey(int(i)), b.RawKey(int(j))))
+	ma, mb := i > 0 && a.IsMember(i), j > 0 && b.IsMember(j)
+	return ma == mb && (!ma || bytes.Equal(a.RawKey(i), b.RawKey(j)))
 }
 
 // value diffs node i of a with node j of b (at indexes idxA and idxB of
 // their arrays), each followed by its tail.
-func (w *differ) value(i, j, idxA, idxB, level int32, tailA, tailB string) {
+func (w *differ) value(i capture.Node, j capture.Node, idxA, idxB, level int32, tailA, tailB string) {
 	w.enter(0, i, idxA)
 	w.enter(1, j, idxB)
 	w.diffValue(i, j, idxA, idxB, level, tailA, tailB)
@@ -433,14 +433,14 @@ func (w *differ) value(i, j, idxA, idxB, level int32, tailA, tailB string) {
 	w.exit(0, i)
 }
 
-func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
+func (w *differ) diffValue(i capture.Node, j capture.Node, idxA, idxB, level int32, tailA, tailB string) {
 	a, b := w.docs[0].d, w.docs[1].d
 	heads := w.sameHeads(i, j)
-	if heads && equalNodes(w.docs[0], w.docs[1], int(i), int(j)) {
+	if heads && equalNodes(w.docs[0], w.docs[1], i, j) {
 		w.same(i, j, level, tailA, tailB)
 		return
 	}
-	ka, kb := a.Kind(int(i)), b.Kind(int(j))
+	ka, kb := a.Kind(i), b.Kind(j)
 	container := ka == capture.Object || ka == capture.Array
 	if ka != kb || !heads || container && (a.Nodes[i].Skip == i+1 || b.Nodes[j].Skip == j+1) {
 		w.swap(i, j, level, tailA, tailB)
@@ -448,8 +448,8 @@ func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
 	}
 	switch ka {
 	case capture.Object:
-		if !w.pair.alignObjects(int(i), int(j)) {
-			w.sink.note(w, units.Thousands(a.Len(int(i)))+" and "+units.Thousands(b.Len(int(j)))+" members differ too much to align: shown replaced")
+		if !w.pair.alignObjects(i, j) {
+			w.sink.note(w, units.Thousands(a.Len(i))+" and "+units.Thousands(b.Len(j))+" members differ too much to align: shown replaced")
 			w.swap(i, j, level, tailA, tailB)
 			return
 		}
@@ -457,7 +457,7 @@ func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
 		w.members(i, j, level+1)
 		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
 	case capture.Array:
-		ea, eb, al := w.pair.alignArrays(int(i), int(j))
+		ea, eb, al := w.pair.alignArrays(i, j)
 		if !al.ok {
 			w.sink.note(w, units.Thousands(ea.n)+" and "+units.Thousands(eb.n)+" elements differ too much to align: shown replaced")
 			w.swap(i, j, level, tailA, tailB)
@@ -484,13 +484,13 @@ func (w *differ) diffValue(i, j, idxA, idxB, level int32, tailA, tailB string) {
 
 // same passes two equal values: their renderings differ at most in the
 // tail of their last line.
-func (w *differ) same(i, j, level int32, tailA, tailB string) {
+func (w *differ) same(i capture.Node, j capture.Node, level int32, tailA, tailB string) {
 	if tailA == tailB {
 		w.render(0, udiff.Equal, i, -1, level, tailA)
 		return
 	}
 	a, b := w.docs[0].d, w.docs[1].d
-	switch a.Kind(int(i)) {
+	switch a.Kind(i) {
 	case capture.Object, capture.Array:
 		if a.Nodes[i].Skip == i+1 {
 			w.line(lineSpec{side: 0, form: formEmpty, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formEmpty, node: j, level: level, tail: tailB})
@@ -520,13 +520,13 @@ func (w *differ) same(i, j, level int32, tailA, tailB string) {
 
 // members diffs two objects member by member, in the order of their keys;
 // a member only one side has is deleted or inserted where it stands.
-func (w *differ) members(i, j, level int32) {
+func (w *differ) members(i capture.Node, j capture.Node, level int32) {
 	a, b := w.docs[0].d, w.docs[1].d
-	ma, mb := elements(a, int(i)), elements(b, int(j))
+	ma, mb := elements(a, i), elements(b, j)
 	na, nb := ma.n, mb.n
 	x, y := 0, 0
 	// Members in the same order are paired in place.
-	for x < na && y < nb && sameKey(a, int(ma.at(x)), b, int(mb.at(y))) {
+	for x < na && y < nb && sameKey(a, ma.at(x), b, mb.at(y)) {
 		w.value(ma.at(x), mb.at(y), -1, -1, level, tailOf(x == na-1), tailOf(y == nb-1))
 		x++
 		y++
@@ -539,19 +539,19 @@ func (w *differ) members(i, j, level int32) {
 	for x < na || y < nb {
 		var ka, kb string
 		if x < na {
-			ka = a.Key(int(ma.at(x)))
+			ka = a.Key(ma.at(x))
 		}
 		if y < nb {
-			kb = b.Key(int(mb.at(y)))
+			kb = b.Key(mb.at(y))
 		}
 		_, aInB := inB[ka]
 		_, bInA := inA[kb]
 		switch {
 		case x < na && (!aInB || moved[ka]):
-			w.replace(ma.at(x), -1, -1, -1, level, tailOf(x == na-1), "")
+			w.replace(ma.at(x), capture.NoNode, -1, -1, level, tailOf(x == na-1), "")
 			x++
 		case y < nb && (!bInA || moved[kb]):
-			w.replace(-1, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
+			w.replace(capture.NoNode, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
 			y++
 		case x < na && y < nb && ka == kb:
 			w.value(ma.at(x), mb.at(y), -1, -1, level, tailOf(x == na-1), tailOf(y == nb-1))
@@ -559,12 +559,12 @@ func (w *differ) members(i, j, level int32) {
 			y++
 		case x >= na:
 			// Only with repeated keys, which the reader rejects.
-			w.replace(-1, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
+			w.replace(capture.NoNode, mb.at(y), -1, -1, level, "", tailOf(y == nb-1))
 			y++
 		default:
 			// The keys come in another order: this one moves.
 			moved[ka] = true
-			w.replace(ma.at(x), -1, -1, -1, level, tailOf(x == na-1), "")
+			w.replace(ma.at(x), capture.NoNode, -1, -1, level, tailOf(x == na-1), "")
 			x++
 		}
 	}
@@ -581,20 +581,20 @@ func (w *differ) elements(ea, eb elemList, al alignment, level int32) {
 			w.value(ea.at(x), eb.at(y), int32(x), int32(y), level, tailOf(x == na-1), tailOf(y == nb-1))
 		}
 		for x := x0 + p; x < x1; x++ {
-			w.replace(ea.at(x), -1, int32(x), -1, level, tailOf(x == na-1), "")
+			w.replace(ea.at(x), capture.NoNode, int32(x), -1, level, tailOf(x == na-1), "")
 		}
 		for y := y0 + p; y < y1; y++ {
-			w.replace(-1, eb.at(y), -1, int32(y), level, "", tailOf(y == nb-1))
+			w.replace(capture.NoNode, eb.at(y), -1, int32(y), level, "", tailOf(y == nb-1))
 		}
 	})
 }
 
 // blocks diffs the lines of two strings shown as blocks at level: their
 // common first and last lines are context, the lines between are aligned.
-func (w *differ) blocks(i, j, level int32) {
+func (w *differ) blocks(i capture.Node, j capture.Node, level int32) {
 	width := blockWidth(level)
-	ta := newBlockText(w.docs[0].d.Str(int(i)), width)
-	tb := newBlockText(w.docs[1].d.Str(int(j)), width)
+	ta := newBlockText(w.docs[0].d.Str(i), width)
+	tb := newBlockText(w.docs[1].d.Str(j), width)
 	pre, startA, startB, endA, endB := commonEnds(ta, tb)
 	it := ta.from(0)
 	for range pre {
@@ -1008,16 +1008,16 @@ func layoutDiff(p *docPair, mode viewMode, changes []Change, ctx int, label labe
 	w := newDiffer(p, mode, l)
 	if mode == reviewView {
 		w.track = true
-		w.marks = [2]map[int32][]int32{{}, {}}
+		w.marks = [2]map[capture.Node][]int32{{}, {}}
 		for c, ch := range changes {
 			na, nb := ch.na, ch.nb
 			if !ch.known {
-				na, nb = lookup32(a.d, ch.Pointer), lookup32(b.d, ch.Pointer)
+				na, nb = lookupNode(a.d, ch.Pointer), lookupNode(b.d, ch.Pointer)
 			}
-			if na >= 0 {
+			if na != capture.NoNode {
 				w.marks[0][na] = append(w.marks[0][na], int32(c))
 			}
-			if nb >= 0 {
+			if nb != capture.NoNode {
 				w.marks[1][nb] = append(w.marks[1][nb], int32(c))
 			}
 		}
@@ -1027,15 +1027,15 @@ func layoutDiff(p *docPair, mode viewMode, changes []Change, ctx int, label labe
 	return l.spans
 }
 
-func lookup32(d *capture.Doc, ptr string) int32 {
+func lookupNode(d *capture.Doc, ptr string) capture.Node {
 	if len(d.Nodes) == 0 {
-		return -1
+		return capture.NoNode
 	}
 	n, err := d.Lookup(ptr)
 	if err != nil {
-		return -1
+		return capture.NoNode
 	}
-	return int32(n)
+	return n
 }
 
 // hunkWriter writes the lines of a diff that fall in its hunks.

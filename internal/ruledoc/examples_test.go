@@ -142,7 +142,7 @@ func checkExample(r *rules.Rule, dir string) (*ruledoc.Example, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	shown, focus := node, -1
+	shown, focus := node, capture.NoNode
 	if k := c.Doc.Kind(node); k != capture.Object && k != capture.Array && ptr != "" {
 		shown, focus = c.Doc.ParentOf(node), node
 	}
@@ -449,7 +449,7 @@ func clip(l string) string {
 // their order, with long strings shortened and containers below the
 // first two levels, or beyond maxMembers, elided. focus, when not -1, is
 // a child of shown that is always written.
-func excerpt(d *capture.Doc, shown, focus int) string {
+func excerpt(d *capture.Doc, shown capture.Node, focus capture.Node) string {
 	var b strings.Builder
 	w := bufio.NewWriter(&b)
 	writeValue(w, d, shown, focus, 0)
@@ -458,7 +458,7 @@ func excerpt(d *capture.Doc, shown, focus int) string {
 	return cut(b.String())
 }
 
-func writeValue(w *bufio.Writer, d *capture.Doc, i, focus, depth int) {
+func writeValue(w *bufio.Writer, d *capture.Doc, i capture.Node, focus capture.Node, depth int) {
 	switch d.Kind(i) {
 	case capture.String:
 		// As the input spells it, escapes included (a rule may be about
@@ -503,7 +503,7 @@ func writeValue(w *bufio.Writer, d *capture.Doc, i, focus, depth int) {
 				w.Write(quote(d.Key(kids[k])))
 				w.WriteString(": ")
 			}
-			writeValue(w, d, kids[k], -1, depth+1)
+			writeValue(w, d, kids[k], capture.NoNode, depth+1)
 			if k < n-1 {
 				w.WriteString(",")
 			}

@@ -191,11 +191,11 @@ func TestPiConversationsKeepTheirCachedPrefix(t *testing.T) {
 		for _, res := range batch {
 			if od, fd := res.Original.Doc, res.Final.Doc; res.Original.Provider == capture.Anthropic {
 				lastHas := func(d *capture.Doc) bool {
-					last := -1
+					last := capture.NoNode
 					for t := range d.Children(d.Get(0, "tools")) {
 						last = t
 					}
-					return d.Get(last, "cache_control") >= 0
+					return d.Get(last, "cache_control") != capture.NoNode
 				}
 				if lastHas(od) && !lastHas(fd) {
 					t.Errorf("%s: a declaration follows the last tool breakpoint", res.Original.Name)

@@ -2,8 +2,9 @@ package catalogrules
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
+	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform"
@@ -104,8 +105,8 @@ func replaceCatalogs(p *rules.Pass, cats []embedded, blocks []string) error {
 func replaceQuoted(p *rules.Pass, cats []embedded, quoted [][]byte) error {
 	c := p.Capture
 	d := c.Doc
-	byNode := map[int][]int{}
-	var nodes []int
+	byNode := map[capture.Node][]int{}
+	var nodes []capture.Node
 	for i, e := range cats {
 		n := e.Segment.Node
 		if _, ok := byNode[n]; !ok {
@@ -113,7 +114,7 @@ func replaceQuoted(p *rules.Pass, cats []embedded, quoted [][]byte) error {
 		}
 		byNode[n] = append(byNode[n], i)
 	}
-	sort.Ints(nodes)
+	slices.Sort(nodes)
 	var edits []rules.Edit
 	for _, n := range nodes {
 		node := d.Nodes[n]

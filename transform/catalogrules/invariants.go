@@ -19,7 +19,7 @@ func catalogTexts(c *capture.Capture) []string {
 		if s.Kind != capture.SecSystem || s.Prov != capture.ProvSystem {
 			continue
 		}
-		end := int(d.Nodes[s.Node].Skip)
+		end := d.Nodes[s.Node].Skip
 		for n := s.Node; n < end; n++ {
 			if raw := string(d.Raw(n)); d.Kind(n) == capture.String && (strings.Contains(raw, "skill-optimizer:auto") || strings.Contains(raw, "<skill_index ")) {
 				out = append(out, d.Str(n))
@@ -266,10 +266,10 @@ var paginationComplete = &rules.Rule{
 }
 
 // prefetchBlocks returns (pointer, block) of every prefetch overlay.
-func prefetchBlocks(c *capture.Capture) map[int]string {
-	out := map[int]string{}
+func prefetchBlocks(c *capture.Capture) map[capture.Node]string {
+	out := map[capture.Node]string{}
 	d := c.Doc
-	for n := range d.Nodes {
+	for n := range capture.Node(len(d.Nodes)) {
 		if d.Kind(n) == capture.String && strings.Contains(string(d.Raw(n)), "skill_prefetch") {
 			t := d.Str(n)
 			if i := strings.Index(t, prefetchTag); i >= 0 {
@@ -282,12 +282,12 @@ func prefetchBlocks(c *capture.Capture) map[int]string {
 
 // added keeps the overlays of after that were not already in before (an
 // overlay the capture arrived with is not the transform's doing).
-func added(after, before map[int]string) map[int]string {
+func added(after, before map[capture.Node]string) map[capture.Node]string {
 	old := map[string]bool{}
 	for _, b := range before {
 		old[b] = true
 	}
-	out := map[int]string{}
+	out := map[capture.Node]string{}
 	for n, b := range after {
 		if !old[b] {
 			out[n] = b

@@ -87,7 +87,7 @@ var prefetch = &rules.Rule{
 			}
 		}
 		node, text := latestHumanText(p.Capture)
-		if node < 0 || strings.TrimSpace(text) == "" {
+		if node == capture.NoNode || strings.TrimSpace(text) == "" {
 			p.Idle("no human text to match")
 			return nil
 		}
@@ -158,8 +158,8 @@ func prefetchEntry(sk catalog.Skill) string {
 }
 
 // latestHumanText returns the string node and text of the latest genuine
-// human text of a capture, or -1.
-func latestHumanText(c *capture.Capture) (int, string) {
+// human text of a capture, or capture.NoNode.
+func latestHumanText(c *capture.Capture) (capture.Node, string) {
 	segs := c.Segments()
 	for k := len(segs) - 1; k >= 0; k-- {
 		s := segs[k]
@@ -171,8 +171,8 @@ func latestHumanText(c *capture.Capture) (int, string) {
 			return s.Node, d.Str(s.Node)
 		}
 		// A whole message or block: its last text string.
-		best := -1
-		end := int(d.Nodes[s.Node].Skip)
+		best := capture.NoNode
+		end := d.Nodes[s.Node].Skip
 		for n := s.Node; n < end; n++ {
 			if d.Kind(n) != capture.String {
 				continue
@@ -181,9 +181,9 @@ func latestHumanText(c *capture.Capture) (int, string) {
 				best = n
 			}
 		}
-		if best >= 0 {
+		if best != capture.NoNode {
 			return best, d.Str(best)
 		}
 	}
-	return -1, ""
+	return capture.NoNode, ""
 }

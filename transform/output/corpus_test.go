@@ -34,7 +34,7 @@ func rewriteStrings(t *testing.T, c *capture.Capture, fn func(s string) (string,
 		text       []byte
 	}
 	var edits []edit
-	for n := range d.Nodes {
+	for n := range capture.Node(len(d.Nodes)) {
 		if d.Kind(n) != capture.String {
 			continue
 		}
@@ -222,7 +222,7 @@ func TestHeadTailOnRealConversations(t *testing.T) {
 	for _, mode := range []string{"omit", "marker"} {
 		res := run(c, 0, 1, mode)
 		d := res.Final.Doc
-		first := -1
+		first := capture.NoNode
 		for m := range d.Children(d.Get(0, "contents")) {
 			first = m
 			break

@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,10 +89,10 @@ func isTruncated(s string) bool {
 	return strings.HasSuffix(s, " chars]") && strings.Contains(s, "[… truncated ")
 }
 
-// messagesNode returns the array holding the conversation, or -1.
-func messagesNode(c *capture.Capture) int {
+// messagesNode returns the array holding the conversation, or capture.NoNode.
+func messagesNode(c *capture.Capture) capture.Node {
 	d := c.Doc
-	var n int
+	var n capture.Node
 	switch c.Provider {
 	case capture.Anthropic, capture.OpenAIChat, capture.Mistral:
 		n = d.Get(0, "messages")
@@ -105,14 +106,14 @@ func messagesNode(c *capture.Capture) int {
 			n = d.Get(0, "messages")
 		}
 	default:
-		return -1
+		return capture.NoNode
 	}
 	if d.Kind(n) != capture.Array {
-		return -1
+		return capture.NoNode
 	}
 	for m := range d.Children(n) {
-		if d.Kind(m) != capture.Object || (d.Get(m, "role") < 0 && c.Provider != capture.OpenAIResponses) {
-			return -1 // e.g. Pi session entries: not a plain message list
+		if d.Kind(m) != capture.Object || (d.Get(m, "role") == capture.NoNode && c.Provider != capture.OpenAIResponses) {
+			return capture.NoNode // e.g. Pi session entries: not a plain message list
 		}
 	}
 	return n
@@ -120,10 +121,10 @@ func messagesNode(c *capture.Capture) int {
 
 // msgInfo is what the assembly needs to know about one message.
 type msgInfo struct {
-	node   int
+	node   capture.Node
 	chars  int
 	marker bool
-	cuts   []int // string nodes that may be truncated
+	cuts   []capture.Node // string nodes that may be truncated
 }
 
 // item is one entry of the assembled history: a unit of messages or the
@@ -145,8 +146,8 @@ type assembly struct {
 	omittedChars int // their characters
 	// canHandle says the marker names the handle of the archived history.
 	canHandle bool
-	repl      map[int]string // truncated texts by string node
-	oldGone   bool           // a marker of an earlier pass was dropped
+	repl      map[capture.Node]string // truncated texts by string node
+	oldGone   bool                    // a marker of an earlier pass was dropped
 	// lead is the number of leading system and developer messages of a
 	// chat-shaped body: instructions, not history. They stay as they are
 	// and do not count as head messages.
@@ -162,13 +163,13 @@ func runHeadTail(p *rules.Pass) error {
 	c := p.Capture
 	d := c.Doc
 	arr := messagesNode(c)
-	if arr < 0 {
+	if arr == capture.NoNode {
 		p.Idle("no message history")
 		return nil
 	}
-	a := &assembly{d: d, opts: opts, repl: map[int]string{}}
+	a := &assembly{d: d, opts: opts, repl: map[capture.Node]string{}}
 	// Loaded skill files are never cut.
-	keepText := map[int]bool{}
+	keepText := map[capture.Node]bool{}
 	for _, r := range passResults(p) {
 		if r.skill {
 			for _, t := range r.texts {
@@ -200,7 +201,7 @@ func runHeadTail(p *rules.Pass) error {
 		// The handle names the history as read, before any rule changed it.
 		orig := string(d.Raw(arr))
 		if p.Original != nil && p.Original.Provider == c.Provider {
-			if oa := messagesNode(p.Original); oa >= 0 {
+			if oa := messagesNode(p.Original); oa != capture.NoNode {
 				orig = string(p.Original.Doc.Raw(oa))
 			}
 		}
@@ -390,7 +391,7 @@ func markerMessage(c *capture.Capture, n, chars int, handle string) []byte {
 
 // describeMsg counts a message's characters and finds its cuttable texts
 // (not those in keep, not those of server-produced content).
-func describeMsg(d *capture.Doc, m int, keep map[int]bool) msgInfo {
+func describeMsg(d *capture.Doc, m capture.Node, keep map[capture.Node]bool) msgInfo {
 	info := msgInfo{node: m}
 	for i := range d.Walk(m) {
 		if d.Kind(i) != capture.String {
@@ -427,7 +428,7 @@ var cutKeys = map[string]bool{"text": true, "content": true, "output": true}
 // underThinking reports whether string i of message m lies in reasoning,
 // or in content a provider's server produced (a server tool's call or
 // result replayed in an assistant turn): neither is text to shorten.
-func underThinking(d *capture.Doc, i, m int) bool {
+func underThinking(d *capture.Doc, i capture.Node, m capture.Node) bool {
 	if serverItem(d.GetStr(m, "type")) {
 		return true
 	}
@@ -448,9 +449,9 @@ func underThinking(d *capture.Doc, i, m int) bool {
 // cut shortens the longest cuttable texts of a message by excess characters
 // in total, each ending with a counted marker. Texts already truncated are
 // not cut again.
-func cut(d *capture.Doc, m msgInfo, excess int, repl map[int]string) {
-	nodes := append([]int{}, m.cuts...)
-	cur := func(i int) string {
+func cut(d *capture.Doc, m msgInfo, excess int, repl map[capture.Node]string) {
+	nodes := append([]capture.Node{}, m.cuts...)
+	cur := func(i capture.Node) string {
 		if s, ok := repl[i]; ok {
 			return s
 		}
@@ -500,7 +501,7 @@ func prefixRunes(s string, n int) string {
 	return s[:i]
 }
 
-func unitChars(d *capture.Doc, msgs []msgInfo, u [2]int, repl map[int]string) int {
+func unitChars(d *capture.Doc, msgs []msgInfo, u [2]int, repl map[capture.Node]string) int {
 	n := 0
 	for k := u[0]; k < u[1]; k++ {
 		n += msgs[k].chars
@@ -514,9 +515,9 @@ func unitChars(d *capture.Doc, msgs []msgInfo, u [2]int, repl map[int]string) in
 }
 
 // splice returns the bytes of node with some string nodes replaced.
-func splice(d *capture.Doc, node int, repl map[int]string) []byte {
+func splice(d *capture.Doc, node capture.Node, repl map[capture.Node]string) []byte {
 	n := &d.Nodes[node]
-	var inside []int
+	var inside []capture.Node
 	for i := range repl {
 		if d.Contains(node, i) {
 			inside = append(inside, i)
@@ -525,7 +526,7 @@ func splice(d *capture.Doc, node int, repl map[int]string) []byte {
 	if len(inside) == 0 {
 		return d.Src[n.Start:n.End]
 	}
-	sort.Ints(inside)
+	slices.Sort(inside)
 	var b []byte
 	prev := int(n.Start)
 	for _, i := range inside {
@@ -539,9 +540,9 @@ func splice(d *capture.Doc, node int, repl map[int]string) []byte {
 
 // rebuildArray writes parts as the elements of array arr, keeping its
 // opening and closing whitespace and the separator of its first elements.
-func rebuildArray(d *capture.Doc, arr int, parts [][]byte) []byte {
+func rebuildArray(d *capture.Doc, arr capture.Node, parts [][]byte) []byte {
 	a := &d.Nodes[arr]
-	var elems []int
+	var elems []capture.Node
 	for m := range d.Children(arr) {
 		elems = append(elems, m)
 	}
@@ -645,11 +646,11 @@ func serverItem(typ string) bool {
 // modelOutput reports whether a Responses input item is output of a model
 // turn replayed: reasoning, a call the model made, an assistant message.
 // User, developer and system messages and the client's outputs are not.
-func modelOutput(d *capture.Doc, it int) bool {
+func modelOutput(d *capture.Doc, it capture.Node) bool {
 	switch typ := d.GetStr(it, "type"); {
 	case typ == "reasoning":
 		return true
-	case typ == "message" || typ == "" && d.Get(it, "role") >= 0:
+	case typ == "message" || typ == "" && d.Get(it, "role") != capture.NoNode:
 		return d.GetStr(it, "role") == "assistant"
 	case strings.HasSuffix(typ, "_output") || typ == "mcp_approval_response" || typ == "item_reference":
 		return false
@@ -659,7 +660,7 @@ func modelOutput(d *capture.Doc, it int) bool {
 
 // callIDs returns the tool-call IDs a message issues and answers (Gemini,
 // which has no IDs, reports calls and answers as flags).
-func callIDs(c *capture.Capture, d *capture.Doc, m int) (calls, answers []string, gCall, gAnswer bool) {
+func callIDs(c *capture.Capture, d *capture.Doc, m capture.Node) (calls, answers []string, gCall, gAnswer bool) {
 	switch c.Provider {
 	case capture.Anthropic:
 		for b := range d.Children(d.Get(m, "content")) {
@@ -692,10 +693,10 @@ func callIDs(c *capture.Capture, d *capture.Doc, m int) (calls, answers []string
 		}
 	case capture.Gemini:
 		for part := range d.Children(d.Get(m, "parts")) {
-			if d.GetAny(part, "functionCall", "function_call") >= 0 {
+			if d.GetAny(part, "functionCall", "function_call") != capture.NoNode {
 				gCall = true
 			}
-			if d.GetAny(part, "functionResponse", "function_response") >= 0 {
+			if d.GetAny(part, "functionResponse", "function_response") != capture.NoNode {
 				gAnswer = true
 			}
 		}

@@ -63,7 +63,7 @@ func labels(c *capture.Capture) []labelled {
 			out = append(out, l)
 		}
 	}
-	if arr := messagesNode(c); arr >= 0 {
+	if arr := messagesNode(c); arr != capture.NoNode {
 		for m := range d.Children(arr) {
 			for i := range d.Walk(m) {
 				if d.Kind(i) == capture.String && strings.HasPrefix(d.Str(i), middlePrefix) {

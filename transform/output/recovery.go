@@ -71,7 +71,7 @@ var planners = map[string]func(p *rules.Pass, opts rules.Options) planner{
 // claim is a text a rule replaces.
 type claim struct {
 	rule  string
-	node  int // the string node, in the capture the gate decided on
+	node  capture.Node // the string node, in the capture the gate decided on
 	text  string
 	rep   replacement
 	saved int // bytes, as the body has them

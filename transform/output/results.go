@@ -11,12 +11,12 @@ import (
 // shape: where its text lives, which tool produced it, and the flags that
 // decide what the output rules may do with it.
 type toolResult struct {
-	node   int    // the result block, item, part or message
-	texts  []int  // the string nodes holding its text, in order
-	name   string // the tool's name ("" when unknown)
-	isErr  bool   // is_error, isError, a non-zero exit code, response.error
-	media  bool   // holds images, documents or other non-text content
-	nested bool   // a nested Pi result (parentToolCallId): never changed
+	node   capture.Node   // the result block, item, part or message
+	texts  []capture.Node // the string nodes holding its text, in order
+	name   string         // the tool's name ("" when unknown)
+	isErr  bool           // is_error, isError, a non-zero exit code, response.error
+	media  bool           // holds images, documents or other non-text content
+	nested bool           // a nested Pi result (parentToolCallId): never changed
 	// skill says the result is a skill file the model loaded: a read of a
 	// SKILL.md or of a file inside a catalogued skill's folder. The model
 	// asked for those instructions; no output rule shortens them.
@@ -47,7 +47,7 @@ func resultsWith(c, cat *capture.Capture) []toolResult {
 	names := callNames(c)
 	var skills *skillFiles
 	var out []toolResult
-	seen := map[int]bool{}
+	seen := map[capture.Node]bool{}
 	add := func(r toolResult) {
 		if !seen[r.node] {
 			seen[r.node] = true
@@ -73,7 +73,7 @@ func resultsWith(c, cat *capture.Capture) []toolResult {
 
 // resultNodes returns the result units inside the subtree of a tool-results
 // segment (a segment may be one block or a whole message of them).
-func resultNodes(c *capture.Capture, node int) []int {
+func resultNodes(c *capture.Capture, node capture.Node) []capture.Node {
 	d := c.Doc
 	switch c.Provider {
 	case capture.Anthropic:
@@ -82,15 +82,15 @@ func resultNodes(c *capture.Capture, node int) []int {
 		// sit in assistant turns: the provider produced them, and replays
 		// them as they are.
 		if d.StrIs(d.Get(node, "type"), "tool_result") {
-			if msg := d.ParentOf(d.ParentOf(node)); msg >= 0 && d.StrIs(d.Get(msg, "role"), "assistant") {
+			if msg := d.ParentOf(d.ParentOf(node)); msg != capture.NoNode && d.StrIs(d.Get(msg, "role"), "assistant") {
 				return nil
 			}
-			return []int{node}
+			return []capture.Node{node}
 		}
 		if d.StrIs(d.Get(node, "role"), "assistant") {
 			return nil
 		}
-		var out []int
+		var out []capture.Node
 		for b := range d.Children(d.Get(node, "content")) {
 			if d.StrIs(d.Get(b, "type"), "tool_result") {
 				out = append(out, b)
@@ -98,19 +98,19 @@ func resultNodes(c *capture.Capture, node int) []int {
 		}
 		return out
 	case capture.Gemini:
-		if d.GetAny(node, "functionResponse", "function_response") >= 0 {
-			return []int{node}
+		if d.GetAny(node, "functionResponse", "function_response") != capture.NoNode {
+			return []capture.Node{node}
 		}
-		var out []int
+		var out []capture.Node
 		parts := d.Get(node, "parts")
 		if d.Kind(parts) == capture.Object {
-			parts = -1
-			if d.GetAny(d.Get(node, "parts"), "functionResponse", "function_response") >= 0 {
-				return []int{d.Get(node, "parts")}
+			parts = capture.NoNode
+			if d.GetAny(d.Get(node, "parts"), "functionResponse", "function_response") != capture.NoNode {
+				return []capture.Node{d.Get(node, "parts")}
 			}
 		}
 		for p := range d.Children(parts) {
-			if d.GetAny(p, "functionResponse", "function_response") >= 0 {
+			if d.GetAny(p, "functionResponse", "function_response") != capture.NoNode {
 				out = append(out, p)
 			}
 		}
@@ -121,15 +121,15 @@ func resultNodes(c *capture.Capture, node int) []int {
 	anc := append(d.Ancestors(node), node)
 	for k := len(anc) - 1; k > 0; k-- {
 		n := anc[k]
-		if d.Get(n, "role") >= 0 || d.Get(n, "type") >= 0 && c.Provider == capture.OpenAIResponses && d.Get(n, "call_id") >= 0 {
-			return []int{n}
+		if d.Get(n, "role") != capture.NoNode || d.Get(n, "type") != capture.NoNode && c.Provider == capture.OpenAIResponses && d.Get(n, "call_id") != capture.NoNode {
+			return []capture.Node{n}
 		}
 	}
-	return []int{node}
+	return []capture.Node{node}
 }
 
 // readResult reads one result unit.
-func readResult(c *capture.Capture, n int, names map[string]string) (toolResult, bool) {
+func readResult(c *capture.Capture, n capture.Node, names map[string]string) (toolResult, bool) {
 	d := c.Doc
 	r := toolResult{node: n}
 	switch c.Provider {
@@ -159,7 +159,7 @@ func readResult(c *capture.Capture, n int, names map[string]string) (toolResult,
 		r.texts, r.media = textBlocks(d, d.Get(n, "output"))
 	case capture.Gemini:
 		fr := d.GetAny(n, "functionResponse", "function_response")
-		if fr < 0 {
+		if fr == capture.NoNode {
 			return r, false
 		}
 		r.name = d.GetStr(fr, "name")
@@ -170,7 +170,7 @@ func readResult(c *capture.Capture, n int, names map[string]string) (toolResult,
 					r.texts = append(r.texts, m)
 				}
 			}
-			if e := d.Get(resp, "error"); e >= 0 && d.Kind(e) != capture.Null && d.Kind(e) != capture.False {
+			if e := d.Get(resp, "error"); e != capture.NoNode && d.Kind(e) != capture.Null && d.Kind(e) != capture.False {
 				r.isErr = true
 			}
 		}
@@ -182,7 +182,7 @@ func readResult(c *capture.Capture, n int, names map[string]string) (toolResult,
 		case "toolResult":
 			r.name = d.GetStr(n, "toolName")
 			r.isErr = d.Kind(d.Get(n, "isError")) == capture.True
-			r.nested = d.Get(n, "parentToolCallId") >= 0 || d.Get(d.Get(n, "details"), "parentToolCallId") >= 0
+			r.nested = d.Get(n, "parentToolCallId") != capture.NoNode || d.Get(d.Get(n, "details"), "parentToolCallId") != capture.NoNode
 			r.texts, r.media = textBlocks(d, d.Get(n, "content"))
 		case "bashExecution":
 			if d.Kind(d.Get(n, "excludeFromContext")) == capture.True {
@@ -193,7 +193,7 @@ func readResult(c *capture.Capture, n int, names map[string]string) (toolResult,
 				r.isErr = true
 			}
 			if o := d.Get(n, "output"); d.Kind(o) == capture.String {
-				r.texts = []int{o}
+				r.texts = []capture.Node{o}
 			}
 		default:
 			return r, false
@@ -206,12 +206,12 @@ func readResult(c *capture.Capture, n int, names map[string]string) (toolResult,
 
 // textBlocks returns the string nodes of a content value that is a string
 // or an array of text blocks, and whether it holds anything but text.
-func textBlocks(d *capture.Doc, content int) ([]int, bool) {
+func textBlocks(d *capture.Doc, content capture.Node) ([]capture.Node, bool) {
 	switch d.Kind(content) {
 	case capture.String:
-		return []int{content}, false
+		return []capture.Node{content}, false
 	case capture.Array:
-		var texts []int
+		var texts []capture.Node
 		media := false
 		for b := range d.Children(content) {
 			switch {
@@ -230,15 +230,15 @@ func textBlocks(d *capture.Doc, content int) ([]int, bool) {
 		}
 		return texts, media
 	}
-	return nil, content >= 0 && d.Kind(content) != capture.Null
+	return nil, content != capture.NoNode && d.Kind(content) != capture.Null
 }
 
 // callNames maps tool-call IDs to tool names, from the calls in the
 // capture's history.
 func callNames(c *capture.Capture) map[string]string {
-	return byCallID(c, func(d *capture.Doc, call, fn int) (string, bool) {
+	return byCallID(c, func(d *capture.Doc, call capture.Node, fn capture.Node) (string, bool) {
 		name := d.GetStr(call, "name")
-		if name == "" && fn >= 0 {
+		if name == "" && fn != capture.NoNode {
 			name = d.GetStr(fn, "name")
 		}
 		return name, name != ""
@@ -247,16 +247,16 @@ func callNames(c *capture.Capture) map[string]string {
 
 // byCallID maps the ID of every tool call in the capture's history (its
 // "id" and its "call_id") to what value derives from the call object and
-// its "function" member (-1 when absent); the first call of an ID wins,
+// its "function" member (NoNode when absent); the first call of an ID wins,
 // and calls value rejects are left out.
-func byCallID(c *capture.Capture, value func(d *capture.Doc, call, fn int) (string, bool)) map[string]string {
+func byCallID(c *capture.Capture, value func(d *capture.Doc, call, fn capture.Node) (string, bool)) map[string]string {
 	d := c.Doc
 	out := map[string]string{}
 	for _, s := range c.Segments() {
 		if s.Kind != capture.SecToolCalls {
 			continue
 		}
-		for i := s.Node; i < int(d.Nodes[s.Node].Skip); i++ {
+		for i := s.Node; i < d.Nodes[s.Node].Skip; i++ {
 			if d.Kind(i) != capture.Object {
 				continue
 			}

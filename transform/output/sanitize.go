@@ -61,12 +61,12 @@ func runSanitize(p *rules.Pass) error {
 
 // assistantTextKey reports whether string node i is prose an assistant
 // wrote: a "text" member, or a message's "content" string.
-func assistantTextKey(d *capture.Doc, i, parent int) bool {
+func assistantTextKey(d *capture.Doc, i capture.Node, parent capture.Node) bool {
 	switch d.Key(i) {
 	case "text":
 		return true
 	case "content":
-		return d.Get(parent, "role") >= 0
+		return d.Get(parent, "role") != capture.NoNode
 	}
 	// Gemini parts and Mistral/chat content arrays may hold bare strings.
 	return false

@@ -21,7 +21,7 @@ type skillFiles struct {
 	args map[string]string // call ID → the text of its arguments
 	// gemini maps a functionResponse part to the arguments of the
 	// functionCall it answers (Gemini calls carry no IDs).
-	gemini map[int]string
+	gemini map[capture.Node]string
 }
 
 func newSkillFiles(c, cat *capture.Capture) *skillFiles {
@@ -34,7 +34,7 @@ func newSkillFiles(c, cat *capture.Capture) *skillFiles {
 
 // loaded reports whether result unit n answers a call that read a skill
 // file.
-func (s *skillFiles) loaded(c *capture.Capture, n int) bool {
+func (s *skillFiles) loaded(c *capture.Capture, n capture.Node) bool {
 	d := c.Doc
 	var args string
 	switch c.Provider {
@@ -134,12 +134,12 @@ func isNameByte(b byte) bool {
 // callArgs maps tool-call IDs to the decoded text of the call's arguments
 // (all their strings, or the JSON text of arguments sent as a string).
 func callArgs(c *capture.Capture) map[string]string {
-	return byCallID(c, func(d *capture.Doc, call, fn int) (string, bool) {
+	return byCallID(c, func(d *capture.Doc, call capture.Node, fn capture.Node) (string, bool) {
 		args := d.GetAny(call, "input", "arguments", "args")
-		if args < 0 && fn >= 0 {
+		if args == capture.NoNode && fn != capture.NoNode {
 			args = d.GetAny(fn, "arguments", "args")
 		}
-		if args < 0 {
+		if args == capture.NoNode {
 			return "", false
 		}
 		return stringsOf(d, args), true
@@ -147,7 +147,7 @@ func callArgs(c *capture.Capture) map[string]string {
 }
 
 // stringsOf joins the decoded strings of a value, one per line.
-func stringsOf(d *capture.Doc, n int) string {
+func stringsOf(d *capture.Doc, n capture.Node) string {
 	if d.Kind(n) == capture.String {
 		return d.Str(n)
 	}
@@ -163,31 +163,31 @@ func stringsOf(d *capture.Doc, n int) string {
 
 // geminiCallArgs pairs each functionResponse part with the functionCall of
 // the same name in the model turn before it, in order.
-func geminiCallArgs(c *capture.Capture) map[int]string {
+func geminiCallArgs(c *capture.Capture) map[capture.Node]string {
 	d := c.Doc
-	out := map[int]string{}
-	root := 0
-	if r := d.Get(0, "request"); d.Kind(r) == capture.Object && d.Get(0, "contents") < 0 {
+	out := map[capture.Node]string{}
+	root := capture.Node(0)
+	if r := d.Get(0, "request"); d.Kind(r) == capture.Object && d.Get(0, "contents") == capture.NoNode {
 		root = r
 	}
-	var pending []int // functionCall nodes of the latest model turn
+	var pending []capture.Node // functionCall nodes of the latest model turn
 	for content := range d.Children(d.Get(root, "contents")) {
-		var calls []int
+		var calls []capture.Node
 		for part := range d.Children(d.Get(content, "parts")) {
-			if fc := d.GetAny(part, "functionCall", "function_call"); fc >= 0 {
+			if fc := d.GetAny(part, "functionCall", "function_call"); fc != capture.NoNode {
 				calls = append(calls, fc)
 			}
 			fr := d.GetAny(part, "functionResponse", "function_response")
-			if fr < 0 {
+			if fr == capture.NoNode {
 				continue
 			}
 			name := d.GetStr(fr, "name")
 			for k, fc := range pending {
-				if fc >= 0 && d.GetStr(fc, "name") == name {
-					if args := d.Get(fc, "args"); args >= 0 {
+				if fc != capture.NoNode && d.GetStr(fc, "name") == name {
+					if args := d.Get(fc, "args"); args != capture.NoNode {
 						out[part] = stringsOf(d, args)
 					}
-					pending[k] = -1
+					pending[k] = capture.NoNode
 					break
 				}
 			}

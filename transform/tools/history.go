@@ -106,14 +106,14 @@ func history(c *capture.Capture) historyUse {
 		if s.Name != "" {
 			h.Called[s.Name] = true
 		}
-		subtree(d, s.Node, func(i int) {
+		subtree(d, s.Node, func(i capture.Node) {
 			name, call := callName(d, i)
 			if !call {
 				return
 			}
 			h.Called[name] = true
 			if name == transform.SearchToolName {
-				for _, n := range []int{i, d.ParentOf(i)} {
+				for _, n := range []capture.Node{i, d.ParentOf(i)} {
 					for _, k := range []string{"id", "call_id", "toolCallId"} {
 						if v := d.GetStr(n, k); v != "" {
 							searchCalls[v] = true
@@ -130,7 +130,7 @@ func history(c *capture.Capture) historyUse {
 			if s.Name != "" {
 				h.Called[s.Name] = true
 			}
-			subtree(d, s.Node, func(i int) {
+			subtree(d, s.Node, func(i capture.Node) {
 				if d.Kind(i) != capture.Object {
 					return
 				}
@@ -154,11 +154,11 @@ func history(c *capture.Capture) historyUse {
 }
 
 // subtree calls fn for node n and its descendants, at most maxHistoryScan.
-func subtree(d *capture.Doc, n int, fn func(int)) {
-	if n < 0 {
+func subtree(d *capture.Doc, n capture.Node, fn func(capture.Node)) {
+	if n == capture.NoNode {
 		return
 	}
-	end := min(int(d.Nodes[n].Skip), n+maxHistoryScan)
+	end := min(d.Nodes[n].Skip, n+maxHistoryScan)
 	for i := n; i < end; i++ {
 		fn(i)
 	}
@@ -168,7 +168,7 @@ func subtree(d *capture.Doc, n int, fn func(int)) {
 // Anthropic tool_use blocks, Chat and Mistral tool_calls functions, OpenAI
 // Responses function calls, Gemini functionCall parts and Pi toolCall
 // blocks.
-func callName(d *capture.Doc, i int) (string, bool) {
+func callName(d *capture.Doc, i capture.Node) (string, bool) {
 	if d.Kind(i) != capture.Object {
 		return "", false
 	}
@@ -188,7 +188,7 @@ func callName(d *capture.Doc, i int) (string, bool) {
 // resultName returns the tool a result object names, if it does (Pi
 // toolResult messages, Gemini functionResponse parts, Chat and Mistral tool
 // messages with a name, Responses outputs with a name).
-func resultName(d *capture.Doc, i int) string {
+func resultName(d *capture.Doc, i capture.Node) string {
 	if n := d.GetStr(i, "toolName"); n != "" {
 		return n
 	}
@@ -206,8 +206,8 @@ func resultName(d *capture.Doc, i int) string {
 // tool_reference objects, tool_search_output and additional_tools lists, and
 // — when search is set — the "activated" list of an optimizer_tool_search
 // result, given as JSON or as a string holding JSON.
-func scanActivations(d *capture.Doc, n int, search bool, act map[string]bool) {
-	subtree(d, n, func(i int) {
+func scanActivations(d *capture.Doc, n capture.Node, search bool, act map[string]bool) {
+	subtree(d, n, func(i capture.Node) {
 		switch d.Kind(i) {
 		case capture.Object:
 			switch d.GetStr(i, "type") {
@@ -246,7 +246,7 @@ func scanActivations(d *capture.Doc, n int, search bool, act map[string]bool) {
 	})
 }
 
-func addActivated(d *capture.Doc, arr int, act map[string]bool) {
+func addActivated(d *capture.Doc, arr capture.Node, act map[string]bool) {
 	if d.Kind(arr) != capture.Array {
 		return
 	}

@@ -298,12 +298,12 @@ var toolVerbs = sync.OnceValue(func() map[string]bool {
 
 // toolSchemaTerms walks a parameter schema (bounded) and appends the terms
 // of its property names, titles, descriptions and string enum values.
-func toolSchemaTerms(tt *toolTermer, out []int32, d *capture.Doc, params int) []int32 {
-	if params < 0 {
+func toolSchemaTerms(tt *toolTermer, out []int32, d *capture.Doc, params capture.Node) []int32 {
+	if params == capture.NoNode {
 		return out
 	}
 	start := len(out)
-	end := min(int(d.Nodes[params].Skip), params+toolMaxSchemaNodes)
+	end := min(d.Nodes[params].Skip, params+toolMaxSchemaNodes)
 	for i, parent := range d.Walk(params) {
 		if i >= end || len(out)-start >= toolMaxSchemaTerms {
 			break

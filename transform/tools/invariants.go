@@ -170,7 +170,7 @@ var toolsAbsent = &rules.Rule{
 
 // toolSameButDeferred reports whether object b is object a plus defer_loading:
 // true (a cache_control member may have moved away).
-func toolSameButDeferred(da *capture.Doc, a int, db *capture.Doc, b int) bool {
+func toolSameButDeferred(da *capture.Doc, a capture.Node, db *capture.Doc, b capture.Node) bool {
 	for m := range da.Children(a) {
 		k := da.Key(m)
 		if k == "cache_control" {
@@ -181,7 +181,7 @@ func toolSameButDeferred(da *capture.Doc, a int, db *capture.Doc, b int) bool {
 		}
 	}
 	for m := range db.Children(b) {
-		if k := db.Key(m); k != "defer_loading" && k != "cache_control" && da.Get(a, k) < 0 {
+		if k := db.Key(m); k != "defer_loading" && k != "cache_control" && da.Get(a, k) == capture.NoNode {
 			return false
 		}
 	}

@@ -101,7 +101,7 @@ func searchDecl(c *capture.Capture, decls []transform.ToolDecl, desc string, ext
 // give OpenAPI "parameters" rather than "parametersJsonSchema".
 func geminiUsesParameters(d *capture.Doc, decls []transform.ToolDecl) bool {
 	for _, t := range decls {
-		if t.Params >= 0 {
+		if t.Params != capture.NoNode {
 			return d.Key(t.Params) == "parameters"
 		}
 	}

@@ -156,7 +156,7 @@ func (tt *toolTermer) emit(out []int32, w []byte, start, limit int) []int32 {
 
 // addString appends the terms of string node i (its raw bytes when it has
 // no escapes, so nothing is decoded), reading at most maxRaw bytes.
-func (tt *toolTermer) addString(out []int32, d *capture.Doc, i int, camel bool, maxRaw, limit int) []int32 {
+func (tt *toolTermer) addString(out []int32, d *capture.Doc, i capture.Node, camel bool, maxRaw, limit int) []int32 {
 	if d.Kind(i) != capture.String {
 		return out
 	}
@@ -175,8 +175,8 @@ func (tt *toolTermer) addString(out []int32, d *capture.Doc, i int, camel bool, 
 
 // toolKeyIs reports whether node i is an object member named key, without
 // allocating.
-func toolKeyIs(d *capture.Doc, i int, key string) bool {
-	if i < 0 {
+func toolKeyIs(d *capture.Doc, i capture.Node, key string) bool {
+	if i == capture.NoNode {
 		return false
 	}
 	raw := d.RawKey(i)

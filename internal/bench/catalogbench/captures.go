@@ -49,7 +49,7 @@ func InputsFrom(paths []string) ([]*Input, []error) {
 				errs = append(errs, fmt.Errorf("%s: %w", src, ErrNoCatalog))
 				continue
 			}
-			if latestHuman(c) < 0 {
+			if latestHuman(c) == capture.NoNode {
 				errs = append(errs, fmt.Errorf("%s: no human text to vary", src))
 				continue
 			}
@@ -62,7 +62,7 @@ func InputsFrom(paths []string) ([]*Input, []error) {
 // catalogSkills parses the skills of the request's catalog segments.
 func catalogSkills(c *capture.Capture) []catalog.Skill {
 	var texts []string
-	seen := map[int]bool{}
+	seen := map[capture.Node]bool{}
 	for _, s := range c.Segments() {
 		if s.Kind == capture.SecCatalog && !seen[s.Node] {
 			seen[s.Node] = true

@@ -109,7 +109,7 @@ func NewVariants(name string, body []byte, provider capture.Provider, skills []c
 	}
 	c := f.Captures[0]
 	node := latestHuman(c)
-	if node < 0 {
+	if node == capture.NoNode {
 		return nil, fmt.Errorf("%s: no human text to vary", name)
 	}
 	n := c.Doc.Nodes[node]
@@ -139,9 +139,9 @@ func (v *Variants) At(i int) []byte {
 func (v *Variants) Len() int { return len(v.queries) }
 
 // latestHuman is the string node of the latest text a person typed (the
-// last human segment, or the last text string inside it), or -1; it is the
+// last human segment, or the last text string inside it), or capture.NoNode; it is the
 // text the prefetch overlay (SO103) reads.
-func latestHuman(c *capture.Capture) int {
+func latestHuman(c *capture.Capture) capture.Node {
 	segs := c.Segments()
 	d := c.Doc
 	for k := len(segs) - 1; k >= 0; k-- {
@@ -152,19 +152,19 @@ func latestHuman(c *capture.Capture) int {
 		if d.Kind(s.Node) == capture.String {
 			return s.Node
 		}
-		best := -1
-		for i := s.Node; i < int(d.Nodes[s.Node].Skip); i++ {
+		best := capture.NoNode
+		for i := s.Node; i < d.Nodes[s.Node].Skip; i++ {
 			if d.Kind(i) == capture.String {
 				if key := d.Key(i); key == "text" || key == "content" {
 					best = i
 				}
 			}
 		}
-		if best >= 0 {
+		if best != capture.NoNode {
 			return best
 		}
 	}
-	return -1
+	return capture.NoNode
 }
 
 // Queries draws count distinct user requests, each aimed at a skill of
