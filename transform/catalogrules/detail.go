@@ -109,16 +109,7 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	c := res.Original
 	// The comparison is about what the catalog rules do: without one in the
 	// pipeline there is nothing to report (and nothing to pay for).
-	var compactStep *rules.Step
-	catalogRule := false
-	for i, st := range res.Steps {
-		if strings.HasPrefix(st.Rule.ID, "SO1") {
-			catalogRule = true
-			if st.Rule.ID == "SO101" && st.Applied {
-				compactStep = &res.Steps[i]
-			}
-		}
-	}
+	compactStep, catalogRule := catalogSteps(res)
 	if !catalogRule {
 		return nil
 	}
@@ -150,8 +141,60 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 			all = append(all, g...)
 		}
 	}
+	r.countListed(cats, set.Exclude)
+	r.Skills = len(all)
+	tool := capture.RenderTool(c.Provider, SearchTool())
+	r.SearchToolBytes = len(tool) + 1 // and its separating comma
+	var blocks []string
+	var stats catalog.CompactStats
+	if cached != nil {
+		blocks, stats = cached.compactBlocks(set.BudgetChars, set.Exclude)
+	} else {
+		blocks, stats = catalog.Compact(groups, set.BudgetChars)
+	}
+	r.compactSize(compactStep, blocks, stats)
+
+	var prof *catalog.Profile
+	if set.Profile != "" {
+		if p, err := catalog.LoadProfileCached(env.Resolve(set.Profile)); err == nil {
+			prof = p
+		}
+	}
+	_, query := latestHuman(c)
+	// A snapshot (cards, search) is needed only with cards or with the
+	// skill files at hand.
+	r.FilesHere = prof != nil || anySkillFileHere(all)
+	var snap *catalog.Snapshot
+	if r.FilesHere {
+		snap = catalog.NewSnapshot(all, catalog.Options{Profile: prof})
+		r.loadedSkill(snap, query)
+	}
+	r.replayPaths(len(c.Body), snap, set, query)
+	if snap == nil || !snap.HasCards() || len(snap.Bucket(catalog.Unclassified)) == snap.Len() {
+		r.next = tagStep(res, set, all, r, compactStep != nil, strings.Join(blocks, ""), count)
+	}
+	return r
+}
+
+// catalogSteps returns SO101's step when it applied, and whether the
+// pipeline ran any catalog rule.
+func catalogSteps(res *rules.Result) (compact *rules.Step, ran bool) {
+	for i, st := range res.Steps {
+		if strings.HasPrefix(st.Rule.ID, "SO1") {
+			ran = true
+			if st.Rule.ID == "SO101" && st.Applied {
+				compact = &res.Steps[i]
+			}
+		}
+	}
+	return compact, ran
+}
+
+// countListed counts the catalogs' bytes and entries: every listed skill,
+// those listed twice, those excluded and those the model may not invoke.
+func (r *Report) countListed(cats []embedded, exclude []string) {
 	excluded := map[string]bool{}
-	for _, n := range set.Exclude {
+	for _, n := range exclude {
 		excluded[n] = true
 	}
 	listed := 0
@@ -174,17 +217,11 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 			names[sk.Name] = true
 		}
 	}
-	r.Skills = len(all)
-	tool := capture.RenderTool(c.Provider, SearchTool())
-	r.SearchToolBytes = len(tool) + 1 // and its separating comma
-	var blocks []string
-	var stats catalog.CompactStats
-	if cached != nil {
-		blocks, stats = cached.compactBlocks(set.BudgetChars, set.Exclude)
-	} else {
-		blocks, stats = catalog.Compact(groups, set.BudgetChars)
-	}
-	compactText := strings.Join(blocks, "")
+}
+
+// compactSize sets the compact index's size and what it dropped: measured
+// by SO101's step when it applied, else from the blocks it would write.
+func (r *Report) compactSize(compactStep *rules.Step, blocks []string, stats catalog.CompactStats) {
 	if compactStep != nil {
 		// SO101 replaced the catalogs and declared skill_search: its step
 		// already measured the compact form.
@@ -203,34 +240,26 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 		// Without the compact index in the result, nothing was dropped.
 		r.DroppedIntents = 0
 	}
+}
 
-	var prof *catalog.Profile
-	if set.Profile != "" {
-		if p, err := catalog.LoadProfileCached(env.Resolve(set.Profile)); err == nil {
-			prof = p
+// loadedSkill names the skill a session would load, the best match for
+// its request, and its size. When the catalog's skill files are not on
+// this machine (a capture made elsewhere) its size cannot be counted, and
+// without cards nothing else depends on which skill it is, so the caller
+// skips the search.
+func (r *Report) loadedSkill(snap *catalog.Snapshot, query string) {
+	if res := snap.Search(query, 1); len(res) > 0 {
+		r.LoadSkill = res[0].Name
+		if data, err := snap.Load(res[0].Name); err == nil {
+			r.LoadBytes = len(data)
 		}
 	}
-	_, query := latestHuman(c)
-	// A snapshot (cards, search) is needed only with cards or with the
-	// skill files at hand.
-	r.FilesHere = prof != nil || anySkillFileHere(all)
-	var snap *catalog.Snapshot
-	if r.FilesHere {
-		snap = catalog.NewSnapshot(all, catalog.Options{Profile: prof})
-	}
-	// The skill a session would load: the best match for its request. When
-	// the catalog's skill files are not on this machine (a capture made
-	// elsewhere) its size cannot be counted, and without cards nothing else
-	// depends on which skill it is, so the search is skipped.
-	if r.FilesHere {
-		if res := snap.Search(query, 1); len(res) > 0 {
-			r.LoadSkill = res[0].Name
-			if data, err := snap.Load(res[0].Name); err == nil {
-				r.LoadBytes = len(data)
-			}
-		}
-	}
-	native := len(c.Body)
+}
+
+// replayPaths adds the cumulative bytes of each discovery path over the
+// replayed requests: native, compact and, with current cards whose
+// directory fits, the tag directory with one browse.
+func (r *Report) replayPaths(native int, snap *catalog.Snapshot, set *Settings, query string) {
 	rest := native - r.NativeBytes
 	n := r.Requests
 	add := func(path string, initial, extra int) {
@@ -258,10 +287,6 @@ func report(res *rules.Result, env *rules.Env, replay int, count func([]string) 
 	for i := range r.Replay {
 		r.Replay[i].SavedPct = units.Percent(base-r.Replay[i].Cumulative, base)
 	}
-	if snap == nil || !snap.HasCards() || len(snap.Bucket(catalog.Unclassified)) == snap.Len() {
-		r.next = tagStep(res, set, all, r, compactStep != nil, compactText, count)
-	}
-	return r
 }
 
 // tagStep measures what the tag directory (SO102) would save on this
