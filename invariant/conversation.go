@@ -1,7 +1,6 @@
 package invariant
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"slices"
@@ -57,10 +56,24 @@ func cachedThrough(c *capture.Capture, msgs []capture.Node) int {
 	return last
 }
 
-// touching names the rules whose applied changes lie at or under one of
-// the pointer prefixes in prev or next: those that changed such a place in
-// one of the two requests only, or else all of them.
-func touching(prefixes []string, prev, next *rules.Result) []string {
+// appliedChanges lists the (rule, pointer) of every change a result's
+// rules applied.
+func appliedChanges(r *rules.Result) [][2]string {
+	var out [][2]string
+	for _, s := range r.Steps {
+		if s.Applied {
+			for _, ch := range s.Changes {
+				out = append(out, [2]string{s.Rule.ID, ch.Pointer})
+			}
+		}
+	}
+	return out
+}
+
+// touching names the rules whose applied changes (prev's and next's) lie
+// at or under one of the pointer prefixes: those that changed such a
+// place in one of the two requests only, or else all of them.
+func touching(prefixes []string, prev, next [][2]string) []string {
 	under := func(ptr string) bool {
 		for _, p := range prefixes {
 			if ptr == p || strings.HasPrefix(ptr, p+"/") {
@@ -69,15 +82,11 @@ func touching(prefixes []string, prev, next *rules.Result) []string {
 		}
 		return false
 	}
-	changes := func(r *rules.Result) map[[2]string]bool {
+	changes := func(list [][2]string) map[[2]string]bool {
 		m := map[[2]string]bool{}
-		for _, s := range r.Steps {
-			if s.Applied {
-				for _, ch := range s.Changes {
-					if under(ch.Pointer) {
-						m[[2]string{s.Rule.ID, ch.Pointer}] = true
-					}
-				}
+		for _, ch := range list {
+			if under(ch[1]) {
+				m[ch] = true
 			}
 		}
 		return m
@@ -140,95 +149,133 @@ func prefixDiff(p *rules.Pass, r *rules.Result, pointer, msg string, ids []strin
 // systemPointers are where a body keeps the instructions of its prefix.
 var systemPointers = []string{"/system", "/instructions", "/systemInstruction", "/system_instruction", "/systemPrompt", "/messages/0", "/input/0"}
 
+// lastTurn is what SO405 keeps of the last capture of one conversation:
+// hashes of the parts it compares the next turn with, not the capture.
+type lastTurn struct {
+	name       string
+	tools, sys [32]byte // after transformation
+	decls      [][32]byte
+	beforeMsgs [][32]byte // as captured, cache_control left out
+	cachedMsgs [][32]byte // after transformation, through the cached prefix
+	list       string     // the pointer of its message list
+	changes    [][2]string
+}
+
 func runConversationPrefix(p *rules.Pass) error {
-	type last struct {
-		res    *rules.Result
-		before capture.TurnParts
-		after  capture.TurnParts
+	groups, _ := p.State.(map[[32]byte]*lastTurn)
+	if groups == nil {
+		groups = map[[32]byte]*lastTurn{}
+		p.State = groups
 	}
-	groups := map[[32]byte]*last{}
-	for _, r := range p.Batch {
-		if r.Original.Provider != r.Final.Provider {
-			continue
-		}
-		before, after := capture.PartsOf(r.Original), capture.PartsOf(r.Final)
-		h := sha256.New()
-		h.Write([]byte(r.Original.Provider))
-		h.Write([]byte{0})
-		h.Write(before.Tools)
-		h.Write([]byte{0})
-		h.Write(before.System)
-		h.Write([]byte{0})
-		if len(before.Msgs) > 0 {
-			// One conversation: the same opening message.
-			h.Write(capture.StripCacheControl(r.Original.Doc, before.Msgs[0]))
-		}
-		var key [32]byte
-		copy(key[:], h.Sum(nil))
-		prev := groups[key]
-		groups[key] = &last{res: r, before: before, after: after}
-		if prev == nil {
-			continue
-		}
-		if !bytes.Equal(prev.after.Tools, after.Tools) && !restored(prev.after.Decls, after.Decls, before.Decls) {
-			prefixDiff(p, r, "/tools", fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before",
-				prev.res.Original.Name), touching([]string{"/tools"}, prev.res, r))
-		}
-		if !bytes.Equal(prev.after.System, after.System) {
-			prefixDiff(p, r, "", fmt.Sprintf("system text differs from that of %s after transformation although it was the same before",
-				prev.res.Original.Name), touching(systemPointers, prev.res, r))
-		}
-		checkCachedMessages(p, prev.res, r, prev.before, before, prev.after, after)
+	r := p.Result
+	if r.Original.Provider != r.Final.Provider {
+		return nil
 	}
+	before, after := capture.PartsOf(r.Original), capture.PartsOf(r.Final)
+	h := sha256.New()
+	h.Write([]byte(r.Original.Provider))
+	h.Write([]byte{0})
+	h.Write(before.Tools)
+	h.Write([]byte{0})
+	h.Write(before.System)
+	h.Write([]byte{0})
+	if len(before.Msgs) > 0 {
+		// One conversation: the same opening message.
+		h.Write(capture.StripCacheControl(r.Original.Doc, before.Msgs[0]))
+	}
+	var key [32]byte
+	copy(key[:], h.Sum(nil))
+	prev := groups[key]
+	cur := newLastTurn(r, before, after)
+	groups[key] = cur
+	if prev == nil {
+		return nil
+	}
+	if prev.tools != cur.tools && !restored(prev.decls, cur.decls, hashes(before.Decls)) {
+		prefixDiff(p, r, "/tools", fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before",
+			prev.name), touching([]string{"/tools"}, prev.changes, cur.changes))
+	}
+	if prev.sys != cur.sys {
+		prefixDiff(p, r, "", fmt.Sprintf("system text differs from that of %s after transformation although it was the same before",
+			prev.name), touching(systemPointers, prev.changes, cur.changes))
+	}
+	checkCachedMessages(p, prev, r, cur, after.Msgs)
 	return nil
+}
+
+// newLastTurn keeps what the next turn of r's conversation is compared
+// with.
+func newLastTurn(r *rules.Result, before, after capture.TurnParts) *lastTurn {
+	t := &lastTurn{
+		name:    r.Original.Name,
+		tools:   sha256.Sum256(after.Tools),
+		sys:     sha256.Sum256(after.System),
+		decls:   hashes(after.Decls),
+		list:    r.Final.Doc.Pointer(capture.MessageList(r.Final)),
+		changes: appliedChanges(r),
+	}
+	od, fd := r.Original.Doc, r.Final.Doc
+	for _, m := range before.Msgs {
+		t.beforeMsgs = append(t.beforeMsgs, sha256.Sum256(capture.StripCacheControl(od, m)))
+	}
+	through := cachedThrough(r.Final, after.Msgs)
+	for i := 0; i <= through && i < len(after.Msgs); i++ {
+		t.cachedMsgs = append(t.cachedMsgs, sha256.Sum256(capture.StripCacheControl(fd, after.Msgs[i])))
+	}
+	return t
+}
+
+func hashes(bs [][]byte) [][32]byte {
+	out := make([][32]byte, len(bs))
+	for i, b := range bs {
+		out[i] = sha256.Sum256(b)
+	}
+	return out
 }
 
 // restored reports whether next differs from prev only by declarations of
 // the host's own (in host) that prev did not carry: tools a deferral had
 // left out and the conversation has since activated, by the model's own
 // search. That change is the model's request, not a rule's drift.
-func restored(prev, next, host [][]byte) bool {
-	own := map[string]bool{}
+func restored(prev, next, host [][32]byte) bool {
+	own := map[[32]byte]bool{}
 	for _, h := range host {
-		own[string(h)] = true
+		own[h] = true
 	}
-	had := map[string]int{}
+	had := map[[32]byte]int{}
 	for _, p := range prev {
-		had[string(p)]++
+		had[p]++
 	}
-	var kept [][]byte
+	var kept [][32]byte
 	for _, n := range next {
 		switch {
-		case had[string(n)] > 0:
-			had[string(n)]--
+		case had[n] > 0:
+			had[n]--
 			kept = append(kept, n)
-		case !own[string(n)]:
+		case !own[n]:
 			return false
 		}
 	}
-	return len(kept) == len(prev) && slices.EqualFunc(kept, prev, bytes.Equal)
+	return slices.Equal(kept, prev)
 }
 
 // checkCachedMessages reports a message of next, inside the prefix prev
 // cached, that differs from prev's after transformation, when next
 // continues prev.
-func checkCachedMessages(p *rules.Pass, prev, next *rules.Result, pb, nb, pa, na capture.TurnParts) {
-	od, nd := prev.Original.Doc, next.Original.Doc
-	if len(pb.Msgs) == 0 || len(pb.Msgs) > len(nb.Msgs) {
+func checkCachedMessages(p *rules.Pass, prev *lastTurn, next *rules.Result, cur *lastTurn, na []capture.Node) {
+	if len(prev.beforeMsgs) == 0 || len(prev.beforeMsgs) > len(cur.beforeMsgs) {
 		return
 	}
-	for i, m := range pb.Msgs {
-		if !bytes.Equal(capture.StripCacheControl(od, m), capture.StripCacheControl(nd, nb.Msgs[i])) {
+	for i, h := range prev.beforeMsgs {
+		if h != cur.beforeMsgs[i] {
 			return // not a continuation of prev
 		}
 	}
-	through := cachedThrough(prev.Final, pa.Msgs)
-	fd, gd := prev.Final.Doc, next.Final.Doc
-	for i := 0; i <= through; i++ {
-		if i >= len(na.Msgs) || !bytes.Equal(capture.StripCacheControl(fd, pa.Msgs[i]), capture.StripCacheControl(gd, na.Msgs[i])) {
-			list := prev.Final.Doc.Pointer(capture.MessageList(prev.Final))
-			prefixDiff(p, next, list+"/"+strconv.Itoa(i), fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached",
-				i, prev.Original.Name), touching([]string{list}, prev, next))
+	gd := next.Final.Doc
+	for i, h := range prev.cachedMsgs {
+		if i >= len(na) || h != sha256.Sum256(capture.StripCacheControl(gd, na[i])) {
+			prefixDiff(p, next, prev.list+"/"+strconv.Itoa(i), fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached",
+				i, prev.name), touching([]string{prev.list}, prev.changes, cur.changes))
 			return
 		}
 	}

@@ -131,30 +131,36 @@ var StablePrefix = &rules.Rule{
 		"The compared bytes are the system and developer text with the skill catalog (tool declarations are left to the tool rules, whose selection may follow the conversation). " +
 		"Provider prompt caches only hit when these bytes repeat exactly, so a catalog transform must not make them depend on the conversation. " +
 		"Captures whose system text already differed before transformation are not compared.",
-	Run: func(p *rules.Pass) error {
-		type group struct {
-			first  *rules.Result
-			before [32]byte
-			after  [32]byte
-		}
-		groups := map[[32]byte]*group{}
-		for _, r := range p.Batch {
-			cat := r.Original.CatalogBytes()
-			if len(cat) == 0 {
-				continue
-			}
-			key := sha256.Sum256(cat)
-			before := sha256.Sum256(r.Original.SystemPrefix())
-			after := sha256.Sum256(r.Final.SystemPrefix())
-			g, ok := groups[key]
-			if !ok {
-				groups[key] = &group{first: r, before: before, after: after}
-				continue
-			}
-			if before == g.before && after != g.after {
-				p.Report(rules.Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first.Original.Name)})
-			}
-		}
+	Run: runStablePrefix,
+}
+
+// prefixGroup is what SO404 keeps of the first capture of one catalog.
+type prefixGroup struct {
+	first         string // its name
+	before, after [32]byte
+}
+
+func runStablePrefix(p *rules.Pass) error {
+	groups, _ := p.State.(map[[32]byte]*prefixGroup)
+	if groups == nil {
+		groups = map[[32]byte]*prefixGroup{}
+		p.State = groups
+	}
+	r := p.Result
+	cat := r.Original.CatalogBytes()
+	if len(cat) == 0 {
 		return nil
-	},
+	}
+	key := sha256.Sum256(cat)
+	before := sha256.Sum256(r.Original.SystemPrefix())
+	after := sha256.Sum256(r.Final.SystemPrefix())
+	g, ok := groups[key]
+	if !ok {
+		groups[key] = &prefixGroup{first: r.Original.Name, before: before, after: after}
+		return nil
+	}
+	if before == g.before && after != g.after {
+		p.Report(rules.Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first)})
+	}
+	return nil
 }

@@ -621,18 +621,65 @@ func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 	return out, nil
 }
 
-// VerifyBatch runs the cross-capture invariant rules over a batch.
+// VerifyBatch runs the cross-capture invariant rules over a batch; its
+// findings come rule by rule, each rule's in the batch's order.
 func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
-	var out []Diagnostic
+	v := NewBatchVerifier(invariants, env)
+	for _, r := range batch {
+		if _, err := v.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	return v.Diagnostics(), nil
+}
+
+// BatchVerifier runs the cross-capture invariant rules over results given
+// one at a time, in order, keeping only each rule's state between them.
+type BatchVerifier struct {
+	passes []*Pass
+	diags  [][]Diagnostic // per rule, in order
+}
+
+// NewBatchVerifier prepares the cross-capture invariants among invariants.
+func NewBatchVerifier(invariants []*Rule, env *Env) *BatchVerifier {
+	v := &BatchVerifier{}
 	for _, r := range invariants {
 		if r.Kind != Invariant || !r.Engine.Cross {
 			continue
 		}
-		p := &Pass{Rule: r, Options: env.options(r), Env: env, Batch: batch}
+		v.passes = append(v.passes, &Pass{Rule: r, Options: env.options(r), Env: env})
+	}
+	v.diags = make([][]Diagnostic, len(v.passes))
+	return v
+}
+
+// Add verifies the next result of the batch; its findings are kept for
+// Diagnostics, and those it raised are also returned, rule by rule (in
+// the order of NewBatchVerifier's rules), for a caller that places them
+// while the result's file is at hand.
+func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
+	raised := make([][]Diagnostic, len(v.passes))
+	for k, p := range v.passes {
+		p.Result = res
+		p.diags = nil
 		if err := Call(p); err != nil {
 			return nil, err
 		}
-		out = append(out, p.diags...)
+		raised[k] = p.diags
+		v.diags[k] = append(v.diags[k], p.diags...)
+		p.Result = nil
 	}
-	return out, nil
+	return raised, nil
+}
+
+// Rules returns how many cross-capture invariants the verifier runs.
+func (v *BatchVerifier) Rules() int { return len(v.passes) }
+
+// Diagnostics returns the findings so far, rule by rule.
+func (v *BatchVerifier) Diagnostics() []Diagnostic {
+	var out []Diagnostic
+	for _, ds := range v.diags {
+		out = append(out, ds...)
+	}
+	return out
 }

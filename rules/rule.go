@@ -220,8 +220,12 @@ type Pass struct {
 	Env *Env
 	// Result is the pipeline result being verified (invariants only).
 	Result *Result
-	// Batch holds every capture's result (cross-capture invariants only).
-	Batch []*Result
+	// State is a cross-capture invariant's own state: the driver calls it
+	// once per result of a batch, in order, with Result set and State kept
+	// from the call before (nil on the first). A rule keeps in it what it
+	// needs of the results before, not the results, so that a batch of any
+	// size costs the memory of its state only.
+	State any
 	// Unit is what a rule that reads no capture checks (lint rules: a
 	// skill file, an agent definition, the repository); its driver sets it
 	// and the rule's family knows its type.

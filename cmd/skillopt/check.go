@@ -48,11 +48,14 @@ type checkRun struct {
 	invariants []*rules.Rule
 	levels     *rules.Levels
 	renv       *rules.Env
-	diags      []rules.Diagnostic
-	batch      []*rules.Result
-	inputs     []report.Input
-	files      []*capture.File
-	failed     bool
+	// located are the findings of each file, placed in it as it comes;
+	// cross those of the cross-capture invariants, per rule.
+	located []report.Diagnostic
+	batch   *rules.BatchVerifier
+	crossDs [][]rules.Diagnostic
+	where   [][]report.Diagnostic
+	inputs  []report.Input
+	failed  bool
 }
 
 func checkAction(e *env, c *cli.Context) error {
@@ -71,7 +74,10 @@ func checkAction(e *env, c *cli.Context) error {
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	r := &checkRun{e: e, pipeline: pipeline, invariants: invariants, levels: levels, renv: e.readOnlyEnv(pipeline), diags: []rules.Diagnostic{}}
+	r := &checkRun{e: e, pipeline: pipeline, invariants: invariants, levels: levels, renv: e.readOnlyEnv(pipeline), located: []report.Diagnostic{}}
+	r.batch = rules.NewBatchVerifier(invariants, r.renv)
+	r.crossDs = make([][]rules.Diagnostic, r.batch.Rules())
+	r.where = make([][]report.Diagnostic, r.batch.Rules())
 	if err := eachFile(e, c, r.check, r.take); err != nil {
 		return err
 	}
@@ -107,21 +113,30 @@ func (r *checkRun) check(f *capture.File, log *inputLog) ([]checked, error) {
 	return out, nil
 }
 
-// take keeps the results of one file, in input order, or writes them as
-// JSON lines.
+// take keeps the findings of one file, placed in it, in input order, or
+// writes them as JSON lines; the cross-capture invariants see each result
+// as it comes and keep only their own state, so the file and its results
+// are not held after it.
 func (r *checkRun) take(f *capture.File, cs []checked) error {
-	r.files = append(r.files, f)
+	files := []*capture.File{f}
 	for _, ch := range cs {
-		r.batch = append(r.batch, ch.res)
+		raised, err := r.batch.Add(ch.res)
+		if err != nil {
+			return ruleFailure(err)
+		}
+		for k, ds := range raised {
+			r.crossDs[k] = append(r.crossDs[k], ds...)
+			r.where[k] = append(r.where[k], report.Locate(ds, files)...)
+		}
 		ds := r.keep(ch.diags)
 		if r.e.format == jsonl {
-			line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, []*capture.File{f}))
+			line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, files))
 			if err := r.e.writeLine(line); err != nil {
 				return err
 			}
 			continue
 		}
-		r.diags = append(r.diags, ds...)
+		r.located = append(r.located, report.Locate(ds, files)...)
 		r.inputs = append(r.inputs, captureInput(ch.res.Original))
 	}
 	return nil
@@ -136,23 +151,34 @@ func (r *checkRun) keep(ds []rules.Diagnostic) []rules.Diagnostic {
 	return ds
 }
 
-// cross verifies the invariants across captures and writes the report
-// (or the last JSON line).
-func (r *checkRun) cross() error {
-	ds, err := rules.VerifyBatch(r.batch, r.invariants, r.renv)
-	if err != nil {
-		return ruleFailure(err)
+// crossFindings returns the cross-capture invariants' findings, rule by
+// rule, as they were raised and placed in their files, without those of
+// rules turned off.
+func (r *checkRun) crossFindings() []report.Diagnostic {
+	var out []report.Diagnostic
+	for k := range r.crossDs {
+		for i, d := range r.crossDs[k] {
+			if len(r.keep([]rules.Diagnostic{d})) > 0 {
+				out = append(out, r.where[k][i])
+			}
+		}
 	}
-	ds = r.keep(ds)
+	return out
+}
+
+// cross writes the report (or the last JSON line) with the findings of
+// the invariants across captures.
+func (r *checkRun) cross() error {
+	ds := r.crossFindings()
 	if r.e.format == jsonl {
 		if len(ds) > 0 {
-			return r.e.writeLine(report.CrossLine{Cross: report.Sorted(report.Locate(ds, r.files))})
+			return r.e.writeLine(report.CrossLine{Cross: report.Sorted(ds)})
 		}
 		return nil
 	}
 	rep := r.e.newReport("check")
 	rep.Inputs = append(rep.Inputs, r.inputs...)
-	rep.Diagnostics = report.Locate(append(r.diags, ds...), r.files)
+	rep.Diagnostics = append(r.located, ds...)
 	rep.Summary.Captures = report.Count(len(r.inputs))
 	rep.Summary.Invariants = report.Count(len(r.invariants))
 	rep.Summary.Pipeline = report.Count(len(r.pipeline))
