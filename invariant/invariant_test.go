@@ -1,6 +1,9 @@
 package invariant
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -177,4 +180,78 @@ func TestConversationPrefix(t *testing.T) {
 	if diags, _ := rules.VerifyBatch(batch, []*rules.Rule{ConversationPrefix}, &rules.Env{}); len(diags) != 0 {
 		t.Fatalf("outside the cached prefix: %+v", diags)
 	}
+}
+
+// TestCrossStateHoldsNoResult: the cross-capture invariants keep what they
+// compare as hashes and names, never a result, capture or document, so a
+// batch of any size costs the memory of their state only.
+func TestCrossStateHoldsNoResult(t *testing.T) {
+	t1 := read(t, anthropicTurn(toolA, userMsg))
+	t2 := read(t, anthropicTurn(toolA, userMsg+","+callMsg+","+strings.Replace(resultMsg, "%s", "", 1)))
+	same := func(c *capture.Capture) *rules.Result { return &rules.Result{Original: c, Final: c} }
+	// A capture with a skill catalog, for SO404's groups.
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "anthropic-catalog.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCatalog := read(t, string(data))
+	if len(withCatalog.CatalogBytes()) == 0 {
+		t.Fatal("the example capture holds no catalog")
+	}
+	for _, r := range []*rules.Rule{StablePrefix, ConversationPrefix} {
+		p := &rules.Pass{Rule: r, Env: &rules.Env{}}
+		for _, res := range []*rules.Result{same(t1), same(withCatalog), same(t2), same(withCatalog)} {
+			p.Result = res
+			if err := r.Run(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p.State == nil {
+			t.Fatalf("%s kept no state", r.ID)
+		}
+		if bad := heldType(reflect.ValueOf(p.State), map[uintptr]bool{}); bad != "" {
+			t.Errorf("%s keeps a %s between results", r.ID, bad)
+		}
+	}
+}
+
+// heldType returns the name of a result, capture or document type that v
+// reaches, or "".
+func heldType(v reflect.Value, seen map[uintptr]bool) string {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return ""
+		}
+		seen[v.Pointer()] = true
+		switch v.Type().Elem() {
+		case reflect.TypeFor[rules.Result](), reflect.TypeFor[capture.Capture](), reflect.TypeFor[capture.Doc](), reflect.TypeFor[capture.File]():
+			return v.Type().String()
+		}
+		return heldType(v.Elem(), seen)
+	case reflect.Interface:
+		if v.IsNil() {
+			return ""
+		}
+		return heldType(v.Elem(), seen)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if s := heldType(v.Field(i), seen); s != "" {
+				return s
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if s := heldType(v.Index(i), seen); s != "" {
+				return s
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if s := heldType(it.Value(), seen); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
