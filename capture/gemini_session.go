@@ -197,14 +197,7 @@ func (r *reader) geminiCLI(why, id string, msgs []gcMsg) (*File, error) {
 		}
 		last = c
 	}
-	if last == nil {
-		if len(f.Errs) > 0 {
-			return nil, f.Errs[0]
-		}
-		return nil, &Error{File: f.Name, Err: errors.New("no gemini message in this Gemini CLI chat file")}
-	}
-	f.Captures = append(f.Captures, last)
-	return f, nil
+	return f.withLast(last, "no gemini message in this Gemini CLI chat file")
 }
 
 // gcSegment is a run of turns of a Gemini CLI chat: the contents so far

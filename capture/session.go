@@ -561,14 +561,7 @@ func (r *reader) codex(why string) (*File, error) {
 		}
 		last = c
 	}
-	if last == nil {
-		if len(f.Errs) > 0 {
-			return nil, f.Errs[0]
-		}
-		return nil, &Error{File: f.Name, Err: errors.New("no token_count event with usage in this Codex rollout file")}
-	}
-	f.Captures = append(f.Captures, last)
-	return f, nil
+	return f.withLast(last, "no token_count event with usage in this Codex rollout file")
 }
 
 // cxFile is a Codex rollout file being read.
@@ -647,4 +640,18 @@ func (cx *cxFile) tokenCount(d *Doc, p Node, no int) {
 		k--
 	}
 	s.turns = append(s.turns, SessionTurn{Line: no, Items: k, Model: cx.model, Usage: d.Raw(last), Time: TimeOf(d, d.Get(0, "timestamp"))})
+}
+
+// withLast ends the reading of a session file whose last rebuilt request
+// is last: the file with it, or the first error met on the way, or one
+// saying the file held nothing to rebuild (none).
+func (f *File) withLast(last *Capture, none string) (*File, error) {
+	if last == nil {
+		if len(f.Errs) > 0 {
+			return nil, f.Errs[0]
+		}
+		return nil, &Error{File: f.Name, Err: errors.New(none)}
+	}
+	f.Captures = append(f.Captures, last)
+	return f, nil
 }
