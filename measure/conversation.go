@@ -458,11 +458,6 @@ func side(tc *tokenCache, cm cache.Model, pr *price.Price, l *layout, earlier []
 	s = Side{Bytes: l.size(), Input: l.tokens()}
 	ct = cache.Turn{Model: model, Ends: l.ends, Auto: l.auto, Keyed: l.keyed, PrevShared: -1}
 	ct.Output, ct.Breakpoints = l.cacheMarks()
-	if l.c.Provider == capture.PiMessages && cm.Kind == cache.Explicit {
-		// A Pi session holds no breakpoints; Pi marks the last message
-		// of every request it sends.
-		ct.Auto = true
-	}
 	// What the request shares with each earlier one, in whole blocks;
 	// the tokens of the next block up to the first differing byte count
 	// only for the requests it shares the most blocks with (a prefix
