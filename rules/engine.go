@@ -625,19 +625,27 @@ func Verify(res *Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 // findings come rule by rule, each rule's in the batch's order.
 func VerifyBatch(batch []*Result, invariants []*Rule, env *Env) ([]Diagnostic, error) {
 	v := NewBatchVerifier(invariants, env)
+	byRule := make([][]Diagnostic, v.Rules())
 	for _, r := range batch {
-		if _, err := v.Add(r); err != nil {
+		raised, err := v.Add(r)
+		if err != nil {
 			return nil, err
 		}
+		for k, ds := range raised {
+			byRule[k] = append(byRule[k], ds...)
+		}
 	}
-	return v.Diagnostics(), nil
+	var out []Diagnostic
+	for _, ds := range byRule {
+		out = append(out, ds...)
+	}
+	return out, nil
 }
 
 // BatchVerifier runs the cross-capture invariant rules over results given
 // one at a time, in order, keeping only each rule's state between them.
 type BatchVerifier struct {
 	passes []*Pass
-	diags  [][]Diagnostic // per rule, in order
 }
 
 // NewBatchVerifier prepares the cross-capture invariants among invariants.
@@ -649,14 +657,12 @@ func NewBatchVerifier(invariants []*Rule, env *Env) *BatchVerifier {
 		}
 		v.passes = append(v.passes, &Pass{Rule: r, Options: env.options(r), Env: env})
 	}
-	v.diags = make([][]Diagnostic, len(v.passes))
 	return v
 }
 
-// Add verifies the next result of the batch; its findings are kept for
-// Diagnostics, and those it raised are also returned, rule by rule (in
-// the order of NewBatchVerifier's rules), for a caller that places them
-// while the result's file is at hand.
+// Add verifies the next result of the batch and returns the findings it
+// raised, rule by rule in the order of NewBatchVerifier's rules, for a
+// caller that places them while the result's file is at hand.
 func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
 	raised := make([][]Diagnostic, len(v.passes))
 	for k, p := range v.passes {
@@ -666,7 +672,6 @@ func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
 			return nil, err
 		}
 		raised[k] = p.diags
-		v.diags[k] = append(v.diags[k], p.diags...)
 		p.Result = nil
 	}
 	return raised, nil
@@ -674,12 +679,3 @@ func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
 
 // Rules returns how many cross-capture invariants the verifier runs.
 func (v *BatchVerifier) Rules() int { return len(v.passes) }
-
-// Diagnostics returns the findings so far, rule by rule.
-func (v *BatchVerifier) Diagnostics() []Diagnostic {
-	var out []Diagnostic
-	for _, ds := range v.diags {
-		out = append(out, ds...)
-	}
-	return out
-}

@@ -49,10 +49,10 @@ type checkRun struct {
 	levels     *rules.Levels
 	renv       *rules.Env
 	// located are the findings of each file, placed in it as it comes;
-	// cross those of the cross-capture invariants, per rule.
+	// where those of the cross-capture invariants, per rule, without those
+	// of rules turned off.
 	located []report.Diagnostic
 	batch   *rules.BatchVerifier
-	crossDs [][]rules.Diagnostic
 	where   [][]report.Diagnostic
 	inputs  []report.Input
 	failed  bool
@@ -76,7 +76,6 @@ func checkAction(e *env, c *cli.Context) error {
 	}
 	r := &checkRun{e: e, pipeline: pipeline, invariants: invariants, levels: levels, renv: e.readOnlyEnv(pipeline), located: []report.Diagnostic{}}
 	r.batch = rules.NewBatchVerifier(invariants, r.renv)
-	r.crossDs = make([][]rules.Diagnostic, r.batch.Rules())
 	r.where = make([][]report.Diagnostic, r.batch.Rules())
 	if err := eachFile(e, c, r.check, r.take); err != nil {
 		return err
@@ -125,8 +124,12 @@ func (r *checkRun) take(f *capture.File, cs []checked) error {
 			return ruleFailure(err)
 		}
 		for k, ds := range raised {
-			r.crossDs[k] = append(r.crossDs[k], ds...)
-			r.where[k] = append(r.where[k], report.Locate(ds, files)...)
+			placed := report.Locate(ds, files)
+			for i, d := range ds {
+				if len(r.keep([]rules.Diagnostic{d})) > 0 {
+					r.where[k] = append(r.where[k], placed[i])
+				}
+			}
 		}
 		ds := r.keep(ch.diags)
 		if r.e.format == jsonl {
@@ -151,17 +154,12 @@ func (r *checkRun) keep(ds []rules.Diagnostic) []rules.Diagnostic {
 	return ds
 }
 
-// crossFindings returns the cross-capture invariants' findings, rule by
-// rule, as they were raised and placed in their files, without those of
-// rules turned off.
+// crossFindings returns the kept findings of the cross-capture
+// invariants, rule by rule, each rule's in input order.
 func (r *checkRun) crossFindings() []report.Diagnostic {
 	var out []report.Diagnostic
-	for k := range r.crossDs {
-		for i, d := range r.crossDs[k] {
-			if len(r.keep([]rules.Diagnostic{d})) > 0 {
-				out = append(out, r.where[k][i])
-			}
-		}
+	for _, ds := range r.where {
+		out = append(out, ds...)
 	}
 	return out
 }
