@@ -8,9 +8,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"github.com/skillopt/skillopt/internal/atomicfile"
+	"github.com/skillopt/skillopt/internal/unified"
 )
 
 // Applied is what applying the fixes of a run did.
@@ -78,10 +77,7 @@ func (r *Report) Diff(w io.Writer, o FixOptions, warn func(error)) (DiffSummary,
 		warn(err)
 	}
 	for _, f := range fixes {
-		d, err := udiff.ToUnified(f.Path, f.Path, string(f.Before), udiff.Lines(string(f.Before), string(f.After)), 3)
-		if err != nil {
-			return s, err
-		}
+		d := unified.Diff(f.Path, f.Path, string(f.Before), string(f.After), 3)
 		if _, err := io.WriteString(w, d); err != nil {
 			return s, err
 		}

@@ -50,8 +50,8 @@ var families = []string{"transform/catalogrules", "transform/tools", "transform/
 
 var rules = []rule{
 	{
-		says: "The leaf packages internal/untrusted, internal/escape, internal/suggest, internal/atomicfile, internal/rank, internal/tokens, internal/gctune, measure/price and measure/units import nothing of the project.",
-		of:   []string{"internal/untrusted", "internal/escape", "internal/suggest", "internal/atomicfile", "internal/rank", "internal/tokens", "internal/gctune", "measure/price", "measure/units"},
+		says: "The leaf packages internal/untrusted, internal/escape, internal/suggest, internal/atomicfile, internal/rank, internal/tokens, internal/gctune, internal/unified, measure/price and measure/units import nothing of the project.",
+		of:   []string{"internal/untrusted", "internal/escape", "internal/suggest", "internal/atomicfile", "internal/rank", "internal/tokens", "internal/gctune", "internal/unified", "measure/price", "measure/units"},
 		only: none,
 	},
 	{

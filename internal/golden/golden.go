@@ -20,7 +20,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden and generated files the tests compare with")
@@ -102,10 +102,7 @@ func Diff(name string, want, got []byte) string {
 	if len(want) > maxDiffBytes || len(got) > maxDiffBytes || !utf8.Valid(want) || !utf8.Valid(got) {
 		return fmt.Sprintf("%s: %d bytes, the test made %d bytes (not shown: large or binary)", name, len(want), len(got))
 	}
-	d, err := udiff.ToUnified(name+" (want)", name+" (got)", string(want), udiff.Lines(string(want), string(got)), 2)
-	if err != nil {
-		return fmt.Sprintf("(no diff: %v)", err)
-	}
+	d := unified.Diff(name+" (want)", name+" (got)", string(want), string(got), 2)
 	lines := strings.SplitAfter(d, "\n")
 	if len(lines) > maxDiffLines {
 		lines = append(lines[:maxDiffLines], fmt.Sprintf("… %d more lines\n", len(lines)-maxDiffLines))

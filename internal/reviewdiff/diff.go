@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
@@ -604,12 +604,7 @@ func unifiedDiff(nameA, nameB, a, b string, ctx int) string {
 	if a == b {
 		return ""
 	}
-	out, err := udiff.ToUnified(nameA, nameB, a, udiff.Lines(a, b), ctx)
-	if err != nil {
-		// The edits come from the same texts; this cannot happen.
-		panic(err)
-	}
-	return out
+	return unified.Diff(nameA, nameB, a, b, ctx)
 }
 
 // countingWriter counts what it writes and keeps the first error.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -87,10 +87,10 @@ func checkOps(t testing.TB, a, b *capture.Doc, hs []reviewHunk) {
 		if o.kind == opNote {
 			continue
 		}
-		if o.kind != udiff.Insert {
+		if o.kind != unified.Insert {
 			oa = append(oa, o.text)
 		}
-		if o.kind != udiff.Delete {
+		if o.kind != unified.Delete {
 			ob = append(ob, o.text)
 		}
 	}
@@ -113,13 +113,13 @@ func checkOps(t testing.TB, a, b *capture.Doc, hs []reviewHunk) {
 			if l.kind == opNote {
 				continue
 			}
-			if l.kind != udiff.Insert {
+			if l.kind != unified.Insert {
 				if got := ra[h.fromLine-1+na].text; got != l.text {
 					t.Fatalf("hunk %s: old line %d is %q, the hunk says %q", hunkHeader(h.hunkSpan), h.fromLine+na, got, l.text)
 				}
 				na++
 			}
-			if l.kind != udiff.Delete {
+			if l.kind != unified.Delete {
 				if got := rb[h.toLine-1+nb].text; got != l.text {
 					t.Fatalf("hunk %s: new line %d is %q, the hunk says %q (line %d)", hunkHeader(h.hunkSpan), h.toLine+nb, got, l.text, k)
 				}

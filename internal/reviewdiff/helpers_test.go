@@ -3,7 +3,7 @@ package reviewdiff
 import (
 	"io"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -40,7 +40,7 @@ type reviewHunk struct {
 
 // hunkLine is one line of a diff: its kind and text.
 type hunkLine struct {
-	kind udiff.OpKind
+	kind unified.Kind
 	text string
 }
 
@@ -56,7 +56,7 @@ func (c *collector) note(_ *differ, text string) {
 	c.lines = append(c.lines, hunkLine{opNote, text})
 }
 
-func (c *collector) op(w *differ, kind udiff.OpKind, ln lineSpec) {
+func (c *collector) op(w *differ, kind unified.Kind, ln lineSpec) {
 	c.lines = append(c.lines, hunkLine{kind, w.text(ln)})
 	if c.ptr {
 		c.ptrs = append(c.ptrs, w.pointer(ln.side))
@@ -138,7 +138,7 @@ func renderView(d *capture.Doc) []viewLine {
 	c := &collector{ptr: true}
 	w := newDiffer(newPair(d, d), reviewView, c)
 	w.track = true
-	w.render(0, udiff.Delete, 0, -1, 0, "")
+	w.render(0, unified.Delete, 0, -1, 0, "")
 	out := make([]viewLine, len(c.lines))
 	for k, l := range c.lines {
 		out[k] = viewLine{l.text, c.ptrs[k]}

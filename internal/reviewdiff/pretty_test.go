@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
@@ -27,9 +27,9 @@ func checkPretty(t testing.TB, sa, sb string, ctx int) {
 	for _, l := range c.lines {
 		switch l.kind {
 		case opNote:
-		case udiff.Delete:
+		case unified.Delete:
 			oa.WriteString(l.text + "\n")
-		case udiff.Insert:
+		case unified.Insert:
 			ob.WriteString(l.text + "\n")
 		default:
 			oa.WriteString(l.text + "\n")

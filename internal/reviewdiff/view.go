@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
@@ -77,7 +77,7 @@ type lineSpec struct {
 
 // opSink receives the lines of a diff in order.
 type opSink interface {
-	op(w *differ, kind udiff.OpKind, l lineSpec)
+	op(w *differ, kind unified.Kind, l lineSpec)
 	// note precedes the lines of a value shown replaced because it
 	// differs too much to align.
 	note(w *differ, text string)
@@ -132,9 +132,9 @@ func (w *differ) run() {
 	case len(a.Nodes) > 0 && len(b.Nodes) > 0:
 		w.value(0, 0, -1, -1, 0, w.tails[0], w.tails[1])
 	case len(a.Nodes) > 0:
-		w.render(0, udiff.Delete, 0, -1, 0, w.tails[0])
+		w.render(0, unified.Delete, 0, -1, 0, w.tails[0])
 	case len(b.Nodes) > 0:
-		w.render(1, udiff.Insert, 0, -1, 0, w.tails[1])
+		w.render(1, unified.Insert, 0, -1, 0, w.tails[1])
 	}
 	if w.mode == prettyView {
 		w.blankLines(w.tailLines[0], w.tailLines[1])
@@ -159,26 +159,26 @@ func (w *differ) blankLines(ta, tb string) {
 	for suf > 0 && !(lineStart(ta, len(ta)-suf) && lineStart(tb, len(tb)-suf)) {
 		suf--
 	}
-	lines := func(kind udiff.OpKind, side uint8, t string) {
+	lines := func(kind unified.Kind, side uint8, t string) {
 		for len(t) > 0 {
 			k := strings.IndexByte(t, '\n')
 			w.emit(kind, lineSpec{side: side, form: formPiece, piece: t[:k]})
 			t = t[k+1:]
 		}
 	}
-	lines(udiff.Equal, 0, ta[:pre])
-	lines(udiff.Delete, 0, ta[pre:len(ta)-suf])
-	lines(udiff.Insert, 1, tb[pre:len(tb)-suf])
-	lines(udiff.Equal, 0, ta[len(ta)-suf:])
+	lines(unified.Equal, 0, ta[:pre])
+	lines(unified.Delete, 0, ta[pre:len(ta)-suf])
+	lines(unified.Insert, 1, tb[pre:len(tb)-suf])
+	lines(unified.Equal, 0, ta[len(ta)-suf:])
 }
 
 // kindOf is the kind of the lines of a stretch of an alignment shown from
 // a: context when it is matched, else deleted.
-func kindOf(matched bool) udiff.OpKind {
+func kindOf(matched bool) unified.Kind {
 	if matched {
-		return udiff.Equal
+		return unified.Equal
 	}
-	return udiff.Delete
+	return unified.Delete
 }
 
 func strHash(s string) uint32 {
@@ -186,7 +186,7 @@ func strHash(s string) uint32 {
 	return uint32(x ^ x>>32)
 }
 
-func (w *differ) emit(kind udiff.OpKind, l lineSpec) { w.sink.op(w, kind, l) }
+func (w *differ) emit(kind unified.Kind, l lineSpec) { w.sink.op(w, kind, l) }
 
 // enter and exit follow the walk into node n of side s (at index idx of
 // its array, -1 for a member or the root).
@@ -337,9 +337,9 @@ func blockWidth(level int32) int {
 
 // render passes the rendering of node n of side s, the value at index idx
 // of its array, as lines of kind.
-func (w *differ) render(s uint8, kind udiff.OpKind, n capture.Node, idx, level int32, tail string) {
+func (w *differ) render(s uint8, kind unified.Kind, n capture.Node, idx, level int32, tail string) {
 	// Context needs no labels.
-	if kind == udiff.Equal {
+	if kind == unified.Equal {
 		w.renderIn(s, kind, n, level, tail)
 		return
 	}
@@ -349,7 +349,7 @@ func (w *differ) render(s uint8, kind udiff.OpKind, n capture.Node, idx, level i
 }
 
 // renderIn is render for a node the walk has entered.
-func (w *differ) renderIn(s uint8, kind udiff.OpKind, n capture.Node, level int32, tail string) {
+func (w *differ) renderIn(s uint8, kind unified.Kind, n capture.Node, level int32, tail string) {
 	d := w.docs[s].d
 	switch k := d.Kind(n); k {
 	case capture.Object, capture.Array:
@@ -391,29 +391,29 @@ func (w *differ) renderIn(s uint8, kind udiff.OpKind, n capture.Node, level int3
 // none).
 func (w *differ) replace(i capture.Node, j capture.Node, idxA, idxB, level int32, tailA, tailB string) {
 	if i != capture.NoNode {
-		w.render(0, udiff.Delete, i, idxA, level, tailA)
+		w.render(0, unified.Delete, i, idxA, level, tailA)
 	}
 	if j != capture.NoNode {
-		w.render(1, udiff.Insert, j, idxB, level, tailB)
+		w.render(1, unified.Insert, j, idxB, level, tailB)
 	}
 }
 
 // swap passes node i of a, which the walk has entered, as deleted and node
 // j of b as inserted.
 func (w *differ) swap(i capture.Node, j capture.Node, level int32, tailA, tailB string) {
-	w.renderIn(0, udiff.Delete, i, level, tailA)
-	w.renderIn(1, udiff.Insert, j, level, tailB)
+	w.renderIn(0, unified.Delete, i, level, tailA)
+	w.renderIn(1, unified.Insert, j, level, tailB)
 }
 
 // line passes one line of each side: as context when they read the same,
 // else as a deletion and an insertion.
 func (w *differ) line(la, lb lineSpec) {
 	if la.tail == lb.tail && (la.form != formScalar || w.text(la) == w.text(lb)) {
-		w.emit(udiff.Equal, la)
+		w.emit(unified.Equal, la)
 		return
 	}
-	w.emit(udiff.Delete, la)
-	w.emit(udiff.Insert, lb)
+	w.emit(unified.Delete, la)
+	w.emit(unified.Insert, lb)
 }
 
 // sameHeads reports whether nodes i of a and j of b have the same head.
@@ -453,7 +453,7 @@ func (w *differ) diffValue(i capture.Node, j capture.Node, idxA, idxB, level int
 			w.swap(i, j, level, tailA, tailB)
 			return
 		}
-		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		w.emit(unified.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
 		w.members(i, j, level+1)
 		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
 	case capture.Array:
@@ -463,7 +463,7 @@ func (w *differ) diffValue(i capture.Node, j capture.Node, idxA, idxB, level int
 			w.swap(i, j, level, tailA, tailB)
 			return
 		}
-		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		w.emit(unified.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
 		w.elements(ea, eb, al, level+1)
 		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
 	case capture.String:
@@ -474,7 +474,7 @@ func (w *differ) diffValue(i capture.Node, j capture.Node, idxA, idxB, level int
 		case oka || okb:
 			w.swap(i, j, level, tailA, tailB)
 		default:
-			w.emit(udiff.Equal, lineSpec{side: 0, form: formBlock, node: i, level: level})
+			w.emit(unified.Equal, lineSpec{side: 0, form: formBlock, node: i, level: level})
 			w.blocks(i, j, level+1)
 		}
 	default:
@@ -486,7 +486,7 @@ func (w *differ) diffValue(i capture.Node, j capture.Node, idxA, idxB, level int
 // tail of their last line.
 func (w *differ) same(i capture.Node, j capture.Node, level int32, tailA, tailB string) {
 	if tailA == tailB {
-		w.render(0, udiff.Equal, i, -1, level, tailA)
+		w.render(0, unified.Equal, i, -1, level, tailA)
 		return
 	}
 	a, b := w.docs[0].d, w.docs[1].d
@@ -496,10 +496,10 @@ func (w *differ) same(i capture.Node, j capture.Node, level int32, tailA, tailB 
 			w.line(lineSpec{side: 0, form: formEmpty, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formEmpty, node: j, level: level, tail: tailB})
 			return
 		}
-		w.emit(udiff.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
+		w.emit(unified.Equal, lineSpec{side: 0, form: formOpen, node: i, level: level})
 		end := a.Nodes[i].Skip
 		for c := i + 1; c < end; c = a.Nodes[c].Skip {
-			w.render(0, udiff.Equal, c, -1, level+1, tailOf(a.Nodes[c].Skip == end))
+			w.render(0, unified.Equal, c, -1, level+1, tailOf(a.Nodes[c].Skip == end))
 		}
 		w.line(lineSpec{side: 0, form: formClose, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formClose, node: j, level: level, tail: tailB})
 	case capture.String:
@@ -511,7 +511,7 @@ func (w *differ) same(i capture.Node, j capture.Node, level int32, tailA, tailB 
 			w.swap(i, j, level, tailA, tailB)
 		default:
 			// A block has no tail.
-			w.render(0, udiff.Equal, i, -1, level, tailA)
+			w.render(0, unified.Equal, i, -1, level, tailA)
 		}
 	default:
 		w.line(lineSpec{side: 0, form: formScalar, node: i, level: level, tail: tailA}, lineSpec{side: 1, form: formScalar, node: j, level: level, tail: tailB})
@@ -599,7 +599,7 @@ func (w *differ) blocks(i capture.Node, j capture.Node, level int32) {
 	it := ta.from(0)
 	for range pre {
 		p, _ := it.next()
-		w.emit(udiff.Equal, ta.spec(0, p, level))
+		w.emit(unified.Equal, ta.spec(0, p, level))
 	}
 	if !w.alignMiddle(ta, tb, startA, startB, endA, endB, level) {
 		for it := ta.fromPos(startA); ; {
@@ -607,14 +607,14 @@ func (w *differ) blocks(i capture.Node, j capture.Node, level int32) {
 			if !ok || p.start >= endA {
 				break
 			}
-			w.emit(udiff.Delete, ta.spec(0, p, level))
+			w.emit(unified.Delete, ta.spec(0, p, level))
 		}
 		for it := tb.fromPos(startB); ; {
 			p, ok := it.next()
 			if !ok || p.start >= endB {
 				break
 			}
-			w.emit(udiff.Insert, tb.spec(1, p, level))
+			w.emit(unified.Insert, tb.spec(1, p, level))
 		}
 	}
 	it = ta.fromPos(endA)
@@ -623,7 +623,7 @@ func (w *differ) blocks(i capture.Node, j capture.Node, level int32) {
 		if !ok {
 			break
 		}
-		w.emit(udiff.Equal, ta.spec(0, p, level))
+		w.emit(unified.Equal, ta.spec(0, p, level))
 	}
 }
 
@@ -692,7 +692,7 @@ func (w *differ) alignMiddle(ta, tb *blockText, startA, startB, endA, endB int, 
 		}
 		if !eq {
 			for _, p := range mb[y0:y1] {
-				w.emit(udiff.Insert, tb.spec(1, p, level))
+				w.emit(unified.Insert, tb.spec(1, p, level))
 			}
 		}
 	})
@@ -896,7 +896,7 @@ const (
 
 // opNote is the kind of a note line: the lines after it show a value
 // replaced because it differs too much to align.
-const opNote udiff.OpKind = 3
+const opNote unified.Kind = 3
 
 // hunkSpan is where a hunk of a diff starts and ends, as indexes of the
 // line operations, its line numbers and its label.
@@ -934,8 +934,8 @@ type layout struct {
 
 func (l *layout) note(*differ, string) {}
 
-func (l *layout) op(w *differ, kind udiff.OpKind, ln lineSpec) {
-	if kind == udiff.Equal {
+func (l *layout) op(w *differ, kind unified.Kind, ln lineSpec) {
+	if kind == unified.Equal {
 		l.k++
 		l.la++
 		l.lb++
@@ -971,7 +971,7 @@ func (l *layout) op(w *differ, kind udiff.OpKind, ln lineSpec) {
 	}
 	l.last = l.k
 	l.k++
-	if kind == udiff.Delete {
+	if kind == unified.Delete {
 		l.la++
 	} else {
 		l.lb++
@@ -1074,7 +1074,7 @@ func (h *hunkWriter) write(s string) {
 
 func (h *hunkWriter) note(_ *differ, text string) { h.pending = text }
 
-func (h *hunkWriter) op(w *differ, kind udiff.OpKind, ln lineSpec) {
+func (h *hunkWriter) op(w *differ, kind unified.Kind, ln lineSpec) {
 	k := h.k
 	h.k++
 	if h.hi >= len(h.spans) || k < h.spans[h.hi].from {
@@ -1126,10 +1126,10 @@ func (h *hunkWriter) header(sp *hunkSpan) {
 }
 
 // line writes one line of a hunk.
-func (h *hunkWriter) line(kind udiff.OpKind, text string) {
+func (h *hunkWriter) line(kind unified.Kind, text string) {
 	const nl = "\n"
 	switch {
-	case kind == udiff.Equal:
+	case kind == unified.Equal:
 		h.flush()
 		if !h.words {
 			h.write(" ")
@@ -1140,14 +1140,14 @@ func (h *hunkWriter) line(kind udiff.OpKind, text string) {
 		h.flush()
 		h.write(`\ ` + escape.Text(text) + "\n")
 	case !h.color && !h.words:
-		if kind == udiff.Insert {
+		if kind == unified.Insert {
 			h.write("+")
 		} else {
 			h.write("-")
 		}
 		h.write(text)
 		h.write(nl)
-	case kind == udiff.Delete && len(h.ins) > 0:
+	case kind == unified.Delete && len(h.ins) > 0:
 		h.flush()
 		fallthrough
 	default:
@@ -1162,11 +1162,11 @@ func (h *hunkWriter) line(kind udiff.OpKind, text string) {
 			h.del, h.ins, h.held, h.plain = h.del[:0], h.ins[:0], 0, true
 		}
 		switch {
-		case h.plain && kind == udiff.Delete:
+		case h.plain && kind == unified.Delete:
 			h.write(h.changed("-", red, text, nil) + "\n")
 		case h.plain:
 			h.write(h.changed("+", green, text, nil) + "\n")
-		case kind == udiff.Delete:
+		case kind == unified.Delete:
 			h.del = append(h.del, text)
 			h.held += len(text)
 		default:
@@ -1224,9 +1224,9 @@ func (h *hunkWriter) wordLine(a, b string) string {
 	var out strings.Builder
 	for _, r := range mergeWords(a, b) {
 		switch r.op {
-		case udiff.Equal:
+		case unified.Equal:
 			out.WriteString(r.text)
-		case udiff.Delete:
+		case unified.Delete:
 			out.WriteString(h.paint(red, "[-"+r.text+"-]"))
 		default:
 			out.WriteString(h.paint(green, "{+"+r.text+"+}"))
@@ -1237,7 +1237,7 @@ func (h *hunkWriter) wordLine(a, b string) string {
 
 // wordRun is a run of words of one kind in a merged line.
 type wordRun struct {
-	op   udiff.OpKind
+	op   unified.Kind
 	text string
 }
 
@@ -1250,10 +1250,10 @@ func mergeWords(a, b string) []wordRun {
 	whole := func() []wordRun {
 		var out []wordRun
 		if a != "" {
-			out = append(out, wordRun{udiff.Delete, a})
+			out = append(out, wordRun{unified.Delete, a})
 		}
 		if b != "" {
-			out = append(out, wordRun{udiff.Insert, b})
+			out = append(out, wordRun{unified.Insert, b})
 		}
 		return out
 	}
@@ -1277,21 +1277,21 @@ func mergeWords(a, b string) []wordRun {
 	var del, ins strings.Builder
 	emit := func() {
 		if del.Len() > 0 {
-			out = append(out, wordRun{udiff.Delete, del.String()})
+			out = append(out, wordRun{unified.Delete, del.String()})
 			del.Reset()
 		}
 		if ins.Len() > 0 {
-			out = append(out, wordRun{udiff.Insert, ins.String()})
+			out = append(out, wordRun{unified.Insert, ins.String()})
 			ins.Reset()
 		}
 	}
 	keep := func(w string) {
 		emit()
-		if n := len(out); n > 0 && out[n-1].op == udiff.Equal {
+		if n := len(out); n > 0 && out[n-1].op == unified.Equal {
 			out[n-1].text += w
 			return
 		}
-		out = append(out, wordRun{udiff.Equal, w})
+		out = append(out, wordRun{unified.Equal, w})
 	}
 	i, j := 0, 0
 	for i < len(wa) || j < len(wb) {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/skillopt/skillopt/internal/unified"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/config"
@@ -396,10 +396,7 @@ func lintExample(r *rules.Rule, dir string) (*ruledoc.Example, error) {
 			if f.Name != file || bytes.Equal(f.Data, data) {
 				continue
 			}
-			d, err := udiff.ToUnified(file, file+" (after lint --fix)", string(data), udiff.Lines(string(data), string(f.Data)), 1)
-			if err != nil {
-				return nil, err
-			}
+			d := unified.Diff(file, file+" (after lint --fix)", string(data), string(f.Data), 1)
 			e.Result = "reports, and lint --fix changes it"
 			e.Output += "\n\n" + cut(d)
 		}
