@@ -1,6 +1,7 @@
 package catalogrules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,13 +18,23 @@ import (
 // rendering (capture.CatalogDigest: keyed with seeds drawn at start-up, so
 // catalogs cannot be crafted to collide).
 
-const cacheEntries = 16
+// The cache holds at most cacheEntries catalogs and, past its newest
+// entry, at most cacheBytes of their text, the least recently used going
+// first: a directory of captures from a few dozen sessions finds each
+// session's catalog again, and a process never holds more than a few
+// catalogs of 100,000 skills.
+const (
+	cacheEntries = 64
+	cacheBytes   = 64 << 20
+)
 
 // cacheKey is 128 bits of keyed hash over a capture's native catalogs.
 type cacheKey [16]byte
 
 type cacheEntry struct {
 	cats []embedded
+	// size is the bytes of the catalogs' text, what the budget counts.
+	size int
 
 	// What the rules derive, by configuration (see the methods).
 	mu      sync.Mutex
@@ -45,8 +56,10 @@ type compactResult struct {
 
 var catalogCache = struct {
 	sync.Mutex
-	m     map[cacheKey]*cacheEntry
+	m map[cacheKey]*cacheEntry
+	// order lists the keys from the least to the most recently used.
 	order []cacheKey
+	size  int
 }{m: map[cacheKey]*cacheEntry{}}
 
 // catalogKey is the key of c's native catalogs (capture.CatalogDigest);
@@ -64,14 +77,34 @@ func DropCache() {
 	catalogCache.Lock()
 	clear(catalogCache.m)
 	catalogCache.order = nil
+	catalogCache.size = 0
 	catalogCache.Unlock()
 }
 
-// cacheGet returns the entry of key, or nil.
+// cacheGet returns the entry of key, or nil, and marks it used.
 func cacheGet(key cacheKey) *cacheEntry {
 	catalogCache.Lock()
 	defer catalogCache.Unlock()
-	return catalogCache.m[key]
+	e := catalogCache.m[key]
+	if e != nil {
+		touch(key)
+	}
+	return e
+}
+
+// touch moves key to the most recently used end of the order.
+func touch(key cacheKey) {
+	o := catalogCache.order
+	if len(o) > 0 && o[len(o)-1] == key {
+		return
+	}
+	for i, k := range o {
+		if k == key {
+			copy(o[i:], o[i+1:])
+			o[len(o)-1] = key
+			return
+		}
+	}
 }
 
 // entryFor returns the cache entry of c's native catalogs, parsing them on
@@ -91,7 +124,11 @@ func entryOf(c *capture.Capture, key cacheKey) (*cacheEntry, []embedded) {
 		return e, withSpans(c, e.cats)
 	}
 	cats := fromCapture(c)
-	return cachePut(key, &cacheEntry{cats: cats}), cats
+	size := 0
+	for _, e := range cats {
+		size += len(e.Text)
+	}
+	return cachePut(key, &cacheEntry{cats: cats, size: size}), cats
 }
 
 // cachePut stores e under key unless an entry is there already, and
@@ -100,14 +137,18 @@ func cachePut(key cacheKey, e *cacheEntry) *cacheEntry {
 	catalogCache.Lock()
 	defer catalogCache.Unlock()
 	if old, ok := catalogCache.m[key]; ok {
+		touch(key)
 		return old
-	}
-	if len(catalogCache.order) == cacheEntries {
-		delete(catalogCache.m, catalogCache.order[0])
-		catalogCache.order = catalogCache.order[1:]
 	}
 	catalogCache.m[key] = e
 	catalogCache.order = append(catalogCache.order, key)
+	catalogCache.size += e.size
+	for len(catalogCache.order) > 1 && (len(catalogCache.order) > cacheEntries || catalogCache.size > cacheBytes) {
+		oldest := catalogCache.order[0]
+		catalogCache.size -= catalogCache.m[oldest].size
+		delete(catalogCache.m, oldest)
+		catalogCache.order = slices.Delete(catalogCache.order, 0, 1)
+	}
 	return e
 }
 

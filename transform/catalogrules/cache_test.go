@@ -49,3 +49,54 @@ func TestCatalogCache(t *testing.T) {
 		t.Fatal("DropCache kept the entry")
 	}
 }
+
+// TestCatalogCacheBounds: the cache finds again each of more catalogs than
+// the old 16 entries held when they come round in turn, keeps the one used
+// last when a newer entry pushes the count or the bytes over the bounds,
+// and always keeps the newest entry, however large.
+func TestCatalogCacheBounds(t *testing.T) {
+	keys := make([]cacheKey, 24)
+	entry := func(i, size int) (cacheKey, *cacheEntry) {
+		var k cacheKey
+		k[0], k[1] = byte(i), byte(i>>8)
+		return k, &cacheEntry{size: size}
+	}
+	DropCache()
+	defer DropCache()
+	for i := range keys {
+		k, e := entry(i, 1000)
+		keys[i] = k
+		cachePut(k, e)
+	}
+	for round := range 2 {
+		for i, k := range keys {
+			if cacheGet(k) == nil {
+				t.Fatalf("round %d: catalog %d of %d in turn evicted", round, i, len(keys))
+			}
+		}
+	}
+	// Over the count: the least recently used goes, not the first put.
+	cacheGet(keys[0])
+	for i := len(keys); i < cacheEntries+1; i++ {
+		k, e := entry(i, 1000)
+		cachePut(k, e)
+	}
+	if cacheGet(keys[0]) == nil {
+		t.Error("the entry used last was evicted before older ones")
+	}
+	if cacheGet(keys[1]) != nil {
+		t.Error("the least recently used entry survived past cacheEntries")
+	}
+	// Over the bytes: one huge entry evicts every other, and stays.
+	k, e := entry(999, cacheBytes+1)
+	cachePut(k, e)
+	if cacheGet(k) == nil {
+		t.Fatal("the newest entry was evicted")
+	}
+	if n := len(catalogCache.m); n != 1 {
+		t.Errorf("%d entries beside one over the byte budget, want none", n-1)
+	}
+	if catalogCache.size != cacheBytes+1 {
+		t.Errorf("size %d, want %d", catalogCache.size, cacheBytes+1)
+	}
+}
