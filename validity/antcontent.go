@@ -1,6 +1,8 @@
 package validity
 
 import (
+	"encoding/base64"
+
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -42,7 +44,7 @@ func runAnthropicEmptyContent(p *rules.Pass) error {
 // AnthropicImages checks the number and size of images.
 var AnthropicImages = &rules.Rule{
 	ID:       "SO516",
-	Title:    "Images within Anthropic's limits",
+	Title:    "Images and PDF pages within Anthropic's limits",
 	Why:      "Anthropic rejects images that are too large, or too many images in one request, so checking offline avoids a failed turn.",
 	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-images",
@@ -53,7 +55,11 @@ var AnthropicImages = &rules.Rule{
 		"(the size is read from the header of each base64 PNG, JPEG, GIF or WebP image). " +
 		"A request holds at most 100 images on models with a 200k-token context window, 600 on the others " +
 		"(by the model table; unknown models are not counted). " +
-		"Source: https://platform.claude.com/docs/en/build-with-claude/vision (general limits).",
+		"On the 200k-context models, the base64 PDF documents of a request hold at most 100 pages together; " +
+		"a PDF's count is read from its page tree, and a PDF whose tree is in compressed object streams is not counted. " +
+		"Sources: https://platform.claude.com/docs/en/build-with-claude/vision (general limits), " +
+		"https://platform.claude.com/docs/en/build-with-claude/pdf-support (\"Maximum pages per request: 100\"); " +
+		"the error \"A maximum of 100 PDF pages may be provided\" as reported in anthropics/claude-code#6231.",
 	Run: runAnthropicImages,
 }
 
@@ -63,7 +69,41 @@ const (
 	maxManyImageSide  = 2000
 	manyImages        = 20
 	maxImagesLargeCtx = 600
+	// maxPDFPages is the page limit of a request of the PDF guide, read
+	// on the models with a 200k-token context window (those whose image
+	// limit is the same 100).
+	maxPDFPages = 100
 )
+
+// checkPDFPages reports a request whose base64 PDF documents declare more
+// pages than the model takes, at the document that crosses the limit.
+// PDFs whose page count cannot be read are not counted.
+func checkPDFPages(p *rules.Pass, d *capture.Doc, m *antModel) {
+	total := 0
+	for _, doc := range documentsOf(d) {
+		src := d.Get(doc, "source")
+		if !d.StrIs(d.Get(src, "type"), "base64") || !d.StrIs(d.Get(src, "media_type"), "application/pdf") {
+			continue
+		}
+		data := d.Get(src, "data")
+		if d.Kind(data) != capture.String {
+			continue
+		}
+		pdf, err := base64.StdEncoding.DecodeString(d.Str(data))
+		if err != nil {
+			continue
+		}
+		n, ok := pdfPageCount(pdf)
+		if !ok {
+			continue
+		}
+		before := total
+		total += n
+		if before <= maxPDFPages && total > maxPDFPages {
+			p.Reportf(d.Pointer(doc), "the PDF documents of the request have %d pages up to this one; %s takes at most %d per request", total, m.name, maxPDFPages)
+		}
+	}
+}
 
 func runAnthropicImages(p *rules.Pass) error {
 	if p.Capture.Provider != capture.Anthropic {
@@ -82,10 +122,14 @@ func runAnthropicImages(p *rules.Pass) error {
 			}
 		}
 	}
+	m := antModelOf(p.Capture)
+	if m != nil && m.images == maxPDFPages {
+		checkPDFPages(p, d, m)
+	}
 	if len(images) == 0 {
 		return nil
 	}
-	if m := antModelOf(p.Capture); m != nil {
+	if m != nil {
 		limit := m.images
 		if limit == 0 {
 			limit = maxImagesLargeCtx

@@ -55,8 +55,10 @@ var AnthropicThinkingMode = &rules.Rule{
 	Doc: "Each Claude model rejects some thinking.type values with HTTP 400. " +
 		"Claude Opus 4.7 and later reject manual extended thinking (\"enabled\" with budget_tokens; the error starts \"thinking.type.enabled is not supported\"); " +
 		"Claude Fable 5 and Mythos 5 reject \"enabled\" and \"disabled\", Mythos Preview rejects \"disabled\"; " +
-		"Claude Opus 4.5, Sonnet 4.5, Haiku 4.5 and Opus 4.1 reject \"adaptive\". Models not in the table get no finding. " +
-		"Source: https://platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting (thinking support and rejected configurations by model).",
+		"Claude Opus 4.5, Sonnet 4.5, Haiku 4.5 and Opus 4.1 reject \"adaptive\"; " +
+		"the Claude 3 and 3.5 models (Opus 3, Sonnet 3, Haiku 3, Sonnet 3.5, Haiku 3.5) have no extended thinking and reject \"enabled\" and \"adaptive\". Models not in the table get no finding. " +
+		"Sources: https://platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting (thinking support and rejected configurations by model), " +
+		"https://platform.claude.com/docs/en/build-with-claude/extended-thinking (supported models: Claude Sonnet 3.7 and the Claude 4 models and later).",
 	Run: runAnthropicThinkingMode,
 }
 

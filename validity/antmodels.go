@@ -28,13 +28,18 @@ type antModel struct {
 	// noForcedToolAdaptive: forced tool use is rejected with adaptive
 	// thinking too (elsewhere only with manual extended thinking).
 	noForcedToolAdaptive bool
+	// noStructuredOutput: output_config.format (and the beta's
+	// output_format) is not available on the model.
+	noStructuredOutput bool
 }
 
 // antModels is the table, by family. Sources: the models overview and the
 // per-model pages (max output), the thinking troubleshooting page (thinking
 // types each model rejects), the migration guides (sampling parameters,
 // prefill), the vision guide (image counts) and the thinking pages (forced
-// tool use). Models not listed here get no model-dependent finding.
+// tool use), the extended-thinking page (the models with thinking) and the
+// structured-outputs page (the models with structured outputs). Models not
+// listed here get no model-dependent finding.
 var antModels = []antModel{
 	{name: "claude-opus-5-5", noSampling: true, noPrefill: true, noForcedToolAdaptive: true},
 	{name: "claude-sonnet-5-5", noSampling: true, noPrefill: true, noForcedToolAdaptive: true},
@@ -54,12 +59,20 @@ var antModels = []antModel{
 	{name: "claude-sonnet-4-5", maxOutput: 64000, rejectsThinking: []string{"adaptive"}, oneSampler: true},
 	{name: "claude-haiku-4-5", maxOutput: 64000, images: 100, rejectsThinking: []string{"adaptive"}, oneSampler: true},
 	{name: "claude-opus-4-1", maxOutput: 32000, images: 100, rejectsThinking: []string{"adaptive"}, oneSampler: true},
-	{name: "claude-opus-4", maxOutput: 32000, images: 100},
-	{name: "claude-sonnet-4", maxOutput: 64000},
-	{name: "claude-3-7-sonnet", maxOutput: 64000, images: 100},
-	{name: "claude-3-5-sonnet", maxOutput: 8192, images: 100},
-	{name: "claude-3-5-haiku", maxOutput: 8192, images: 100},
+	{name: "claude-opus-4", maxOutput: 32000, images: 100, noStructuredOutput: true},
+	{name: "claude-sonnet-4", maxOutput: 64000, noStructuredOutput: true},
+	{name: "claude-3-7-sonnet", maxOutput: 64000, images: 100, noStructuredOutput: true},
+	// The Claude 3 and 3.5 models have no extended thinking.
+	{name: "claude-3-5-sonnet", maxOutput: 8192, images: 100, rejectsThinking: noThinking, noStructuredOutput: true},
+	{name: "claude-3-5-haiku", maxOutput: 8192, images: 100, rejectsThinking: noThinking, noStructuredOutput: true},
+	{name: "claude-3-opus", rejectsThinking: noThinking, noStructuredOutput: true},
+	{name: "claude-3-sonnet", rejectsThinking: noThinking, noStructuredOutput: true},
+	{name: "claude-3-haiku", rejectsThinking: noThinking, noStructuredOutput: true},
 }
+
+// noThinking are the thinking types a model without extended thinking
+// rejects: the ones that turn it on.
+var noThinking = []string{"enabled", "adaptive"}
 
 // antModelOf returns the table entry for the capture's model, or nil when
 // the model is absent or not in the table. Bedrock ids

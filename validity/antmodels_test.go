@@ -30,6 +30,9 @@ func TestAntModelOf(t *testing.T) {
 		{"claude-opus-5-5", "claude-opus-5-5"},
 		{"claude-fable-5-1", "claude-fable-5-1"},
 		{"CLAUDE-HAIKU-4-5", "claude-haiku-4-5"},
+		{"claude-3-haiku-20240307", "claude-3-haiku"},
+		{"claude-3-5-haiku-20241022", "claude-3-5-haiku"},
+		{"anthropic.claude-3-opus-20240229-v1:0", "claude-3-opus"},
 		// Unknown: no entry, so no model-dependent finding.
 		{"claude-sonnet-4-5-thinking", ""},
 		{"claude-opus-4-9", ""},

@@ -9,11 +9,11 @@ import (
 
 // AnthropicExclusiveOptions checks Anthropic options that exclude each
 // other across a request: citations on some documents only, and a web
-// search tool given both domain lists.
+// search or web fetch tool given both domain lists.
 var AnthropicExclusiveOptions = &rules.Rule{
 	ID:       "SO519",
 	Title:    "Anthropic options that exclude each other",
-	Why:      "Anthropic rejects a request that enables citations on some documents but not all, or a web search tool with both an allow-list and a block-list.",
+	Why:      "Anthropic rejects a request that enables citations on some documents but not all, or a web search or web fetch tool with both an allow-list and a block-list.",
 	Since:    rules.FirstVersion,
 	Name:     "request.anthropic-exclusive-options",
 	Kind:     rules.Check,
@@ -21,9 +21,10 @@ var AnthropicExclusiveOptions = &rules.Rule{
 	Doc: "Some Anthropic options hold for the whole request or exclude each other. " +
 		"Citations are enabled on every document of a request or on none: a request may not mix documents with citations.enabled true and documents without it " +
 		"(documents in tool results count too). " +
-		"A web_search tool takes allowed_domains or blocked_domains, not both. " +
-		"Sources: https://platform.claude.com/docs/en/build-with-claude/citations (\"citations must be enabled on all or none of the documents within a request\") " +
-		"and the API reference's WebSearchTool schemas (\"Cannot be used alongside allowed_domains\").",
+		"A web_search or web_fetch tool takes allowed_domains or blocked_domains, not both. " +
+		"Sources: https://platform.claude.com/docs/en/build-with-claude/citations (\"citations must be enabled on all or none of the documents within a request\"), " +
+		"the API reference's WebSearchTool schemas (\"Cannot be used alongside allowed_domains\") and, for web fetch, " +
+		"https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-fetch-tool (domain filtering), as the Anthropic client of LangChain.js documents it (WebFetch20250910Options: \"Cannot be used alongside blockedDomains\").",
 	Run: runAnthropicExclusiveOptions,
 }
 
@@ -34,12 +35,18 @@ func runAnthropicExclusiveOptions(p *rules.Pass) error {
 	d := p.Capture.Doc
 	reportMixedCitations(p, documentsOf(d))
 	for _, t := range elems(d, d.Get(0, "tools")) {
-		if !strings.HasPrefix(d.GetStr(t, "type"), "web_search_") {
+		typ := d.GetStr(t, "type")
+		what := "web search"
+		switch {
+		case strings.HasPrefix(typ, "web_search_"):
+		case strings.HasPrefix(typ, "web_fetch_"):
+			what = "web fetch"
+		default:
 			continue
 		}
 		if allowed, blocked := d.Get(t, "allowed_domains"), d.Get(t, "blocked_domains"); allowed != capture.NoNode && blocked != capture.NoNode &&
 			d.Kind(allowed) != capture.Null && d.Kind(blocked) != capture.Null {
-			p.Reportf(d.Pointer(blocked), "a web search tool takes allowed_domains or blocked_domains, not both")
+			p.Reportf(d.Pointer(blocked), "a %s tool takes allowed_domains or blocked_domains, not both", what)
 		}
 	}
 	return nil

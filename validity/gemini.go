@@ -95,10 +95,11 @@ var GeminiToolConfig = &rules.Rule{
 		"allowedFunctionNames is only set with function calling mode ANY or VALIDATED, and names declared functions. " +
 		"On Gemini 1.x and 2.x models, function declarations do not go with built-in tools such as googleSearch " +
 		"(\"Tool use with function calling is unsupported\"; combining them is a Gemini 3 feature) " +
-		"nor with responseMimeType application/json (\"Function calling with a response mime type: 'application/json' is unsupported\"). " +
+		"nor with responseMimeType application/json (\"Function calling with a response mime type: 'application/json' is unsupported\"); " +
+		"nor do built-in tools alone go with it (\"Tool use with a response mime type: 'application/json' is unsupported\"). " +
 		"Model-dependent checks run only for model ids the table knows. " +
 		"Sources: https://ai.google.dev/gemini-api/docs/caching, https://ai.google.dev/gemini-api/docs/function-calling (function calling modes, multi-tool use), " +
-		"the API reference of FunctionCallingConfig.allowedFunctionNames; errors as reported in BerriAI/litellm#17304, vercel/ai#3333, googleapis/go-genai#323 and google-gemini/deprecated-generative-ai-swift#195.",
+		"the API reference of FunctionCallingConfig.allowedFunctionNames; errors as reported in BerriAI/litellm#17304, vercel/ai#3333, googleapis/go-genai#323, google-gemini/deprecated-generative-ai-swift#195 and snailyp/gemini-balance#264 (built-in tools with JSON).",
 	Run: runGeminiToolConfig,
 }
 
@@ -146,15 +147,22 @@ func runGeminiToolConfig(p *rules.Pass) error {
 			}
 		}
 	}
-	if _, gen := geminiModel(p.Capture); firstDecl != capture.NoNode && (gen == gemini1 || gen == gemini2) {
-		model, _ := geminiModel(p.Capture)
+	model, gen := geminiModel(p.Capture)
+	if gen != gemini1 && gen != gemini2 {
+		return nil
+	}
+	gc := d.GetAny(root, "generationConfig", "generation_config")
+	mt := d.GetAny(gc, "responseMimeType", "response_mime_type")
+	json := d.StrIs(mt, "application/json")
+	if firstDecl != capture.NoNode {
 		if builtin != capture.NoNode {
 			p.Reportf(d.Pointer(builtin), "built-in tool %s cannot be combined with function declarations on %s", builtinKey, model)
 		}
-		gc := d.GetAny(root, "generationConfig", "generation_config")
-		if mt := d.GetAny(gc, "responseMimeType", "response_mime_type"); d.StrIs(mt, "application/json") {
+		if json {
 			p.Reportf(d.Pointer(mt), "function declarations cannot be combined with responseMimeType application/json on %s", model)
 		}
+	} else if builtin != capture.NoNode && json {
+		p.Reportf(d.Pointer(mt), "built-in tool %s cannot be combined with responseMimeType application/json on %s", builtinKey, model)
 	}
 	return nil
 }

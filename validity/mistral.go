@@ -19,10 +19,11 @@ var MistralMessages = &rules.Rule{
 		"Tool-call ids (tool_calls[].id and tool_call_id) are exactly 9 characters of a-z, A-Z, 0-9 " +
 		"(\"Tool call id was call_… but must be a-z, A-Z, 0-9, with a length of 9\", code 3280), so ids minted by another provider fail; " +
 		"a user message never directly follows a tool message: an assistant message comes between (\"Unexpected role 'user' after role 'tool'\", code 3230); " +
+		"a system message never directly follows an assistant message (\"Unexpected role 'system' after role 'assistant'\"); " +
 		"and the last message is a user or tool message, or an assistant message with prefix:true " +
 		"(\"Expected last role User or Tool (or Assistant with prefix True) for serving\"). " +
 		"Source: Mistral's documented errors, as reported in jackmpcollins/magentic#276, editor-code-assistant/eca#233 (ids), " +
-		"datapizza-labs/datapizza-ai#98, avante-corp/avante.nvim#2695 (order) and 0xPlaygrounds/rig#708 (last role); " +
+		"datapizza-labs/datapizza-ai#98, avante-corp/avante.nvim#2695, swarmauri/swarmauri-sdk#162 (order) and 0xPlaygrounds/rig#708 (last role); " +
 		"https://docs.mistral.ai/api/ (AssistantMessage.prefix).",
 	Run: runMistralMessages,
 }
@@ -39,6 +40,9 @@ func runMistralMessages(p *rules.Pass) error {
 		role := d.GetStr(m, "role")
 		if role == "user" && prevRole == "tool" {
 			p.Reportf(d.Pointer(m), "a user message cannot directly follow a tool message: an assistant message must come between")
+		}
+		if role == "system" && prevRole == "assistant" {
+			p.Reportf(d.Pointer(m), "a system message cannot directly follow an assistant message")
 		}
 		for c := range d.Children(d.Get(m, "tool_calls")) {
 			checkMistralID(p, d, d.Get(c, "id"), reported)

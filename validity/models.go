@@ -27,12 +27,21 @@ type openAIModel struct {
 	Minor int
 	// GPT5 marks the gpt-5 family, O the o-series.
 	GPT5, O bool
+	// NoStop: o3 and o4-mini take no stop sequences.
+	NoStop bool
+	// NonReasoning: a model the table knows has no reasoning (GPT-4o,
+	// GPT-4.1, GPT-4, GPT-3.5), which takes no reasoning effort.
+	NonReasoning bool
 }
 
 var (
-	reOSeries = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^o[134](-|$)`) })
-	reGPT5    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^gpt-5(\.([0-9]+))?(-|$)`) })
-	reOpenAI  = sync.OnceValue(func() *regexp.Regexp {
+	reOSeries      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^o[134](-|$)`) })
+	reGPT5         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^gpt-5(\.([0-9]+))?(-|$)`) })
+	reNoStop       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(o3(-(pro|[0-9]{4}-)|$)|o4-mini(-|$))`) })
+	reNonReasoning = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(gpt-4o(-|$)|gpt-4\.1(-|$)|gpt-4(-[0-9]|-turbo|$)|gpt-3\.5-turbo(-|$)|chatgpt-4o-latest$)`)
+	})
+	reOpenAI = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(gpt-|o[1-9](-|$)|chatgpt-|codex-|computer-use-)`)
 	})
 )
@@ -49,6 +58,9 @@ func lookupOpenAI(id string) (m openAIModel, ok bool) {
 	switch {
 	case reOSeries().MatchString(id):
 		m.O, m.Reasoning = true, true
+		m.NoStop = reNoStop().MatchString(id)
+	case reNonReasoning().MatchString(id):
+		m.NonReasoning = true
 	case reGPT5().MatchString(id):
 		m.GPT5 = true
 		// The chat snapshots (gpt-5-chat-latest, gpt-5.1-chat-latest)

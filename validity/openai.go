@@ -25,14 +25,18 @@ var OpenAIReasoningParams = &rules.Rule{
 		"(\"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported\"); " +
 		"from gpt-5.1 on, only temperature is checked, and only when a reasoning effort other than none is set. " +
 		"Reasoning effort none is not accepted by gpt-5 and the o-series, and minimal is not accepted by gpt-5.1. " +
+		"o3 and o4-mini take no stop sequences (\"Unsupported parameter: 'stop' is not supported with this model\"). " +
+		"Models without reasoning (GPT-4o, GPT-4.1, GPT-4, GPT-3.5) take no reasoning effort (reasoning_effort on Chat, reasoning.effort on Responses): " +
+		"the reasoning options are for gpt-5 and o-series models only. " +
 		"Only requests to OpenAI's own endpoint (or none) naming one of OpenAI's model ids are checked: compatible servers have their own rules, and unknown models are never rejected. " +
-		"Sources: https://platform.openai.com/docs/guides/reasoning, https://platform.openai.com/docs/api-reference/chat/create (max_tokens, reasoning_effort).",
+		"Sources: https://platform.openai.com/docs/guides/reasoning, https://platform.openai.com/docs/api-reference/chat/create (max_tokens, reasoning_effort; stop: \"not supported with latest reasoning models o3 and o4-mini\"), " +
+		"the Reasoning schema of OpenAI's OpenAPI spec (\"gpt-5 and o-series models only\"); the stop error as reported in crewAIInc/crewAI#2738 and langgenius/dify#18971.",
 	Run: runOpenAIReasoningParams,
 }
 
 func runOpenAIReasoningParams(p *rules.Pass) error {
 	m, ok := openAIServer(p.Capture)
-	if !ok || !m.Reasoning {
+	if !ok || !m.Reasoning && !m.NonReasoning {
 		return nil
 	}
 	d := p.Capture.Doc
@@ -40,6 +44,15 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 	effortNode := d.Get(0, "reasoning_effort")
 	if !chat {
 		effortNode = d.Get(d.Get(0, "reasoning"), "effort")
+	}
+	if m.NonReasoning {
+		if d.Kind(effortNode) == capture.String {
+			p.Reportf(d.Pointer(effortNode), "%s is not a reasoning model: it takes no reasoning effort", m.ID)
+		}
+		return nil
+	}
+	if stop := d.Get(0, "stop"); chat && m.NoStop && present(d, stop) && !(d.Kind(stop) == capture.Array && d.Len(stop) == 0) {
+		p.Reportf(d.Pointer(stop), "stop is not supported by %s", m.ID)
 	}
 	effort := ""
 	if d.Kind(effortNode) == capture.String {

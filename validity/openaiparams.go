@@ -96,10 +96,10 @@ var OpenAIParamDeps = &rules.Rule{
 		"which a request whose tools were all removed still violates; tool_choice \"none\" is not checked; " +
 		"response_format json_object needs the word \"json\" somewhere in the messages (\"'messages' must contain the word 'json' in some form\"); " +
 		"top_logprobs needs logprobs:true, and stream_options needs stream:true. " +
-		"On Responses, previous_response_id and conversation exclude each other. " +
+		"On Responses, previous_response_id and conversation exclude each other, and stream_options needs stream:true there too. " +
 		"Only requests to OpenAI's own endpoint (or none) are checked. " +
 		"Sources: https://platform.openai.com/docs/api-reference/chat/create (top_logprobs, stream_options), " +
-		"https://platform.openai.com/docs/api-reference/responses/create (previous_response_id); " +
+		"https://platform.openai.com/docs/api-reference/responses/create (previous_response_id, stream_options); " +
 		"OpenAI's documented errors as reported in Upsonic/Upsonic#323, camel-ai/camel#3706 (parallel_tool_calls), writer/writer-framework#1013 (tool_choice), " +
 		"mem0ai/mem0#3559, meta-llama/PurpleLlama#94 (json_object).",
 	Run: runOpenAIParamDeps,
@@ -114,6 +114,9 @@ func runOpenAIParamDeps(p *rules.Pass) error {
 		prev, conv := d.Get(0, "previous_response_id"), d.Get(0, "conversation")
 		if present(d, prev) && present(d, conv) {
 			p.Reportf(d.Pointer(conv), "conversation cannot be used together with previous_response_id")
+		}
+		if so := d.Get(0, "stream_options"); present(d, so) && d.Kind(d.Get(0, "stream")) != capture.True {
+			p.Reportf(d.Pointer(so), "stream_options is only allowed with stream: true")
 		}
 		return nil
 	}

@@ -10,7 +10,8 @@ func Rules() []*rules.Rule {
 	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
 		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
 		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, AnthropicExclusiveOptions, PiMessageParts,
-		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, GeminiThinking, MistralMessages}
+		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, GeminiThinking, MistralMessages,
+		AnthropicStructuredOutput, OpenAIValueLimits, GeminiRequestFields}
 }
 
 // Check runs every rule of the family on c through the rules driver and
