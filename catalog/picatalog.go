@@ -18,7 +18,12 @@ func ParsePiCatalogs(texts ...string) []Skill {
 // ParsePiCatalog reads the <skill> entries of Pi's <available_skills>
 // block: name, description and location, XML entities decoded.
 func ParsePiCatalog(text string) []Skill {
+	// One entry per open tag at most: sized once, not grown ten thousand
+	// skills long.
 	var out []Skill
+	if n := strings.Count(text, "<skill>"); n > 0 {
+		out = make([]Skill, 0, n)
+	}
 	for {
 		i := strings.Index(text, "<skill>")
 		if i < 0 {
@@ -66,6 +71,7 @@ func xmlUnescape(s string) string {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for {
 		i := strings.IndexByte(s, '&')
 		if i < 0 {
