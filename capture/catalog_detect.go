@@ -34,7 +34,7 @@ func (a *adapter) splitCatalogs() {
 				continue
 			}
 			raw := d.Src[node.Start+1 : node.End-1]
-			if !bytes.Contains(raw, []byte("available_skills")) {
+			if indexMarker(raw, "available_skills") < 0 {
 				continue
 			}
 			ranges, ok := catalogRangesRaw(raw)
@@ -125,10 +125,9 @@ func catalogRanges(text string) [][2]int {
 // character JSON must escape, so they appear literally unless a writer chose
 // \u escapes, in which case ok is false and the caller decodes.
 func catalogRangesRaw(raw []byte) (out [][2]int, ok bool) {
-	open, close := []byte(piCatalogOpen), []byte(piCatalogClose)
 	from := 0
 	for {
-		i := bytes.Index(raw[from:], open)
+		i := indexMarker(raw[from:], piCatalogOpen)
 		if i < 0 {
 			if len(out) == 0 {
 				return nil, false
@@ -136,11 +135,11 @@ func catalogRangesRaw(raw []byte) (out [][2]int, ok bool) {
 			return out, true
 		}
 		start := from + i
-		j := bytes.Index(raw[start:], close)
+		j := indexMarker(raw[start:], piCatalogClose)
 		if j < 0 {
 			return out, len(out) > 0
 		}
-		end := start + j + len(close)
+		end := start + j + len(piCatalogClose)
 		if ps, ok := rawPreamble(raw, from, start); ok {
 			start = ps
 		}
@@ -195,4 +194,31 @@ func rawPreamble(raw []byte, from, open int) (int, bool) {
 	}
 	para := strings.ToLower(unquote(append(append([]byte{'"'}, raw[pStart:p]...), '"')))
 	return pStart, strings.Contains(para, "skill")
+}
+
+// indexMarker is bytes.Index of a catalog marker, found by its '_'. A
+// catalog is all tags, so searching on the marker's first byte ('<' or
+// 'a') stops at nearly every entry of a catalog of 100,000 skills; an
+// underscore is rare in prose and in tags, and memchr finds it at memory
+// speed. Each '_' is checked against the whole marker: linear in len(b)
+// times the marker's length at worst.
+func indexMarker(b []byte, marker string) int {
+	k := strings.IndexByte(marker, '_')
+	if k < 0 {
+		return bytes.Index(b, []byte(marker))
+	}
+	for from := 0; ; {
+		i := bytes.IndexByte(b[min(from+k, len(b)):], '_')
+		if i < 0 {
+			return -1
+		}
+		at := from + i // where the marker would start
+		if at+len(marker) > len(b) {
+			return -1
+		}
+		if string(b[at:at+len(marker)]) == marker {
+			return at
+		}
+		from = at + 1
+	}
 }

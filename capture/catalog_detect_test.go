@@ -1,7 +1,9 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -79,4 +81,35 @@ func TestCatalogTexts(t *testing.T) {
 	if got := (&Capture{Provider: Anthropic, Doc: d}).CatalogTexts(); len(got) != 0 {
 		t.Errorf("body without a catalog: %q", got)
 	}
+}
+
+// TestIndexMarker: indexMarker finds what bytes.Index finds, with
+// underscores before, inside and after the marker, at either end and not
+// at all.
+func TestIndexMarker(t *testing.T) {
+	for _, b := range []string{
+		"", "_", "</available_skills>", "x</available_skills>y", "a_b_c</available_skills>",
+		"</available_skills", "<available_skills></available_skills>", "__</available__skills>_</available_skills>",
+		"available_skill", strings.Repeat("<skill>_</skill>", 50) + "</available_skills>",
+	} {
+		for _, m := range []string{piCatalogClose, piCatalogOpen, "available_skills"} {
+			if got, want := indexMarker([]byte(b), m), bytes.Index([]byte(b), []byte(m)); got != want {
+				t.Errorf("indexMarker(%q, %q) = %d, want %d", b, m, got, want)
+			}
+		}
+	}
+}
+
+func FuzzIndexMarker(f *testing.F) {
+	f.Add("a_b</available_skills>", "</available_skills>")
+	f.Add("x_y_z", "y_z")
+	f.Add("no marker", "plain")
+	f.Fuzz(func(t *testing.T, b, m string) {
+		if m == "" {
+			return
+		}
+		if got, want := indexMarker([]byte(b), m), bytes.Index([]byte(b), []byte(m)); got != want {
+			t.Fatalf("indexMarker(%q, %q) = %d, want %d", b, m, got, want)
+		}
+	})
 }
