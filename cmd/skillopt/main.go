@@ -5,10 +5,11 @@ package main
 import (
 	"os"
 
+	"github.com/skillopt/skillopt/internal/commands"
 	"github.com/skillopt/skillopt/internal/gctune"
 )
 
 func main() {
 	gctune.Start()
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(commands.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

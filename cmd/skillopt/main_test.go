@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skillopt/skillopt/internal/commands"
 	"github.com/skillopt/skillopt/internal/golden"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"skillopt": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"skillopt": func() { os.Exit(commands.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -17,11 +17,11 @@ func benchCode(path string) bool {
 	return path == module+"/internal/bench" || strings.HasPrefix(path, module+"/internal/bench/")
 }
 
-// TestOnlyBenchCommandImportsBench: inside cmd/skillopt only the bench
+// TestOnlyBenchCommandImportsBench: inside internal/commands only the bench
 // subcommand's files (bench*.go) import benchmark code. (That no other
 // product package depends on it is a rule of internal/archtest.)
 func TestOnlyBenchCommandImportsBench(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "cmd", "skillopt", "*.go"))
+	files, err := filepath.Glob(filepath.Join("..", "commands", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no command files: %v", err)
 	}
