@@ -39,6 +39,9 @@ func checkCommand(e *env) *cli.Command {
 type checked struct {
 	res   *rules.Result
 	diags []rules.Diagnostic
+	// line is the capture's JSON line, with --format jsonl: encoded on
+	// the worker, written in order by take.
+	line []byte
 }
 
 // checkRun gathers what `skillopt check` found, capture by capture.
@@ -107,7 +110,14 @@ func (r *checkRun) check(f *capture.File, log *inputLog) ([]checked, error) {
 			}
 			return nil, err
 		}
-		out = append(out, checked{res, append(slices.Clip(res.Diagnostics), ds...)})
+		ch := checked{res: res, diags: r.levels.Kept(append(slices.Clip(res.Diagnostics), ds...))}
+		if r.e.format == jsonl {
+			line := report.NewLine(captureInput(res.Original), report.Locate(ch.diags, []*capture.File{f}))
+			if ch.line, err = encodeLine(line); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, ch)
 	}
 	return out, nil
 }
@@ -133,8 +143,7 @@ func (r *checkRun) take(f *capture.File, cs []checked) error {
 		}
 		ds := r.keep(ch.diags)
 		if r.e.format == jsonl {
-			line := report.NewLine(captureInput(ch.res.Original), report.Locate(ds, files))
-			if err := r.e.writeLine(line); err != nil {
+			if _, err := r.e.stdout.Write(ch.line); err != nil {
 				return err
 			}
 			continue

@@ -112,12 +112,23 @@ func sizeOf(paths []string) int {
 // writeLine writes v as one line of compact JSON, escaped for a terminal
 // like every JSON output.
 func (e *env) writeLine(v any) error {
+	b, err := encodeLine(v)
+	if err != nil {
+		return err
+	}
+	_, err = e.stdout.Write(b)
+	return err
+}
+
+// encodeLine returns what writeLine writes for v. The workers of eachFile
+// encode their own lines, so that the goroutine that writes them in input
+// order only copies bytes and does not hold the other cores back.
+func encodeLine(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return err
+		return nil, err
 	}
-	_, err := e.stdout.Write(escape.JSON(b.Bytes()))
-	return err
+	return escape.JSON(b.Bytes()), nil
 }

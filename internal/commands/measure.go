@@ -113,8 +113,9 @@ func (e *env) runMeasure(c *cli.Context) error {
 	ruleset.SetArchive(renv, renv.Archive, true)
 	opts.Env = renv
 	type measured struct {
-		rep *measure.CaptureReport
-		key string
+		rep  *measure.CaptureReport
+		key  string
+		line []byte // the JSON line of rep, with --format jsonl
 	}
 	var reps []*measure.CaptureReport
 	var keys []string
@@ -132,13 +133,19 @@ func (e *env) runMeasure(c *cli.Context) error {
 			if key != "" {
 				key = string(capt.Provider) + ":" + key
 			}
-			out = append(out, measured{rep, key})
+			m := measured{rep: rep, key: key}
+			if e.format == jsonl {
+				if m.line, err = encodeLine(rep); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, m)
 		}
 		return out, nil
 	}, func(_ *capture.File, ms []measured) error {
 		for _, m := range ms {
 			if e.format == jsonl {
-				if err := e.writeLine(m.rep); err != nil {
+				if _, err := e.stdout.Write(m.line); err != nil {
 					return err
 				}
 				continue

@@ -58,19 +58,33 @@ func (e *env) runValidate(c *cli.Context) error {
 	renv := &rules.Env{Options: e.cfg.Options, Levels: levels}
 	rep := e.newReport("validate")
 	invalid := 0
-	err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]report.Line, error) {
+	type validated struct {
+		report.Line
+		json []byte // the JSON line, with --format jsonl
+	}
+	err = eachFile(e, c, func(f *capture.File, log *inputLog) ([]validated, error) {
 		lines, errs := validate.File(f, renv, c.Bool("strict"), c.Bool("lenient"))
 		for _, err := range errs {
 			log.warn(err)
 		}
-		return lines, nil
-	}, func(_ *capture.File, lines []report.Line) error {
+		out := make([]validated, len(lines))
+		for i, l := range lines {
+			out[i].Line = l
+			if e.format == jsonl {
+				var err error
+				if out[i].json, err = encodeLine(l); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	}, func(_ *capture.File, lines []validated) error {
 		for _, l := range lines {
 			if !*l.Valid {
 				invalid++
 			}
 			if e.format == jsonl {
-				if err := e.writeLine(l); err != nil {
+				if _, err := e.stdout.Write(l.json); err != nil {
 					return err
 				}
 				continue
