@@ -262,8 +262,34 @@ func newApp(e *env) *cli.App {
 			prepare(cmd.Subcommands)
 		}
 	}
-	prepare(app.Commands)
+	for _, cmd := range app.Commands {
+		if e.mayRun(cmd) {
+			prepare([]*cli.Command{cmd})
+		}
+	}
 	return app
+}
+
+// mayRun reports whether the command line may run cmd, or show its flags:
+// only such a command gets the global flags, so that a start-up builds the
+// flags of one command, not of every command. The line names cmd or one of
+// its aliases somewhere (a permuted line may put it after a global flag's
+// value), or it shows every command's flags (completion, man, help), or
+// there is no command line (a test walking the tree).
+func (e *env) mayRun(cmd *cli.Command) bool {
+	if len(e.args) < 2 {
+		return len(e.args) == 0
+	}
+	for _, a := range e.args[1:] {
+		switch a {
+		case "completion", "man", "help", "h":
+			return true
+		}
+		if a == cmd.Name || slices.Contains(cmd.Aliases, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // addGlobals is the flags of cmd followed by the global ones, its own
