@@ -1,12 +1,10 @@
-package cache
+package capture
 
 import (
 	"net/url"
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/skillopt/skillopt/capture"
 )
 
 var (
@@ -20,9 +18,9 @@ var (
 // model it names: the body's shape where it says (Anthropic, Gemini,
 // Mistral), else the endpoint's host, else the model's name. An endpoint
 // that is none of these (a local server, a reseller) has vendor "".
-func VendorOf(c *capture.Capture) (vendor, model string) {
+func VendorOf(c *Capture) (vendor, model string) {
 	d := c.Doc
-	if d != nil && d.Kind(0) == capture.Object {
+	if d != nil && d.Kind(0) == Object {
 		model = d.GetStr(0, "model")
 	}
 	host, path := "", ""
@@ -37,11 +35,11 @@ func VendorOf(c *capture.Capture) (vendor, model string) {
 		}
 	}
 	switch c.Provider {
-	case capture.Anthropic:
+	case Anthropic:
 		return "anthropic", model
-	case capture.Gemini:
+	case Gemini:
 		return "gemini", model
-	case capture.Mistral:
+	case Mistral:
 		return "mistral", model
 	}
 	switch {

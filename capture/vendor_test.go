@@ -1,30 +1,28 @@
-package cache
+package capture
 
 import (
 	"testing"
-
-	"github.com/skillopt/skillopt/capture"
 )
 
 func TestVendorOf(t *testing.T) {
 	cases := []struct {
-		provider            capture.Provider
+		provider            Provider
 		url, body           string
 		wantVendor, wantMod string
 	}{
-		{capture.Anthropic, "", `{"model":"claude-opus-4-6","max_tokens":1,"messages":[]}`, "anthropic", "claude-opus-4-6"},
-		{capture.Gemini, "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", `{"contents":[]}`, "gemini", "gemini-2.5-pro"},
-		{capture.OpenAIChat, "https://api.deepseek.com/chat/completions", `{"model":"deepseek-v4-pro","messages":[]}`, "deepseek", "deepseek-v4-pro"},
-		{capture.OpenAIChat, "/deepseek/chat/completions", `{"model":"deepseek-v4-pro","messages":[]}`, "deepseek", "deepseek-v4-pro"},
-		{capture.OpenAIChat, "http://127.0.0.1:8000/v1/chat/completions", `{"model":"Qwen/Qwen3-Coder-30B-A3B-Instruct","messages":[]}`, "", "Qwen/Qwen3-Coder-30B-A3B-Instruct"},
-		{capture.OpenAIResponses, "https://api.openai.com/v1/responses", `{"model":"my-fine-tune","input":"x"}`, "openai", "my-fine-tune"},
-		{capture.OpenAIChat, "", `{"model":"gpt-5.5","messages":[]}`, "openai", "gpt-5.5"},
-		{capture.OpenAIChat, "", `{"model":"o4-mini","messages":[]}`, "openai", "o4-mini"},
-		{capture.OpenAIChat, "https://openrouter.ai/api/v1/chat/completions", `{"model":"anthropic/claude-sonnet-4-5","messages":[]}`, "anthropic", "anthropic/claude-sonnet-4-5"},
-		{capture.Mistral, "", `{"model":"mistral-medium-latest","messages":[]}`, "mistral", "mistral-medium-latest"},
+		{Anthropic, "", `{"model":"claude-opus-4-6","max_tokens":1,"messages":[]}`, "anthropic", "claude-opus-4-6"},
+		{Gemini, "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", `{"contents":[]}`, "gemini", "gemini-2.5-pro"},
+		{OpenAIChat, "https://api.deepseek.com/chat/completions", `{"model":"deepseek-v4-pro","messages":[]}`, "deepseek", "deepseek-v4-pro"},
+		{OpenAIChat, "/deepseek/chat/completions", `{"model":"deepseek-v4-pro","messages":[]}`, "deepseek", "deepseek-v4-pro"},
+		{OpenAIChat, "http://127.0.0.1:8000/v1/chat/completions", `{"model":"Qwen/Qwen3-Coder-30B-A3B-Instruct","messages":[]}`, "", "Qwen/Qwen3-Coder-30B-A3B-Instruct"},
+		{OpenAIResponses, "https://api.openai.com/v1/responses", `{"model":"my-fine-tune","input":"x"}`, "openai", "my-fine-tune"},
+		{OpenAIChat, "", `{"model":"gpt-5.5","messages":[]}`, "openai", "gpt-5.5"},
+		{OpenAIChat, "", `{"model":"o4-mini","messages":[]}`, "openai", "o4-mini"},
+		{OpenAIChat, "https://openrouter.ai/api/v1/chat/completions", `{"model":"anthropic/claude-sonnet-4-5","messages":[]}`, "anthropic", "anthropic/claude-sonnet-4-5"},
+		{Mistral, "", `{"model":"mistral-medium-latest","messages":[]}`, "mistral", "mistral-medium-latest"},
 	}
 	for _, c := range cases {
-		f, err := capture.Read("x.json", []byte(c.body), capture.Options{Provider: c.provider})
+		f, err := Read("x.json", []byte(c.body), Options{Provider: c.provider})
 		if err != nil {
 			t.Fatal(err)
 		}

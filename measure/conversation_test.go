@@ -11,7 +11,6 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/escape"
 	"github.com/skillopt/skillopt/internal/golden"
-	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -142,7 +141,7 @@ func TestConverseAnthropic(t *testing.T) {
 		if c.Provider != capture.Anthropic {
 			t.Fatalf("detected %s", c.Provider)
 		}
-		vendor, model := cache.VendorOf(c)
+		vendor, model := capture.VendorOf(c)
 		reqs = append(reqs, Request{Name: c.Name, Result: unchanged(c), Vendor: vendor, Model: model})
 	}
 	cv := converse(t, reqs, ConversationOptions{})

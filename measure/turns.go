@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/measure/cache"
 )
 
 // Input is one request of a conversation as read from the captures, before
@@ -122,7 +121,7 @@ func Inputs(files []*capture.File) ([]Input, []error) {
 				continue
 			}
 			in := Input{Name: c.Name, Capture: c, Time: c.Time}
-			in.Vendor, in.Model = cache.VendorOf(c)
+			in.Vendor, in.Model = capture.VendorOf(c)
 			if c.Envelope == capture.EnvHAR {
 				if har == nil {
 					har, _ = capture.Parse(f.Data)
@@ -150,13 +149,13 @@ func hostTurns(c *capture.Capture) []Input {
 	}
 	for k, seg := range s.Segments {
 		ch := &Chain{Tip: seg.Tip, ends: seg.Ends, open: seg.Open, tail: seg.Tail, from: c}
-		vendor, _ := cache.VendorOf(seg.Tip)
+		vendor, _ := capture.VendorOf(seg.Tip)
 		for j, t := range seg.Turns {
 			in := Input{Name: fmt.Sprintf("%s:%d", file, t.Line), Chain: ch, Len: t.Items, Vendor: vendor, Model: t.Model, Time: t.Time}
 			// A segment after the first starts at a compaction.
 			in.Compaction = k > 0 && j == 0
 			if in.Model == "" {
-				_, in.Model = cache.VendorOf(seg.Tip)
+				_, in.Model = capture.VendorOf(seg.Tip)
 			}
 			in.Usage = hostUsage(s.Host, t.Usage)
 			out = append(out, in)
@@ -290,7 +289,7 @@ func SessionTurns(c *capture.Capture) ([]Input, error) {
 			line = lines[i]
 		}
 		model := d.GetStr(msg, "model")
-		in := Input{Name: fmt.Sprintf("%s:%d", c.Name, line), Len: len(ctx), Vendor: cache.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
+		in := Input{Name: fmt.Sprintf("%s:%d", c.Name, line), Len: len(ctx), Vendor: capture.PiVendor(d.GetStr(msg, "provider"), model), Model: model}
 		in.Time = capture.TimeOf(d, d.Get(entries[i], "timestamp"))
 		in.Compaction = newComp && len(out) > 0
 		in.Usage = piUsage(d, d.Get(msg, "usage"))

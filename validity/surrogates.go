@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -31,7 +30,7 @@ func runLoneSurrogates(p *rules.Pass) error {
 	// Where the provider refuses the body it is the rule's (configured)
 	// severity, elsewhere a warning.
 	strict := false
-	if vendor, _ := cache.VendorOf(c); c.Provider == capture.Anthropic || vendor == "anthropic" || vendor == "deepseek" {
+	if vendor, _ := capture.VendorOf(c); c.Provider == capture.Anthropic || vendor == "anthropic" || vendor == "deepseek" {
 		strict = true
 	}
 	report := func(pointer, msg string) {

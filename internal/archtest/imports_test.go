@@ -95,9 +95,9 @@ var rules = []rule{
 		never: families,
 	},
 	{
-		says:  "validity, the guard every transform passes, imports no transform package.",
+		says:  "validity, the guard every transform passes, imports no transform or measure package.",
 		of:    []string{"validity"},
-		never: []string{"transform/..."},
+		never: []string{"transform/...", "measure/..."},
 	},
 	{
 		says:  "catalog knows nothing of rules: it imports no rules, transform, validity, measure or catalog/lint package.",

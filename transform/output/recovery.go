@@ -409,7 +409,7 @@ type cacheCost struct {
 }
 
 func newCacheCost(c *capture.Capture, x *promptIndex) *cacheCost {
-	vendor, model := cache.VendorOf(c)
+	vendor, model := capture.VendorOf(c)
 	cc := &cacheCost{m: cache.Lookup(vendor, model), price: price.Builtin().Lookup(model), model: model, auto: x.p.Auto, keyed: x.p.Keyed}
 	if vendor == "" {
 		cc.m = cache.NoCache(vendor)
