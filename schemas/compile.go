@@ -196,21 +196,28 @@ func (s *schema) summarize() {
 // keyword compiles member k of a schema object into s. The keywords come in
 // the families of the draft's vocabularies, each compiled by a method of its
 // own that reports whether the name is one of its keywords; a name no family
-// knows must be an annotation, which is skipped.
+// knows must be an annotation, which is skipped. The families are called
+// directly, not from a table: an indirect call would move the compiler to
+// the heap.
 func (c *compiler) keyword(s *schema, k capture.Node) error {
 	key := c.d.Key(k)
-	families := [...]func(c *compiler, s *schema, key string, k capture.Node) (bool, error){
-		(*compiler).valueKeyword,
-		(*compiler).applicatorKeyword,
-		(*compiler).objectKeyword,
-		(*compiler).arrayKeyword,
-		(*compiler).stringKeyword,
-		(*compiler).numberKeyword,
+	if ok, err := c.valueKeyword(s, key, k); ok {
+		return err
 	}
-	for _, family := range families {
-		if ok, err := family(c, s, key, k); ok {
-			return err
-		}
+	if ok, err := c.applicatorKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.objectKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.arrayKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.stringKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.numberKeyword(s, key, k); ok {
+		return err
 	}
 	if !annotations[key] {
 		return c.errorf(k, "keyword %q is not supported", key)
