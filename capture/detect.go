@@ -126,10 +126,49 @@ func DetectBody(d *Doc) (Provider, string, error) {
 // its model's vendor.
 const ambiguousModel = "ambiguous minimal body: model "
 
+// detectBody reads the provider from the body's structure: the shape of the
+// top level first (a Pi message list or message, a response rather than a
+// request), then the markers of each provider in a fixed order, where the
+// first match wins. Each step's reason says what decided it.
 func detectBody(d *Doc) (Provider, string, error) {
 	if d == nil {
 		return "", "", errors.New("no body")
 	}
+	if p, why, err := detectTopLevel(d); p != "" || err != nil {
+		return p, why, err
+	}
+	msgs := d.Get(0, "messages")
+	if p, why := detectPiContext(d, msgs); p != "" {
+		return p, why, nil
+	}
+	if p, why := detectGemini(d, msgs); p != "" {
+		return p, why, nil
+	}
+	if p, why := detectResponses(d, msgs); p != "" {
+		return p, why, nil
+	}
+	if msgs == NoNode {
+		return "", "", errors.New("unknown request shape: no messages, input or contents (use --provider to force one)")
+	}
+	// The message-level features are collected once for the steps left.
+	f := scanMessages(d, msgs)
+	if p, why := detectAnthropic(d, f); p != "" {
+		return p, why, nil
+	}
+	if why := mistralMarker(d, f); why != "" {
+		return Mistral, why, nil
+	}
+	return OpenAIChat, chatReason(d, f), nil
+}
+
+// hasTop reports whether the top-level object has member k.
+func hasTop(d *Doc, k string) bool { return d.Get(0, k) != NoNode }
+
+// detectTopLevel decides by the top-level value alone: an array must be a
+// Pi message list, an object may be a provider's response (an error) or a
+// single Pi message, and anything else is an error. It returns no provider
+// and no error for an object the later steps read.
+func detectTopLevel(d *Doc) (Provider, string, error) {
 	root := Node(0)
 	switch d.Kind(root) {
 	case Array:
@@ -146,86 +185,95 @@ func detectBody(d *Doc) (Provider, string, error) {
 				return PiMessages, "a single message: " + why, nil
 			}
 		}
-	default:
-		return "", "", fmt.Errorf("unknown request shape: top-level %s, want an object", d.Kind(root))
+		return "", "", nil
 	}
-	has := func(k string) bool { return d.Get(root, k) != NoNode }
-	msgs := d.Get(root, "messages")
+	return "", "", fmt.Errorf("unknown request shape: top-level %s, want an object", d.Kind(root))
+}
 
-	// 1. Pi message lists and LLM contexts.
+// detectPiContext recognises Pi message lists and LLM contexts (a
+// systemPrompt beside the messages).
+func detectPiContext(d *Doc, msgs Node) (Provider, string) {
 	if msgs != NoNode && d.Kind(msgs) == Array {
 		if why := piMessages(d, msgs); why != "" {
-			return PiMessages, why, nil
+			return PiMessages, why
 		}
 	}
-	if has("systemPrompt") && msgs != NoNode {
-		return PiMessages, "top-level systemPrompt with messages is Pi's LLM Context", nil
+	if hasTop(d, "systemPrompt") && msgs != NoNode {
+		return PiMessages, "top-level systemPrompt with messages is Pi's LLM Context"
 	}
+	return "", ""
+}
 
-	// 2. Gemini.
-	contents := d.Get(root, "contents")
-	if contents != NoNode && msgs == NoNode && !has("input") {
-		return Gemini, "top-level contents without messages or input", nil
+// detectGemini recognises a generateContent body: contents without
+// messages or input, or one of Gemini's top-level members in either
+// spelling.
+func detectGemini(d *Doc, msgs Node) (Provider, string) {
+	if hasTop(d, "contents") && msgs == NoNode && !hasTop(d, "input") {
+		return Gemini, "top-level contents without messages or input"
 	}
 	for _, k := range []string{"systemInstruction", "system_instruction", "generationConfig", "generation_config"} {
-		if has(k) {
-			return Gemini, fmt.Sprintf("top-level %s", k), nil
+		if hasTop(d, k) {
+			return Gemini, fmt.Sprintf("top-level %s", k)
 		}
 	}
+	return "", ""
+}
 
-	// 3. OpenAI Responses.
-	if msgs == NoNode && (has("input") || has("instructions")) {
+// detectResponses recognises a Responses body: input or instructions
+// without messages, or max_output_tokens.
+func detectResponses(d *Doc, msgs Node) (Provider, string) {
+	if msgs == NoNode && (hasTop(d, "input") || hasTop(d, "instructions")) {
 		k := "input"
-		if !has("input") {
+		if !hasTop(d, "input") {
 			k = "instructions"
 		}
-		return OpenAIResponses, fmt.Sprintf("top-level %s without messages", k), nil
+		return OpenAIResponses, fmt.Sprintf("top-level %s without messages", k)
 	}
-	if has("max_output_tokens") {
-		return OpenAIResponses, "top-level max_output_tokens", nil
+	if hasTop(d, "max_output_tokens") {
+		return OpenAIResponses, "top-level max_output_tokens"
 	}
+	return "", ""
+}
 
-	if msgs == NoNode {
-		return "", "", errors.New("unknown request shape: no messages, input or contents (use --provider to force one)")
-	}
-
-	// Collect message-level features once.
-	f := scanMessages(d, msgs)
-
-	// 4. Anthropic.
+// detectAnthropic recognises a Messages body with messages: an
+// Anthropic-only content block, Anthropic's top-level members or tool
+// shape, or max_tokens on a body with no chat completions or Mistral
+// marker.
+func detectAnthropic(d *Doc, f msgFeatures) (Provider, string) {
 	switch {
 	case f.anthBlock != "":
-		return Anthropic, fmt.Sprintf("content block of type %s", f.anthBlock), nil
-	case has("anthropic_version"):
-		return Anthropic, "top-level anthropic_version (Bedrock/Vertex)", nil
-	case has("system"):
-		return Anthropic, "top-level system", nil
+		return Anthropic, fmt.Sprintf("content block of type %s", f.anthBlock)
+	case hasTop(d, "anthropic_version"):
+		return Anthropic, "top-level anthropic_version (Bedrock/Vertex)"
+	case hasTop(d, "system"):
+		return Anthropic, "top-level system"
 	case toolsHave(d, "input_schema"):
-		return Anthropic, "tools with input_schema", nil
-	case has("max_tokens") && !f.chatMarker && !has("stream_options") && !has("max_completion_tokens") && !hasMistralMarker(d, f):
-		return Anthropic, "messages with top-level max_tokens and no chat markers", nil
+		return Anthropic, "tools with input_schema"
+	case hasTop(d, "max_tokens") && !f.chatMarker && !hasTop(d, "stream_options") && !hasTop(d, "max_completion_tokens") && !hasMistralMarker(d, f):
+		return Anthropic, "messages with top-level max_tokens and no chat markers"
 	}
+	return "", ""
+}
 
-	// 5. Mistral.
-	if why := mistralMarker(d, f); why != "" {
-		return Mistral, why, nil
-	}
-
-	// 6. OpenAI chat (and compatible).
+// chatReason says why a body with messages that no earlier step claimed is
+// read as OpenAI chat completions (or a compatible server): its markers, or
+// that nothing tells it apart, naming an Anthropic model that contradicts
+// the reading.
+func chatReason(d *Doc, f msgFeatures) string {
 	switch {
 	case f.chatMarker:
-		return OpenAIChat, "messages with chat-completions markers (" + f.chatWhy + ")", nil
-	case has("stream_options"), has("max_completion_tokens"), toolsHave(d, "function"):
-		return OpenAIChat, "chat-completions parameters", nil
+		return "messages with chat-completions markers (" + f.chatWhy + ")"
+	case hasTop(d, "stream_options"), hasTop(d, "max_completion_tokens"), toolsHave(d, "function"):
+		return "chat-completions parameters"
 	}
-	if m := d.GetStr(root, "model"); !has("max_tokens") {
+	if m := d.GetStr(0, "model"); !hasTop(d, "max_tokens") {
 		if v, routed := ModelVendor(m); v == "Anthropic" && !routed {
-			return OpenAIChat, ambiguousModel + quoteModel(m) + " is Anthropic's but the body has no max_tokens, which Anthropic requires: " +
+			return ambiguousModel + quoteModel(m) + " is Anthropic's but the body has no max_tokens, which Anthropic requires: " +
 				"either an invalid Anthropic Messages request or a call to an OpenAI-compatible endpoint; read as openai-chat " +
-				"(pass --provider anthropic to judge it as Anthropic)", nil
+				"(pass --provider anthropic to judge it as Anthropic)"
 		}
 	}
-	return OpenAIChat, "ambiguous minimal body (openai-chat or mistral): resolved to openai-chat; pass --provider mistral if it is Mistral", nil
+	return "ambiguous minimal body (openai-chat or mistral): resolved to openai-chat; pass --provider mistral if it is Mistral"
 }
 
 // piMessages reports why the array node arr is a Pi message list, or "".

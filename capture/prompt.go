@@ -38,115 +38,160 @@ type Prompt struct {
 // Prompt cuts the request into blocks in the order its provider's prompt
 // cache reads them.
 func (c *Capture) Prompt() Prompt {
-	var l Prompt
 	d := c.Doc
 	if d == nil || len(d.Nodes) == 0 {
-		return l
+		return Prompt{}
 	}
-	add := func(node Node, mark string, output bool) {
-		if node == NoNode {
-			return
-		}
-		n := &d.Nodes[node]
-		b := PromptBlock{Node: node, Start: int(n.Start), End: int(n.End), Mark: mark, Output: output}
-		b.Cuts, b.TTL = cacheControls(d, node)
-		l.Blocks = append(l.Blocks, b)
-	}
-	root := Node(0)
+	b := promptBuilder{d: d}
 	switch c.Provider {
 	case Anthropic:
-		for t := range d.Children(d.Get(root, "tools")) {
-			add(t, "tool", false)
-		}
-		if s := d.Get(root, "system"); d.Kind(s) == Array {
-			for b := range d.Children(s) {
-				add(b, "system", false)
-			}
-		} else {
-			add(s, "system", false)
-		}
-		for m := range d.Children(d.Get(root, "messages")) {
-			role := d.GetStr(m, "role")
-			content := d.Get(m, "content")
-			mark := "message " + role
-			if d.Kind(content) != Array {
-				add(m, mark, role == "assistant")
-				continue
-			}
-			first := true
-			for b := range d.Children(content) {
-				add(b, mark, role == "assistant")
-				if first {
-					mark, first = "", false
-				}
-			}
-			if first {
-				add(m, mark, role == "assistant")
-			}
-		}
-		l.Auto = d.Get(root, "cache_control") != NoNode
+		b.anthropic()
 	case OpenAIChat, Mistral:
-		for _, key := range []string{"tools", "functions"} {
-			for t := range d.Children(d.Get(root, key)) {
-				add(t, "tool", false)
-			}
-		}
-		for m := range d.Children(d.Get(root, "messages")) {
-			add(m, "message", d.GetStr(m, "role") == "assistant")
-		}
-		l.Keyed = d.Kind(d.Get(root, "prompt_cache_key")) == String
+		b.chat()
 	case OpenAIResponses:
-		for t := range d.Children(d.Get(root, "tools")) {
-			add(t, "tool", false)
-		}
-		if s := d.Get(root, "instructions"); d.Kind(s) == String {
-			add(s, "system", false)
-		}
-		in := d.Get(root, "input")
-		if d.Kind(in) == Array {
-			for it := range d.Children(in) {
-				add(it, "item", responsesOutput(d, it))
-			}
-		} else {
-			add(in, "message user", false)
-		}
-		l.Keyed = d.Kind(d.Get(root, "prompt_cache_key")) == String
+		b.responses()
 	case Gemini:
-		for t := range d.Children(d.Get(root, "tools")) {
-			if decls := d.Get(t, "functionDeclarations"); d.Kind(decls) == Array {
-				for f := range d.Children(decls) {
-					add(f, "tool", false)
-				}
-				continue
-			}
-			add(t, "tool", false)
-		}
-		add(d.GetAny(root, "systemInstruction", "system_instruction"), "system", false)
-		for m := range d.Children(d.Get(root, "contents")) {
-			add(m, "content", d.GetStr(m, "role") == "model")
-		}
+		b.gemini()
 	case PiMessages:
-		switch d.Kind(root) {
-		case Array:
-			for e := range d.Children(root) {
-				add(e, "entry", piOutput(d, e))
+		b.pi()
+	}
+	b.p.Auto = b.p.Auto || c.hostMarksEnd(b.p)
+	return b.p
+}
+
+// promptBuilder collects the blocks of one request's prompt, one method per
+// provider shape; the root is node 0.
+type promptBuilder struct {
+	d *Doc
+	p Prompt
+}
+
+// add appends node as a block with its role mark (nothing when the request
+// lacks the node).
+func (b *promptBuilder) add(node Node, mark string, output bool) {
+	if node == NoNode {
+		return
+	}
+	n := &b.d.Nodes[node]
+	pb := PromptBlock{Node: node, Start: int(n.Start), End: int(n.End), Mark: mark, Output: output}
+	pb.Cuts, pb.TTL = cacheControls(b.d, node)
+	b.p.Blocks = append(b.p.Blocks, pb)
+}
+
+// tools adds each element of the root's array member key as a tool block.
+func (b *promptBuilder) tools(key string) {
+	for t := range b.d.Children(b.d.Get(0, key)) {
+		b.add(t, "tool", false)
+	}
+}
+
+// anthropic reads a Messages body: tools, system (a string or blocks), then
+// each message, cut into its content blocks when content is an array (only
+// the first block carries the message's mark; a message with an empty
+// content array is one block).
+func (b *promptBuilder) anthropic() {
+	d := b.d
+	b.tools("tools")
+	if s := d.Get(0, "system"); d.Kind(s) == Array {
+		for blk := range d.Children(s) {
+			b.add(blk, "system", false)
+		}
+	} else {
+		b.add(s, "system", false)
+	}
+	for m := range d.Children(d.Get(0, "messages")) {
+		role := d.GetStr(m, "role")
+		content := d.Get(m, "content")
+		mark := "message " + role
+		if d.Kind(content) != Array {
+			b.add(m, mark, role == "assistant")
+			continue
+		}
+		first := true
+		for blk := range d.Children(content) {
+			b.add(blk, mark, role == "assistant")
+			if first {
+				mark, first = "", false
 			}
-		case Object:
-			if d.Get(root, "role") != NoNode {
-				add(root, "entry", piOutput(d, root))
-				break
-			}
-			for t := range d.Children(d.Get(root, "tools")) {
-				add(t, "tool", false)
-			}
-			add(d.Get(root, "systemPrompt"), "system", false)
-			for m := range d.Children(d.Get(root, "messages")) {
-				add(m, "entry", piOutput(d, m))
-			}
+		}
+		if first {
+			b.add(m, mark, role == "assistant")
 		}
 	}
-	l.Auto = l.Auto || c.hostMarksEnd(l)
-	return l
+	b.p.Auto = d.Get(0, "cache_control") != NoNode
+}
+
+// chat reads a chat completions body (OpenAI or Mistral): tools and the
+// older functions, then each message whole.
+func (b *promptBuilder) chat() {
+	d := b.d
+	b.tools("tools")
+	b.tools("functions")
+	for m := range d.Children(d.Get(0, "messages")) {
+		b.add(m, "message", d.GetStr(m, "role") == "assistant")
+	}
+	b.p.Keyed = d.Kind(d.Get(0, "prompt_cache_key")) == String
+}
+
+// responses reads a Responses body: tools, the instructions string, then the
+// input items (or the input string as one user message).
+func (b *promptBuilder) responses() {
+	d := b.d
+	b.tools("tools")
+	if s := d.Get(0, "instructions"); d.Kind(s) == String {
+		b.add(s, "system", false)
+	}
+	in := d.Get(0, "input")
+	if d.Kind(in) == Array {
+		for it := range d.Children(in) {
+			b.add(it, "item", responsesOutput(d, it))
+		}
+	} else {
+		b.add(in, "message user", false)
+	}
+	b.p.Keyed = d.Kind(d.Get(0, "prompt_cache_key")) == String
+}
+
+// gemini reads a generateContent body: each function declaration of the
+// tools (a tool without declarations is one block), the system instruction
+// in either spelling, then the contents.
+func (b *promptBuilder) gemini() {
+	d := b.d
+	for t := range d.Children(d.Get(0, "tools")) {
+		if decls := d.Get(t, "functionDeclarations"); d.Kind(decls) == Array {
+			for f := range d.Children(decls) {
+				b.add(f, "tool", false)
+			}
+			continue
+		}
+		b.add(t, "tool", false)
+	}
+	b.add(d.GetAny(0, "systemInstruction", "system_instruction"), "system", false)
+	for m := range d.Children(d.Get(0, "contents")) {
+		b.add(m, "content", d.GetStr(m, "role") == "model")
+	}
+}
+
+// pi reads a Pi body: a list of messages or session entries, one message,
+// or an LLM context (tools, systemPrompt, messages).
+func (b *promptBuilder) pi() {
+	d := b.d
+	switch d.Kind(0) {
+	case Array:
+		for e := range d.Children(0) {
+			b.add(e, "entry", piOutput(d, e))
+		}
+	case Object:
+		if d.Get(0, "role") != NoNode {
+			b.add(0, "entry", piOutput(d, 0))
+			return
+		}
+		b.tools("tools")
+		b.add(d.Get(0, "systemPrompt"), "system", false)
+		for m := range d.Children(d.Get(0, "messages")) {
+			b.add(m, "entry", piOutput(d, m))
+		}
+	}
 }
 
 // responsesOutput reports an input item of a Responses body that replays

@@ -368,69 +368,9 @@ func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []remo
 
 // applySplice is apply for any edits: the body spliced and parsed again.
 func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
-	d := c.Doc
-	type span struct {
-		start, end int
-		text       []byte
-		e          *Edit
-		ptr        string // where the change is reported
-	}
-	spans := make([]span, 0, len(edits))
-	appended := map[capture.Node]int{} // elements appended so far, by array node
-	var removed []removal
-	for i := range edits {
-		e := &edits[i]
-		n, err := d.Lookup(e.Pointer)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
-		}
-		if _, err := capture.Parse(e.NewJSON); err != nil {
-			return nil, nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
-		}
-		node := &d.Nodes[n]
-		switch {
-		case e.Before:
-			if parent := d.ParentOf(n); parent == capture.NoNode || d.Kind(parent) != capture.Array {
-				return nil, nil, nil, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
-			}
-			text := append(append([]byte{}, e.NewJSON...), ',')
-			// The new element takes the index of the one it goes before;
-			// later appends to the array come one further.
-			appended[d.ParentOf(n)]++
-			spans = append(spans, span{int(node.Start), int(node.Start), text, e, e.Pointer})
-		case e.Append || e.Insert != "":
-			want := capture.Array
-			if e.Insert != "" {
-				want = capture.Object
-				if d.Get(n, e.Insert) != capture.NoNode {
-					return nil, nil, nil, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
-				}
-			}
-			if node.Kind != want {
-				return nil, nil, nil, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
-			}
-			var text []byte
-			if d.Len(n) > 0 {
-				text = append(text, ',')
-			}
-			if e.Insert != "" {
-				text = capture.AppendQuote(text, e.Insert)
-				text = append(text, ':')
-			}
-			text = append(text, e.NewJSON...)
-			at := int(node.End) - 1
-			// An appended element is reported at the index it gets, so
-			// two appends to one array have pointers of their own.
-			ptr := e.Pointer + "/" + pointerEscaper.Replace(e.Insert)
-			if e.Append {
-				ptr = e.Pointer + "/" + strconv.Itoa(d.Len(n)+appended[n])
-				appended[n]++
-			}
-			spans = append(spans, span{at, at, text, e, ptr})
-		default:
-			spans = append(spans, span{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer})
-			removed = append(removed, removal{n, e.NewJSON})
-		}
+	spans, removed, err := resolveSplices(c.Doc, edits)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	// By position; an insertion goes before a replacement that starts at
 	// the same byte (an element added before the element it replaces).
@@ -440,6 +380,116 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 		}
 		return spans[i].start == spans[i].end && spans[j].start != spans[j].end
 	})
+	if err := checkOverlaps(spans); err != nil {
+		return nil, nil, nil, err
+	}
+	separateInsertions(spans)
+	out, changes := spliceBody(c.Body, spans)
+	next, err := c.WithBody(out)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
+	}
+	return next, changes, removed, nil
+}
+
+// splice is one edit resolved to bytes of the body: text takes the place
+// of body[start:end], which is empty for an insertion.
+type splice struct {
+	start, end int
+	text       []byte
+	e          *Edit
+	ptr        string // where the change is reported
+}
+
+// resolveSplices resolves each edit to the span it replaces or the place it
+// inserts at, in the order of the edits, and returns the values replaced.
+// An edit whose pointer does not resolve, whose NewJSON is not one JSON
+// value, or that does not fit its target is an error.
+func resolveSplices(d *capture.Doc, edits []Edit) ([]splice, []removal, error) {
+	spans := make([]splice, 0, len(edits))
+	appended := map[capture.Node]int{} // elements appended so far, by array node
+	var removed []removal
+	for i := range edits {
+		e := &edits[i]
+		n, err := d.Lookup(e.Pointer)
+		if err != nil {
+			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
+		}
+		if _, err := capture.Parse(e.NewJSON); err != nil {
+			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
+		}
+		var s splice
+		switch {
+		case e.Before:
+			s, err = insertBefore(d, e, n, appended)
+		case e.Append || e.Insert != "":
+			s, err = insertInto(d, e, n, appended)
+		default:
+			node := &d.Nodes[n]
+			s = splice{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer}
+			removed = append(removed, removal{n, e.NewJSON})
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		spans = append(spans, s)
+	}
+	return spans, removed, nil
+}
+
+// insertBefore resolves an edit that inserts a new element before array
+// element n. appended counts the elements added to each array so far.
+func insertBefore(d *capture.Doc, e *Edit, n capture.Node, appended map[capture.Node]int) (splice, error) {
+	parent := d.ParentOf(n)
+	if parent == capture.NoNode || d.Kind(parent) != capture.Array {
+		return splice{}, fmt.Errorf("edit by %s: %q is not an array element", e.Rule, e.Pointer)
+	}
+	text := append(append([]byte{}, e.NewJSON...), ',')
+	// The new element takes the index of the one it goes before; later
+	// appends to the array come one further.
+	appended[parent]++
+	start := int(d.Nodes[n].Start)
+	return splice{start, start, text, e, e.Pointer}, nil
+}
+
+// insertInto resolves an edit that appends an element to array n or adds
+// member e.Insert to object n, just before the container's closing
+// bracket. appended counts the elements added to each array so far.
+func insertInto(d *capture.Doc, e *Edit, n capture.Node, appended map[capture.Node]int) (splice, error) {
+	node := &d.Nodes[n]
+	want := capture.Array
+	if e.Insert != "" {
+		want = capture.Object
+		if d.Get(n, e.Insert) != capture.NoNode {
+			return splice{}, fmt.Errorf("edit by %s: %q already has a member %q", e.Rule, e.Pointer, e.Insert)
+		}
+	}
+	if node.Kind != want {
+		return splice{}, fmt.Errorf("edit by %s: %q is a %s, not an %s", e.Rule, e.Pointer, node.Kind, want)
+	}
+	var text []byte
+	if d.Len(n) > 0 {
+		text = append(text, ',')
+	}
+	if e.Insert != "" {
+		text = capture.AppendQuote(text, e.Insert)
+		text = append(text, ':')
+	}
+	text = append(text, e.NewJSON...)
+	at := int(node.End) - 1
+	// An appended element is reported at the index it gets, so two appends
+	// to one array have pointers of their own.
+	ptr := e.Pointer + "/" + pointerEscaper.Replace(e.Insert)
+	if e.Append {
+		ptr = e.Pointer + "/" + strconv.Itoa(d.Len(n)+appended[n])
+		appended[n]++
+	}
+	return splice{at, at, text, e, ptr}, nil
+}
+
+// checkOverlaps rejects sorted spans of which two overlap, or one lies
+// inside another; insertions at one place are allowed and keep their order.
+func checkOverlaps(spans []splice) error {
 	for i := 1; i < len(spans); i++ {
 		a, b := spans[i-1], spans[i]
 		zeroA, zeroB := a.start == a.end, b.start == b.end
@@ -447,19 +497,28 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 		case zeroA && zeroB:
 			// Two insertions at one place keep their order.
 		case zeroB && b.start > a.start && b.start < a.end, zeroA && a.start > b.start && a.start < b.end:
-			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		case !zeroA && !zeroB && b.start < a.end:
-			return nil, nil, nil, fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
+			return fmt.Errorf("edits at %q and %q overlap or nest", a.e.Pointer, b.e.Pointer)
 		}
 	}
-	// Two inserts into one empty container: only the first goes without a
-	// comma, so fix up the later ones.
+	return nil
+}
+
+// separateInsertions fixes up inserts into one empty container: each was
+// resolved without a comma, as if it were alone, so the later ones get one.
+func separateInsertions(spans []splice) {
 	for i := 1; i < len(spans); i++ {
 		if spans[i].start == spans[i-1].start && spans[i].start == spans[i].end && !spans[i].e.Before && spans[i].text[0] != ',' {
 			spans[i].text = append([]byte{','}, spans[i].text...)
 		}
 	}
-	size := len(c.Body)
+}
+
+// spliceBody returns body with the sorted spans replaced, and the change
+// each made.
+func spliceBody(body []byte, spans []splice) ([]byte, []Change) {
+	size := len(body)
 	for _, s := range spans {
 		size += len(s.text) - (s.end - s.start)
 	}
@@ -467,17 +526,12 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 	prev := 0
 	changes := make([]Change, 0, len(spans))
 	for _, s := range spans {
-		out = append(out, c.Body[prev:s.start]...)
+		out = append(out, body[prev:s.start]...)
 		out = append(out, s.text...)
 		prev = s.end
 		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
 	}
-	out = append(out, c.Body[prev:]...)
-	next, err := c.WithBody(out)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
-	}
-	return next, changes, removed, nil
+	return append(out, body[prev:]...), changes
 }
 
 // applyStrings is apply for edits that each replace one string value by

@@ -176,140 +176,245 @@ func (c *compiler) compile(i capture.Node) (*schema, error) {
 		return nil, c.errorf(i, "a schema must be an object or a boolean")
 	}
 	for k := range d.Children(i) {
-		key := d.Key(k)
-		var err error
-		switch key {
-		case "$ref":
-			s.ref, err = c.ref(k)
-		case "type":
-			switch d.Kind(k) {
-			case capture.String:
-				s.types = []string{d.Str(k)}
-			case capture.Array:
-				for e := range d.Children(k) {
-					s.types = append(s.types, d.Str(e))
-				}
-			}
-			for _, t := range s.types {
-				switch t {
-				case "object", "array", "string", "number", "integer", "boolean", "null":
-				default:
-					err = c.errorf(k, "unknown type %q", t)
-				}
-			}
-		case "const":
-			s.constant = []any{value(d, k)}
-		case "enum":
-			if d.Kind(k) != capture.Array {
-				err = c.errorf(k, "enum must be an array")
-				break
-			}
-			s.enum = []any{}
-			for e := range d.Children(k) {
-				s.enum = append(s.enum, value(d, e))
-			}
-		case "not":
-			s.not, err = c.compile(k)
-		case "allOf":
-			s.allOf, err = c.list(k)
-		case "anyOf":
-			s.anyOf, err = c.list(k)
-		case "oneOf":
-			s.oneOf, err = c.list(k)
-		case "if":
-			s.ifS, err = c.compile(k)
-		case "then":
-			s.thenS, err = c.compile(k)
-		case "else":
-			s.elseS, err = c.compile(k)
-		case "required":
-			for e := range d.Children(k) {
-				s.required = append(s.required, d.Str(e))
-			}
-		case "properties":
-			s.properties = map[string]*schema{}
-			for p := range d.Children(k) {
-				if s.properties[d.Key(p)], err = c.compile(p); err != nil {
-					break
-				}
-			}
-		case "patternProperties":
-			for p := range d.Children(k) {
-				re, rerr := c.regexp(p, d.Key(p))
-				if rerr != nil {
-					err = rerr
-					break
-				}
-				ps, perr := c.compile(p)
-				if perr != nil {
-					err = perr
-					break
-				}
-				s.patternProperties = append(s.patternProperties, patternSchema{re, ps})
-			}
-		case "additionalProperties":
-			s.additional, err = c.compile(k)
-			s.additionalPropertiesOK = d.Kind(k) == capture.True
-		case "propertyNames":
-			s.propertyNames, err = c.compile(k)
-		case "minProperties":
-			s.minProps, err = c.count(k)
-		case "maxProperties":
-			s.maxProps, err = c.count(k)
-		case "prefixItems":
-			s.prefixItems, err = c.list(k)
-		case "items":
-			if d.Kind(k) == capture.Array {
-				err = c.errorf(k, "the array form of items is not draft 2020-12")
-				break
-			}
-			s.items, err = c.compile(k)
-		case "contains":
-			s.contains, err = c.compile(k)
-		case "minContains":
-			s.minContains, err = c.count(k)
-		case "maxContains":
-			s.maxContains, err = c.count(k)
-		case "minItems":
-			s.minItems, err = c.count(k)
-		case "maxItems":
-			s.maxItems, err = c.count(k)
-		case "uniqueItems":
-			s.uniqueItems = d.Kind(k) == capture.True
-		case "minLength":
-			s.minLength, err = c.count(k)
-		case "maxLength":
-			s.maxLength, err = c.count(k)
-		case "pattern":
-			s.pattern, err = c.regexp(k, d.Str(k))
-			s.nonSpace = d.Str(k) == `\S`
-		case "minimum":
-			s.minimum, err = c.number(k)
-		case "maximum":
-			s.maximum, err = c.number(k)
-		case "exclusiveMinimum":
-			s.exclusiveMin, err = c.number(k)
-		case "exclusiveMaximum":
-			s.exclMax, err = c.number(k)
-		case "multipleOf":
-			s.multipleOf, err = c.number(k)
-			if err == nil && s.multipleOf.Sign() <= 0 {
-				err = c.errorf(k, "multipleOf must be > 0")
-			}
-		default:
-			if !annotations[key] {
-				err = c.errorf(k, "keyword %q is not supported", key)
-			}
-		}
-		if err != nil {
+		if err := c.keyword(s, k); err != nil {
 			return nil, err
 		}
 	}
+	s.summarize()
+	return s, nil
+}
+
+// summarize sets the flags by which the evaluator skips a family of
+// keywords the schema does not use without looking at each of them.
+func (s *schema) summarize() {
 	s.hasNumberBounds = s.minimum != nil || s.maximum != nil || s.exclusiveMin != nil || s.exclMax != nil || s.multipleOf != nil
 	s.hasStringBounds = s.minLength >= 0 || s.maxLength >= 0 || s.pattern != nil
 	s.hasObjectMemberChecks = len(s.properties) > 0 || s.additional != nil || len(s.patternProperties) > 0 ||
 		s.propertyNames != nil || s.minProps >= 0 || s.maxProps >= 0
-	return s, nil
+}
+
+// keyword compiles member k of a schema object into s. The keywords come in
+// the families of the draft's vocabularies, each compiled by a method of its
+// own that reports whether the name is one of its keywords; a name no family
+// knows must be an annotation, which is skipped. The families are called
+// directly, not from a table: an indirect call would move the compiler to
+// the heap.
+func (c *compiler) keyword(s *schema, k capture.Node) error {
+	key := c.d.Key(k)
+	if ok, err := c.valueKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.applicatorKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.objectKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.arrayKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.stringKeyword(s, key, k); ok {
+		return err
+	}
+	if ok, err := c.numberKeyword(s, key, k); ok {
+		return err
+	}
+	if !annotations[key] {
+		return c.errorf(k, "keyword %q is not supported", key)
+	}
+	return nil
+}
+
+// valueKeyword compiles the keywords that constrain a value as a whole:
+// its type, or the values it may be (const, enum).
+func (c *compiler) valueKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	d := c.d
+	switch key {
+	case "type":
+		switch d.Kind(k) {
+		case capture.String:
+			s.types = []string{d.Str(k)}
+		case capture.Array:
+			for e := range d.Children(k) {
+				s.types = append(s.types, d.Str(e))
+			}
+		}
+		var err error
+		for _, t := range s.types {
+			switch t {
+			case "object", "array", "string", "number", "integer", "boolean", "null":
+			default:
+				err = c.errorf(k, "unknown type %q", t)
+			}
+		}
+		return true, err
+	case "const":
+		s.constant = []any{value(d, k)}
+	case "enum":
+		if d.Kind(k) != capture.Array {
+			return true, c.errorf(k, "enum must be an array")
+		}
+		s.enum = []any{}
+		for e := range d.Children(k) {
+			s.enum = append(s.enum, value(d, e))
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// applicatorKeyword compiles the keywords that apply other schemas to the
+// same value: $ref, not, the combinators and if/then/else. These are the
+// edges checkCycles follows.
+func (c *compiler) applicatorKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	var err error
+	switch key {
+	case "$ref":
+		s.ref, err = c.ref(k)
+	case "not":
+		s.not, err = c.compile(k)
+	case "allOf":
+		s.allOf, err = c.list(k)
+	case "anyOf":
+		s.anyOf, err = c.list(k)
+	case "oneOf":
+		s.oneOf, err = c.list(k)
+	case "if":
+		s.ifS, err = c.compile(k)
+	case "then":
+		s.thenS, err = c.compile(k)
+	case "else":
+		s.elseS, err = c.compile(k)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// objectKeyword compiles the keywords of objects: required members, the
+// schemas of members by name or pattern, and the member count.
+func (c *compiler) objectKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	d := c.d
+	var err error
+	switch key {
+	case "required":
+		for e := range d.Children(k) {
+			s.required = append(s.required, d.Str(e))
+		}
+	case "properties":
+		s.properties = map[string]*schema{}
+		for p := range d.Children(k) {
+			if s.properties[d.Key(p)], err = c.compile(p); err != nil {
+				break
+			}
+		}
+	case "patternProperties":
+		err = c.patternProperties(s, k)
+	case "additionalProperties":
+		s.additional, err = c.compile(k)
+		s.additionalPropertiesOK = d.Kind(k) == capture.True
+	case "propertyNames":
+		s.propertyNames, err = c.compile(k)
+	case "minProperties":
+		s.minProps, err = c.count(k)
+	case "maxProperties":
+		s.maxProps, err = c.count(k)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// patternProperties compiles the patterns and schemas of patternProperties
+// member k, in the order given.
+func (c *compiler) patternProperties(s *schema, k capture.Node) error {
+	d := c.d
+	for p := range d.Children(k) {
+		re, err := c.regexp(p, d.Key(p))
+		if err != nil {
+			return err
+		}
+		ps, err := c.compile(p)
+		if err != nil {
+			return err
+		}
+		s.patternProperties = append(s.patternProperties, patternSchema{re, ps})
+	}
+	return nil
+}
+
+// arrayKeyword compiles the keywords of arrays: the schemas of items by
+// position, contains with its bounds, the length and uniqueness.
+func (c *compiler) arrayKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	var err error
+	switch key {
+	case "prefixItems":
+		s.prefixItems, err = c.list(k)
+	case "items":
+		if c.d.Kind(k) == capture.Array {
+			return true, c.errorf(k, "the array form of items is not draft 2020-12")
+		}
+		s.items, err = c.compile(k)
+	case "contains":
+		s.contains, err = c.compile(k)
+	case "minContains":
+		s.minContains, err = c.count(k)
+	case "maxContains":
+		s.maxContains, err = c.count(k)
+	case "minItems":
+		s.minItems, err = c.count(k)
+	case "maxItems":
+		s.maxItems, err = c.count(k)
+	case "uniqueItems":
+		s.uniqueItems = c.d.Kind(k) == capture.True
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// stringKeyword compiles the keywords of strings: the length in characters
+// and the pattern (the common \S is recorded, the evaluator checks it
+// without the regular expression).
+func (c *compiler) stringKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	var err error
+	switch key {
+	case "minLength":
+		s.minLength, err = c.count(k)
+	case "maxLength":
+		s.maxLength, err = c.count(k)
+	case "pattern":
+		s.pattern, err = c.regexp(k, c.d.Str(k))
+		s.nonSpace = c.d.Str(k) == `\S`
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// numberKeyword compiles the keywords of numbers, kept as exact rationals:
+// the bounds and multipleOf.
+func (c *compiler) numberKeyword(s *schema, key string, k capture.Node) (bool, error) {
+	var err error
+	switch key {
+	case "minimum":
+		s.minimum, err = c.number(k)
+	case "maximum":
+		s.maximum, err = c.number(k)
+	case "exclusiveMinimum":
+		s.exclusiveMin, err = c.number(k)
+	case "exclusiveMaximum":
+		s.exclMax, err = c.number(k)
+	case "multipleOf":
+		s.multipleOf, err = c.number(k)
+		if err == nil && s.multipleOf.Sign() <= 0 {
+			err = c.errorf(k, "multipleOf must be > 0")
+		}
+	default:
+		return false, nil
+	}
+	return true, err
 }
 
 func (c *compiler) regexp(i capture.Node, expr string) (*regexp.Regexp, error) {

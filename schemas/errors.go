@@ -161,85 +161,121 @@ func (e *evaluator) depth(l loc) int {
 // render turns a leaf into Errors whose pointers refer to the body as given.
 func (e *evaluator) render(l leaf) []Error {
 	ptr := e.d.Pointer(l.at.node)
-	off := int(e.d.Nodes[l.at.node].Start)
-	if l.keyword == "additionalProperties" {
+	out := Error{Pointer: ptr, Offset: int(e.d.Nodes[l.at.node].Start)}
+	switch l.keyword {
+	case "required":
+		out.Missing, _ = l.arg.(string)
+	case "additionalProperties":
+		// An unknown member is reported at its key, not its value.
+		out.Unknown = true
 		if ks, _ := e.d.KeySpan(l.at.node); ks >= 0 {
-			off = ks
+			out.Offset = ks
 		}
 	}
 	subj := subject(unescapeTokens(splitRaw(ptr)))
-	node := vnode{i: l.at.node}
-	if l.at.elem {
-		node.elem = true
-	}
-	one := func(format string, a ...any) []Error {
-		return []Error{{Pointer: ptr, Message: fmt.Sprintf(format, a...), Offset: off}}
-	}
+	out.Message = e.message(l, subj, vnode{i: l.at.node, elem: l.at.elem})
+	return []Error{out}
+}
+
+// message words a leaf's failure; subj names the failing value and node is
+// the value itself. The keywords are worded by family: those that judge the
+// value, those that count its parts, and the rest (members, items and
+// combinators).
+func (e *evaluator) message(l leaf, subj string, node vnode) string {
 	switch l.kind {
 	case kindTypes:
-		return one("%s must be %s, got %s", subj, joinTypes(l.types), e.describe(node))
+		return fmt.Sprintf("%s must be %s, got %s", subj, joinTypes(l.types), e.describe(node))
 	case kindValues:
-		return one("%s %s is not one of %s", subj, e.format(node), joinValues(l.values))
+		return fmt.Sprintf("%s %s is not one of %s", subj, e.format(node), joinValues(l.values))
 	}
+	if m, ok := e.valueMessage(l, subj, node); ok {
+		return m
+	}
+	if m, ok := sizeMessage(l, subj); ok {
+		return m
+	}
+	return e.structureMessage(l, subj)
+}
+
+// valueMessage words the failures that show the value itself: its type,
+// the values allowed, the numeric bounds and the pattern. ok is false for a
+// keyword of another family.
+func (e *evaluator) valueMessage(l leaf, subj string, node vnode) (msg string, ok bool) {
+	var format string
 	switch l.keyword {
 	case "type":
-		return one("%s must be %s, got %s", subj, joinTypes(l.arg.([]string)), e.describe(node))
-	case "required":
-		errs := one("missing required property %q", l.arg)
-		errs[0].Missing, _ = l.arg.(string)
-		return errs
+		return fmt.Sprintf("%s must be %s, got %s", subj, joinTypes(l.arg.([]string)), e.describe(node)), true
 	case "enum":
-		return one("%s %s is not one of %s", subj, e.format(node), joinValues(l.arg.([]any)))
+		return fmt.Sprintf("%s %s is not one of %s", subj, e.format(node), joinValues(l.arg.([]any))), true
 	case "const":
-		return one("%s must be %s, got %s", subj, formatValue(l.arg), e.format(node))
-	case "minimum":
-		return one("%s must be >= %v, got %s", subj, l.arg, e.format(node))
-	case "maximum":
-		return one("%s must be <= %v, got %s", subj, l.arg, e.format(node))
-	case "exclusiveMinimum":
-		return one("%s must be > %v, got %s", subj, l.arg, e.format(node))
-	case "exclusiveMaximum":
-		return one("%s must be < %v, got %s", subj, l.arg, e.format(node))
-	case "multipleOf":
-		return one("%s must be a multiple of %v, got %s", subj, l.arg, e.format(node))
-	case "minLength":
-		return one("%s must be at least %s long", subj, characters(l.arg))
-	case "maxLength":
-		return one("%s must be at most %s long", subj, characters(l.arg))
-	case "minItems":
-		return one("%s must have at least %v items", subj, l.arg)
-	case "maxItems":
-		return one("%s must have at most %v items", subj, l.arg)
-	case "minProperties":
-		return one("%s must have at least %v properties", subj, l.arg)
-	case "maxProperties":
-		return one("%s must have at most %v properties", subj, l.arg)
+		return fmt.Sprintf("%s must be %s, got %s", subj, formatValue(l.arg), e.format(node)), true
 	case "pattern":
 		if l.arg == `\S` {
-			return one("%s must contain non-whitespace text", subj)
+			return fmt.Sprintf("%s must contain non-whitespace text", subj), true
 		}
-		return one("%s %s does not match pattern %v", subj, e.format(node), l.arg)
-	case "keyMinLength":
-		return one("property name %s must be at least %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
-	case "keyMaxLength":
-		return one("property name %s must be at most %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
-	case "keyPattern":
-		return one("property name %s does not match pattern %v", formatValue(e.d.Key(l.at.node)), l.arg)
+		return fmt.Sprintf("%s %s does not match pattern %v", subj, e.format(node), l.arg), true
+	case "minimum":
+		format = "%s must be >= %v, got %s"
+	case "maximum":
+		format = "%s must be <= %v, got %s"
+	case "exclusiveMinimum":
+		format = "%s must be > %v, got %s"
+	case "exclusiveMaximum":
+		format = "%s must be < %v, got %s"
+	case "multipleOf":
+		format = "%s must be a multiple of %v, got %s"
+	default:
+		return "", false
+	}
+	return fmt.Sprintf(format, subj, l.arg, e.format(node)), true
+}
+
+// sizeMessage words the failures of a count: a string's length, an array's
+// items, an object's members. ok is false for a keyword of another family.
+func sizeMessage(l leaf, subj string) (msg string, ok bool) {
+	switch l.keyword {
+	case "minLength":
+		return fmt.Sprintf("%s must be at least %s long", subj, characters(l.arg)), true
+	case "maxLength":
+		return fmt.Sprintf("%s must be at most %s long", subj, characters(l.arg)), true
+	case "minItems":
+		return fmt.Sprintf("%s must have at least %v items", subj, l.arg), true
+	case "maxItems":
+		return fmt.Sprintf("%s must have at most %v items", subj, l.arg), true
+	case "minProperties":
+		return fmt.Sprintf("%s must have at least %v properties", subj, l.arg), true
+	case "maxProperties":
+		return fmt.Sprintf("%s must have at most %v properties", subj, l.arg), true
+	}
+	return "", false
+}
+
+// structureMessage words the remaining failures: missing and unknown
+// members, member names (propertyNames, at the member), items, the
+// combinators, and the false schema.
+func (e *evaluator) structureMessage(l leaf, subj string) string {
+	switch l.keyword {
+	case "required":
+		return fmt.Sprintf("missing required property %q", l.arg)
 	case "additionalProperties":
 		// The key as given (a Gemini key is looked up in lowerCamelCase).
-		errs := one("unknown property %q", e.d.Key(l.at.node))
-		errs[0].Unknown = true
-		return errs
+		return fmt.Sprintf("unknown property %q", e.d.Key(l.at.node))
+	case "keyMinLength":
+		return fmt.Sprintf("property name %s must be at least %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
+	case "keyMaxLength":
+		return fmt.Sprintf("property name %s must be at most %s long", formatValue(e.d.Key(l.at.node)), characters(l.arg))
+	case "keyPattern":
+		return fmt.Sprintf("property name %s does not match pattern %v", formatValue(e.d.Key(l.at.node)), l.arg)
 	case "uniqueItems":
-		return one("%s repeats an earlier item", subj)
+		return fmt.Sprintf("%s repeats an earlier item", subj)
 	case "contains":
-		return one("%s has no item of the required kind", subj)
+		return fmt.Sprintf("%s has no item of the required kind", subj)
 	case "oneOf":
-		return one("%s matches more than one alternative", subj)
+		return fmt.Sprintf("%s matches more than one alternative", subj)
 	case "not":
-		return one("%s is not allowed here", subj)
+		return fmt.Sprintf("%s is not allowed here", subj)
 	}
-	return one("%s is not allowed", subj) // "false"
+	return fmt.Sprintf("%s is not allowed", subj) // "false"
 }
 
 func characters(n any) string {

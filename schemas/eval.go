@@ -119,7 +119,10 @@ func (e *evaluator) length(v vnode) int {
 	return e.d.Len(v.i)
 }
 
-// eval returns the failures of v against s, nil when v is valid.
+// eval returns the failures of v against s, nil when v is valid. The
+// keywords on v itself come first, then those of its type's family; each
+// group a schema lacks costs one test here, not a call (this is the
+// validator's inner loop).
 func (e *evaluator) eval(s *schema, v vnode) []leaf {
 	if e.budget > 0 {
 		if e.budget == 1 {
@@ -141,6 +144,40 @@ func (e *evaluator) eval(s *schema, v vnode) []leaf {
 	if len(s.types) > 0 && !e.typeOK(s.types, v, kind) {
 		return append(out, leaf{at: v.loc(), keyword: "type", arg: s.types})
 	}
+	if s.constant != nil || s.enum != nil {
+		out = e.values(s, v, out)
+	}
+	if s.not != nil && e.eval(s.not, v) == nil {
+		out = append(out, leaf{at: v.loc(), keyword: "not"})
+	}
+	for _, sub := range s.allOf {
+		out = append(out, e.eval(sub, v)...)
+	}
+	if len(s.anyOf) > 0 {
+		out = e.anyOf(s, v, kind, out)
+	}
+	if len(s.oneOf) > 0 {
+		out = e.oneOf(s, v, out)
+	}
+	if s.ifS != nil {
+		out = e.conditional(s, v, out)
+	}
+	switch kind {
+	case capture.Object:
+		out = e.object(s, v, out)
+	case capture.Array:
+		out = e.array(s, v, out)
+	case capture.String:
+		out = e.str(s, v, out)
+	case capture.Number:
+		out = e.number(s, v, out)
+	}
+	return out
+}
+
+// values applies const and enum: v must equal the constant, and one of
+// the enum's values.
+func (e *evaluator) values(s *schema, v vnode, out []leaf) []leaf {
 	if s.constant != nil && !e.equal(v, s.constant[0]) {
 		out = append(out, leaf{at: v.loc(), keyword: "const", arg: s.constant[0]})
 	}
@@ -156,66 +193,60 @@ func (e *evaluator) eval(s *schema, v vnode) []leaf {
 			out = append(out, leaf{at: v.loc(), keyword: "enum", arg: s.enum})
 		}
 	}
-	if s.not != nil && e.eval(s.not, v) == nil {
-		out = append(out, leaf{at: v.loc(), keyword: "not"})
+	return out
+}
+
+// anyOf applies s's anyOf: nothing when one alternative accepts v, else the
+// failures of the alternative v most likely meant. Alternatives told apart
+// by one member are narrowed to those its value selects first (not under
+// Gemini's normalised view, where the member may be spelled otherwise).
+func (e *evaluator) anyOf(s *schema, v vnode, kind capture.Kind, out []leaf) []leaf {
+	if s.disc != nil && kind == capture.Object && !e.gemini {
+		return append(out, e.discriminated(s, v)...)
 	}
-	for _, sub := range s.allOf {
-		out = append(out, e.eval(sub, v)...)
+	var branches [][]leaf
+	for _, sub := range s.anyOf {
+		ls := e.eval(sub, v)
+		if ls == nil {
+			return out
+		}
+		branches = append(branches, ls)
 	}
-	if len(s.anyOf) > 0 {
-		if s.disc != nil && kind == capture.Object && !e.gemini {
-			out = append(out, e.discriminated(s, v)...)
+	return append(out, e.pickBranch(branches, v.loc())...)
+}
+
+// oneOf applies s's oneOf: exactly one alternative must accept v. With none,
+// the failures of the likeliest alternative are reported; with several, the
+// oneOf itself.
+func (e *evaluator) oneOf(s *schema, v vnode, out []leaf) []leaf {
+	var branches [][]leaf
+	matched := 0
+	for _, sub := range s.oneOf {
+		ls := e.eval(sub, v)
+		if ls == nil {
+			matched++
 		} else {
-			var branches [][]leaf
-			for _, sub := range s.anyOf {
-				ls := e.eval(sub, v)
-				if ls == nil {
-					branches = nil
-					break
-				}
-				branches = append(branches, ls)
-			}
-			if branches != nil {
-				out = append(out, e.pickBranch(branches, v.loc())...)
-			}
+			branches = append(branches, ls)
 		}
 	}
-	if len(s.oneOf) > 0 {
-		var branches [][]leaf
-		matched := 0
-		for _, sub := range s.oneOf {
-			ls := e.eval(sub, v)
-			if ls == nil {
-				matched++
-			} else {
-				branches = append(branches, ls)
-			}
-		}
-		switch {
-		case matched == 0:
-			out = append(out, e.pickBranch(branches, v.loc())...)
-		case matched > 1:
-			out = append(out, leaf{at: v.loc(), keyword: "oneOf"})
-		}
+	switch {
+	case matched == 0:
+		out = append(out, e.pickBranch(branches, v.loc())...)
+	case matched > 1:
+		out = append(out, leaf{at: v.loc(), keyword: "oneOf"})
 	}
-	if s.ifS != nil {
-		if e.eval(s.ifS, v) == nil {
-			if s.thenS != nil {
-				out = append(out, e.eval(s.thenS, v)...)
-			}
-		} else if s.elseS != nil {
-			out = append(out, e.eval(s.elseS, v)...)
+	return out
+}
+
+// conditional applies if/then/else: then when v passes if, else otherwise.
+// The failures of if itself are never reported.
+func (e *evaluator) conditional(s *schema, v vnode, out []leaf) []leaf {
+	if e.eval(s.ifS, v) == nil {
+		if s.thenS != nil {
+			out = append(out, e.eval(s.thenS, v)...)
 		}
-	}
-	switch kind {
-	case capture.Object:
-		out = e.object(s, v, out)
-	case capture.Array:
-		out = e.array(s, v, out)
-	case capture.String:
-		out = e.str(s, v, out)
-	case capture.Number:
-		out = e.number(s, v, out)
+	} else if s.elseS != nil {
+		out = append(out, e.eval(s.elseS, v)...)
 	}
 	return out
 }
