@@ -73,6 +73,14 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 	if m.Minor > 0 && (effort == "" || effort == "none") {
 		return nil
 	}
+	checkSampling(p, m, chat)
+	return nil
+}
+
+// checkSampling reports the sampling parameters a reasoning model takes
+// only at their defaults.
+func checkSampling(p *rules.Pass, m openAIModel, chat bool) {
+	d := p.Capture.Doc
 	type param struct {
 		key   string
 		chat  bool                      // Chat Completions only
@@ -102,7 +110,6 @@ func runOpenAIReasoningParams(p *rules.Pass) error {
 			p.Reportf(d.Pointer(i), "%s %s is not supported by reasoning model %s: only the default is", q.key, shorten(string(d.Raw(i))), m.ID)
 		}
 	}
-	return nil
 }
 
 // present reports a member that is there and not null.
