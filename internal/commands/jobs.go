@@ -60,7 +60,7 @@ func eachFile[R any](e *env, c *cli.Context, do func(f *capture.File, log *input
 	if err != nil {
 		return err
 	}
-	gctune.ForInput(sizeOf(paths), onePass(c))
+	gctune.ForInput(liveSize(paths, c.Int("jobs")), onePass(c))
 	type out struct {
 		f     *capture.File
 		log   inputLog
@@ -98,13 +98,26 @@ func eachFile[R any](e *env, c *cli.Context, do func(f *capture.File, log *input
 	})
 }
 
-// sizeOf is the bytes of the regular files among paths.
-func sizeOf(paths []string) int {
-	total := 0
+// liveSize is the most input bytes eachFile holds at once with jobs
+// workers: the largest regular files among paths, as many as the results
+// that may be under way (batch.Window), or all of them when there are
+// fewer. The collector is paced by what is alive, not by the whole input:
+// two thousand small captures are not one large one.
+func liveSize(paths []string, jobs int) int {
+	sizes := make([]int, 0, len(paths))
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			total += int(st.Size())
+			sizes = append(sizes, int(st.Size()))
 		}
+	}
+	n := min(batch.Window(batch.Jobs(jobs)), len(sizes))
+	if n < len(sizes) {
+		slices.Sort(sizes)
+		sizes = sizes[len(sizes)-n:]
+	}
+	total := 0
+	for _, s := range sizes {
+		total += s
 	}
 	return total
 }

@@ -82,3 +82,28 @@ func firstDiff(a, b string) string {
 	}
 	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
 }
+
+// TestLiveSize: the collector is paced by the largest inputs that may be
+// under way at once, not by the sum of every input; directories and
+// missing paths count nothing.
+func TestLiveSize(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, n := range []int{10, 50, 20, 5} {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.json", i))
+		if err := os.WriteFile(p, make([]byte, n), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	paths = append(paths, dir, filepath.Join(dir, "missing.json"))
+	for _, tc := range []struct{ jobs, want int }{
+		{1, 70},  // a window of two: 50 + 20
+		{2, 85},  // a window of four: every file
+		{16, 85}, // more room than files
+	} {
+		if got := liveSize(paths, tc.jobs); got != tc.want {
+			t.Errorf("liveSize(jobs %d) = %d, want %d", tc.jobs, got, tc.want)
+		}
+	}
+}
