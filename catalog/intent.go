@@ -189,6 +189,9 @@ func runeBoundary(s string, n int) int {
 
 // cell makes a value safe for one TSV cell inside an XML-like block.
 func cell(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r&<>") {
+		return s // nearly every name and intent: nothing to replace
+	}
 	s = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {
 			return ' '
