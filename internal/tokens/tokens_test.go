@@ -73,8 +73,44 @@ func TestEmbeddedVocabularyMatchesLibrary(t *testing.T) {
 func TestDamagedVocabulary(t *testing.T) {
 	for _, data := range []string{"", "\x05", "\x80\x80", o200kData[:1000], o200kData + "x"} {
 		var v vocab
-		if err := v.init(data); err == nil {
+		if err := v.init(data, 1); err == nil {
 			t.Errorf("%.20q: no error", data)
+		}
+	}
+	// Offsets that go back and a slot past the last rank: only the whole
+	// check, which the embedded files pass, reads that far.
+	var v vocab
+	if err := v.init(o200kData, 1); err != nil {
+		t.Fatal(err)
+	}
+	for name, damage := range map[string]func(b []byte){
+		"offset": func(b []byte) { b[4*7+1] = 0xff },
+		"slot":   func(b []byte) { b[len(b)-4], b[len(b)-3], b[len(b)-2] = 0xff, 0xff, b[len(b)-2]|0x3f }, // rank 2^22-1
+	} {
+		w := v
+		w.off, w.slots = append([]byte(nil), v.off...), append([]byte(nil), v.slots...)
+		target := w.off
+		if name == "slot" {
+			target = w.slots
+		}
+		damage(target)
+		if _, err := w.check(); err == nil {
+			t.Errorf("damaged %s: no error", name)
+		}
+	}
+}
+
+// TestVocabularyWhole reads every embedded vocabulary whole: it is sound,
+// and its longest token is the one its encoding declares.
+func TestVocabularyWhole(t *testing.T) {
+	for _, e := range encodings {
+		e.load()
+		n, err := e.vocab.check()
+		if err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		if n != e.maxLen {
+			t.Errorf("%s: longest token %d bytes, the encoding declares %d", e.name, n, e.maxLen)
 		}
 	}
 }

@@ -29,6 +29,9 @@ type encoding struct {
 	name  string
 	data  string // embedded vocabulary file
 	o200k bool   // o200k_base split pattern; cl100k_base otherwise
+	// maxLen is the length of the file's longest token (TestVocabularyWhole
+	// reads it from the file).
+	maxLen int
 
 	once     sync.Once
 	vocab    vocab
@@ -40,8 +43,8 @@ type encoding struct {
 }
 
 var encodings = []*encoding{
-	{name: "o200k_base", data: o200kData, o200k: true},
-	{name: "cl100k_base", data: cl100kData},
+	{name: "o200k_base", data: o200kData, o200k: true, maxLen: 128},
+	{name: "cl100k_base", data: cl100kData, maxLen: 128},
 }
 
 // load makes the vocabulary and the character tables available.
@@ -56,7 +59,7 @@ func (e *encoding) prepare() {
 	e.once.Do(func() {
 		start := time.Now()
 		tablesOnce.Do(initTables)
-		if err := e.vocab.init(e.data); err != nil {
+		if err := e.vocab.init(e.data, e.maxLen); err != nil {
 			e.err = fmt.Errorf("tokens: %s: %w", e.name, err)
 			return
 		}
@@ -141,9 +144,13 @@ func VocabFile(tokens []string) ([]byte, error) {
 	return out, nil
 }
 
-// init checks the shape of a vocabulary file: its sizes, offsets that
-// never go back, and slots that name existing ranks.
-func (v *vocab) init(file string) error {
+// init reads the header of a vocabulary file and checks that its size
+// is the one the header gives; maxLen is the length of its longest token.
+// It reads nothing else: the embedded files are checked whole by the tests
+// (check), and a process that counts a few texts touches the pages of the
+// slots and offsets its lookups reach, not all 6 MB. A damaged table could
+// only make a lookup fail a bounds check, never read past the file.
+func (v *vocab) init(file string, maxLen int) error {
 	if len(file) < vocabHeader || file[:len(vocabMagic)] != vocabMagic {
 		return fmt.Errorf("vocabulary file is damaged (header)")
 	}
@@ -159,23 +166,30 @@ func (v *vocab) init(file string) error {
 	if uint64(len(file)) != slotEnd+size {
 		return fmt.Errorf("vocabulary file is damaged (%d bytes, want %d)", len(file), slotEnd+size)
 	}
-	off, slots := b[vocabHeader:offEnd], b[offEnd:slotEnd]
-	prev, maxLen := uint32(0), uint32(0)
-	for r := range count + 1 {
-		o := binary.LittleEndian.Uint32(off[4*r:])
-		if o < prev || o > uint32(size) || r == count && o != uint32(size) {
-			return fmt.Errorf("vocabulary file is damaged at token %d", r)
+	*v = vocab{count: int(count), off: b[vocabHeader:offEnd], slots: b[offEnd:slotEnd], mask: 1<<bits - 1, data: file[slotEnd:], maxLen: maxLen}
+	return nil
+}
+
+// check reads a vocabulary whole: offsets that never go back and end at
+// the data's end, and slots that name existing ranks. It returns the
+// length of the longest token.
+func (v *vocab) check() (maxLen int, err error) {
+	size := uint32(len(v.data))
+	prev := uint32(0)
+	for r := range v.count + 1 {
+		o := binary.LittleEndian.Uint32(v.off[4*r:])
+		if o < prev || o > size || r == v.count && o != size {
+			return 0, fmt.Errorf("vocabulary file is damaged at token %d", r)
 		}
-		maxLen = max(maxLen, o-prev)
+		maxLen = max(maxLen, int(o-prev))
 		prev = o
 	}
-	for i := 0; i < len(slots); i += 4 {
-		if uint64(binary.LittleEndian.Uint32(slots[i:])&rankMask) > count {
-			return fmt.Errorf("vocabulary file is damaged at slot %d", i/4)
+	for i := 0; i < len(v.slots); i += 4 {
+		if int(binary.LittleEndian.Uint32(v.slots[i:])&rankMask) > v.count {
+			return 0, fmt.Errorf("vocabulary file is damaged at slot %d", i/4)
 		}
 	}
-	*v = vocab{count: int(count), off: off, slots: slots, mask: 1<<bits - 1, data: file[slotEnd:], maxLen: int(maxLen)}
-	return nil
+	return maxLen, nil
 }
 
 // token returns the bytes of the token of rank r.
