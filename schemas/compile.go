@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -49,7 +51,7 @@ type schema struct {
 	minItems, maxItems     int
 	uniqueItems            bool
 	minLength, maxLength   int
-	pattern                *regexp.Regexp
+	pattern                *pattern
 	nonSpace               bool // pattern is \S: the string has a non-whitespace character
 	minimum, maximum       *big.Rat
 	exclusiveMin, exclMax  *big.Rat
@@ -61,7 +63,7 @@ type schema struct {
 }
 
 type patternSchema struct {
-	re *regexp.Regexp
+	re *pattern
 	s  *schema
 }
 
@@ -77,7 +79,7 @@ type compiler struct {
 	d       *capture.Doc
 	name    string
 	done    map[capture.Node]*schema
-	regexps map[string]*regexp.Regexp // patterns repeat: compile each once
+	regexps map[string]*pattern // patterns repeat: compile each once
 }
 
 // compileDoc compiles the schema document data (name is used in errors)
@@ -88,7 +90,7 @@ func compileDoc(name string, data []byte, entries ...string) ([]*schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	c := &compiler{d: d, name: name, done: map[capture.Node]*schema{}, regexps: map[string]*regexp.Regexp{}}
+	c := &compiler{d: d, name: name, done: map[capture.Node]*schema{}, regexps: map[string]*pattern{}}
 	out := make([]*schema, len(entries))
 	for k, ptr := range entries {
 		i, err := d.Lookup(ptr)
@@ -417,17 +419,37 @@ func (c *compiler) numberKeyword(s *schema, key string, k capture.Node) (bool, e
 	return true, err
 }
 
-func (c *compiler) regexp(i capture.Node, expr string) (*regexp.Regexp, error) {
+func (c *compiler) regexp(i capture.Node, expr string) (*pattern, error) {
 	if re, ok := c.regexps[expr]; ok {
 		return re, nil
 	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
+	// A bad expression is the schema's error, found here; the program is
+	// compiled when a value first meets it.
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, c.errorf(i, "%v", err)
 	}
+	re := &pattern{expr: expr}
 	c.regexps[expr] = re
 	return re, nil
 }
+
+// pattern is a regular expression of a schema, compiled on first use: a
+// provider's schema holds hundreds of them and a request reaches a few, so
+// compiling them all would be most of compiling the schema.
+type pattern struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// MatchString reports whether s matches the expression.
+func (p *pattern) MatchString(s string) bool {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) }) // parsed by the compiler
+	return p.re.MatchString(s)
+}
+
+// String is the expression as the schema writes it.
+func (p *pattern) String() string { return p.expr }
 
 func (c *compiler) list(i capture.Node) ([]*schema, error) {
 	if c.d.Kind(i) != capture.Array || c.d.Len(i) == 0 {
