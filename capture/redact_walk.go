@@ -16,8 +16,17 @@ type fix struct {
 func applyFixes(src []byte, fixes []fix) []byte {
 	fs := append([]fix(nil), fixes...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].span[0] < fs[j].span[0] })
-	out := make([]byte, 0, len(src))
-	prev := 0
+	// The result's size first: a transform's output is often a fraction of
+	// its input, and a buffer of the input's size would be mostly waste.
+	size, prev := len(src), 0
+	for _, f := range fs {
+		if f.span[0] >= prev {
+			size += len(f.repl) - (f.span[1] - f.span[0])
+			prev = f.span[1]
+		}
+	}
+	out := make([]byte, 0, size)
+	prev = 0
 	for _, f := range fs {
 		if f.span[0] < prev {
 			continue
