@@ -11,7 +11,7 @@ func Rules() []*rules.Rule {
 		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
 		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, AnthropicExclusiveOptions, PiMessageParts,
 		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, GeminiThinking, MistralMessages,
-		AnthropicStructuredOutput, OpenAIValueLimits, GeminiRequestFields}
+		AnthropicStructuredOutput, OpenAIValueLimits, GeminiRequestFields, GeminiContents}
 }
 
 // Check runs every rule of the family on c through the rules driver and
