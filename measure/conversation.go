@@ -409,7 +409,8 @@ func (cs *converser) side(cm cache.Model, pr *price.Price, l *layout, r *Request
 	if s == 1 {
 		earlier, eTurns = cs.after, cs.aTurns
 	}
-	fl, ft, fe := cs.pool.foreign(cs.conv, r.Vendor, r.Model, r.Time, s)
+	ownShares := len(earlier) > 0 && sharedBlocks(earlier[len(earlier)-1], l) > 0
+	fl, ft, fe := cs.pool.foreign(cs.conv, r.Vendor, r.Model, r.Time, s, l, ownShares)
 	sd, ct, own := side(cs.tc, cm, pr, l, earlier, eTurns, fl, ft, r.Model, output, &cs.scratch)
 	return sd, ct, cs.pool.crossRead(fe, cs.scratch[len(earlier):], sd.Cached, own)
 }

@@ -48,6 +48,18 @@ type poolSide struct {
 type pool struct {
 	names   []string
 	entries []*poolEntry
+	// byFirst holds the entries by vendor, model, side and first block:
+	// an entry whose prompt starts with another block shares no block
+	// with a request, and looking only among those that start alike keeps
+	// an input of many conversations from comparing every request with
+	// every other.
+	byFirst map[poolKey][]*poolEntry
+}
+
+type poolKey struct {
+	vendor, model string
+	side          int
+	first         [32]byte
 }
 
 // foreign returns the entries of other conversations than conv a request
@@ -55,14 +67,33 @@ type pool struct {
 // and written within their lifetime (5 minutes, an hour for an entry with
 // a one-hour breakpoint). An untimed request, or entry, is taken to have
 // reached the cache in time, as within a conversation.
-func (p *pool) foreign(conv int, vendor, model string, at time.Time, s int) ([]*layout, []cache.Turn, []*poolEntry) {
+//
+// Only the entries that share l's first block are returned when some entry
+// does, or when the request shares a block with its own conversation
+// (ownShares): an entry that shares no block then reads nothing and is not
+// the one a read is credited to. Otherwise, on a request that shares no
+// block with anything, the tokens of a first block begun alike may count
+// (a prefix cache), and every entry is returned.
+func (p *pool) foreign(conv int, vendor, model string, at time.Time, s int, l *layout, ownShares bool) ([]*layout, []cache.Turn, []*poolEntry) {
 	if p == nil {
 		return nil, nil, nil
 	}
+	if l != nil && len(l.chain) > 0 {
+		ls, cts, es := p.readable(p.byFirst[poolKey{vendor, model, s, l.chain[0]}], conv, vendor, model, at, s)
+		if len(es) > 0 || ownShares {
+			return ls, cts, es
+		}
+	}
+	return p.readable(p.entries, conv, vendor, model, at, s)
+}
+
+// readable returns the entries among from that a request of conversation
+// conv to vendor and model at time at may read on side s.
+func (p *pool) readable(from []*poolEntry, conv int, vendor, model string, at time.Time, s int) ([]*layout, []cache.Turn, []*poolEntry) {
 	var ls []*layout
 	var cts []cache.Turn
 	var es []*poolEntry
-	for _, e := range p.entries {
+	for _, e := range from {
 		if e.conv == conv || e.vendor != vendor || e.model != model {
 			continue
 		}
@@ -147,8 +178,18 @@ func (p *pool) add(conv, k int, r *Request, lb, la *layout, bt, at cache.Turn) {
 	if p == nil {
 		return
 	}
-	p.entries = append(p.entries, &poolEntry{conv: conv, turn: k + 1, vendor: r.Vendor, model: r.Model, at: r.Time,
-		sides: [2]poolSide{{lb, bt}, {la, at}}})
+	e := &poolEntry{conv: conv, turn: k + 1, vendor: r.Vendor, model: r.Model, at: r.Time,
+		sides: [2]poolSide{{lb, bt}, {la, at}}}
+	p.entries = append(p.entries, e)
+	if p.byFirst == nil {
+		p.byFirst = map[poolKey][]*poolEntry{}
+	}
+	for s, l := range [2]*layout{lb, la} {
+		if l != nil && len(l.chain) > 0 {
+			key := poolKey{r.Vendor, r.Model, s, l.chain[0]}
+			p.byFirst[key] = append(p.byFirst[key], e)
+		}
+	}
 }
 
 // crossRead names the entry of another conversation a request read from

@@ -1,9 +1,12 @@
 package measure
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillopt/skillopt/measure/cache"
 )
 
 // TestConverseAllSharedHead: two conversations share their tool
@@ -115,6 +118,47 @@ func TestConverseAllKeepsTurnOrder(t *testing.T) {
 		got, want := convs[0].Turns[k], alone.Turns[k]
 		if got.Before.Cached != want.Before.Cached || got.Before.Written != want.Before.Written {
 			t.Errorf("turn %d: cached %d written %d, alone %d and %d", k+1, got.Before.Cached, got.Before.Written, want.Before.Cached, want.Before.Written)
+		}
+	}
+}
+
+// TestPoolForeignByFirstBlock: the entries of other conversations are
+// looked up by their first block when one starts like the request, or
+// when the request shares a block with its own conversation; a request
+// that shares no block with anything is compared with every entry, as a
+// prefix cache may still read the start of its first block.
+func TestPoolForeignByFirstBlock(t *testing.T) {
+	lay := func(first byte) *layout { return &layout{chain: [][32]byte{{first}, {first, 1}}} }
+	p := &pool{}
+	r := &Request{Vendor: "openai", Model: "gpt-4.1"}
+	p.add(0, 0, r, lay('a'), lay('a'), cache.Turn{}, cache.Turn{})
+	p.add(1, 0, r, lay('b'), lay('b'), cache.Turn{}, cache.Turn{})
+	p.add(2, 0, r, lay('a'), lay('x'), cache.Turn{}, cache.Turn{})
+	convs := func(es []*poolEntry) []int {
+		var out []int
+		for _, e := range es {
+			out = append(out, e.conv)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		conv      int
+		first     byte
+		side      int
+		ownShares bool
+		want      []int
+	}{
+		{"starts like two entries", 3, 'a', 0, false, []int{0, 2}},
+		{"its own conversation left out", 0, 'a', 0, false, []int{2}},
+		{"the side's own first block", 3, 'a', 1, false, []int{0}},
+		{"shares with its own conversation only", 1, 'b', 0, true, nil},
+		{"shares with nothing: every entry", 1, 'b', 0, false, []int{0, 2}},
+		{"an unknown first block: every entry", 3, 'z', 0, false, []int{0, 1, 2}},
+	} {
+		_, _, es := p.foreign(tc.conv, r.Vendor, r.Model, r.Time, tc.side, lay(tc.first), tc.ownShares)
+		if got := convs(es); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: conversations %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
