@@ -266,6 +266,9 @@ type ConversationOptions struct {
 	// prefix (nil: breaks are not attributed).
 	Pipeline []*rules.Rule
 	Rerun    func(c *capture.Capture, pipeline []*rules.Rule) (*capture.Capture, error)
+	// Jobs bounds the conversations ConverseAll lays out at once before
+	// it accounts for them in time order (0: GOMAXPROCS).
+	Jobs int
 }
 
 // Converse accounts for the requests of one conversation, in order.
@@ -329,24 +332,50 @@ type converser struct {
 	scratch       []cache.Shared
 	pool          *pool
 	conv          int
+	// laid holds the layouts of the requests before and after the rules
+	// when lay made them ahead of the accounting.
+	laid [][2]*layout
+}
+
+// lay makes the layouts of request k, before and after the rules, with
+// their token counts: what a turn needs of its request alone, whatever the
+// other requests.
+func (cs *converser) lay(reqs []Request, k int) (lb, la *layout) {
+	if k < len(cs.laid) && cs.laid[k][0] != nil {
+		return cs.laid[k][0], cs.laid[k][1]
+	}
+	r := &reqs[k]
+	if r.baseB != nil {
+		for _, l := range []*layout{r.baseB, r.baseA} {
+			if !cs.counted[l] {
+				cs.tc.count(l)
+				cs.counted[l] = true
+			}
+		}
+		return prefixLayout(r.baseB, r.n), prefixLayout(r.baseA, r.n)
+	}
+	lb, la = newLayout(r.Result.Original), newLayout(r.Result.Final)
+	cs.tc.count(lb, la)
+	return lb, la
+}
+
+// layAll makes the layouts of every request of the conversation ahead of
+// the accounting.
+func (cs *converser) layAll(reqs []Request) {
+	cs.laid = make([][2]*layout, len(reqs))
+	for k := range reqs {
+		lb, la := cs.lay(reqs, k)
+		cs.laid[k] = [2]*layout{lb, la}
+	}
 }
 
 // turn accounts for request k, given the ones before it.
 func (cs *converser) turn(reqs []Request, k int) {
 	opts, tc, cv := cs.opts, cs.tc, cs.cv
 	r := &reqs[k]
-	var lb, la *layout
-	if r.baseB != nil {
-		for _, l := range []*layout{r.baseB, r.baseA} {
-			if !cs.counted[l] {
-				tc.count(l)
-				cs.counted[l] = true
-			}
-		}
-		lb, la = prefixLayout(r.baseB, r.n), prefixLayout(r.baseA, r.n)
-	} else {
-		lb, la = newLayout(r.Result.Original), newLayout(r.Result.Final)
-		tc.count(lb, la)
+	lb, la := cs.lay(reqs, k)
+	if k < len(cs.laid) {
+		cs.laid[k] = [2]*layout{} // the turn's layouts live on in before and after
 	}
 	cm := cache.Lookup(r.Vendor, r.Model)
 	pr := opts.Prices.Lookup(r.Model)

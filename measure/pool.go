@@ -3,7 +3,10 @@ package measure
 import (
 	"container/heap"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillopt/skillopt/measure/cache"
@@ -152,6 +155,11 @@ func ConverseAll(names []string, reqs [][]Request, opts ConversationOptions) ([]
 			h.convs = append(h.convs, i)
 		}
 	}
+	// What a turn needs of its own request (layouts, token counts) does
+	// not depend on the other conversations: it is made for several
+	// conversations at once, and only the accounting against the shared
+	// cache runs in time order.
+	layAll(css, reqs, opts.Jobs)
 	heap.Init(h)
 	for h.Len() > 0 {
 		i := h.convs[0]
@@ -264,4 +272,30 @@ func (h *nextTurn) Pop() any {
 	x := h.convs[len(h.convs)-1]
 	h.convs = h.convs[:len(h.convs)-1]
 	return x
+}
+
+// layAll lays out the requests of every conversation on up to jobs
+// workers (0: GOMAXPROCS), one conversation per worker at a time: a
+// converser's token cache is its own.
+func layAll(css []*converser, reqs [][]Request, jobs int) {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	if jobs < 2 || len(css) < 2 {
+		return // laid out turn by turn, as they come
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(jobs, len(css)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(css) {
+					return
+				}
+				css[i].layAll(reqs[i])
+			}
+		})
+	}
+	wg.Wait()
 }

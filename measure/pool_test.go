@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -160,5 +161,48 @@ func TestPoolForeignByFirstBlock(t *testing.T) {
 		if got := convs(es); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: conversations %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestConverseAllLaysOutAhead: the conversations laid out ahead on several
+// workers are accounted for exactly as when each turn lays out its own
+// request on one.
+func TestConverseAllLaysOutAhead(t *testing.T) {
+	system := longText("The system prompt", 6000)
+	var names []string
+	var reqs [][]Request
+	seq := 0
+	t0 := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	for c := range 5 {
+		bodies := anthropicTurns(3, system)
+		for i := range bodies {
+			bodies[i].Messages[0].Content[0].Text = longText(strings.Repeat("person ", c+1), 900)
+		}
+		name := string(rune('a'+c)) + ".json"
+		var rs []Request
+		for i, body := range bodies {
+			rs = append(rs, Request{Name: name, Result: unchanged(readBody(t, name, body)), Vendor: "anthropic", Model: body.Model, Time: t0.Add(time.Duration(c*3+i) * time.Minute), seq: seq})
+			seq++
+		}
+		names, reqs = append(names, name), append(reqs, rs)
+	}
+	run := func(jobs int) string {
+		opts := ConversationOptions{Counter: quarters{}, Encoding: "test-quarter-bytes", Jobs: jobs}
+		convs, err := ConverseAll(names, reqs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(convs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, four := run(1), run(4)
+	if one != four {
+		t.Fatalf("laid out ahead on 4 workers:\n%s\non 1:\n%s", four, one)
+	}
+	if !strings.Contains(one, `"cross_conversation"`) {
+		t.Fatalf("no conversation read another's cache; the test shows nothing:\n%s", one)
 	}
 }

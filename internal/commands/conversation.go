@@ -44,6 +44,7 @@ func measureConversation(e *env, c *cli.Context) error {
 		Counter:  counter,
 		Prices:   e.prices(),
 		Pipeline: pipeline,
+		Jobs:     c.Int("jobs"),
 		Rerun: func(c *capture.Capture, part []*rules.Rule) (*capture.Capture, error) {
 			res, err := rules.Run(c, part, renv)
 			if err != nil {
