@@ -93,7 +93,11 @@ func (r *CaptureReport) MarshalJSON() ([]byte, error) {
 		out = append(out, value...)
 	}
 	for _, d := range r.Details {
-		member(d.Key, d.JSON)
+		data, err := json.Marshal(d.Data)
+		if err != nil {
+			return nil, err
+		}
+		member(d.Key, data)
 	}
 	if len(r.Diagnostics) > 0 {
 		data, err := json.Marshal(r.Diagnostics)

@@ -284,7 +284,7 @@ func writeCapture(w io.Writer, c *CaptureReport, width int) {
 		}
 	}
 	for _, d := range c.Details {
-		fmt.Fprint(w, escape.Lines(d.Text))
+		fmt.Fprint(w, escape.Lines(d.Data.Text()))
 	}
 }
 
@@ -403,10 +403,10 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	fmt.Fprintf(w, "- tool results: %d, %s, %s\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
 	fmt.Fprintf(w, "- stable prefix: %s\n", prefixText(c, true))
 	for _, d := range c.Details {
-		if d.Markdown != "" {
-			fmt.Fprint(w, escape.MarkdownProse(d.Markdown))
+		if md := d.Data.Markdown(); md != "" {
+			fmt.Fprint(w, escape.MarkdownProse(md))
 		} else {
-			fmt.Fprint(w, escape.MarkdownProse(d.Text))
+			fmt.Fprint(w, escape.MarkdownProse(d.Data.Text()))
 		}
 	}
 	if len(c.Savings) > 0 {

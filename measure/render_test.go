@@ -117,9 +117,9 @@ func TestDetailsBeforeDiagnostics(t *testing.T) {
 		Name:        "c",
 		Diagnostics: []rules.Diagnostic{{Rule: "SO201", Message: "m"}},
 		Details: []rules.Detail{
-			{Key: "catalog", JSON: []byte(`{"skills":1}`)},
-			{Key: "tool_deferral", JSON: []byte(`{"tools":2}`)},
-			{Key: "output", JSON: []byte(`{}`)},
+			{Key: "catalog", Data: rawSection(`{"skills":1}`)},
+			{Key: "tool_deferral", Data: rawSection(`{"tools":2}`)},
+			{Key: "output", Data: rawSection(`{}`)},
 		},
 	}
 	data, err := json.Marshal(r)
@@ -146,3 +146,10 @@ func TestDetailsBeforeDiagnostics(t *testing.T) {
 		t.Errorf("%s %v", data, err)
 	}
 }
+
+// rawSection is a rule's section given as its JSON.
+type rawSection string
+
+func (s rawSection) MarshalJSON() ([]byte, error) { return []byte(s), nil }
+func (s rawSection) Text() string                 { return string(s) + "\n" }
+func (s rawSection) Markdown() string             { return "" }

@@ -199,7 +199,7 @@ func TestNextSteps(t *testing.T) {
 	c := readCapture(t, "c.json", twoTexts)
 	suggest := &rules.Rule{ID: "T9", Name: "test.suggest", Kind: rules.Transform, Doc: "Test rule.", Run: func(*rules.Pass) error { return nil },
 		Detail: func(rules.DetailInput) (*rules.Detail, error) {
-			return &rules.Detail{Key: "suggest", JSON: []byte(`{}`), Warnings: []string{"something was dropped"}, Next: []rules.Suggestion{
+			return &rules.Detail{Key: "suggest", Data: rawSection(`{}`), Warnings: []string{"something was dropped"}, Next: []rules.Suggestion{
 				{Rule: "T1", Action: "do a", Effect: "small", SavedBytes: 10},
 				{Rule: "T2", Action: "do b", Effect: "large", SavedBytes: 1000, SavedTokens: 250},
 				{Rule: "T3", Action: "do c", Effect: "middle", SavedBytes: 100},

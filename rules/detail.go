@@ -1,7 +1,5 @@
 package rules
 
-import "encoding/json"
-
 // Detail is a rule's own section of measure's report on one capture: what
 // the rule has to say beyond the bytes it saved (the catalog replay of the
 // catalog rules, the deferred tools of tool deferral). A rule provides it
@@ -10,12 +8,10 @@ type Detail struct {
 	// Key names the section: its member in JSON output ("catalog") and
 	// its heading in text.
 	Key string
-	// JSON is the section as JSON, with field names the rule documents.
-	JSON json.RawMessage
-	// Text is the section as text, one or more lines each ending in "\n".
-	Text string
-	// Markdown is the section as Markdown; Text is used when empty.
-	Markdown string
+	// Data is the section's figures. JSON output writes it as it is, with
+	// the field names the rule documents; text and Markdown read it when
+	// the report is printed.
+	Data Section
 	// Warnings are what the reader must know about the result, one line
 	// each ("the compact index dropped the intents of 202 of 365 skills
 	// under catalog.budget_chars = 12000"); measure shows them beside the
@@ -24,6 +20,15 @@ type Detail struct {
 	// Next are actions that would save more on this capture, each with the
 	// saving measured on it; measure names the largest as next steps.
 	Next []Suggestion
+}
+
+// Section is the data of a rule's section and how people read it.
+type Section interface {
+	// Text is the section for a terminal, one or more lines each ending
+	// in "\n".
+	Text() string
+	// Markdown is the section as Markdown ("" for its text).
+	Markdown() string
 }
 
 // Suggestion is an action a rule proposes and what it would save on the

@@ -1,7 +1,6 @@
 package catalogrules
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -29,14 +28,7 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	if r == nil {
 		return nil, nil
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	var text, md strings.Builder
-	writeText(&text, r)
-	writeMarkdown(&md, r)
-	d := &rules.Detail{Key: "catalog", JSON: data, Text: text.String(), Markdown: md.String()}
+	d := &rules.Detail{Key: "catalog", Data: r}
 	if r.NamesOnly {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the skill names alone take %s characters of catalog.budget_chars = %s: the compact index shows no intents, only names",
 			units.Thousands(r.NamesChars), units.Thousands(r.BudgetChars)))
@@ -380,6 +372,20 @@ func latestHuman(c *capture.Capture) (int, string) {
 }
 
 // writeText renders the catalog report for a terminal.
+// Text is the section for a terminal.
+func (r *Report) Text() string {
+	var b strings.Builder
+	writeText(&b, r)
+	return b.String()
+}
+
+// Markdown is the section as Markdown.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	writeMarkdown(&b, r)
+	return b.String()
+}
+
 func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  catalog replay over %d requests (%s; %s):\n", r.Requests, skillsText(r), loadText(r))
 	for _, p := range r.Replay {

@@ -47,7 +47,7 @@ func measureSynth(t *testing.T, n int) (*measure.CaptureReport, *Report) {
 		t.Fatalf("details %+v", cr.Details)
 	}
 	var r Report
-	if err := json.Unmarshal(cr.Details[0].JSON, &r); err != nil {
+	if err := json.Unmarshal(sectionJSON(t, cr.Details[0]), &r); err != nil {
 		t.Fatal(err)
 	}
 	return cr, &r
@@ -62,8 +62,8 @@ func TestDetailLargeCatalog(t *testing.T) {
 	if r.Listed != 402 || r.Skills != 400 || r.Repeated != 2 {
 		t.Fatalf("listed %d, indexed %d, repeated %d", r.Listed, r.Skills, r.Repeated)
 	}
-	if !strings.Contains(cr.Details[0].Text, "(400 of 402 listed skills indexed: 2 repeated; ") {
-		t.Fatalf("text:\n%s", cr.Details[0].Text)
+	if text := cr.Details[0].Data.Text(); !strings.Contains(text, "(400 of 402 listed skills indexed: 2 repeated; ") {
+		t.Fatalf("text:\n%s", text)
 	}
 	if r.DroppedIntents == 0 || r.DroppedIntents > r.Intents || r.Intents == 0 {
 		t.Fatalf("intents %d, dropped %d", r.Intents, r.DroppedIntents)
@@ -147,9 +147,19 @@ func TestDetailWithoutCache(t *testing.T) {
 		if len(cr.Details) != 1 {
 			t.Fatalf("details %+v", cr.Details)
 		}
-		return string(cr.Details[0].JSON)
+		return string(sectionJSON(t, cr.Details[0]))
 	}
 	if cached, derived := run(false), run(true); cached != derived {
 		t.Fatalf("with SO101's cache:\n%s\nwithout:\n%s", cached, derived)
 	}
+}
+
+// sectionJSON is a section's data as JSON output writes it.
+func sectionJSON(t *testing.T, d rules.Detail) []byte {
+	t.Helper()
+	data, err := json.Marshal(d.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -109,11 +109,11 @@ func TestDetailOncePerPipeline(t *testing.T) {
 			t.Fatalf("%s: %d sections", tc.name, len(got))
 		}
 		var rep Report
-		if err := json.Unmarshal(got[0].JSON, &rep); err != nil || rep.Skills != 2 || rep.Requests != 3 || len(rep.Replay) < 2 {
+		if err := json.Unmarshal(sectionJSON(t, *got[0]), &rep); err != nil || rep.Skills != 2 || rep.Requests != 3 || len(rep.Replay) < 2 {
 			t.Errorf("%s: %+v %v", tc.name, rep, err)
 		}
-		if !strings.HasPrefix(got[0].Text, "  catalog replay over 3 requests (2 skills;") || !strings.HasPrefix(got[0].Markdown, "- catalog replay over 3 requests") {
-			t.Errorf("%s: text %q markdown %q", tc.name, got[0].Text, got[0].Markdown)
+		if text, md := got[0].Data.Text(), got[0].Data.Markdown(); !strings.HasPrefix(text, "  catalog replay over 3 requests (2 skills;") || !strings.HasPrefix(md, "- catalog replay over 3 requests") {
+			t.Errorf("%s: text %q markdown %q", tc.name, text, md)
 		}
 	}
 	// No catalog, no section.
@@ -145,7 +145,7 @@ func TestDetailReadsSettings(t *testing.T) {
 		t.Fatal(d, err)
 	}
 	var rep Report
-	if err := json.Unmarshal(d.JSON, &rep); err != nil || rep.Skills != 1 {
+	if err := json.Unmarshal(sectionJSON(t, *d), &rep); err != nil || rep.Skills != 1 {
 		t.Errorf("%+v %v", rep, err)
 	}
 }

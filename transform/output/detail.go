@@ -1,7 +1,6 @@
 package output
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,11 +66,7 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	if r == nil {
 		return nil, nil
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	return &rules.Detail{Key: "output", JSON: data, Text: r.text(), Markdown: r.markdown()}, nil
+	return &rules.Detail{Key: "output", Data: r}, nil
 }
 
 // newReport returns the output detail of a pipeline result, or nil when
@@ -160,8 +155,8 @@ func (o *report) summary() string {
 	return b.String()
 }
 
-// text renders the section for a terminal.
-func (o *report) text() string {
+// Text renders the section for a terminal.
+func (o *report) Text() string {
 	var b strings.Builder
 	b.WriteString("  " + o.summary())
 	if o.RetrieveToolBytes > 0 {
@@ -182,8 +177,8 @@ func (o *report) text() string {
 	return b.String()
 }
 
-// markdown renders the section as a Markdown list item.
-func (o *report) markdown() string { return "- " + o.summary() + "\n" }
+// Markdown renders the section as a Markdown list item.
+func (o *report) Markdown() string { return "- " + o.summary() + "\n" }
 
 func recoveryList(m map[string]int) string {
 	keys := make([]string, 0, len(m))

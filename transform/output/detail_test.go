@@ -29,7 +29,11 @@ func TestDetailOncePerPipeline(t *testing.T) {
 	}
 	d := cr.Details[0]
 	var r report
-	if err := json.Unmarshal(d.JSON, &r); err != nil {
+	data, err := json.Marshal(d.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.ToolResults != 1 || r.Replaced != 1 || r.Handles != 1 || r.Recovery["go-test"] != 1 || len(r.Rules) != 3 || r.RetrieveToolBytes == 0 {
@@ -40,16 +44,17 @@ func TestDetailOncePerPipeline(t *testing.T) {
 	if r.Rules[0].Rule != "SO303" || r.Rules[0].Applied || r.Rules[0].SavedBytes != 0 || r.Rules[1].Rule != "SO301" || !r.Rules[1].Applied || r.Rules[1].SavedBytes <= 0 {
 		t.Fatalf("rules %+v", r.Rules)
 	}
-	lines := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n")
+	text, md := d.Data.Text(), d.Data.Markdown()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	// Rules that did nothing get no line: measure's savings table gives
 	// their reason.
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "  output: 1 tool result(s), ") ||
 		!strings.Contains(lines[0], "1 value(s) replaced, 1 archived original(s) (go-test 1); retrieve_output declaration ") ||
 		!strings.HasPrefix(lines[1], "    SO301 output.smart         1 replaced, ") || !strings.HasSuffix(lines[1], "applied") {
-		t.Fatalf("text:\n%s", d.Text)
+		t.Fatalf("text:\n%s", text)
 	}
-	if d.Markdown != "- "+strings.TrimPrefix(strings.SplitN(lines[0], "; retrieve_output", 2)[0], "  ")+"\n" {
-		t.Fatalf("markdown %q", d.Markdown)
+	if md != "- "+strings.TrimPrefix(strings.SplitN(lines[0], "; retrieve_output", 2)[0], "  ")+"\n" {
+		t.Fatalf("markdown %q", md)
 	}
 	// The section is a member "output" of the capture's JSON object.
 	var b bytes.Buffer
@@ -64,7 +69,7 @@ func TestDetailOncePerPipeline(t *testing.T) {
 func TestDetailAnyOutputRule(t *testing.T) {
 	// A pipeline of one SO3xx rule that changes nothing still reports.
 	cr := measureWith(t, headTail)
-	if len(cr.Details) != 1 || !strings.HasSuffix(cr.Details[0].Text, "0 value(s) replaced, 0 archived original(s)\n") {
+	if len(cr.Details) != 1 || !strings.HasSuffix(cr.Details[0].Data.Text(), "0 value(s) replaced, 0 archived original(s)\n") {
 		t.Fatalf("details %+v", cr.Details)
 	}
 	// The rule says why it changed nothing.

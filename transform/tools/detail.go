@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -25,14 +24,7 @@ func detail(in rules.DetailInput) (*rules.Detail, error) {
 	if r == nil {
 		return nil, nil
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	var text, md strings.Builder
-	writeText(&text, r)
-	writeMarkdown(&md, r)
-	d := &rules.Detail{Key: "tool_deferral", JSON: data, Text: text.String(), Markdown: md.String()}
+	d := &rules.Detail{Key: "tool_deferral", Data: r}
 	if s := nextRule(r); s != nil {
 		d.Next = append(d.Next, *s)
 	}
@@ -148,6 +140,20 @@ func report(res *rules.Result, env *rules.Env) *Report {
 }
 
 // writeText renders a tool report for a terminal.
+// Text is the section for a terminal.
+func (r *Report) Text() string {
+	var b strings.Builder
+	writeText(&b, r)
+	return b.String()
+}
+
+// Markdown is the section as Markdown.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	writeMarkdown(&b, r)
+	return b.String()
+}
+
 func writeText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "  tool deferral: %d tools, %s as captured; after the pipeline %s on the wire, %s visible to the model, %d deferred\n",
 		r.Tools, units.Size(r.NativeBytes), units.Size(r.InitialBytes), units.Size(r.VisibleBytes), r.Deferred)

@@ -40,7 +40,11 @@ func TestDetailOncePerPipeline(t *testing.T) {
 			t.Fatalf("%s: %d sections", pipeline[0].ID, len(got))
 		}
 		var rep Report
-		if err := json.Unmarshal(got[0].JSON, &rep); err != nil {
+		data, err := json.Marshal(got[0].Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &rep); err != nil {
 			t.Fatal(err)
 		}
 		if rep.Tools != len(testCatalog) || rep.FailOpen || len(rep.Rules) != 2 || rep.Rules[0].Rule != "SO201" || rep.Rules[1].Rule != "SO202" {
@@ -52,8 +56,8 @@ func TestDetailOncePerPipeline(t *testing.T) {
 				t.Errorf("%s: in pipeline %v, want %v", s.Rule, s.InPipeline, ran)
 			}
 		}
-		if !strings.HasPrefix(got[0].Text, "  tool deferral: ") || !strings.HasPrefix(got[0].Markdown, "- tool deferral: ") {
-			t.Errorf("text %q markdown %q", got[0].Text, got[0].Markdown)
+		if text, md := got[0].Data.Text(), got[0].Data.Markdown(); !strings.HasPrefix(text, "  tool deferral: ") || !strings.HasPrefix(md, "- tool deferral: ") {
+			t.Errorf("text %q markdown %q", text, md)
 		}
 	}
 	// Nothing deferrable, no section.
