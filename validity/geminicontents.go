@@ -31,7 +31,12 @@ var GeminiContents = &rules.Rule{
 
 // geminiData are the members of Part's data union, as the API spells them
 // in JSON (camelCase) and as it accepts them (snake_case).
-var geminiData = []string{"text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode", "codeExecutionResult", "toolCall", "toolResponse"}
+var geminiData = [][2]string{
+	{"text", "text"}, {"inlineData", "inline_data"}, {"fileData", "file_data"},
+	{"functionCall", "function_call"}, {"functionResponse", "function_response"},
+	{"executableCode", "executable_code"}, {"codeExecutionResult", "code_execution_result"},
+	{"toolCall", "tool_call"}, {"toolResponse", "tool_response"},
+}
 
 func runGeminiContents(p *rules.Pass) error {
 	if p.Capture.Provider != capture.Gemini {
@@ -65,8 +70,8 @@ func checkGeminiParts(p *rules.Pass, d *capture.Doc, parts capture.Node, system 
 		}
 		var data []string
 		for _, name := range geminiData {
-			if present(d, d.GetAny(part, name, snake(name))) {
-				data = append(data, name)
+			if present(d, d.GetAny(part, name[0], name[1])) {
+				data = append(data, name[0])
 			}
 		}
 		switch {
@@ -76,17 +81,4 @@ func checkGeminiParts(p *rules.Pass, d *capture.Doc, parts capture.Node, system 
 			p.Reportf(d.Pointer(part), "systemInstruction is text only, this part carries %s", data[0])
 		}
 	}
-}
-
-// snake spells a camelCase member name in snake_case.
-func snake(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteByte('_')
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
