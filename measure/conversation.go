@@ -374,9 +374,6 @@ func (cs *converser) turn(reqs []Request, k int) {
 	opts, tc, cv := cs.opts, cs.tc, cs.cv
 	r := &reqs[k]
 	lb, la := cs.lay(reqs, k)
-	if k < len(cs.laid) {
-		cs.laid[k] = [2]*layout{} // the turn's layouts live on in before and after
-	}
 	cm := cache.Lookup(r.Vendor, r.Model)
 	pr := opts.Prices.Lookup(r.Model)
 	t := ConvTurn{Turn: k + 1, Capture: r.Name, Provider: string(lb.c.Provider), Vendor: r.Vendor, Model: r.Model, Cache: cm, Price: pr, Usage: r.Usage}

@@ -159,7 +159,7 @@ func ConverseAll(names []string, reqs [][]Request, opts ConversationOptions) ([]
 	// not depend on the other conversations: it is made for several
 	// conversations at once, and only the accounting against the shared
 	// cache runs in time order.
-	layAll(css, reqs, opts.Jobs)
+	layOutAhead(css, reqs, opts.Jobs)
 	heap.Init(h)
 	for h.Len() > 0 {
 		i := h.convs[0]
@@ -274,10 +274,10 @@ func (h *nextTurn) Pop() any {
 	return x
 }
 
-// layAll lays out the requests of every conversation on up to jobs
+// layOutAhead lays out the requests of every conversation on up to jobs
 // workers (0: GOMAXPROCS), one conversation per worker at a time: a
 // converser's token cache is its own.
-func layAll(css []*converser, reqs [][]Request, jobs int) {
+func layOutAhead(css []*converser, reqs [][]Request, jobs int) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
