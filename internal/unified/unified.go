@@ -125,7 +125,7 @@ func (w *writer) hunk(a, b []string, ds []lcs.Diff, context int) {
 	w.rangeOf(" +", toStart+1, toCount)
 	w.b.WriteString(" @@\n")
 	for _, l := range w.lines {
-		w.b.WriteByte(" -+"[kindIndex(l.kind)])
+		w.b.WriteByte(marks[l.kind])
 		w.b.WriteString(l.text)
 		if !strings.HasSuffix(l.text, "\n") {
 			w.b.WriteString("\n\\ No newline at end of file\n")
@@ -148,12 +148,5 @@ func (w *writer) rangeOf(sign string, start, count int) {
 	}
 }
 
-func kindIndex(k Kind) int {
-	switch k {
-	case Delete:
-		return 1
-	case Insert:
-		return 2
-	}
-	return 0
-}
+// marks are the first bytes of the lines of each kind.
+var marks = [...]byte{Delete: '-', Insert: '+', Equal: ' '}
