@@ -14,9 +14,7 @@ import (
 )
 
 // Rules returns the invariants of the engine itself, in order.
-func Rules() []*rules.Rule {
-	return []*rules.Rule{ShapePreserved, NoGrowth, Idempotent, StablePrefix, ConversationPrefix}
-}
+func Rules() []*rules.Rule { return declared() }
 
 // ShapePreserved is SO401.
 var ShapePreserved = &rules.Rule{

@@ -6,13 +6,7 @@ import (
 )
 
 // Rules returns the family in registry order.
-func Rules() []*rules.Rule {
-	return []*rules.Rule{ToolNames, AnthropicPairing, ChatPairing, ResponsesPairing, GeminiTurns, CacheBreakpoints, DeferredTools, LoneSurrogates,
-		AnthropicThinking, AnthropicThinkingHistory, AnthropicMaxTokens, AnthropicThinkingMode, AnthropicSampling,
-		AnthropicFinalAssistant, AnthropicEmptyContent, AnthropicImages, AnthropicDeferredCache, AnthropicExclusiveOptions, PiMessageParts,
-		OpenAIReasoningParams, OpenAIToolCount, OpenAIStrictSchemas, ResponsesItems, OpenAIParamDeps, GeminiThoughtSignatures, GeminiToolConfig, GeminiThinking, MistralMessages,
-		AnthropicStructuredOutput, OpenAIValueLimits, GeminiRequestFields, GeminiContents}
-}
+func Rules() []*rules.Rule { return declared() }
 
 // Check runs every rule of the family on c through the rules driver and
 // returns their findings, for validate and for the engine's guard.

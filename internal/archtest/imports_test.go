@@ -45,8 +45,14 @@ type rule struct {
 
 var none = []string{}
 
-// families are the packages that hold rules.
-var families = []string{"transform/catalogrules", "transform/tools", "transform/output", "validity", "invariant", "catalog/lint"}
+// families are the packages that hold rules (ruleFamilies).
+var families = func() []string {
+	var dirs []string
+	for _, f := range ruleFamilies {
+		dirs = append(dirs, f.Dir)
+	}
+	return dirs
+}()
 
 var rules = []rule{
 	{
@@ -203,6 +209,16 @@ var rules = []rule{
 		says:  "Only tests import internal/golden, which registers the -update flag: no package of the program imports it.",
 		of:    []string{"..."},
 		never: []string{"internal/golden"},
+	},
+	{
+		says:  "Only tests import internal/rulegen, which writes the rule families' generated lists from their source: the program never reads its own source.",
+		of:    []string{"..."},
+		never: []string{"internal/rulegen"},
+	},
+	{
+		says: "internal/rulegen imports nothing of the project: it reads the families' source and imports none of them.",
+		of:   []string{"internal/rulegen"},
+		only: none,
 	},
 }
 

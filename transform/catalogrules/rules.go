@@ -9,7 +9,4 @@ import "github.com/skillopt/skillopt/rules"
 
 // Rules returns the skill-catalog rules (SO1xx) and their invariants
 // (SO41x) in registry order.
-func Rules() []*rules.Rule {
-	return []*rules.Rule{CompactIndex, tagDirectory, prefetch,
-		markerOnce, namesOnce, noPaths, directoryBound, browseBound, paginationComplete, overlayVerbatim, overlayLatestHuman}
-}
+func Rules() []*rules.Rule { return declared() }

@@ -4,9 +4,4 @@ import "github.com/skillopt/skillopt/rules"
 
 // Rules returns the output and history rules (SO3xx) in registry order,
 // followed by their invariants (SO420–SO425).
-func Rules() []*rules.Rule {
-	return []*rules.Rule{
-		smart, columnar, dedup, overflow, sanitize, headTail,
-		evidenceKept, handlesResolve, noArchivePath, smaller, idempotent, columnarRoundTrip,
-	}
-}
+func Rules() []*rules.Rule { return declared() }

@@ -12,10 +12,7 @@ import (
 
 // Rules returns the tool-deferral rules (SO2xx) and their invariants
 // (SO43x) in registry order.
-func Rules() []*rules.Rule {
-	return []*rules.Rule{Defer, NativeDefer,
-		toolsKept, toolsAbsent, searchPresent, activationAdditive, callsDeclared, searchBounded, failOpen}
-}
+func Rules() []*rules.Rule { return declared() }
 
 // FailOpenPrefix starts the message of the diagnostic a tool rule reports
 // when weak, empty or unrelated signal makes it keep every tool.
