@@ -94,6 +94,9 @@ type Doc struct {
 	Src   []byte
 	Nodes []Entry
 	gaps  map[int32]uint32 // gaps of bigGap nodes
+	// surrogates is set when a string or member name holds a \u escape
+	// of a UTF-16 surrogate (D800–DFFF), paired or not.
+	surrogates bool
 
 	// long holds the decoded long strings (see Str), by node.
 	longMu sync.Mutex
@@ -105,6 +108,11 @@ type Doc struct {
 	kidsMu sync.Mutex
 	kids   map[Node][]Node
 }
+
+// HasSurrogateEscapes reports whether a string or member name of the
+// document holds a \u escape of a UTF-16 surrogate, paired or not: when
+// it does not, none holds a lone one.
+func (d *Doc) HasSurrogateEscapes() bool { return d.surrogates }
 
 // SyntaxError reports malformed JSON with the byte offset where it was found.
 type SyntaxError struct {
@@ -163,13 +171,33 @@ func Parse(src []byte) (*Doc, error) {
 	if end != len(src) {
 		return nil, newSyntaxError(src, end, "unexpected %s after the top-level value", describeByte(src, end))
 	}
-	return &Doc{Src: src, Nodes: p.nodes, gaps: p.gaps}, nil
+	return &Doc{Src: src, Nodes: p.nodes, gaps: p.gaps, surrogates: p.surrogates}, nil
+}
+
+// CheckValue reports whether src is exactly one JSON value, as Parse
+// would, without building its index: a string, the value an edit most
+// often writes, is checked in place; anything else is parsed.
+func CheckValue(src []byte) error {
+	if len(src) > 0 && src[0] == '"' && len(src) <= MaxSize {
+		p := parser{src: src}
+		end, _, err := p.str(0)
+		if err != nil {
+			return err
+		}
+		if end = p.skipSpace(end); end != len(src) {
+			return newSyntaxError(src, end, "unexpected %s after the top-level value", describeByte(src, end))
+		}
+		return nil
+	}
+	_, err := Parse(src)
+	return err
 }
 
 type parser struct {
-	src   []byte
-	nodes []Entry
-	gaps  map[int32]uint32
+	src        []byte
+	nodes      []Entry
+	gaps       map[int32]uint32
+	surrogates bool
 }
 
 // countValues returns an upper bound of the number of values in src: one
@@ -402,6 +430,9 @@ func (p *parser) str(i int) (end int, escaped bool, err error) {
 					if !isHex(src[k]) {
 						return 0, false, newSyntaxError(src, k, "invalid \\u escape: %s is not a hex digit", describeByte(src, k))
 					}
+				}
+				if src[j+2]|0x20 == 'd' && (src[j+3] >= '8' && src[j+3] <= '9' || src[j+3]|0x20 >= 'a') {
+					p.surrogates = true // D800–DFFF
 				}
 				j += 6
 			default:

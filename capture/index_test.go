@@ -322,3 +322,45 @@ func TestNodeSize(t *testing.T) {
 		t.Errorf("len %d cap %d, want 10001", len(d.Nodes), cap(d.Nodes))
 	}
 }
+
+// TestHasSurrogateEscapes: the index notes every surrogate escape, in a
+// value or a member name, paired or lone, in either case, and only those;
+// the rule that finds lone ones looks no further when none is noted.
+func TestHasSurrogateEscapes(t *testing.T) {
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{`{"a":"plain \n text \u00e9 \u2019 \uD7FF \ue000"}`, false},
+		{`{"a":"\\ud800 is text, not an escape"}`, false},
+		{`{"a":"\ud83d\ude00"}`, true},
+		{`{"a":"cut \uD83D"}`, true},
+		{`{"a":"low \udc00 alone"}`, true},
+		{`{"\uDBFF":1}`, true},
+		{`["x", "\uDfFf"]`, true},
+	}
+	for _, c := range cases {
+		d, err := Parse([]byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.HasSurrogateEscapes(); got != c.want {
+			t.Errorf("%s: HasSurrogateEscapes = %v, want %v", c.src, got, c.want)
+		}
+	}
+
+	// A replaced string brings its escapes into the new index.
+	f := readOne(t, "r.json", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	c := f.Captures[0]
+	n, err := c.Doc.Lookup("/messages/0/content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, ok := c.ReplaceStrings([]Node{n}, [][]byte{[]byte(`"cut \ud83d"`)})
+	if !ok || !next.Doc.HasSurrogateEscapes() {
+		t.Errorf("replaced with a surrogate escape: ok %v, HasSurrogateEscapes %v", ok, ok && next.Doc.HasSurrogateEscapes())
+	}
+	if c.Doc.HasSurrogateEscapes() {
+		t.Error("the original index changed")
+	}
+}

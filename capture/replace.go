@@ -21,6 +21,7 @@ func (c *Capture) ReplaceStrings(nodes []Node, texts [][]byte) (_ *Capture, ok b
 		flags uint8
 	}
 	edits := make([]edit, len(nodes))
+	surrogates := d.surrogates
 	size := len(d.Src)
 	for i, n := range nodes {
 		if n == NoNode || int(n) >= len(d.Nodes) || d.Nodes[n].Kind != String {
@@ -31,6 +32,7 @@ func (c *Capture) ReplaceStrings(nodes []Node, texts [][]byte) (_ *Capture, ok b
 			return nil, false
 		}
 		edits[i] = edit{n, texts[i], t.Nodes[0].flags & flagEscaped}
+		surrogates = surrogates || t.surrogates
 		size += len(texts[i]) - int(d.Nodes[n].End-d.Nodes[n].Start)
 	}
 	if size > MaxSize {
@@ -83,6 +85,6 @@ func (c *Capture) ReplaceStrings(nodes []Node, texts [][]byte) (_ *Capture, ok b
 	for _, e := range edits {
 		out[e.node].flags = out[e.node].flags&^flagEscaped | e.flags
 	}
-	nd := &Doc{Src: body, Nodes: out, gaps: d.gaps}
+	nd := &Doc{Src: body, Nodes: out, gaps: d.gaps, surrogates: surrogates}
 	return c.with(body, nd), true
 }

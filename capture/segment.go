@@ -2,10 +2,11 @@ package capture
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -94,7 +95,12 @@ func BuildSegments(d *Doc, p Provider) []Segment {
 		a.pi()
 	}
 	a.splitCatalogs()
-	sort.SliceStable(a.segs, func(i, j int) bool { return a.segs[i].Start < a.segs[j].Start })
+	// The adapters walk the body in order and only the catalog split
+	// appends out of it: most lists are sorted already.
+	byStart := func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) }
+	if !slices.IsSortedFunc(a.segs, byStart) {
+		slices.SortStableFunc(a.segs, byStart)
+	}
 	if a.segs == nil {
 		a.segs = []Segment{}
 	}

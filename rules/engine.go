@@ -415,7 +415,7 @@ func resolveSplices(d *capture.Doc, edits []Edit) ([]splice, []removal, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
 		}
-		if _, err := capture.Parse(e.NewJSON); err != nil {
+		if err := capture.CheckValue(e.NewJSON); err != nil {
 			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
 		}
 		var s splice

@@ -402,9 +402,9 @@ func (e *evaluator) array(s *schema, v vnode, out []leaf) []leaf {
 		e.elements(v, func(k int, el vnode) {
 			switch {
 			case k < len(s.prefixItems):
-				out = append(out, e.eval(s.prefixItems[k], el)...)
+				out = append(out, e.evalElem(s.prefixItems[k], el)...)
 			case s.items != nil:
-				out = append(out, e.eval(s.items, el)...)
+				out = append(out, e.evalElem(s.items, el)...)
 			}
 		})
 	}

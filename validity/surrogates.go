@@ -41,6 +41,10 @@ func runLoneSurrogates(p *rules.Pass) error {
 		// Naming the rule keeps Report from raising the severity.
 		p.Report(rules.Diagnostic{Rule: p.Rule.ID, Severity: rules.Warning, Pointer: pointer, Message: msg})
 	}
+	// The index knows whether any surrogate escape is there at all.
+	if !d.HasSurrogateEscapes() {
+		return nil
+	}
 	reported := 0
 	for i := range capture.Node(len(d.Nodes)) {
 		where, what := capture.NoNode, "a string"
