@@ -1,12 +1,9 @@
 package measure
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/measure/units"
 )
 
 // The context composition of the cached prefix: of the tokens a turn read
@@ -175,24 +172,4 @@ func sumSections(turns []ConvTurn) *PrefixSections {
 		sum.Sections = sectionList(counts)
 	}
 	return sum
-}
-
-// sectionsText writes a composition as "tools 10,000 (62 %), system 4,000
-// (25 %), …".
-func sectionsText(p *PrefixSections) string {
-	if p == nil || len(p.Sections) == 0 {
-		return "nothing read"
-	}
-	var parts []string
-	for _, s := range p.Sections {
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Kind, Thousands(s.Tokens), sharePct(s.Tokens, p.Read)))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func sharePct(part, whole int) string {
-	if whole == 0 {
-		return "0 %"
-	}
-	return units.Fixed(float64(part)*100/float64(whole), 0) + " %"
 }

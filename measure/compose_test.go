@@ -3,7 +3,6 @@ package measure
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,9 +28,9 @@ func TestShareOut(t *testing.T) {
 	}
 }
 
-// TestCachedSections: the golden conversation's second turn reads the
-// whole first request from the cache, and its composition is the first
-// request's sections; every turn's sections add up to its read.
+// TestCachedSections: every turn of the golden conversation has the
+// composition of what it read from the cache, and its sections add up to
+// its read.
 func TestCachedSections(t *testing.T) {
 	cv := goldenConversation(t)
 	for _, turn := range cv.Turns {
@@ -46,9 +45,6 @@ func TestCachedSections(t *testing.T) {
 		if sum != p.Read || p.Read != turn.Bill.Read {
 			t.Errorf("turn %d: sections sum to %d, read %d, cache read %d", turn.Turn, sum, p.Read, turn.Bill.Read)
 		}
-	}
-	if got := sectionsText(cv.Turns[1].Cached); got != "system 1,502 (83 %), human 243 (13 %), tools 62 (3 %)" {
-		t.Errorf("turn 2: %s", got)
 	}
 	if cv.Cached == nil || cv.Cached.Turns != 3 || cv.Cached.Read != cv.Bill.Read {
 		t.Errorf("conversation: %+v", cv.Cached)
@@ -74,20 +70,13 @@ func TestTopRules(t *testing.T) {
 	if *r.Before != *turn.Before.Cost || *r.After != *turn.After.Cost || *r.Saved != *turn.Before.Cost-*turn.After.Cost {
 		t.Errorf("top rules %v → %v saving %v, turn 3 %v → %v", *r.Before, *r.After, *r.Saved, *turn.Before.Cost, *turn.After.Cost)
 	}
-	_, head, _ := billLines(cv)
-	if want := "the rules change turn 3: predicted " + Cost(turn.Before.Cost) + " → " + Cost(turn.After.Cost); !strings.Contains(head, want) {
-		t.Errorf("head %q lacks %q", head, want)
-	}
-	// Without rules nothing changes, and the bill says so.
+	// Without rules nothing changes.
 	for i := range reqs {
 		reqs[i].Result = unchanged(reqs[i].Result.Original)
 	}
 	cv = converse(t, reqs, ConversationOptions{})
 	if cv.Bill.TopRules != nil {
 		t.Errorf("no rules, top rules %+v", cv.Bill.TopRules)
-	}
-	if _, head, _ := billLines(cv); !strings.HasSuffix(head, "the rules change none of these turns") {
-		t.Errorf("head %q", head)
 	}
 }
 

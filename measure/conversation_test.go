@@ -3,14 +3,10 @@ package measure
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/escape"
-	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/rules"
 )
@@ -309,13 +305,6 @@ func TestConverseUnknownModel(t *testing.T) {
 	if cv.Total.Before.Cost != nil || cv.Total.Saved != nil {
 		t.Errorf("total cost of an unknown model: %+v", cv.Total)
 	}
-	var b bytes.Buffer
-	if err := WriteConversationText(&b, cv); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "n/a → n/a") || strings.Contains(b.String(), "$0.0000") {
-		t.Errorf("text report:\n%s", b.String())
-	}
 	// An override prices it.
 	cv = converse(t, reqs, ConversationOptions{Prices: price.Builtin().With([]price.Override{{Model: "my-own-*", Values: map[string]float64{"input": 0, "output": 0}, Source: "skillopt.toml"}})})
 	if c := cv.Total.Before.Cost; c == nil || *c != 0 {
@@ -324,7 +313,7 @@ func TestConverseUnknownModel(t *testing.T) {
 }
 
 // TestConversePartlyPriced: with some turns of a model without a price,
-// the totals sum the priced turns and every report names the others.
+// the totals sum the priced turns and name the others by model.
 func TestConversePartlyPriced(t *testing.T) {
 	var reqs []Request
 	for i, b := range anthropicTurns(3, longText("x", 5000)) {
@@ -344,16 +333,6 @@ func TestConversePartlyPriced(t *testing.T) {
 	want := *cv.Turns[0].Before.Cost + *cv.Turns[2].Before.Cost
 	if tot.Before.Cost == nil || *tot.Before.Cost != want || tot.Saved == nil {
 		t.Fatalf("total %v, want the priced turns' %v", tot.Before.Cost, want)
-	}
-	note := "for 2 of 3 turns; 1 turn of my-own-claude has no price (add the model under [prices] in skillopt.toml)"
-	for name, w := range map[string]func(io.Writer, *Conversation) error{"text": WriteConversationText, "markdown": WriteConversationMarkdown, "html": WriteConversationHTML} {
-		var b bytes.Buffer
-		if err := w(&b, cv); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(b.String(), note) && !strings.Contains(b.String(), escape.Markdown(note)) {
-			t.Errorf("%s report does not say which turns are priced:\n%s", name, b.String())
-		}
 	}
 }
 
@@ -417,25 +396,6 @@ func TestCacheControlIgnored(t *testing.T) {
 	}
 	if got := string(ls[1].norm(2)); strings.Contains(got, "cache_control") || !strings.Contains(got, `{"type":"text","text":"three"}`) {
 		t.Errorf("norm %q", got)
-	}
-}
-
-// TestConversationGoldens renders one conversation in every format
-// (go test ./measure -run ConversationGoldens -update
-// rewrites them).
-func TestConversationGoldens(t *testing.T) {
-	cv := goldenConversation(t)
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"conversation.txt":  func(b *bytes.Buffer) error { return WriteConversationText(b, cv) },
-		"conversation.json": func(b *bytes.Buffer) error { return WriteConversationJSON(b, cv) },
-		"conversation.md":   func(b *bytes.Buffer) error { return WriteConversationMarkdown(b, cv) },
-		"conversation.html": func(b *bytes.Buffer) error { return WriteConversationHTML(b, cv) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 	}
 }
 

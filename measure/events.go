@@ -271,7 +271,7 @@ func turnEvent(k, prev int, kind, detail string, turns []ConvTurn, reqs []Reques
 	case kind != "":
 		return kind, detail, cost()
 	case reqs[k].Compaction:
-		return EventCompaction, fmt.Sprintf("the conversation was compacted after turn %d; %s tokens written again", prev+1, Thousands(use.Written)), cost()
+		return EventCompaction, fmt.Sprintf("the conversation was compacted after turn %d; %s tokens written again", prev+1, units.Thousands(use.Written)), cost()
 	case len(l.blocks) > 0 && len(l.blocks) == len(pl.blocks) && sharedBlocks(pl, l) == len(l.blocks) &&
 		(miss || reqs[prev].Usage == nil && reqs[k].Usage != nil):
 		// The same request again, after one that failed or whose cache
@@ -283,15 +283,15 @@ func turnEvent(k, prev int, kind, detail string, turns []ConvTurn, reqs []Reques
 		if !miss {
 			// The prediction assumes the entry lived: it did not.
 			lost = use.Read
-			d += fmt.Sprintf("; the prediction reads %s tokens the provider would write again", Thousands(use.Read))
+			d += fmt.Sprintf("; the prediction reads %s tokens the provider would write again", units.Thousands(use.Read))
 			c := eventCost(t.Price, lost, 0)
 			return EventTTL, d, c
 		}
-		return EventTTL, d + fmt.Sprintf("; %s of %s cached tokens read", Thousands(use.Read), Thousands(held)), cost()
+		return EventTTL, d + fmt.Sprintf("; %s of %s cached tokens read", units.Thousands(use.Read), units.Thousands(held)), cost()
 	case !miss:
-		d := fmt.Sprintf("%s tokens read, %s written", Thousands(use.Read), Thousands(use.Written))
+		d := fmt.Sprintf("%s tokens read, %s written", units.Thousands(use.Read), units.Thousands(use.Written))
 		if use.Uncached > 0 {
-			d += fmt.Sprintf(", %s uncached", Thousands(use.Uncached))
+			d += fmt.Sprintf(", %s uncached", units.Thousands(use.Uncached))
 		}
 		return EventGrowth, d, eventCost(t.Price, use.Written, use.Uncached)
 	}
@@ -304,7 +304,7 @@ func turnEvent(k, prev int, kind, detail string, turns []ConvTurn, reqs []Reques
 	if timed {
 		when = fmt.Sprintf(", %s after it, within the %s lifetime", pause(gap), pause(ttl))
 	}
-	d := fmt.Sprintf("read %s of the %s tokens turn %d left cached%s", Thousands(use.Read), Thousands(held), prev+1, when)
+	d := fmt.Sprintf("read %s of the %s tokens turn %d left cached%s", units.Thousands(use.Read), units.Thousands(held), prev+1, when)
 	if known(l) {
 		d += "; the requests share that prefix: the provider did not find its entry"
 	} else {
@@ -317,9 +317,9 @@ func turnEvent(k, prev int, kind, detail string, turns []ConvTurn, reqs []Reques
 // request went to the same model (in this conversation or, Lead, another
 // one among the inputs), where this one departs from it.
 func coldDetail(tc *tokenCache, k int, ci *ChainInfo, l *layout, r *Request, reqs []Request, before []*layout) string {
-	d := fmt.Sprintf("first request of chain %d (%s", ci.Chain, modelName(r.Model))
+	d := fmt.Sprintf("first request of chain %d (%s", ci.Chain, ModelText(r.Model))
 	if ci.Head > 0 {
-		d += fmt.Sprintf(", %s tokens of tools and system prompt", Thousands(ci.Head))
+		d += fmt.Sprintf(", %s tokens of tools and system prompt", units.Thousands(ci.Head))
 	}
 	d += ")"
 	for q := k - 1; q >= 0; q-- {
@@ -354,7 +354,7 @@ func departureFrom(l, prev *layout, what string) string {
 		at = l.blocks[len(l.blocks)-1].End
 	}
 	first := partOf(l, blk, at)
-	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, pointerText(l.c.Doc.Pointer(node)), Thousands(at), first)
+	s := fmt.Sprintf("departs from %s at %s, byte %s (%s)", what, PointerText(l.c.Doc.Pointer(node)), units.Thousands(at), first)
 	if parts := differing(prev, l); len(parts) > 0 {
 		for i, p := range parts {
 			// Where a head part that is not the first departure departs
@@ -435,7 +435,7 @@ func partDeparture(a, b *layout, mark string) string {
 			}
 		}
 		at := b.bodyOffset(j, off)
-		return fmt.Sprintf("%s, byte %s", pointerText(b.c.Doc.Pointer(nodeAt(b.c.Doc, at))), Thousands(at))
+		return fmt.Sprintf("%s, byte %s", PointerText(b.c.Doc.Pointer(nodeAt(b.c.Doc, at))), units.Thousands(at))
 	}
 	return ""
 }
@@ -503,11 +503,21 @@ func known(l *layout) bool {
 	return l.c.Session == nil && l.c.Envelope != capture.EnvPiSession && l.c.Provider != capture.PiMessages
 }
 
-func modelName(m string) string {
+// ModelText names a model in prose: "unnamed model" for a request that
+// names none.
+func ModelText(m string) string {
 	if m == "" {
 		return "unnamed model"
 	}
 	return m
+}
+
+// PointerText writes a JSON pointer in prose: "(root)" for the whole body.
+func PointerText(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
 }
 
 // pause writes a duration to the second: "7m12s", "1h0m5s", "40s".
@@ -649,107 +659,4 @@ func topRules(cv *Conversation, top []TopEvent) *TopRules {
 func changedByRules(t ConvTurn) bool {
 	b, a := t.Before, t.After
 	return b.Bytes != a.Bytes || b.Input != a.Input || b.Cached != a.Cached || (b.Break == nil) != (a.Break == nil)
-}
-
-// billLines describe a conversation's bill for the top of a report: the
-// cache account, the chains and the most expensive avoidable events as
-// rows (turn, chain, kind, cost, detail).
-func billLines(cv *Conversation) (lines []string, head string, rows [][]string) {
-	b := cv.Bill
-	if b == nil {
-		return nil, "", nil
-	}
-	src := map[string]string{"provider": "the provider's usage", "predicted": "predicted", "provider and predicted": "the provider's usage where known, else predicted"}[b.Source]
-	s := fmt.Sprintf("cache (%s): hit rate %s, read %s, written %s, uncached %s, output %s", src, units.Fixed(b.HitRate, 1)+" %",
-		Thousands(b.Read), Thousands(b.Written), Thousands(b.Uncached), Thousands(b.Output))
-	if b.ReadToOutput != nil {
-		s += fmt.Sprintf(" (%s cache reads per output token)", units.Fixed(*b.ReadToOutput, 1))
-	}
-	lines = append(lines, s)
-	if b.Cost != nil {
-		lines = append(lines, fmt.Sprintf("cost %s; %s without the cache, which saved %s", Cost(b.Cost), Cost(b.NoCache), Cost(b.Saved)))
-	}
-	if len(cv.Chains) > 1 {
-		side := 0
-		mainDesc := ""
-		for _, c := range cv.Chains {
-			if c.Role == "main" {
-				mainDesc = fmt.Sprintf("chain %d, %s, %s turns", c.Chain, modelName(c.Model), Thousands(c.Turns))
-			} else {
-				side++
-			}
-		}
-		lines = append(lines, fmt.Sprintf("chains: %d (main: %s; %d side)", len(cv.Chains), mainDesc, side))
-	}
-	var ev []string
-	for _, e := range b.Events {
-		ev = append(ev, fmt.Sprintf("%s %s", e.Kind, Thousands(e.Turns)))
-	}
-	lines = append(lines, "cache events: "+strings.Join(ev, ", "))
-	if len(b.Top) == 0 {
-		if b.Cost != nil {
-			lines = append(lines, "no avoidable cache event")
-		}
-		return lines, "", nil
-	}
-	head = fmt.Sprintf("the %d most expensive avoidable cache events: %s", len(b.Top), Cost(b.TopCost))
-	if len(b.Top) == 1 {
-		head = "the one avoidable cache event: " + Cost(b.TopCost)
-	}
-	if b.TopPct != nil {
-		head += fmt.Sprintf(", %s %% of the cost", units.Fixed(*b.TopPct, 1))
-	}
-	if b.AvoidableCost != nil && b.TopCost != nil && *b.AvoidableCost > *b.TopCost {
-		head += fmt.Sprintf(" (every avoidable event: %s)", Cost(b.AvoidableCost))
-	}
-	for _, e := range b.Top {
-		rows = append(rows, []string{fmt.Sprint(e.Turn), fmt.Sprint(e.Chain), e.Kind, Cost(e.Cost), e.Detail})
-	}
-	head += "; " + topRulesText(b)
-	return lines, head, rows
-}
-
-// topRulesText says what the rules would save over the turns of the top
-// events.
-func topRulesText(b *Bill) string {
-	r := b.TopRules
-	if r == nil {
-		return "the rules change none of these turns"
-	}
-	var turns []string
-	for _, t := range r.Turns {
-		turns = append(turns, fmt.Sprint(t))
-	}
-	which := "turn " + turns[0]
-	if len(turns) > 1 {
-		which = "turns " + strings.Join(turns, ", ")
-	}
-	verb := "saving " + Cost(r.Saved)
-	if *r.Saved < 0 {
-		c := -*r.Saved
-		verb = "adding " + Cost(&c)
-	}
-	return fmt.Sprintf("the rules change %s: predicted %s → %s, %s", which, Cost(r.Before), Cost(r.After), verb)
-}
-
-// eventLine describes a turn's cache event, "" for growth.
-func eventLine(t ConvTurn) string {
-	e := t.Event
-	if e == nil || e.Kind == EventGrowth {
-		return ""
-	}
-	return fmt.Sprintf("cache: chain %d, hit %s %%, %s %s: %s", t.Chain, units.Fixed(t.Bill.HitRate, 1), e.Kind, Cost(e.Cost), e.Detail)
-}
-
-// eventCell is a turn's cache event in a table cell.
-func eventCell(t ConvTurn) string {
-	e := t.Event
-	if e == nil {
-		return ""
-	}
-	s := fmt.Sprintf("chain %d: %s %s", t.Chain, e.Kind, Cost(e.Cost))
-	if e.Kind != EventGrowth {
-		s += ": " + e.Detail
-	}
-	return s
 }

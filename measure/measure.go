@@ -3,7 +3,8 @@
 // save. Bytes are UTF-8 bytes of the body as captured; characters are
 // Unicode code points; tokens are counts of an OpenAI encoding over each
 // segment's text: exact for an OpenAI model whose encoding it is, an
-// estimate for every other model (Tokens.Exact says which).
+// estimate for every other model (Tokens.Exact says which). The report
+// values are printed by measure/render.
 package measure
 
 import (

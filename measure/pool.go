@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillopt/skillopt/measure/cache"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // A provider keys its prompt cache by prefix, not by conversation: a
@@ -238,7 +239,7 @@ func crossNote(cv *Conversation, names []string) string {
 			if c == nil {
 				return "0"
 			}
-			return Thousands(c.Read)
+			return units.Thousands(c.Read)
 		}
 		parts = append(parts, fmt.Sprintf("turn %d reads %s → %s tokens from the cache of %s (turn %d)", t.Turn, read(t.Cross.Before), read(t.Cross.After), from.Conversation, from.Turn))
 	}

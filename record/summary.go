@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // WriteSummary prints what a run recorded: requests, the providers'
@@ -12,7 +12,7 @@ import (
 // output), their cost from the price table, the cache hit rate and the
 // command that measures the capture file at path.
 func (s Stats) WriteSummary(w io.Writer, path string) {
-	n := measure.Thousands
+	n := units.Thousands
 	fmt.Fprintf(w, "recorded %d of %d request(s) to %s", s.Recorded, s.Requests, path)
 	var notes []string
 	if s.NotRecorded > 0 {

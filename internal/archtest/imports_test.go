@@ -220,6 +220,16 @@ var rules = []rule{
 		of:   []string{"internal/rulegen"},
 		only: none,
 	},
+	{
+		says:  "measure never imports measure/render: it computes the report, and its printers, which import measure, live there.",
+		of:    []string{"measure"},
+		never: []string{"measure/render"},
+	},
+	{
+		says: "measure/render imports nothing of the project but measure, measure/cache, measure/price, measure/units, rules and internal/escape: it renders what measure found.",
+		of:   []string{"measure/render"},
+		only: []string{"measure", "measure/cache", "measure/price", "measure/units", "rules", "internal/escape"},
+	},
 }
 
 // pkg is a package of the module as go list describes it: its direct

@@ -11,6 +11,7 @@ import (
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/price"
+	mrender "github.com/skillopt/skillopt/measure/render"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -155,15 +156,15 @@ func writeConversations(e *env, threads []measure.Thread, convs []*measure.Conve
 		}
 		return nil
 	}
-	opts := measure.TextOptions{Width: e.width(e.stdout)}
+	opts := mrender.TextOptions{Width: e.width(e.stdout)}
 	if len(convs) == 1 {
 		return e.writeAs(func(w io.Writer) error {
-			return measure.WriteConversationAs(w, convs[0], e.format, opts)
+			return mrender.WriteConversationAs(w, convs[0], e.format, opts)
 		})
 	}
 	set := measure.NewConversationSet(threads, convs)
 	return e.writeAs(func(w io.Writer) error {
-		return measure.WriteConversationsAs(w, set, e.format, opts)
+		return mrender.WriteConversationsAs(w, set, e.format, opts)
 	})
 }
 

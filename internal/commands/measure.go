@@ -11,6 +11,7 @@ import (
 	"github.com/skillopt/skillopt/internal/ruleset"
 	"github.com/skillopt/skillopt/internal/tokens"
 	"github.com/skillopt/skillopt/measure"
+	mrender "github.com/skillopt/skillopt/measure/render"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -56,7 +57,7 @@ func measureCommand(e *env) *cli.Command {
 			"  skillopt measure --conversation captures/        # every conversation in it\n" +
 			"  skillopt measure --conversation --format html session.jsonl > report.html",
 		Flags: []cli.Flag{
-			formats("html with --conversation", append(slices.Clone(measure.ConversationFormats), jsonl)...),
+			formats("html with --conversation", append(slices.Clone(mrender.ConversationFormats), jsonl)...),
 			jobsFlag(),
 			rulesFlag(),
 			providerFlag(),
@@ -84,7 +85,7 @@ func (e *env) runMeasure(c *cli.Context) error {
 	if err := e.setup(c); err != nil {
 		return err
 	}
-	if fs := append(slices.Clone(measure.Formats), jsonl); !slices.Contains(fs, e.format) {
+	if fs := append(slices.Clone(mrender.Formats), jsonl); !slices.Contains(fs, e.format) {
 		return usageErr("unsupported --format %q (without --conversation this command supports %s)", e.format, strings.Join(fs, ", "))
 	}
 	enc, counter, err := e.counter(c)
@@ -162,8 +163,8 @@ func (e *env) runMeasure(c *cli.Context) error {
 		return e.finish(nil)
 	}
 	rep := measure.Summarize(reps, keys)
-	o := measure.TextOptions{Details: c.Bool("details"), Quiet: e.quiet, Width: e.width(e.stdout)}
-	err = e.writeAs(func(w io.Writer) error { return measure.Write(w, rep, e.format, o) })
+	o := mrender.TextOptions{Details: c.Bool("details"), Quiet: e.quiet, Width: e.width(e.stdout)}
+	err = e.writeAs(func(w io.Writer) error { return mrender.Write(w, rep, e.format, o) })
 	if err != nil {
 		return err
 	}

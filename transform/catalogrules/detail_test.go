@@ -8,6 +8,7 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/bench/synth"
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -80,7 +81,7 @@ func TestDetailLargeCatalog(t *testing.T) {
 		t.Fatalf("next step %+v", s)
 	}
 	// The saving is the compact index against the directory, both measured.
-	if s.SavedBytes >= r.CompactBytes || !strings.Contains(s.Effect, "from "+measure.Size(r.CompactBytes)+" to ~") {
+	if s.SavedBytes >= r.CompactBytes || !strings.Contains(s.Effect, "from "+units.Size(r.CompactBytes)+" to ~") {
 		t.Fatalf("saving %d of a %d-byte compact index: %s", s.SavedBytes, r.CompactBytes, s.Effect)
 	}
 	// SO102 says what it needs.

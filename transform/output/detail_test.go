@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/render"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -58,7 +59,7 @@ func TestDetailOncePerPipeline(t *testing.T) {
 	}
 	// The section is a member "output" of the capture's JSON object.
 	var b bytes.Buffer
-	if err := measure.WriteJSON(&b, measure.Summarize([]*measure.CaptureReport{cr}, nil)); err != nil {
+	if err := render.WriteJSON(&b, measure.Summarize([]*measure.CaptureReport{cr}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `"output": {`) || !strings.Contains(b.String(), `"retrieve_tool_bytes": `) {

@@ -9,7 +9,7 @@ import (
 	"github.com/skillopt/skillopt/internal/escape"
 
 	"github.com/skillopt/skillopt/internal/bench"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // WriteText writes rows as a table, followed by what the session columns
@@ -30,10 +30,10 @@ func WriteText(w io.Writer, rows []Row) error {
 		if r.FreshProcessFirstMS != nil {
 			fresh = fmt.Sprintf("%.2f", *r.FreshProcessFirstMS)
 		}
-		line := []string{measure.Thousands(r.Skills), measure.Thousands(r.NativeBytes), measure.Thousands(r.CompactBytes), measure.Thousands(r.TagBytes),
-			measure.Thousands(r.CumulativeCompact), measure.Thousands(r.CumulativeTag), fmt.Sprintf("%.1f %%", r.CumulativeSaving), many,
-			measure.Thousands(r.PaginatedOnce) + "/" + measure.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS),
-			fmt.Sprintf("%.2f", r.WarmPrefetchMS), measure.Thousands(int(r.RequestAllocBytes)), measure.Thousands(int(r.PrefetchAllocBytes)),
+		line := []string{units.Thousands(r.Skills), units.Thousands(r.NativeBytes), units.Thousands(r.CompactBytes), units.Thousands(r.TagBytes),
+			units.Thousands(r.CumulativeCompact), units.Thousands(r.CumulativeTag), fmt.Sprintf("%.1f %%", r.CumulativeSaving), many,
+			units.Thousands(r.PaginatedOnce) + "/" + units.Thousands(r.Skills), fmt.Sprintf("%.2f", r.SnapshotMS), fmt.Sprintf("%.2f", r.WarmMS),
+			fmt.Sprintf("%.2f", r.WarmPrefetchMS), units.Thousands(int(r.RequestAllocBytes)), units.Thousands(int(r.PrefetchAllocBytes)),
 			fmt.Sprintf("%.2f", r.FirstRequestMS), fresh, fmt.Sprintf("%.1f", r.PeakMiB)}
 		if sources {
 			line = append([]string{escape.Text(r.Source)}, line...)
@@ -48,14 +48,14 @@ func WriteText(w io.Writer, rows []Row) error {
 	}
 	r := rows[0]
 	_, err := fmt.Fprintf(w, "\nsessions: %d requests with the compact index, %d of them carrying one %s skill load; %d with the tag directory (a browse first); one more per further page of the %d-page browse\npeak: resident set size, %s\n",
-		r.CompactRequests, r.CompactRequests-1, measure.Size(LoadBytes), r.TagRequests, BrowsePages, peakNote(r.PeakSource))
+		r.CompactRequests, r.CompactRequests-1, units.Size(LoadBytes), r.TagRequests, BrowsePages, peakNote(r.PeakSource))
 	if err != nil {
 		return err
 	}
 	var ratios []string
 	for _, r := range rows {
 		if r.SystemSHA256MS > 0 {
-			ratios = append(ratios, fmt.Sprintf("%.1f× at %s", r.WarmToSHA256, measure.Thousands(r.Skills)))
+			ratios = append(ratios, fmt.Sprintf("%.1f× at %s", r.WarmToSHA256, units.Thousands(r.Skills)))
 		}
 	}
 	if len(ratios) > 0 {
@@ -90,7 +90,7 @@ func WriteStartup(w io.Writer, s *Startup, note string) error {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "start-up: skillopt --version %.2f ms, an empty Go program %.2f ms (%.2f×); cold transform --rules SO101,SO103 of %s skills %.2f ms (medians of %d alternating runs)\n",
-		s.VersionMS, s.EmptyMS, s.Ratio, measure.Thousands(s.ColdTransformSkills), s.ColdTransformMS, s.Runs)
+		s.VersionMS, s.EmptyMS, s.Ratio, units.Thousands(s.ColdTransformSkills), s.ColdTransformMS, s.Runs)
 	return err
 }
 

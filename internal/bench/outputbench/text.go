@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/internal/escape"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // WriteText writes the rows as a table (file names left-aligned, counts
@@ -19,14 +19,14 @@ func WriteText(w io.Writer, rows []Row, t Totals, lost func(string) string) erro
 		if r.EvidenceKept < r.Evidence {
 			ev = lost(ev)
 		}
-		table = append(table, []string{escape.Text(r.File), measure.Thousands(r.BytesBefore), measure.Thousands(r.BytesAfter), fmt.Sprintf("%.1f %%", r.SavedPct),
+		table = append(table, []string{escape.Text(r.File), units.Thousands(r.BytesBefore), units.Thousands(r.BytesAfter), fmt.Sprintf("%.1f %%", r.SavedPct),
 			r.Reducer, ev, r.Recovery, fmt.Sprintf("%.2f", r.ReduceMillis), fmt.Sprintf("%.2f", r.ArchiveMillis)})
 	}
 	if err := bench.WriteTable(w, table, 4, 6); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%d outputs, %d reduced: %s → %s bytes (%.1f %% saved, median %.1f %%); evidence kept %d/%d; exact recovery %d/%d; time median %.2f ms, max %.2f ms\n",
-		t.Files, t.Reduced, measure.Thousands(t.BytesBefore), measure.Thousands(t.BytesAfter), t.SavedPct, t.MedianSaved, t.EvidenceKept, t.Evidence, t.ExactRecovery, t.Reduced, t.MedianMillis, t.MaxMillis)
+		t.Files, t.Reduced, units.Thousands(t.BytesBefore), units.Thousands(t.BytesAfter), t.SavedPct, t.MedianSaved, t.EvidenceKept, t.Evidence, t.ExactRecovery, t.Reduced, t.MedianMillis, t.MaxMillis)
 	for _, r := range rows {
 		for _, m := range r.Missing {
 			fmt.Fprintf(w, "%s: evidence lost: %q\n", escape.Text(r.File), m)
@@ -39,10 +39,10 @@ func WriteText(w io.Writer, rows []Row, t Totals, lost func(string) string) erro
 func WriteMarkdown(w io.Writer, rows []Row, t Totals) error {
 	fmt.Fprintf(w, "| file | before | after | saved | reducer | evidence | recovery | reduce ms | archive ms |\n| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: |\n")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %.1f %% | %s | %d/%d | %s | %.2f | %.2f |\n", escape.Markdown(r.File), measure.Thousands(r.BytesBefore), measure.Thousands(r.BytesAfter), r.SavedPct, r.Reducer, r.EvidenceKept, r.Evidence, r.Recovery, r.ReduceMillis, r.ArchiveMillis)
+		fmt.Fprintf(w, "| %s | %s | %s | %.1f %% | %s | %d/%d | %s | %.2f | %.2f |\n", escape.Markdown(r.File), units.Thousands(r.BytesBefore), units.Thousands(r.BytesAfter), r.SavedPct, r.Reducer, r.EvidenceKept, r.Evidence, r.Recovery, r.ReduceMillis, r.ArchiveMillis)
 	}
 	_, err := fmt.Fprintf(w, "| **total** (%d) | %s | %s | %.1f %% | %d reduced | %d/%d | %d/%d exact | median %.2f | max %.2f |\n",
-		t.Files, measure.Thousands(t.BytesBefore), measure.Thousands(t.BytesAfter), t.SavedPct, t.Reduced, t.EvidenceKept, t.Evidence, t.ExactRecovery, t.Reduced, t.MedianMillis, t.MaxMillis)
+		t.Files, units.Thousands(t.BytesBefore), units.Thousands(t.BytesAfter), t.SavedPct, t.Reduced, t.EvidenceKept, t.Evidence, t.ExactRecovery, t.Reduced, t.MedianMillis, t.MaxMillis)
 	return err
 }
 

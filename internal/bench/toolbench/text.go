@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillopt/skillopt/internal/bench"
 	"github.com/skillopt/skillopt/internal/escape"
-	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/units"
 )
 
 // Report is the result of one benchmark run.
@@ -52,8 +52,8 @@ func WriteText(w io.Writer, r *Report, cases bool) error {
 			rows = append(rows, []string{r.Provider,
 				fmt.Sprintf("%d (%.0f %%)", r.Confident, r.ConfidentPct), fmt.Sprint(r.FailOpen),
 				recallCell(r.ConfidentRecall), recallCell(r.FailOpenRecall),
-				measure.Size(r.NativeBytes), measure.Size(r.InitialBytes), fmt.Sprintf("%.1f %%", bench.Pct(r.NativeBytes-r.InitialBytes, r.NativeBytes)),
-				measure.Size(r.ActivatedBytes), fmt.Sprint(r.SearchCalls), fmt.Sprint(r.ActivationFailures), fmt.Sprint(r.Larger), fmt.Sprintf("%.0f", r.PlanMicros)})
+				units.Size(r.NativeBytes), units.Size(r.InitialBytes), fmt.Sprintf("%.1f %%", bench.Pct(r.NativeBytes-r.InitialBytes, r.NativeBytes)),
+				units.Size(r.ActivatedBytes), fmt.Sprint(r.SearchCalls), fmt.Sprint(r.ActivationFailures), fmt.Sprint(r.Larger), fmt.Sprintf("%.0f", r.PlanMicros)})
 		}
 		if err := bench.WriteTable(w, rows); err != nil {
 			return err
@@ -77,7 +77,7 @@ func WriteText(w io.Writer, r *Report, cases bool) error {
 				}
 				id := escape.Text(k.ID)
 				fmt.Fprintf(w, "  %s%s %-12s tools %7s → %7s bytes  needed %d: kept %d, found %d", id, strings.Repeat(" ", max(22-utf8.RuneCountInString(id), 0)), state,
-					measure.Thousands(k.NativeBytes), measure.Thousands(k.InitialBytes), k.Needed, k.Kept, k.Found)
+					units.Thousands(k.NativeBytes), units.Thousands(k.InitialBytes), k.Needed, k.Kept, k.Found)
 				if len(k.Missing) > 0 {
 					missing := make([]string, len(k.Missing))
 					for i, m := range k.Missing {

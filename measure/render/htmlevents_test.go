@@ -1,17 +1,19 @@
-package measure
+package render
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/measure"
 )
 
 // TestHTMLEventRows: the turn chart has a row per kind of cache event the
 // conversation has, growth left out, under a legend of the kinds with
 // their counts, and a mark per event whose tooltip is the event.
 func TestHTMLEventRows(t *testing.T) {
-	cv := converse(t, ttlRequests(t), ConversationOptions{})
+	cv := converse(t, ttlRequests(t), measure.ConversationOptions{})
 	page := htmlOf(t, cv)
 	chart := page[strings.Index(page, `<svg id="turns"`):]
 	chart = chart[:strings.Index(chart, "</svg>")]
@@ -19,7 +21,7 @@ func TestHTMLEventRows(t *testing.T) {
 		t.Errorf("the chart is not %d pixels high with two rows of events", h)
 	}
 	for _, s := range []string{
-		`fill="` + EventColors[EventColdStart] + `"/><text x="188" y="` + fmt.Sprint(eventTop+12) + `" font-size="11" fill="#222222">cold-start 1</text>`,
+		`fill="` + EventColors[measure.EventColdStart] + `"/><text x="188" y="` + fmt.Sprint(eventTop+12) + `" font-size="11" fill="#222222">cold-start 1</text>`,
 		`>ttl-expired 1</text>`,
 		`>(growth left out)<title>`,
 	} {
@@ -31,11 +33,11 @@ func TestHTMLEventRows(t *testing.T) {
 		t.Error("growth has a row")
 	}
 	marks := regexp.MustCompile(`<g class="events ([a-z-]+)">\n((?:<rect class="event"[^\n]*\n)*)</g>`).FindAllStringSubmatch(chart, -1)
-	if len(marks) != 2 || marks[0][1] != EventColdStart || marks[1][1] != EventTTL {
+	if len(marks) != 2 || marks[0][1] != measure.EventColdStart || marks[1][1] != measure.EventTTL {
 		t.Fatalf("rows %q, want cold-start then ttl-expired", marks)
 	}
 	ttl := marks[1][2]
-	if strings.Count(ttl, "<rect") != 1 || !strings.Contains(ttl, `fill="`+EventColors[EventTTL]+`"><title>turn 3, chain 1: ttl-expired $`) ||
+	if strings.Count(ttl, "<rect") != 1 || !strings.Contains(ttl, `fill="`+EventColors[measure.EventTTL]+`"><title>turn 3, chain 1: ttl-expired $`) ||
 		!strings.Contains(ttl, "7m30s after turn 2, past the 5m0s cache lifetime") {
 		t.Errorf("the ttl-expired row: %s", ttl)
 	}
@@ -60,7 +62,7 @@ func TestEventColors(t *testing.T) {
 		}
 		seen[c] = k
 	}
-	if _, ok := EventColors[EventGrowth]; ok {
+	if _, ok := EventColors[measure.EventGrowth]; ok {
 		t.Error("growth has a colour")
 	}
 }

@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillopt/skillopt/measure"
 )
 
 // browser returns a headless Chromium to render pages with. Without one
@@ -47,7 +49,7 @@ func hexColor(s string) [3]int {
 // writePage writes the conversation report to dir/name; probe, when
 // not empty, is a script put at the end of the body (test pages only:
 // the report itself has none).
-func writePage(t *testing.T, dir, name string, cv *Conversation, probe string) string {
+func writePage(t *testing.T, dir, name string, cv *measure.Conversation, probe string) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteConversationHTML(&b, cv); err != nil {
@@ -325,7 +327,7 @@ func TestHTMLLongConversationInBrowser(t *testing.T) {
 // under the bars, which stay as the token counts make them.
 func TestHTMLEventMarksInBrowser(t *testing.T) {
 	chromium := browser(t)
-	cv := converse(t, ttlRequests(t), ConversationOptions{})
+	cv := converse(t, ttlRequests(t), measure.ConversationOptions{})
 	page := writePage(t, t.TempDir(), "report.html", cv, "")
 	img := screenshot(t, chromium, page, 1400, 1300)
 	bars, _ := findBars(img)
@@ -334,7 +336,7 @@ func TestHTMLEventMarksInBrowser(t *testing.T) {
 		tokens = append(tokens, float64(turn.Before.Input), float64(turn.After.Input))
 	}
 	checkBars(t, bars, tokens, 10, 40)
-	for _, k := range []string{EventColdStart, EventTTL} {
+	for _, k := range []string{measure.EventColdStart, measure.EventTTL} {
 		c := hexColor(EventColors[k])
 		n, below := 0, 0
 		b := img.Bounds()

@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bytes"
@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/internal/golden"
+	"github.com/skillopt/skillopt/measure"
 )
 
 // unpricedConversation is a two-turn conversation of a model without a
 // price, the second turn reading the first from the cache.
-func unpricedConversation() *Conversation {
-	cv := &Conversation{Tokens: ConvTokens{Encoding: "test-quarter-bytes"}}
+func unpricedConversation() *measure.Conversation {
+	cv := &measure.Conversation{Tokens: measure.ConvTokens{Encoding: "test-quarter-bytes"}}
 	for i, in := range []int{1200, 1500} {
-		t := ConvTurn{Turn: i + 1, Capture: "logs/proxy.jsonl#" + []string{"2", "5"}[i], Provider: "openai-chat", Model: "house-model-7"}
-		for _, s := range []*Side{&t.Before, &t.After} {
+		t := measure.ConvTurn{Turn: i + 1, Capture: "logs/proxy.jsonl#" + []string{"2", "5"}[i], Provider: "openai-chat", Model: "house-model-7"}
+		for _, s := range []*measure.Side{&t.Before, &t.After} {
 			s.Input, s.Bytes = in, 4*in
 			if i > 0 {
 				s.Cached = 1200
@@ -26,23 +27,23 @@ func unpricedConversation() *Conversation {
 		}
 		cv.Turns = append(cv.Turns, t)
 	}
-	cv.total()
+	total(cv)
 	return cv
 }
 
 // goldenSet is two conversations: the synthetic session of the HTML
 // tests cut to 12 turns (priced, a rule break on turn 2) and an unpriced
 // one found by session id.
-func goldenSet() *ConversationSet {
-	threads := []Thread{
-		{Name: "2025-11-30T09-12-44-512Z_0199ad2e-7c1b-7d4a.jsonl", FoundBy: FoundBySession},
-		{Name: "proxy.jsonl#2", FoundBy: FoundByID, ID: "0199ad2e-7c1b"},
+func goldenSet() *measure.ConversationSet {
+	threads := []measure.Thread{
+		{Name: "2025-11-30T09-12-44-512Z_0199ad2e-7c1b-7d4a.jsonl", FoundBy: measure.FoundBySession},
+		{Name: "proxy.jsonl#2", FoundBy: measure.FoundByID, ID: "0199ad2e-7c1b"},
 	}
-	return NewConversationSet(threads, []*Conversation{longConversation(12), unpricedConversation()})
+	return measure.NewConversationSet(threads, []*measure.Conversation{longConversation(12), unpricedConversation()})
 }
 
 // TestConversationSetGoldens renders two conversations in every format
-// (go test ./measure -run ConversationSetGoldens -update
+// (go test ./measure/render -run ConversationSetGoldens -update
 // rewrites them).
 func TestConversationSetGoldens(t *testing.T) {
 	set := goldenSet()
@@ -66,7 +67,7 @@ func TestConversationSetGoldens(t *testing.T) {
 func TestConversationSetTotal(t *testing.T) {
 	set := goldenSet()
 	a, b := set.Conversations[0].Conversation, set.Conversations[1].Conversation
-	for i, cv := range []*Conversation{a, b} {
+	for i, cv := range []*measure.Conversation{a, b} {
 		r := set.Summary.Conversations[i]
 		if r.Conversation != i+1 || r.Turns != cv.Total.Turns || r.Before.Input != cv.Total.Before.Input || r.After.Input != cv.Total.After.Input ||
 			r.After.Breaks != cv.Total.After.Breaks || r.RuleBreaks != cv.Total.RuleBreaks || r.PricedTurns != cv.Total.PricedTurns {
@@ -74,7 +75,7 @@ func TestConversationSetTotal(t *testing.T) {
 		}
 	}
 	tot := set.Summary.Total
-	if tot.Turns != 14 || tot.PricedTurns != 12 || len(tot.Unpriced) != 1 || tot.Unpriced[0] != (Unpriced{Model: "house-model-7", Turns: 2}) {
+	if tot.Turns != 14 || tot.PricedTurns != 12 || len(tot.Unpriced) != 1 || tot.Unpriced[0] != (measure.Unpriced{Model: "house-model-7", Turns: 2}) {
 		t.Errorf("total: %d turns, %d priced, unpriced %+v", tot.Turns, tot.PricedTurns, tot.Unpriced)
 	}
 	if tot.Before.Input != a.Total.Before.Input+b.Total.Before.Input || tot.After.Cached != a.Total.After.Cached+b.Total.After.Cached {
@@ -101,13 +102,13 @@ func TestConversationSetTotal(t *testing.T) {
 	}
 	var got struct {
 		Conversations []struct {
-			Name      string     `json:"name"`
-			FoundBy   string     `json:"found_by"`
-			SessionID string     `json:"session_id"`
-			Turns     []ConvTurn `json:"turns"`
-			Total     ConvTotal  `json:"total"`
+			Name      string             `json:"name"`
+			FoundBy   string             `json:"found_by"`
+			SessionID string             `json:"session_id"`
+			Turns     []measure.ConvTurn `json:"turns"`
+			Total     measure.ConvTotal  `json:"total"`
 		} `json:"conversations"`
-		Summary SetSummary `json:"summary"`
+		Summary measure.SetSummary `json:"summary"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)
@@ -121,10 +122,10 @@ func TestConversationSetTotal(t *testing.T) {
 // TestConversationSetEscapes: a conversation's name and session id come
 // from the captures and are escaped in every format.
 func TestConversationSetEscapes(t *testing.T) {
-	set := NewConversationSet([]Thread{
-		{Name: "a\x1b]0;pwn\a|<b>*x*</b>.json", FoundBy: FoundByPrefix},
-		{Name: "b.json", FoundBy: FoundByID, ID: "id\x1b[2J<i>|"},
-	}, []*Conversation{unpricedConversation(), unpricedConversation()})
+	set := measure.NewConversationSet([]measure.Thread{
+		{Name: "a\x1b]0;pwn\a|<b>*x*</b>.json", FoundBy: measure.FoundByPrefix},
+		{Name: "b.json", FoundBy: measure.FoundByID, ID: "id\x1b[2J<i>|"},
+	}, []*measure.Conversation{unpricedConversation(), unpricedConversation()})
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"text":     func(b *bytes.Buffer) error { return WriteConversationsText(b, set) },
 		"markdown": func(b *bytes.Buffer) error { return WriteConversationsMarkdown(b, set) },

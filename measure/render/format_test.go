@@ -1,15 +1,17 @@
-package measure
+package render
 
 import (
 	"bytes"
 	"io"
 	"testing"
+
+	"github.com/skillopt/skillopt/measure"
 )
 
 // TestWriteAs: each format writes what its own writer writes; a format
 // the report does not have is an error.
 func TestWriteAs(t *testing.T) {
-	rep := Summarize(nil, nil)
+	rep := measure.Summarize(nil, nil)
 	o := TextOptions{}
 	for format, direct := range map[string]func(io.Writer) error{
 		"text":     func(w io.Writer) error { return WriteText(w, rep, o) },
@@ -28,10 +30,10 @@ func TestWriteAs(t *testing.T) {
 	if err := Write(io.Discard, rep, "html", o); err == nil {
 		t.Error("html: no error")
 	}
-	if err := WriteConversationAs(io.Discard, &Conversation{}, "sarif", TextOptions{}); err == nil {
+	if err := WriteConversationAs(io.Discard, &measure.Conversation{}, "sarif", TextOptions{}); err == nil {
 		t.Error("conversation sarif: no error")
 	}
-	if err := WriteConversationsAs(io.Discard, &ConversationSet{}, "github", TextOptions{}); err == nil {
+	if err := WriteConversationsAs(io.Discard, &measure.ConversationSet{}, "github", TextOptions{}); err == nil {
 		t.Error("conversations github: no error")
 	}
 }

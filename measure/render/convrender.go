@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/cache"
 	"github.com/skillopt/skillopt/measure/price"
 	"github.com/skillopt/skillopt/measure/units"
@@ -17,12 +18,12 @@ import (
 
 // WriteConversationJSON writes a conversation report as one indented JSON
 // object with a member "conversation".
-func WriteConversationJSON(w io.Writer, cv *Conversation) error {
+func WriteConversationJSON(w io.Writer, cv *measure.Conversation) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(struct {
-		Conversation *Conversation `json:"conversation"`
+		Conversation *measure.Conversation `json:"conversation"`
 	}{cv})
 }
 
@@ -38,11 +39,11 @@ func Cost(c *float64) string {
 	return "$" + units.Fixed(v, 4)
 }
 
-func arrow(a, b int) string { return Thousands(a) + " → " + Thousands(b) }
+func arrow(a, b int) string { return units.Thousands(a) + " → " + units.Thousands(b) }
 
 // summaryLines describes the models, caches and prices of a conversation,
 // one line each, and how the tokens were counted.
-func summaryLines(cv *Conversation) []string {
+func summaryLines(cv *measure.Conversation) []string {
 	type key struct{ vendor, model string }
 	seen := map[key]bool{}
 	var lines []string
@@ -67,7 +68,7 @@ func summaryLines(cv *Conversation) []string {
 		exact = "the model's own encoding"
 	}
 	if n := cv.Tokens.Calibrated; n > 0 {
-		exact += fmt.Sprintf(", calibrated for %s of %s turns from the provider's counts of the turns before them", Thousands(n), Thousands(len(cv.Turns)))
+		exact += fmt.Sprintf(", calibrated for %s of %s turns from the provider's counts of the turns before them", units.Thousands(n), units.Thousands(len(cv.Turns)))
 	}
 	lines = append(lines, fmt.Sprintf("tokens: %s, %s; cached, written and uncached are predictions, before → after the rules", cv.Tokens.Encoding, exact))
 	return lines
@@ -76,11 +77,11 @@ func summaryLines(cv *Conversation) []string {
 func describeCache(m cache.Model) string {
 	switch m.Kind {
 	case cache.Explicit:
-		return fmt.Sprintf("explicit breakpoints (at most %d), prefix of at least %s tokens", m.MaxBreakpoints, Thousands(m.MinTokens))
+		return fmt.Sprintf("explicit breakpoints (at most %d), prefix of at least %s tokens", m.MaxBreakpoints, units.Thousands(m.MinTokens))
 	case cache.Prefix:
 		s := "automatic prefix (no minimum documented)"
 		if m.MinTokens > 0 {
-			s = fmt.Sprintf("automatic prefix from %s tokens", Thousands(m.MinTokens))
+			s = fmt.Sprintf("automatic prefix from %s tokens", units.Thousands(m.MinTokens))
 		}
 		if m.Step > 1 {
 			s += fmt.Sprintf(" in steps of %d", m.Step)
@@ -111,13 +112,13 @@ func describePrice(p *price.Price) string {
 }
 
 // breakCell describes the prefix breaks of a turn.
-func breakCell(t ConvTurn) string {
+func breakCell(t measure.ConvTurn) string {
 	var parts []string
 	if b := t.Before.Break; b != nil {
-		parts = append(parts, "before: "+pointerText(b.Pointer))
+		parts = append(parts, "before: "+measure.PointerText(b.Pointer))
 	}
 	if b := t.After.Break; b != nil {
-		s := "after: " + pointerText(b.Pointer)
+		s := "after: " + measure.PointerText(b.Pointer)
 		if b.Rule != "" {
 			s += " by " + b.Rule + " " + b.RuleName
 			if b.Cost != nil {
@@ -132,15 +133,8 @@ func breakCell(t ConvTurn) string {
 	return strings.Join(parts, "; ")
 }
 
-func pointerText(p string) string {
-	if p == "" {
-		return "(root)"
-	}
-	return p
-}
-
-func usageLine(u *Usage, e *PredictionError) string {
-	s := fmt.Sprintf("provider: input %s (cached %s, written %s, uncached %s), output %s, %s", Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Uncached), Thousands(u.Output), Cost(u.Cost))
+func usageLine(u *measure.Usage, e *measure.PredictionError) string {
+	s := fmt.Sprintf("provider: input %s (cached %s, written %s, uncached %s), output %s, %s", units.Thousands(u.Input), units.Thousands(u.Cached), units.Thousands(u.Written), units.Thousands(u.Uncached), units.Thousands(u.Output), Cost(u.Cost))
 	if u.CostSource != "" {
 		s += " (" + u.CostSource + ")"
 	}
@@ -152,13 +146,13 @@ func usageLine(u *Usage, e *PredictionError) string {
 
 // WriteConversationText writes a conversation report for a terminal: one
 // row per turn and a total; notes are wrapped at escape.DefaultWidth.
-func WriteConversationText(w io.Writer, cv *Conversation) error {
+func WriteConversationText(w io.Writer, cv *measure.Conversation) error {
 	return writeConversationText(w, cv, TextOptions{})
 }
 
 // writeConversationText is WriteConversationText with notes wrapped at
 // o.Width.
-func writeConversationText(w io.Writer, cv *Conversation, o TextOptions) error {
+func writeConversationText(w io.Writer, cv *measure.Conversation, o TextOptions) error {
 	fmt.Fprintf(w, "conversation: %d request(s)\n", len(cv.Turns))
 	for _, l := range summaryLines(cv) {
 		fmt.Fprintf(w, "  %s\n", escape.Text(l))
@@ -265,7 +259,7 @@ func writeColumns(w io.Writer, indent string, rows [][]string, notes map[int]str
 // pricedNote says which turns the costs cover when some model has no
 // price, as in " for 440 of 453 turns; 13 turns of gpt-x have no price
 // (…)"; "" when every turn is priced.
-func pricedNote(t ConvTotal) string {
+func pricedNote(t measure.ConvTotal) string {
 	if len(t.Unpriced) == 0 {
 		return ""
 	}
@@ -276,7 +270,7 @@ func pricedNote(t ConvTotal) string {
 		if model == "" {
 			model = "an unnamed model"
 		}
-		n := Thousands(u.Turns)
+		n := units.Thousands(u.Turns)
 		if i == 0 {
 			n += " turn"
 			if u.Turns != 1 {
@@ -291,14 +285,14 @@ func pricedNote(t ConvTotal) string {
 	}
 	lead := ""
 	if t.PricedTurns > 0 {
-		lead = fmt.Sprintf(" for %s of %s turns", Thousands(t.PricedTurns), Thousands(t.Turns))
+		lead = fmt.Sprintf(" for %s of %s turns", units.Thousands(t.PricedTurns), units.Thousands(t.Turns))
 	}
 	return fmt.Sprintf("%s; %s %s no price (add the model under [prices] in skillopt.toml)", lead, strings.Join(parts, ", "), verb)
 }
 
 // breakNotes explain the breaks the rules made on purpose, with the
 // reason the rule gave.
-func breakNotes(cv *Conversation) []string {
+func breakNotes(cv *measure.Conversation) []string {
 	var out []string
 	for _, t := range cv.Turns {
 		if b := t.After.Break; b != nil && b.Reason != "" {
@@ -322,14 +316,14 @@ func mdCell(s string) string { return escape.Markdown(s) }
 
 // WriteConversationMarkdown writes a conversation report for a pull
 // request comment.
-func WriteConversationMarkdown(w io.Writer, cv *Conversation) error {
+func WriteConversationMarkdown(w io.Writer, cv *measure.Conversation) error {
 	fmt.Fprintf(w, "### skillopt measure --conversation\n\n")
 	return writeConversationMarkdown(w, cv)
 }
 
 // writeConversationMarkdown writes a conversation report below its
 // heading.
-func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
+func writeConversationMarkdown(w io.Writer, cv *measure.Conversation) error {
 	fmt.Fprintf(w, "%d request(s).", len(cv.Turns))
 	if s := cv.Total.Saved; s != nil {
 		pct := 0.0
@@ -374,7 +368,7 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 		arrow(tot.Before.Written, tot.After.Written), arrow(tot.Before.Uncached, tot.After.Uncached),
 		Cost(tot.Before.Cost), Cost(tot.After.Cost), tot.Before.Breaks, tot.After.Breaks)
 	writeCachedMarkdown(w, cv)
-	var usage []ConvTurn
+	var usage []measure.ConvTurn
 	for _, t := range cv.Turns {
 		if t.Usage != nil {
 			usage = append(usage, t)
@@ -392,7 +386,7 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 			if t.Error != nil {
 				e = fmt.Sprintf("%+.1f %%", t.Error.InputPct)
 			}
-			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), Cost(u.Cost), mdCell(e))
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", t.Turn, units.Thousands(u.Input), units.Thousands(u.Cached), units.Thousands(u.Written), units.Thousands(u.Output), Cost(u.Cost), mdCell(e))
 		}
 	}
 	for _, n := range append(breakNotes(cv), cv.Notes...) {
@@ -402,25 +396,25 @@ func writeConversationMarkdown(w io.Writer, cv *Conversation) error {
 }
 
 // sortedSections returns the largest request's sections, largest first.
-func sortedSections(l *LargestRequest) []SectionUse {
-	out := append([]SectionUse(nil), l.Sections...)
+func sortedSections(l *measure.LargestRequest) []measure.SectionUse {
+	out := append([]measure.SectionUse(nil), l.Sections...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Before > out[j].Before })
 	return out
 }
 
 // cachedLine describes the composition of a conversation's cache reads,
 // "" when no turn's request is known.
-func cachedLine(p *PrefixSections) string {
+func cachedLine(p *measure.PrefixSections) string {
 	if p == nil {
 		return ""
 	}
-	return fmt.Sprintf("cached prefix (%s read over %s turns with the request): %s", Thousands(p.Read), Thousands(p.Turns), sectionsText(p))
+	return fmt.Sprintf("cached prefix (%s read over %s turns with the request): %s", units.Thousands(p.Read), units.Thousands(p.Turns), sectionsText(p))
 }
 
 // writeCachedMarkdown writes a table of the cached prefix's sections per
 // turn, one column per section the conversation read, nothing when no
 // turn's request is known or nothing was read.
-func writeCachedMarkdown(w io.Writer, cv *Conversation) {
+func writeCachedMarkdown(w io.Writer, cv *measure.Conversation) {
 	sum := cv.Cached
 	if sum == nil || len(sum.Sections) == 0 {
 		return
@@ -435,14 +429,14 @@ func writeCachedMarkdown(w io.Writer, cv *Conversation) {
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, rule)
-	row := func(label string, p *PrefixSections) {
+	row := func(label string, p *measure.PrefixSections) {
 		by := map[string]int{}
 		for _, s := range p.Sections {
 			by[s.Kind] = s.Tokens
 		}
-		line := fmt.Sprintf("| %s | %s |", label, Thousands(p.Read))
+		line := fmt.Sprintf("| %s | %s |", label, units.Thousands(p.Read))
 		for _, s := range sum.Sections {
-			line += " " + Thousands(by[s.Kind]) + " |"
+			line += " " + units.Thousands(by[s.Kind]) + " |"
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/units"
 )
 
@@ -66,7 +67,7 @@ const (
 // section breakdown of the largest request, the turns that matter (prefix
 // breaks and the most expensive turns) and the full tables of the text
 // report, folded away when long.
-func WriteConversationHTML(w io.Writer, cv *Conversation) error {
+func WriteConversationHTML(w io.Writer, cv *measure.Conversation) error {
 	bw := bufio.NewWriter(w)
 	writeHTMLHead(bw, "skillopt: conversation cost", "")
 	bw.WriteString("<h1>Conversation cost: before → after the rules</h1>\n")
@@ -114,7 +115,7 @@ summary { cursor: pointer; font-weight: 600; margin: 8px 0; }
 
 // writeHeadline writes the headline of a page: the total cost before →
 // after the rules.
-func writeHeadline(bw *bufio.Writer, tot ConvTotal) {
+func writeHeadline(bw *bufio.Writer, tot measure.ConvTotal) {
 	e := escape.HTML
 	bw.WriteString(`<p class="headline" id="headline">`)
 	if tot.Before.Cost != nil && tot.After.Cost != nil {
@@ -131,7 +132,7 @@ func writeHeadline(bw *bufio.Writer, tot ConvTotal) {
 
 // writeConversationHTML writes the report of one conversation below the
 // headline: the summary, the charts and the tables.
-func writeConversationHTML(bw *bufio.Writer, cv *Conversation, part htmlPart) {
+func writeConversationHTML(bw *bufio.Writer, cv *measure.Conversation, part htmlPart) {
 	e := escape.HTML
 	h := part.h
 	tot := cv.Total
@@ -173,7 +174,7 @@ func writeConversationHTML(bw *bufio.Writer, cv *Conversation, part htmlPart) {
 		writeTurnTable(bw, cv, cv.Turns, nil, true)
 		bw.WriteString("</details>\n")
 	}
-	var usage []ConvTurn
+	var usage []measure.ConvTurn
 	for _, t := range cv.Turns {
 		if t.Usage != nil {
 			usage = append(usage, t)
@@ -196,7 +197,7 @@ func writeConversationHTML(bw *bufio.Writer, cv *Conversation, part htmlPart) {
 				pe = fmt.Sprintf("%+.1f %%", t.Error.InputPct)
 			}
 			fmt.Fprintf(bw, "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-				t.Turn, Thousands(u.Input), Thousands(u.Cached), Thousands(u.Written), Thousands(u.Output), e(Cost(u.Cost)), e(pe))
+				t.Turn, units.Thousands(u.Input), units.Thousands(u.Cached), units.Thousands(u.Written), units.Thousands(u.Output), e(Cost(u.Cost)), e(pe))
 		}
 		bw.WriteString("</table>\n")
 		if folded {
@@ -251,7 +252,7 @@ func attrHTML(s string) string { return strings.ReplaceAll(escape.HTML(s), "=", 
 
 // writeTurnTable writes a table of the given turns; why, when not nil,
 // adds a column saying why each is listed, and total a row of totals.
-func writeTurnTable(w *bufio.Writer, cv *Conversation, turns []ConvTurn, why map[int]string, total bool) {
+func writeTurnTable(w *bufio.Writer, cv *measure.Conversation, turns []measure.ConvTurn, why map[int]string, total bool) {
 	e := escape.HTML
 	w.WriteString("<table>\n<tr><th>turn</th>")
 	if why != nil {
@@ -286,7 +287,7 @@ func writeTurnTable(w *bufio.Writer, cv *Conversation, turns []ConvTurn, why map
 // matterBreaks of them; more counts the others) and the matterTop most
 // expensive after the rules (by input tokens when no turn has a price),
 // in turn order, with why each is listed.
-func turnsThatMatter(cv *Conversation) (picked []ConvTurn, why map[int]string, more int) {
+func turnsThatMatter(cv *measure.Conversation) (picked []measure.ConvTurn, why map[int]string, more int) {
 	reasons := make([][]string, len(cv.Turns))
 	breaks := 0
 	for i, t := range cv.Turns {
@@ -431,7 +432,7 @@ func newTurnAxis(n int) turnAxis {
 func (a turnAxis) x(i int) float64 { return chartLeft + (float64(i)+0.5)*a.slot }
 
 // writeXAxis draws the turn numbers under a plot whose bottom is at y.
-func (a turnAxis) writeXAxis(w *bufio.Writer, cv *Conversation, y int) {
+func (a turnAxis) writeXAxis(w *bufio.Writer, cv *measure.Conversation, y int) {
 	fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1"/>`+"\n", chartLeft, y, chartRight, y, colorAxis)
 	if a.n == 0 {
 		return
@@ -470,8 +471,8 @@ func writeYAxis(w *bufio.Writer, top float64, bottom, plotTop int, label func(v,
 }
 
 // breakTitle describes one side's prefix break for a tooltip.
-func breakTitle(t ConvTurn, side string, b *Break) string {
-	s := fmt.Sprintf("turn %d %s: prefix break at %s", t.Turn, side, pointerText(b.Pointer))
+func breakTitle(t measure.ConvTurn, side string, b *measure.Break) string {
+	s := fmt.Sprintf("turn %d %s: prefix break at %s", t.Turn, side, measure.PointerText(b.Pointer))
 	if b.Rule != "" {
 		s += " by " + b.Rule + " " + b.RuleName
 		if b.Cost != nil {
@@ -489,7 +490,7 @@ func breakTitle(t ConvTurn, side string, b *Break) string {
 // conversation longer than the chart has room for, a pair of bars stands
 // for turnsPerBar turns and shows their mean. The tallest bar is
 // ChartPlotHeight pixels high.
-func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
+func writeTurnChart(w *bufio.Writer, cv *measure.Conversation, id string) {
 	n := len(cv.Turns)
 	a := newTurnAxis(n)
 	type mean struct{ input, cached, written float64 }
@@ -500,7 +501,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 		for k := range 2 {
 			var m mean
 			for _, t := range cv.Turns[from:to] {
-				s := [2]Side{t.Before, t.After}[k]
+				s := [2]measure.Side{t.Before, t.After}[k]
 				m.input += float64(s.Input)
 				m.cached += float64(s.Cached)
 				m.written += float64(s.Written)
@@ -530,7 +531,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 		per = fmt.Sprintf("%d turns, too many for a bar each: each pair of bars is the mean of %d turns (turns 1–%d, %d–%d, …, %s)", n, a.per, a.per, a.per+1, 2*a.per, last)
 	}
 	fmt.Fprintf(w, `<text x="%d" y="36" font-size="12" fill="%s">%s</text>`+"\n", chartLeft, colorInk, per)
-	writeYAxis(w, top, chartBottom, chartTop, func(v, _ float64) string { return Thousands(int(math.Round(v))) }, "input tokens per turn")
+	writeYAxis(w, top, chartBottom, chartTop, func(v, _ float64) string { return units.Thousands(int(math.Round(v))) }, "input tokens per turn")
 	a.writeXAxis(w, cv, chartBottom)
 	writeEventRows(w, cv, a)
 	if n == 0 || top == 0 {
@@ -556,12 +557,12 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 				bx = center + (gap+1)/2
 			}
 			c, cw, all := px(m.cached), px(m.cached+m.written), px(m.input)
-			tokens := Thousands(int(math.Round(m.input))) + " tokens"
+			tokens := units.Thousands(int(math.Round(m.input))) + " tokens"
 			if to-from > 1 {
 				tokens = "mean " + tokens + " a turn"
 			}
 			fmt.Fprintf(w, `<g class="bar"><title>%s %s: %s (cached %s, written %s, uncached %s)</title>`, what, side, tokens,
-				Thousands(int(math.Round(m.cached))), Thousands(int(math.Round(m.written))), Thousands(int(math.Round(m.input-m.cached-m.written))))
+				units.Thousands(int(math.Round(m.cached))), units.Thousands(int(math.Round(m.written))), units.Thousands(int(math.Round(m.input-m.cached-m.written))))
 			for _, sg := range []struct {
 				from, to int
 				color    string
@@ -573,7 +574,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 			w.WriteString("</g>\n")
 			var breaks []string
 			for _, t := range cv.Turns[from:to] {
-				if br := [2]*Break{t.Before.Break, t.After.Break}[k]; br != nil {
+				if br := [2]*measure.Break{t.Before.Break, t.After.Break}[k]; br != nil {
 					breaks = append(breaks, breakTitle(t, side, br))
 				}
 			}
@@ -590,7 +591,7 @@ func writeTurnChart(w *bufio.Writer, cv *Conversation, id string) {
 // writeCostChart draws the cost before and after the rules, summed turn
 // by turn over the turns that have a price, on the turn chart's
 // horizontal axis.
-func writeCostChart(w *bufio.Writer, cv *Conversation, id string) {
+func writeCostChart(w *bufio.Writer, cv *measure.Conversation, id string) {
 	tot := cv.Total
 	e := escape.HTML
 	if tot.PricedTurns == 0 || tot.Before.Cost == nil || tot.After.Cost == nil {
@@ -657,7 +658,7 @@ func writeCostChart(w *bufio.Writer, cv *Conversation, id string) {
 			[]string{"before", "after"}[k], pts.String(), color, dash)
 	}
 	for i, t := range cv.Turns {
-		for k, br := range [2]*Break{t.Before.Break, t.After.Break} {
+		for k, br := range [2]*measure.Break{t.Before.Break, t.After.Break} {
 			if br == nil {
 				continue
 			}
@@ -670,7 +671,7 @@ func writeCostChart(w *bufio.Writer, cv *Conversation, id string) {
 
 // writeSectionChart draws one pair of horizontal bars per section of the
 // largest request: its tokens before and after the rules.
-func writeSectionChart(w *bufio.Writer, l *LargestRequest, id string) {
+func writeSectionChart(w *bufio.Writer, l *measure.LargestRequest, id string) {
 	secs := sortedSections(l)
 	top := 0
 	for _, s := range secs {
@@ -695,7 +696,7 @@ func writeSectionChart(w *bufio.Writer, l *LargestRequest, id string) {
 			if width > 0 {
 				fmt.Fprintf(w, `<rect x="%d" y="%d" width="%d" height="11" fill="%s"/>`, labelW, by, width, color)
 			}
-			fmt.Fprintf(w, `<text x="%d" y="%d" font-size="10" fill="%s">%s</text>`+"\n", labelW+width+6, by+10, colorInk, Thousands(v))
+			fmt.Fprintf(w, `<text x="%d" y="%d" font-size="10" fill="%s">%s</text>`+"\n", labelW+width+6, by+10, colorInk, units.Thousands(v))
 		}
 	}
 	w.WriteString("</svg>\n")

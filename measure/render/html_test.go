@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/price"
 )
 
@@ -25,19 +26,19 @@ const sessionDir = "/home/developer/.pi/agent/sessions/--home-developer-src-proj
 // captured requests break the prefix every 97th turn; a rule breaks it
 // once, on turn 2, and says why. Turns 400 to 412 are of a model without
 // a price, and each capture is named by a long absolute path and a line.
-func longConversation(n int) *Conversation {
+func longConversation(n int) *measure.Conversation {
 	p := price.Builtin().Lookup("claude-sonnet-4-5")
-	cv := &Conversation{Tokens: ConvTokens{Encoding: "test-quarter-bytes"}}
+	cv := &measure.Conversation{Tokens: measure.ConvTokens{Encoding: "test-quarter-bytes"}}
 	var prev [2]int
 	for i := range n {
 		turn := i + 1
 		in := 40000 + i*165000/max(n-1, 1) + (i*7919)%2000
-		t := ConvTurn{Turn: turn, Capture: fmt.Sprintf("%s2025-11-30T09-12-44-512Z_0199ad2e-7c1b-7d4a.jsonl:%d", sessionDir, 2*turn+1),
+		t := measure.ConvTurn{Turn: turn, Capture: fmt.Sprintf("%s2025-11-30T09-12-44-512Z_0199ad2e-7c1b-7d4a.jsonl:%d", sessionDir, 2*turn+1),
 			Provider: "anthropic", Vendor: "anthropic", Model: "claude-sonnet-4-5", Price: p}
 		if turn >= 400 && turn <= 412 {
 			t.Model, t.Price = "my-own-claude", nil
 		}
-		for k, s := range []*Side{&t.Before, &t.After} {
+		for k, s := range []*measure.Side{&t.Before, &t.After} {
 			s.Input = in
 			if k == 1 {
 				s.Input = in * 82 / 100
@@ -46,7 +47,7 @@ func longConversation(n int) *Conversation {
 			s.Cached = min(prev[k], s.Input)
 			broke := k == 0 && turn%97 == 0 || k == 1 && turn == 2
 			if broke {
-				s.Break = &Break{Pointer: "/messages/0/content/0/text", Offset: 120, Previous: prev[k], Kept: prev[k] / 10}
+				s.Break = &measure.Break{Pointer: "/messages/0/content/0/text", Offset: 120, Previous: prev[k], Kept: prev[k] / 10}
 				s.Cached = prev[k] / 10
 				if k == 1 {
 					s.Break.Pointer, s.Break.Rule, s.Break.RuleName = "/system/0/text", "SO998", "test.trim-system"
@@ -67,19 +68,19 @@ func longConversation(n int) *Conversation {
 		}
 		cv.Turns = append(cv.Turns, t)
 	}
-	cv.total()
+	total(cv)
 	for _, t := range cv.Turns {
 		if t.After.Break != nil && t.After.Break.Rule != "" {
 			cv.Total.RuleBreaks++
 		}
 	}
 	last := cv.Turns[n-1]
-	cv.Largest = &LargestRequest{Turn: last.Turn, Capture: last.Capture, Sections: []SectionUse{
+	cv.Largest = &measure.LargestRequest{Turn: last.Turn, Capture: last.Capture, Sections: []measure.SectionUse{
 		{Kind: "system", Before: 12000, After: 3000}, {Kind: "tool-results", Before: last.Before.Input - 40000, After: last.After.Input - 31000}, {Kind: "human", Before: 28000, After: 28000}}}
 	return cv
 }
 
-func htmlOf(t *testing.T, cv *Conversation) string {
+func htmlOf(t *testing.T, cv *measure.Conversation) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteConversationHTML(&b, cv); err != nil {
@@ -161,13 +162,13 @@ func TestHTMLLongConversation(t *testing.T) {
 
 // checkTurnsThatMatter checks the list of the turns that matter on the
 // page of a long conversation and returns its rows.
-func checkTurnsThatMatter(t *testing.T, cv *Conversation, page string) []string {
+func checkTurnsThatMatter(t *testing.T, cv *measure.Conversation, page string) []string {
 	t.Helper()
 	// The turns that matter: the five breaks and the ten most expensive
 	// turns after the rules (none of them unpriced), then every turn
 	// folded away.
 	wantWhy := map[int][]string{}
-	var priced []ConvTurn
+	var priced []measure.ConvTurn
 	for _, turn := range cv.Turns {
 		if turn.Before.Break != nil {
 			wantWhy[turn.Turn] = append(wantWhy[turn.Turn], "break before")
@@ -211,8 +212,8 @@ func TestHTMLUnpriced(t *testing.T) {
 		t := &cv.Turns[i]
 		t.Model, t.Price, t.Before.Cost, t.After.Cost = "my-own-claude", nil, nil, nil
 	}
-	cv.Total = ConvTotal{}
-	cv.total()
+	cv.Total = measure.ConvTotal{}
+	total(cv)
 	page := htmlOf(t, cv)
 	want := `<span class="figure">` + arrow(cv.Total.Before.Input, cv.Total.After.Input) + `</span> input tokens`
 	if !strings.Contains(page, want) {
@@ -316,7 +317,7 @@ func TestReportsShowSameFigures(t *testing.T) {
 			}
 		}
 	}
-	var back struct{ Conversation Conversation }
+	var back struct{ Conversation measure.Conversation }
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestTurnsThatMatterCapsBreaks(t *testing.T) {
 	for i := range cv.Turns {
 		turn := &cv.Turns[i]
 		if i%2 == 1 {
-			turn.Before.Break = &Break{Pointer: "/messages/0"}
+			turn.Before.Break = &measure.Break{Pointer: "/messages/0"}
 		}
 		if turn.Before.Break != nil || turn.After.Break != nil {
 			breaks++

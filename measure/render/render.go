@@ -1,4 +1,10 @@
-package measure
+// Package render writes measure's results for people and programs: the
+// report of the captures as text, Markdown or JSON, and the report of one
+// conversation or of several as text, Markdown, JSON or one
+// self-contained HTML page with its charts. It computes nothing: the
+// figures are measure's, written with measure/units, and text from the
+// captures is escaped for each sink (internal/escape).
+package render
 
 import (
 	"encoding/json"
@@ -9,39 +15,31 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/units"
 	"github.com/skillopt/skillopt/rules"
 )
 
 // WriteJSON writes the report as one indented JSON object.
-func WriteJSON(w io.Writer, rep *Report) error {
+func WriteJSON(w io.Writer, rep *measure.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(rep)
 }
 
-// Size writes a byte count in B, KiB or MiB (units.Size).
-func Size(n int) string { return units.Size(n) }
-
-// Thousands writes an integer with comma grouping (units.Thousands).
-func Thousands(n int) string { return units.Thousands(n) }
-
-// USD writes an amount of US dollars (units.USD).
-func USD(v float64) string { return units.USD(v) }
-
 // afterLine is the size after the pipeline and, with a price, what the
 // cost column is computed at.
-func (c *CaptureReport) afterLine() string {
-	after := fmt.Sprintf("%s bytes", Thousands(c.After.Bytes))
-	if c.counting() {
-		after += fmt.Sprintf(", %s tokens", Thousands(c.After.Tokens))
+func afterLine(c *measure.CaptureReport) string {
+	after := fmt.Sprintf("%s bytes", units.Thousands(c.After.Bytes))
+	if counting(c) {
+		after += fmt.Sprintf(", %s tokens", units.Thousands(c.After.Tokens))
 		if !c.Tokens.Exact {
 			after += " (estimated)"
 		}
 	}
 	if p := c.After.InputUSDPerMTok; p != nil {
-		after += fmt.Sprintf("; cost saved per request at %s's input price, %s per million tokens", c.Model, USD(*p))
+		after += fmt.Sprintf("; cost saved per request at %s's input price, %s per million tokens", c.Model, units.USD(*p))
 	}
 	return after
 }
@@ -55,7 +53,7 @@ func costCell(usd *float64) string {
 	case *usd == 0:
 		return "0"
 	}
-	return USD(*usd)
+	return units.USD(*usd)
 }
 
 func share(part, whole int) string { return units.PercentText(part, whole) }
@@ -133,7 +131,7 @@ func (t *table) write(w io.Writer, indent string) {
 // WriteText writes the report for a terminal: one capture as its own
 // block; several as one row each and a total (their blocks too with
 // Details); with Quiet only the total.
-func WriteText(w io.Writer, rep *Report, o TextOptions) error {
+func WriteText(w io.Writer, rep *measure.Report, o TextOptions) error {
 	if o.Quiet {
 		fmt.Fprintln(w, totalLine(rep))
 		return nil
@@ -160,15 +158,15 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) error {
 }
 
 // totalLine sums a report in one line.
-func totalLine(rep *Report) string {
+func totalLine(rep *measure.Report) string {
 	t := rep.Totals
 	s := fmt.Sprintf("total: %s, %s → %s bytes (%s saved, %s)", counted(t.Captures, "capture"),
-		Thousands(t.Bytes), Thousands(t.AfterBytes), Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
+		units.Thousands(t.Bytes), units.Thousands(t.AfterBytes), units.Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
 	if t.Encoding != "none" && t.Encoding != "" {
-		s += fmt.Sprintf(", %s → %s tokens (%s saved)", Thousands(t.Tokens), Thousands(t.AfterTokens), Thousands(t.SavedTokens))
+		s += fmt.Sprintf(", %s → %s tokens (%s saved)", units.Thousands(t.Tokens), units.Thousands(t.AfterTokens), units.Thousands(t.SavedTokens))
 	}
 	if t.SavedUSD != nil {
-		s += fmt.Sprintf(", %s of input saved", USD(*t.SavedUSD))
+		s += fmt.Sprintf(", %s of input saved", units.USD(*t.SavedUSD))
 	}
 	return s
 }
@@ -182,7 +180,7 @@ func counted(n int, word string) string {
 }
 
 // catalogShare is the share of the body the skill catalog takes.
-func catalogShare(c *CaptureReport) string {
+func catalogShare(c *measure.CaptureReport) string {
 	for _, s := range c.Sections {
 		if s.Kind == "skill-catalog" {
 			return share(s.Bytes, c.Bytes)
@@ -192,22 +190,22 @@ func catalogShare(c *CaptureReport) string {
 }
 
 // writeCaptureTable writes one row per capture and the total.
-func writeCaptureTable(w io.Writer, rep *Report) {
+func writeCaptureTable(w io.Writer, rep *measure.Report) {
 	tokens := rep.Totals.Encoding != "none" && rep.Totals.Encoding != ""
 	t := &table{right: []bool{false, false, true, true, true, true, true, true}}
 	t.add("capture", "provider", "bytes", "tokens", "catalog", "after", "saved", "", "")
 	for _, c := range rep.Captures {
-		t.add(escape.Text(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count), catalogShare(c),
-			Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes), "")
+		t.add(escape.Text(c.Name), c.Provider, units.Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count), catalogShare(c),
+			units.Thousands(c.After.Bytes), units.Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes), "")
 	}
 	tt := rep.Totals
-	t.add("total: "+counted(tt.Captures, "capture"), "", Thousands(tt.Bytes), tokensCell(tokens, tt.Tokens), "",
-		Thousands(tt.AfterBytes), Thousands(tt.SavedBytes), share(tt.SavedBytes, tt.Bytes), "")
+	t.add("total: "+counted(tt.Captures, "capture"), "", units.Thousands(tt.Bytes), tokensCell(tokens, tt.Tokens), "",
+		units.Thousands(tt.AfterBytes), units.Thousands(tt.SavedBytes), share(tt.SavedBytes, tt.Bytes), "")
 	t.write(w, "")
 	if tokens {
-		line := fmt.Sprintf("tokens (%s): %s → %s (%s saved)", tt.Encoding, Thousands(tt.Tokens), Thousands(tt.AfterTokens), Thousands(tt.SavedTokens))
+		line := fmt.Sprintf("tokens (%s): %s → %s (%s saved)", tt.Encoding, units.Thousands(tt.Tokens), units.Thousands(tt.AfterTokens), units.Thousands(tt.SavedTokens))
 		if tt.SavedUSD != nil {
-			line += fmt.Sprintf(", %s of input saved", USD(*tt.SavedUSD))
+			line += fmt.Sprintf(", %s of input saved", units.USD(*tt.SavedUSD))
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -217,28 +215,28 @@ func tokensCell(counting bool, n int) string {
 	if !counting {
 		return "-"
 	}
-	return Thousands(n)
+	return units.Thousands(n)
 }
 
 // counting reports whether the capture's tokens were counted.
-func (r *CaptureReport) counting() bool {
+func counting(r *measure.CaptureReport) bool {
 	return r.Tokens.Encoding != "none" && r.Tokens.Encoding != ""
 }
 
 // priced reports whether the capture's savings have a cost.
-func (r *CaptureReport) priced() bool { return r.After.SavedUSD != nil }
+func priced(r *measure.CaptureReport) bool { return r.After.SavedUSD != nil }
 
 // writeCapture writes one capture's block.
-func writeCapture(w io.Writer, c *CaptureReport, width int) {
+func writeCapture(w io.Writer, c *measure.CaptureReport, width int) {
 	tok := "tokens not counted"
-	if c.counting() {
-		tok = fmt.Sprintf("%s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
+	if counting(c) {
+		tok = fmt.Sprintf("%s tokens (%s)", units.Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
 	head := escape.Text(c.Name) + "  " + c.Provider
 	if c.Model != "" {
 		head += "  " + escape.Text(c.Model)
 	}
-	fmt.Fprintf(w, "%s  %s bytes  %s chars  %s\n", head, Thousands(c.Bytes), Thousands(c.Chars), tok)
+	fmt.Fprintf(w, "%s  %s bytes  %s chars  %s\n", head, units.Thousands(c.Bytes), units.Thousands(c.Chars), tok)
 	t := &table{right: []bool{false, true, true, true, true, true}}
 	t.add("section", "count", "bytes", "size", "tokens", "share", "")
 	for _, s := range c.Sections {
@@ -246,27 +244,27 @@ func writeCapture(w io.Writer, c *CaptureReport, width int) {
 		if s.Kind == "other" {
 			count = "-"
 		}
-		t.add(s.Kind, count, Thousands(s.Bytes), Size(s.Bytes), tokensCell(c.counting(), s.Tokens), share(s.Bytes, c.Bytes), bar(s.Bytes, c.Bytes))
+		t.add(s.Kind, count, units.Thousands(s.Bytes), units.Size(s.Bytes), tokensCell(counting(c), s.Tokens), share(s.Bytes, c.Bytes), bar(s.Bytes, c.Bytes))
 	}
 	t.write(w, "  ")
 	if c.Skills.Count > 0 || c.Skills.Bytes > 0 {
-		fmt.Fprintf(w, "  skills: %d in %s (%s, %s of the body)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes), share(c.Skills.Bytes, c.Bytes))
+		fmt.Fprintf(w, "  skills: %d in %s (%s, %s of the body)\n", c.Skills.Count, c.Skills.Format, units.Size(c.Skills.Bytes), share(c.Skills.Bytes, c.Bytes))
 	} else {
 		fmt.Fprintf(w, "  skills: no native skill catalog found\n")
 	}
-	fmt.Fprintf(w, "  tools: %d declared, %s", c.Tools.Count, Size(c.Tools.Bytes))
+	fmt.Fprintf(w, "  tools: %d declared, %s", c.Tools.Count, units.Size(c.Tools.Bytes))
 	if len(c.Tools.Largest) > 0 {
 		parts := make([]string, 0, 3)
 		for _, t := range c.Tools.Largest[:min(3, len(c.Tools.Largest))] {
-			parts = append(parts, fmt.Sprintf("%s %s", escape.Text(t.Name), Size(t.Bytes)))
+			parts = append(parts, fmt.Sprintf("%s %s", escape.Text(t.Name), units.Size(t.Bytes)))
 		}
 		fmt.Fprintf(w, " (largest: %s)", strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  tool results: %d, %s, %s", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
+	fmt.Fprintf(w, "  tool results: %d, %s, %s", c.ToolResults.Count, units.Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
 	if len(c.ToolResults.Largest) > 0 {
 		l := c.ToolResults.Largest[0]
-		fmt.Fprintf(w, "; largest %s at %s", Size(l.Bytes), escape.Text(l.Pointer))
+		fmt.Fprintf(w, "; largest %s at %s", units.Size(l.Bytes), escape.Text(l.Pointer))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  stable prefix: %s\n", prefixText(c, false))
@@ -300,22 +298,22 @@ func duplicates(n int) string {
 
 // prefixText describes the stable prefix: its size and hash, or that the
 // body has none.
-func prefixText(c *CaptureReport, md bool) string {
+func prefixText(c *measure.CaptureReport, md bool) string {
 	if c.PrefixBytes == 0 {
 		return "none (no system text, skill catalog or tool declarations)"
 	}
 	if md {
-		return fmt.Sprintf("%s, sha256 `%s`", Size(c.PrefixBytes), c.PrefixSHA256)
+		return fmt.Sprintf("%s, sha256 `%s`", units.Size(c.PrefixBytes), c.PrefixSHA256)
 	}
-	return fmt.Sprintf("%s, sha256 %s", Size(c.PrefixBytes), c.PrefixSHA256[:min(16, len(c.PrefixSHA256))])
+	return fmt.Sprintf("%s, sha256 %s", units.Size(c.PrefixBytes), c.PrefixSHA256[:min(16, len(c.PrefixSHA256))])
 }
 
 // nextText is one next step: the action, the rule, what it changes and
 // the saving measured.
-func nextText(c *CaptureReport, s rules.Suggestion) string {
-	out := fmt.Sprintf("%s (%s): %s; saves %s bytes", s.Action, s.Rule, s.Effect, Thousands(s.SavedBytes))
-	if c.counting() && s.SavedTokens > 0 {
-		out += fmt.Sprintf(", %s tokens", Thousands(s.SavedTokens))
+func nextText(c *measure.CaptureReport, s rules.Suggestion) string {
+	out := fmt.Sprintf("%s (%s): %s; saves %s bytes", s.Action, s.Rule, s.Effect, units.Thousands(s.SavedBytes))
+	if counting(c) && s.SavedTokens > 0 {
+		out += fmt.Sprintf(", %s tokens", units.Thousands(s.SavedTokens))
 	}
 	return out
 }
@@ -323,24 +321,24 @@ func nextText(c *CaptureReport, s rules.Suggestion) string {
 // writeSavings writes what each rule saved, in bytes, tokens and (with a
 // price) input cost, a reason beside every rule that saved nothing, and
 // the total.
-func writeSavings(w io.Writer, c *CaptureReport) {
+func writeSavings(w io.Writer, c *measure.CaptureReport) {
 	if len(c.Savings) == 0 {
 		fmt.Fprintf(w, "  savings: no transform rules configured\n")
 		return
 	}
 	t := &table{right: []bool{false, true, false, true, true, true, true}}
 	head := []string{"rule", "before", "", "after", "bytes saved", "tokens saved"}
-	if c.priced() {
+	if priced(c) {
 		head = append(head, "cost saved")
 	}
 	t.add(append(head, "")...)
 	row := func(name string, before, after, saved int, tokens int, usd *float64, note string) {
 		bytesSaved := "0"
 		if saved != 0 {
-			bytesSaved = fmt.Sprintf("%s (%s)", Thousands(saved), share(saved, before))
+			bytesSaved = fmt.Sprintf("%s (%s)", units.Thousands(saved), share(saved, before))
 		}
-		cells := []string{name, Thousands(before), "→", Thousands(after), bytesSaved, tokensCell(c.counting(), tokens)}
-		if c.priced() {
+		cells := []string{name, units.Thousands(before), "→", units.Thousands(after), bytesSaved, tokensCell(counting(c), tokens)}
+		if priced(c) {
 			cells = append(cells, costCell(usd))
 		}
 		t.add(append(cells, note)...)
@@ -350,13 +348,13 @@ func writeSavings(w io.Writer, c *CaptureReport) {
 	}
 	row("total", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, c.After.SavedTokens, c.After.SavedUSD, "")
 	t.write(w, "  ")
-	fmt.Fprintf(w, "  after: %s\n", escape.Text(c.afterLine()))
+	fmt.Fprintf(w, "  after: %s\n", escape.Text(afterLine(c)))
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown: one
 // capture as its own section; several as one table row each and a total
 // (their sections too with Details); with Quiet only the total.
-func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
+func WriteMarkdown(w io.Writer, rep *measure.Report, o TextOptions) error {
 	if o.Quiet {
 		fmt.Fprintf(w, "**Total:** %s\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
 		return nil
@@ -371,12 +369,12 @@ func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
 		tokens := rep.Totals.Encoding != "none" && rep.Totals.Encoding != ""
 		fmt.Fprintf(w, "| capture | provider | bytes | tokens | catalog | after | saved |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
 		for _, c := range rep.Captures {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s (%s) |\n", escape.MarkdownCode(c.Name), c.Provider, Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count),
-				catalogShare(c), Thousands(c.After.Bytes), Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s (%s) |\n", escape.MarkdownCode(c.Name), c.Provider, units.Thousands(c.Bytes), tokensCell(tokens, c.Tokens.Count),
+				catalogShare(c), units.Thousands(c.After.Bytes), units.Thousands(c.Bytes-c.After.Bytes), share(c.Bytes-c.After.Bytes, c.Bytes))
 		}
 		t := rep.Totals
-		fmt.Fprintf(w, "| **total: %s** | | %s | %s | | %s | %s (%s) |\n\n", counted(t.Captures, "capture"), Thousands(t.Bytes), tokensCell(tokens, t.Tokens),
-			Thousands(t.AfterBytes), Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
+		fmt.Fprintf(w, "| **total: %s** | | %s | %s | | %s | %s (%s) |\n\n", counted(t.Captures, "capture"), units.Thousands(t.Bytes), tokensCell(tokens, t.Tokens),
+			units.Thousands(t.AfterBytes), units.Thousands(t.SavedBytes), share(t.SavedBytes, t.Bytes))
 		fmt.Fprintf(w, "**Total:** %s\n\n", mdText(strings.TrimPrefix(totalLine(rep), "total: ")))
 	}
 	for _, n := range rep.Notes {
@@ -385,22 +383,22 @@ func WriteMarkdown(w io.Writer, rep *Report, o TextOptions) error {
 	return nil
 }
 
-func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
+func writeCaptureMarkdown(w io.Writer, c *measure.CaptureReport) {
 	fmt.Fprintf(w, "### %s (%s)\n\n", escape.MarkdownCode(c.Name), c.Provider)
 	if c.Model != "" {
 		fmt.Fprintf(w, "model %s, ", escape.MarkdownCode(c.Model))
 	}
-	fmt.Fprintf(w, "%s bytes, %s chars", Thousands(c.Bytes), Thousands(c.Chars))
-	if c.counting() {
-		fmt.Fprintf(w, ", %s tokens (%s)", Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
+	fmt.Fprintf(w, "%s bytes, %s chars", units.Thousands(c.Bytes), units.Thousands(c.Chars))
+	if counting(c) {
+		fmt.Fprintf(w, ", %s tokens (%s)", units.Thousands(c.Tokens.Count), tokenLabel(c.Tokens))
 	}
 	fmt.Fprintf(w, "\n\n| section | count | bytes | share | tokens |\n| --- | ---: | ---: | ---: | ---: |\n")
 	for _, s := range c.Sections {
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", s.Kind, s.Count, Thousands(s.Bytes), share(s.Bytes, c.Bytes), tokensCell(c.counting(), s.Tokens))
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", s.Kind, s.Count, units.Thousands(s.Bytes), share(s.Bytes, c.Bytes), tokensCell(counting(c), s.Tokens))
 	}
-	fmt.Fprintf(w, "\n- skills: %d (%s, %s)\n", c.Skills.Count, c.Skills.Format, Size(c.Skills.Bytes))
-	fmt.Fprintf(w, "- tools: %d declared, %s\n", c.Tools.Count, Size(c.Tools.Bytes))
-	fmt.Fprintf(w, "- tool results: %d, %s, %s\n", c.ToolResults.Count, Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
+	fmt.Fprintf(w, "\n- skills: %d (%s, %s)\n", c.Skills.Count, c.Skills.Format, units.Size(c.Skills.Bytes))
+	fmt.Fprintf(w, "- tools: %d declared, %s\n", c.Tools.Count, units.Size(c.Tools.Bytes))
+	fmt.Fprintf(w, "- tool results: %d, %s, %s\n", c.ToolResults.Count, units.Size(c.ToolResults.Bytes), duplicates(c.ToolResults.Duplicates))
 	fmt.Fprintf(w, "- stable prefix: %s\n", prefixText(c, true))
 	for _, d := range c.Details {
 		if md := d.Data.Markdown(); md != "" {
@@ -411,21 +409,21 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 	}
 	if len(c.Savings) > 0 {
 		fmt.Fprintf(w, "\n| rule | name | before | after | saved | tokens saved |")
-		if c.priced() {
+		if priced(c) {
 			fmt.Fprintf(w, " cost saved |")
 		}
 		fmt.Fprintf(w, " note |\n| --- | --- | ---: | ---: | ---: | ---: |")
-		if c.priced() {
+		if priced(c) {
 			fmt.Fprintf(w, " ---: |")
 		}
 		fmt.Fprintf(w, " --- |\n")
 		row := func(rule, name string, before, after, saved int, tokens int, usd *float64, note string) {
 			bytesSaved := "0"
 			if saved != 0 {
-				bytesSaved = fmt.Sprintf("%s (%s)", Thousands(saved), share(saved, before))
+				bytesSaved = fmt.Sprintf("%s (%s)", units.Thousands(saved), share(saved, before))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", rule, name, Thousands(before), Thousands(after), bytesSaved, tokensCell(c.counting(), tokens))
-			if c.priced() {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |", rule, name, units.Thousands(before), units.Thousands(after), bytesSaved, tokensCell(counting(c), tokens))
+			if priced(c) {
 				fmt.Fprintf(w, " %s |", costCell(usd))
 			}
 			fmt.Fprintf(w, " %s |\n", mdText(note))
@@ -436,7 +434,7 @@ func writeCaptureMarkdown(w io.Writer, c *CaptureReport) {
 		row("**total**", "", c.Bytes, c.After.Bytes, c.Bytes-c.After.Bytes, c.After.SavedTokens, c.After.SavedUSD, "")
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "- after: %s\n", mdText(c.afterLine()))
+	fmt.Fprintf(w, "- after: %s\n", mdText(afterLine(c)))
 	for _, n := range prefixNotes(c) {
 		fmt.Fprintf(w, "- note: %s\n", mdText(n))
 	}
@@ -461,7 +459,7 @@ func mdText(s string) string {
 
 // tokenLabel names the encoding of a count and says when the count is an
 // estimate (the model is not an OpenAI model of that encoding).
-func tokenLabel(t Tokens) string {
+func tokenLabel(t measure.Tokens) string {
 	if t.Exact {
 		return t.Encoding
 	}
@@ -470,7 +468,7 @@ func tokenLabel(t Tokens) string {
 
 // prefixNotes say which rules change, on this request, what the previous
 // request of its conversation sent, and why that pays.
-func prefixNotes(c *CaptureReport) []string {
+func prefixNotes(c *measure.CaptureReport) []string {
 	var out []string
 	for _, s := range c.Savings {
 		if s.PrefixChange != "" {

@@ -1,7 +1,6 @@
 package measure_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -9,14 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/capture"
-	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
 // byteCounter is a deterministic stand-in tokenizer: one token per four
-// bytes, rounded up, so goldens do not depend on a vocabulary.
+// bytes, rounded up, so counts do not depend on a vocabulary.
 type byteCounter struct{}
 
 func (byteCounter) CountAll(texts []string) []int {
@@ -40,23 +38,6 @@ func exampleReport(t *testing.T) *measure.Report {
 	}
 	cr := measure.Measure(res, measure.Options{Encoding: "test-quarter-bytes", Counter: byteCounter{}, Replay: 8})
 	return measure.Summarize([]*measure.CaptureReport{cr}, []string{measure.CatalogKey(f.Captures[0])})
-}
-
-// TestGoldens renders one report in every format and compares it with the
-// golden files (go test ./measure -update rewrites them).
-func TestGoldens(t *testing.T) {
-	rep := exampleReport(t)
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"measure.txt":  func(b *bytes.Buffer) error { return measure.WriteText(b, rep, measure.TextOptions{}) },
-		"measure.json": func(b *bytes.Buffer) error { return measure.WriteJSON(b, rep) },
-		"measure.md":   func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep, measure.TextOptions{}) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
-	}
 }
 
 func TestSectionsAddUp(t *testing.T) {
@@ -86,19 +67,6 @@ func TestSummarizeNotesDifferentPrefixes(t *testing.T) {
 	rep = measure.Summarize([]*measure.CaptureReport{a, c}, []string{"k", "k"})
 	if len(rep.Notes) != 0 {
 		t.Fatalf("same prefixes noted: %v", rep.Notes)
-	}
-}
-
-func TestSizeAndThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 3 << 20: "3.0 MiB"} {
-		if got := measure.Size(n); got != want {
-			t.Errorf("Size(%d) = %q", n, got)
-		}
-	}
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := measure.Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q", n, got)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 )
 
 // The cache events on the turn chart: below its horizontal axis, one row
@@ -15,17 +16,17 @@ import (
 
 // EventColors are the marks' colours by kind; none is near the bars'.
 var EventColors = map[string]string{
-	EventColdStart:  "#78909c",
-	EventTTL:        "#ef6c00",
-	EventPrefix:     "#c62828",
-	EventModel:      "#6a1b9a",
-	EventCompaction: "#00838f",
-	EventRetry:      "#ad1457",
-	EventMiss:       "#212121",
+	measure.EventColdStart:  "#78909c",
+	measure.EventTTL:        "#ef6c00",
+	measure.EventPrefix:     "#c62828",
+	measure.EventModel:      "#6a1b9a",
+	measure.EventCompaction: "#00838f",
+	measure.EventRetry:      "#ad1457",
+	measure.EventMiss:       "#212121",
 }
 
 // eventKinds are the kinds a row is drawn for, in row order.
-var eventKinds = []string{EventColdStart, EventTTL, EventPrefix, EventModel, EventCompaction, EventRetry, EventMiss}
+var eventKinds = []string{measure.EventColdStart, measure.EventTTL, measure.EventPrefix, measure.EventModel, measure.EventCompaction, measure.EventRetry, measure.EventMiss}
 
 const (
 	// eventTop is where the rows start below the turn chart's plot, under
@@ -36,7 +37,7 @@ const (
 
 // eventRows are the kinds the conversation has a row for, with how many
 // turns had each.
-func eventRows(cv *Conversation) (kinds []string, counts map[string]int) {
+func eventRows(cv *measure.Conversation) (kinds []string, counts map[string]int) {
 	counts = map[string]int{}
 	for _, t := range cv.Turns {
 		if t.Event != nil {
@@ -52,7 +53,7 @@ func eventRows(cv *Conversation) (kinds []string, counts map[string]int) {
 }
 
 // turnChartHeight is the turn chart's height with its rows of events.
-func turnChartHeight(cv *Conversation) int {
+func turnChartHeight(cv *measure.Conversation) int {
 	kinds, _ := eventRows(cv)
 	if len(kinds) == 0 {
 		return ChartHeight
@@ -62,7 +63,7 @@ func turnChartHeight(cv *Conversation) int {
 
 // writeEventRows draws the rows of cache events on the turn axis a,
 // under a legend of their kinds.
-func writeEventRows(w *bufio.Writer, cv *Conversation, a turnAxis) {
+func writeEventRows(w *bufio.Writer, cv *measure.Conversation, a turnAxis) {
 	kinds, counts := eventRows(cv)
 	if len(kinds) == 0 {
 		return

@@ -1,4 +1,4 @@
-package measure
+package render
 
 import (
 	"bufio"
@@ -10,81 +10,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillopt/skillopt/internal/escape"
+	"github.com/skillopt/skillopt/measure"
 	"github.com/skillopt/skillopt/measure/units"
 )
-
-// ConversationSet is the report of several conversations found among the
-// inputs (Split): each conversation's report, then a summary of them.
-type ConversationSet struct {
-	Conversations []NamedConversation `json:"conversations"`
-	Summary       SetSummary          `json:"summary"`
-}
-
-// NamedConversation is one conversation's report with how it was found.
-type NamedConversation struct {
-	Name      string `json:"name"`
-	FoundBy   string `json:"found_by"`
-	SessionID string `json:"session_id,omitempty"`
-	// Parent links a subagent's conversation to its session.
-	Parent string `json:"parent,omitempty"`
-	*Conversation
-}
-
-// SetSummary is one row per conversation and the grand total: every
-// turn of every conversation, the costs summed over the priced turns
-// (Total.PricedTurns, Total.Unpriced).
-type SetSummary struct {
-	Conversations []SummaryRow `json:"conversations"`
-	Total         ConvTotal    `json:"total"`
-}
-
-// SummaryRow sums one conversation.
-type SummaryRow struct {
-	Conversation int         `json:"conversation"`
-	Name         string      `json:"name"`
-	FoundBy      string      `json:"found_by"`
-	Turns        int         `json:"turns"`
-	Before       SummarySide `json:"before"`
-	After        SummarySide `json:"after"`
-	Saved        *float64    `json:"saved"`
-	RuleBreaks   int         `json:"rule_breaks"`
-	PricedTurns  int         `json:"priced_turns"`
-	Unpriced     []Unpriced  `json:"unpriced,omitempty"`
-}
-
-// SummarySide is one side of a conversation's total.
-type SummarySide struct {
-	Input  int      `json:"input"`
-	Cost   *float64 `json:"cost"`
-	Breaks int      `json:"prefix_breaks"`
-}
-
-// NewConversationSet puts the reports of the conversations threads were
-// found to be together and sums them.
-func NewConversationSet(threads []Thread, convs []*Conversation) *ConversationSet {
-	set := &ConversationSet{Conversations: make([]NamedConversation, len(convs)), Summary: SetSummary{Conversations: make([]SummaryRow, len(convs))}}
-	all := &Conversation{}
-	for i, cv := range convs {
-		th := threads[i]
-		set.Conversations[i] = NamedConversation{Name: th.Name, FoundBy: th.FoundBy, SessionID: th.ID, Parent: th.Parent, Conversation: cv}
-		t := cv.Total
-		set.Summary.Conversations[i] = SummaryRow{Conversation: i + 1, Name: th.Name, FoundBy: th.FoundBy, Turns: t.Turns,
-			Before: SummarySide{Input: t.Before.Input, Cost: t.Before.Cost, Breaks: t.Before.Breaks},
-			After:  SummarySide{Input: t.After.Input, Cost: t.After.Cost, Breaks: t.After.Breaks},
-			Saved:  t.Saved, RuleBreaks: t.RuleBreaks, PricedTurns: t.PricedTurns, Unpriced: t.Unpriced}
-		all.Turns = append(all.Turns, cv.Turns...)
-		all.Total.RuleBreaks += t.RuleBreaks
-	}
-	all.total()
-	set.Summary.Total = all.Total
-	return set
-}
 
 // WriteConversationsJSON writes the report of several conversations as
 // one indented JSON object with the members "conversations" (each
 // conversation's report, as WriteConversationJSON writes it, with its
 // name and how it was found) and "summary".
-func WriteConversationsJSON(w io.Writer, set *ConversationSet) error {
+func WriteConversationsJSON(w io.Writer, set *measure.ConversationSet) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -92,7 +26,7 @@ func WriteConversationsJSON(w io.Writer, set *ConversationSet) error {
 }
 
 // foundBy says how a conversation was found, with its session id.
-func (n NamedConversation) foundBy() string {
+func foundBy(n measure.NamedConversation) string {
 	s := n.FoundBy
 	if n.SessionID != "" {
 		s += " " + n.SessionID
@@ -106,7 +40,7 @@ func (n NamedConversation) foundBy() string {
 // setCounts says how many conversations were found in how many requests,
 // and how: "6 conversations in 18 requests (5 by shared prefix, 1 by
 // session id)".
-func setCounts(set *ConversationSet) string {
+func setCounts(set *measure.ConversationSet) string {
 	var order []string
 	by := map[string]int{}
 	for _, c := range set.Conversations {
@@ -119,36 +53,36 @@ func setCounts(set *ConversationSet) string {
 	for i, k := range order {
 		parts[i] = fmt.Sprintf("%d by %s", by[k], k)
 	}
-	return fmt.Sprintf("%d conversations in %s requests (%s)", len(set.Conversations), Thousands(set.Summary.Total.Turns), strings.Join(parts, ", "))
+	return fmt.Sprintf("%d conversations in %s requests (%s)", len(set.Conversations), units.Thousands(set.Summary.Total.Turns), strings.Join(parts, ", "))
 }
 
 // rowCost is a summary row's cost before → after, saying which turns it
 // covers when some have no price.
-func rowCost(r SummaryRow) string {
+func rowCost(r measure.SummaryRow) string {
 	s := Cost(r.Before.Cost) + " → " + Cost(r.After.Cost)
 	if r.PricedTurns > 0 && r.PricedTurns < r.Turns {
-		s += fmt.Sprintf(" (%s of %s turns)", Thousands(r.PricedTurns), Thousands(r.Turns))
+		s += fmt.Sprintf(" (%s of %s turns)", units.Thousands(r.PricedTurns), units.Thousands(r.Turns))
 	}
 	return s
 }
 
 // summaryCells are the cells of the summary table, unescaped: a header,
 // a row per conversation and the total.
-func summaryCells(set *ConversationSet) [][]string {
+func summaryCells(set *measure.ConversationSet) [][]string {
 	rows := [][]string{{"#", "conversation", "found by", "turns", "input", "cost", "prefix breaks", "rule breaks"}}
 	for _, r := range set.Summary.Conversations {
-		rows = append(rows, []string{strconv.Itoa(r.Conversation), r.Name, r.FoundBy, Thousands(r.Turns),
-			arrow(r.Before.Input, r.After.Input), rowCost(r), arrow(r.Before.Breaks, r.After.Breaks), Thousands(r.RuleBreaks)})
+		rows = append(rows, []string{strconv.Itoa(r.Conversation), r.Name, r.FoundBy, units.Thousands(r.Turns),
+			arrow(r.Before.Input, r.After.Input), rowCost(r), arrow(r.Before.Breaks, r.After.Breaks), units.Thousands(r.RuleBreaks)})
 	}
 	t := set.Summary.Total
-	rows = append(rows, []string{"total", "", "", Thousands(t.Turns), arrow(t.Before.Input, t.After.Input),
-		Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), arrow(t.Before.Breaks, t.After.Breaks), Thousands(t.RuleBreaks)})
+	rows = append(rows, []string{"total", "", "", units.Thousands(t.Turns), arrow(t.Before.Input, t.After.Input),
+		Cost(t.Before.Cost) + " → " + Cost(t.After.Cost), arrow(t.Before.Breaks, t.After.Breaks), units.Thousands(t.RuleBreaks)})
 	return rows
 }
 
 // saved is the grand total's saving: "$0.0420 (38.20 %)" or "n/a"
 // (pricedNote says which turns it covers).
-func saved(t ConvTotal) string {
+func saved(t measure.ConvTotal) string {
 	if t.Saved == nil {
 		return "n/a"
 	}
@@ -162,16 +96,16 @@ func saved(t ConvTotal) string {
 // WriteConversationsText writes the report of several conversations for
 // a terminal: each conversation's report under a heading, then the
 // summary table and the grand total.
-func WriteConversationsText(w io.Writer, set *ConversationSet) error {
+func WriteConversationsText(w io.Writer, set *measure.ConversationSet) error {
 	return writeConversationsText(w, set, TextOptions{})
 }
 
 // writeConversationsText is WriteConversationsText with notes wrapped at
 // o.Width.
-func writeConversationsText(w io.Writer, set *ConversationSet, o TextOptions) error {
+func writeConversationsText(w io.Writer, set *measure.ConversationSet, o TextOptions) error {
 	fmt.Fprintf(w, "%s\n", setCounts(set))
 	for i, c := range set.Conversations {
-		fmt.Fprintf(w, "\nconversation %d of %d: %s, by %s\n", i+1, len(set.Conversations), escape.Text(c.Name), escape.Text(c.foundBy()))
+		fmt.Fprintf(w, "\nconversation %d of %d: %s, by %s\n", i+1, len(set.Conversations), escape.Text(c.Name), escape.Text(foundBy(c)))
 		if err := writeConversationText(w, c.Conversation, o); err != nil {
 			return err
 		}
@@ -208,7 +142,7 @@ func writeConversationsText(w io.Writer, set *ConversationSet, o TextOptions) er
 // WriteConversationsMarkdown writes the report of several conversations
 // for a pull request comment: the summary table and the grand total,
 // then each conversation's report under a heading.
-func WriteConversationsMarkdown(w io.Writer, set *ConversationSet) error {
+func WriteConversationsMarkdown(w io.Writer, set *measure.ConversationSet) error {
 	t := set.Summary.Total
 	fmt.Fprintf(w, "### skillopt measure --conversation: %d conversations\n\n", len(set.Conversations))
 	fmt.Fprintf(w, "%s. Cost %s → %s, saved %s%s. Prefix breaks %d → %d, %d by a rule.\n\n", setCounts(set),
@@ -232,7 +166,7 @@ func WriteConversationsMarkdown(w io.Writer, set *ConversationSet) error {
 		fmt.Fprintf(w, "\n%s\n", mdCell(usageLine(t.Usage, t.Error)))
 	}
 	for i, c := range set.Conversations {
-		fmt.Fprintf(w, "\n#### %d. %s\n\nFound by %s. ", i+1, mdCell(c.Name), mdCell(c.foundBy()))
+		fmt.Fprintf(w, "\n#### %d. %s\n\nFound by %s. ", i+1, mdCell(c.Name), mdCell(foundBy(c)))
 		if err := writeConversationMarkdown(w, c.Conversation); err != nil {
 			return err
 		}
@@ -244,7 +178,7 @@ func WriteConversationsMarkdown(w io.Writer, set *ConversationSet) error {
 // one self-contained page: the grand total's headline and the summary
 // table first, then each conversation's report (WriteConversationHTML)
 // under its own heading, its element ids ending in "-N".
-func WriteConversationsHTML(w io.Writer, set *ConversationSet) error {
+func WriteConversationsHTML(w io.Writer, set *measure.ConversationSet) error {
 	bw := bufio.NewWriter(w)
 	e := escape.HTML
 	writeHTMLHead(bw, "skillopt: conversations cost", "h3 { font-size: 14px; margin: 18px 0 6px; }\nsection { border-top: 2px solid #e0e0e0; margin-top: 28px; }\n")
@@ -279,7 +213,7 @@ func WriteConversationsHTML(w io.Writer, set *ConversationSet) error {
 	bw.WriteString("</table>\n")
 	for i, c := range set.Conversations {
 		n := strconv.Itoa(i + 1)
-		fmt.Fprintf(bw, "<section id=\"conversation-%s\">\n<h2>%s. %s</h2>\n<p class=\"muted\">Found by %s.</p>\n", n, n, e(c.Name), e(c.foundBy()))
+		fmt.Fprintf(bw, "<section id=\"conversation-%s\">\n<h2>%s. %s</h2>\n<p class=\"muted\">Found by %s.</p>\n", n, n, e(c.Name), e(foundBy(c)))
 		writeConversationHTML(bw, c.Conversation, htmlPart{h: "h3", id: "-" + n})
 		bw.WriteString("</section>\n")
 	}

@@ -1,10 +1,12 @@
-package measure
+package render
 
 import (
 	"bytes"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillopt/skillopt/measure"
 )
 
 // TestHTMLTitlesEscapeEquals: a capture name shortened in a cell keeps
@@ -12,10 +14,10 @@ import (
 // attribute of its own.
 func TestHTMLTitlesEscapeEquals(t *testing.T) {
 	name := `/captures/a-very-long-directory-name/x" onerror=alert(1) y=".jsonl:12`
-	cv := &Conversation{Tokens: ConvTokens{Encoding: "test-quarter-bytes"},
-		Turns: []ConvTurn{{Turn: 1, Capture: name, Model: "m", Before: Side{Input: 10, Uncached: 10}, After: Side{Input: 10, Uncached: 10}}}}
-	cv.total()
-	cv.Largest = &LargestRequest{Turn: 1, Capture: name, Sections: []SectionUse{{Kind: "human", Before: 10, After: 10}}}
+	cv := &measure.Conversation{Tokens: measure.ConvTokens{Encoding: "test-quarter-bytes"},
+		Turns: []measure.ConvTurn{{Turn: 1, Capture: name, Model: "m", Before: measure.Side{Input: 10, Uncached: 10}, After: measure.Side{Input: 10, Uncached: 10}}}}
+	total(cv)
+	cv.Largest = &measure.LargestRequest{Turn: 1, Capture: name, Sections: []measure.SectionUse{{Kind: "human", Before: 10, After: 10}}}
 	var b bytes.Buffer
 	if err := WriteConversationHTML(&b, cv); err != nil {
 		t.Fatal(err)

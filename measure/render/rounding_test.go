@@ -1,4 +1,4 @@
-package measure_test
+package render_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/render"
 )
 
 // A share reads the same in every view: 651,490 of 1,000,000 bytes is
@@ -24,10 +25,10 @@ func TestOneRoundingInEveryView(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer) error
 	}{
-		{"quiet text", func(b *bytes.Buffer) error { return measure.WriteText(b, rep, measure.TextOptions{Quiet: true}) }},
-		{"text", func(b *bytes.Buffer) error { return measure.WriteText(b, rep, measure.TextOptions{Details: true}) }},
-		{"quiet markdown", func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep, measure.TextOptions{Quiet: true}) }},
-		{"markdown", func(b *bytes.Buffer) error { return measure.WriteMarkdown(b, rep, measure.TextOptions{Details: true}) }},
+		{"quiet text", func(b *bytes.Buffer) error { return render.WriteText(b, rep, render.TextOptions{Quiet: true}) }},
+		{"text", func(b *bytes.Buffer) error { return render.WriteText(b, rep, render.TextOptions{Details: true}) }},
+		{"quiet markdown", func(b *bytes.Buffer) error { return render.WriteMarkdown(b, rep, render.TextOptions{Quiet: true}) }},
+		{"markdown", func(b *bytes.Buffer) error { return render.WriteMarkdown(b, rep, render.TextOptions{Details: true}) }},
 	} {
 		var b bytes.Buffer
 		if err := view.write(&b); err != nil {

@@ -1,8 +1,10 @@
-package measure
+package render
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/skillopt/skillopt/measure"
 )
 
 // Formats are the output formats of the measure report; the conversation
@@ -13,7 +15,7 @@ var (
 )
 
 // Write writes the report in format, one of Formats.
-func Write(w io.Writer, rep *Report, format string, o TextOptions) error {
+func Write(w io.Writer, rep *measure.Report, format string, o TextOptions) error {
 	switch format {
 	case "json":
 		return WriteJSON(w, rep)
@@ -27,7 +29,7 @@ func Write(w io.Writer, rep *Report, format string, o TextOptions) error {
 
 // WriteConversationAs writes the report of one conversation in format,
 // one of ConversationFormats (o.Width wraps the notes of the text).
-func WriteConversationAs(w io.Writer, cv *Conversation, format string, o TextOptions) error {
+func WriteConversationAs(w io.Writer, cv *measure.Conversation, format string, o TextOptions) error {
 	switch format {
 	case "json":
 		return WriteConversationJSON(w, cv)
@@ -43,7 +45,7 @@ func WriteConversationAs(w io.Writer, cv *Conversation, format string, o TextOpt
 
 // WriteConversationsAs writes the report of several conversations in
 // format, one of ConversationFormats (o.Width wraps the notes of the text).
-func WriteConversationsAs(w io.Writer, set *ConversationSet, format string, o TextOptions) error {
+func WriteConversationsAs(w io.Writer, set *measure.ConversationSet, format string, o TextOptions) error {
 	switch format {
 	case "json":
 		return WriteConversationsJSON(w, set)
