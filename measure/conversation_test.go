@@ -3,6 +3,7 @@ package measure
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/skillopt/skillopt/measure/internal/convtest"
 	"strings"
 	"testing"
 
@@ -11,85 +12,20 @@ import (
 	"github.com/skillopt/skillopt/rules"
 )
 
-// quarters is a deterministic stand-in tokenizer: one token per four
-// bytes, rounded up.
-type quarters struct{}
+// The shared conversation fixtures (measure/internal/convtest), under the
+// names these tests use.
+type (
+	quarters = convtest.Quarters
+	aBody    = convtest.Body
+)
 
-func (quarters) CountAll(texts []string) []int {
-	out := make([]int, len(texts))
-	for i, t := range texts {
-		out[i] = (len(t) + 3) / 4
-	}
-	return out
-}
-
-// Anthropic request bodies, members in the order a client might write
-// them (system before tools), which is not the order a cache reads them.
-type aCache struct {
-	Type string `json:"type"`
-	TTL  string `json:"ttl,omitempty"`
-}
-type aBlock struct {
-	Type         string  `json:"type"`
-	Text         string  `json:"text"`
-	CacheControl *aCache `json:"cache_control,omitempty"`
-}
-type aMsg struct {
-	Role    string   `json:"role"`
-	Content []aBlock `json:"content"`
-}
-type aTool struct {
-	Name         string  `json:"name"`
-	Description  string  `json:"description"`
-	InputSchema  any     `json:"input_schema"`
-	CacheControl *aCache `json:"cache_control,omitempty"`
-}
-type aBody struct {
-	Model     string   `json:"model"`
-	MaxTokens int      `json:"max_tokens"`
-	System    []aBlock `json:"system"`
-	Tools     []aTool  `json:"tools"`
-	Messages  []aMsg   `json:"messages"`
-}
-
-var ephemeral = &aCache{Type: "ephemeral"}
-
-// longText is prose of about n bytes.
-func longText(seed string, n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		b.WriteString(seed)
-		b.WriteString(" keeps the project's conventions in mind and answers briefly. ")
-	}
-	return b.String()
-}
-
-// anthropicTurns builds the requests of a conversation of n turns: a stable
-// system prompt and tools, a breakpoint on the system prompt and one on the
-// last message, moved forward each turn as a client does.
-func anthropicTurns(n int, system string) []aBody {
-	tools := []aTool{
-		{Name: "read", Description: "Read a file from the working tree.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]string{"type": "string"}}}},
-		{Name: "run", Description: "Run a shell command and return its output.", InputSchema: map[string]any{"type": "object"}, CacheControl: ephemeral},
-	}
-	var out []aBody
-	var msgs []aMsg
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			msgs = append(msgs, aMsg{Role: "assistant", Content: []aBlock{{Type: "text", Text: longText("The assistant", 300)}}})
-		}
-		msgs = append(msgs, aMsg{Role: "user", Content: []aBlock{{Type: "text", Text: longText("The user asks again", 900)}}})
-		cp := make([]aMsg, len(msgs))
-		for k, m := range msgs {
-			cp[k] = aMsg{Role: m.Role, Content: append([]aBlock(nil), m.Content...)}
-		}
-		last := &cp[len(cp)-1].Content[0]
-		last.CacheControl = ephemeral
-		out = append(out, aBody{Model: "claude-sonnet-4-5", MaxTokens: 1024,
-			System: []aBlock{{Type: "text", Text: system, CacheControl: ephemeral}}, Tools: tools, Messages: cp})
-	}
-	return out
-}
+var (
+	longText       = convtest.LongText
+	anthropicTurns = convtest.AnthropicTurns
+	readBody       = convtest.ReadBody
+	unchanged      = convtest.Unchanged
+	trimSystem     = convtest.TrimSystem
+)
 
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
@@ -99,22 +35,6 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
-
-func readBody(t *testing.T, name string, body any) *capture.Capture {
-	t.Helper()
-	data, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := capture.Read(name, data, capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Captures[0]
-}
-
-// unchanged is a pipeline result of no rules.
-func unchanged(c *capture.Capture) *rules.Result { return &rules.Result{Original: c, Final: c} }
 
 func converse(t *testing.T, reqs []Request, opts ConversationOptions) *Conversation {
 	t.Helper()
@@ -218,24 +138,6 @@ func TestConverseBreak(t *testing.T) {
 	if cv.Total.Before.Breaks != 1 || cv.Total.RuleBreaks != 0 {
 		t.Errorf("total %+v", cv.Total)
 	}
-}
-
-// trimSystem is a transform rule for the tests: on requests with more than
-// one message it shortens the system prompt, which sits before the
-// messages in every cache.
-var trimSystem = &rules.Rule{
-	ID: "SO998", Name: "test.trim-system", Kind: rules.Transform, Severity: rules.Info,
-	Doc:    "Shortens the system prompt of later turns.",
-	Engine: rules.Engine{Lossy: true},
-	Run: func(p *rules.Pass) error {
-		d := p.Capture.Doc
-		if d.Len(d.Get(0, "messages")) < 2 {
-			return nil
-		}
-		text := d.Get(d.Elem(d.Get(0, "system"), 0), "text")
-		p.Edit(rules.Edit{Pointer: d.Pointer(text), NewJSON: capture.Quote(d.Str(text)[:1000])})
-		return nil
-	},
 }
 
 // noop is a transform rule that never changes anything.
