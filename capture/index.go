@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"sync"
 	"unicode/utf16"
@@ -397,10 +398,9 @@ func (p *parser) str(i int) (end int, escaped bool, err error) {
 	src := p.src
 	j := i + 1
 	for {
-		// Fast path over plain ASCII, eight bytes at a time.
-		for j+8 <= len(src) && !specialByte(binary.LittleEndian.Uint64(src[j:])) {
-			j += 8
-		}
+		// Fast path over plain ASCII, eight bytes at a time; the lowest
+		// flagged byte of a word is the first that needs attention.
+		j += plainRun(src[j:])
 		for j < len(src) {
 			c := src[j]
 			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
@@ -455,15 +455,32 @@ const (
 	msb = 0x8080808080808080
 )
 
-// specialByte reports whether any byte of the little-endian word x needs
-// attention inside a string: a control byte, '"', '\\' or a non-ASCII byte.
-func specialByte(x uint64) bool {
+// plainRun is the length of the run of plain bytes s starts with, counted
+// eight bytes at a time: up to the first byte that needs attention, or to
+// fewer than eight bytes before the end.
+func plainRun(s []byte) int {
+	n := 0
+	for len(s) >= 8 {
+		if m := specialBytes(binary.LittleEndian.Uint64(s)); m != 0 {
+			return n + bits.TrailingZeros64(m)>>3
+		}
+		s = s[8:]
+		n += 8
+	}
+	return n
+}
+
+// specialBytes flags the bytes of the little-endian word x that need
+// attention inside a string (a control byte, '"', '\\' or a non-ASCII
+// byte) with their high bit. A borrow can flag a byte above a flagged one
+// that needs none, never one below: the lowest flag is always exact.
+func specialBytes(x uint64) uint64 {
 	ctl := (x - lsb*0x20) &^ x // high bit where a byte is below 0x20
 	q := x ^ (lsb * '"')
 	quo := (q - lsb) &^ q // high bit where a byte is '"'
 	b := x ^ (lsb * '\\')
 	bsl := (b - lsb) &^ b // high bit where a byte is '\\'
-	return (ctl|quo|bsl|x)&msb != 0
+	return (ctl | quo | bsl | x) & msb
 }
 
 func isHex(c byte) bool {

@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -220,12 +222,12 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func TestSpecialByte(t *testing.T) {
+func TestSpecialBytes(t *testing.T) {
 	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
 	var buf [8]byte
 	state := uint64(12345)
 	for i := 0; i < 200000; i++ {
-		want := false
+		first := -1 // the first byte that needs attention
 		for k := range buf {
 			state = state*6364136223846793005 + 1442695040888963407
 			c := byte(state >> 56)
@@ -233,11 +235,16 @@ func TestSpecialByte(t *testing.T) {
 				c = 0x20 + c%0x5f // mostly printable ASCII
 			}
 			buf[k] = c
-			want = want || special(c)
+			if first < 0 && special(c) {
+				first = k
+			}
 		}
-		x := uint64(buf[0]) | uint64(buf[1])<<8 | uint64(buf[2])<<16 | uint64(buf[3])<<24 | uint64(buf[4])<<32 | uint64(buf[5])<<40 | uint64(buf[6])<<48 | uint64(buf[7])<<56
-		if got := specialByte(x); got != want {
-			t.Fatalf("specialByte(% x) = %v, want %v", buf, got, want)
+		got := -1
+		if m := specialBytes(binary.LittleEndian.Uint64(buf[:])); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != first {
+			t.Fatalf("specialBytes(% x) flags byte %d first, want %d", buf, got, first)
 		}
 	}
 }
