@@ -366,7 +366,8 @@ func apply(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []remo
 	return applySplice(c, edits)
 }
 
-// applySplice is apply for any edits: the body spliced and parsed again.
+// applySplice is apply for any edits: the body spliced, and its index
+// derived from the old one (capture.WithSplices), or parsed again.
 func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, []removal, error) {
 	spans, removed, err := resolveSplices(c.Doc, edits)
 	if err != nil {
@@ -384,9 +385,20 @@ func applySplice(c *capture.Capture, edits []Edit) (*capture.Capture, []Change, 
 		return nil, nil, nil, err
 	}
 	separateInsertions(spans)
-	out, changes := spliceBody(c.Body, spans)
-	next, err := c.WithBody(out)
+	splices := make([]capture.Splice, len(spans))
+	changes := make([]Change, len(spans))
+	for i, s := range spans {
+		splices[i] = capture.Splice{Start: s.start, End: s.end, Text: s.text, Node: s.node, Insert: s.insert}
+		changes[i] = Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)}
+	}
+	next, err := c.WithSplices(splices)
 	if err != nil {
+		// Name the edit whose new value is at fault, if one is.
+		for i := range edits {
+			if verr := capture.CheckValue(edits[i].NewJSON); verr != nil {
+				return nil, nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", edits[i].Rule, edits[i].Pointer, verr)
+			}
+		}
 		return nil, nil, nil, fmt.Errorf("spliced body does not parse: %w", err)
 	}
 	return next, changes, removed, nil
@@ -399,12 +411,16 @@ type splice struct {
 	text       []byte
 	e          *Edit
 	ptr        string // where the change is reported
+	// node is the value text replaces, or with insert the array or
+	// object text adds to.
+	node   capture.Node
+	insert bool
 }
 
 // resolveSplices resolves each edit to the span it replaces or the place it
 // inserts at, in the order of the edits, and returns the values replaced.
-// An edit whose pointer does not resolve, whose NewJSON is not one JSON
-// value, or that does not fit its target is an error.
+// An edit whose pointer does not resolve or that does not fit its target
+// is an error; one whose NewJSON is not one JSON value fails the splice.
 func resolveSplices(d *capture.Doc, edits []Edit) ([]splice, []removal, error) {
 	spans := make([]splice, 0, len(edits))
 	appended := map[capture.Node]int{} // elements appended so far, by array node
@@ -415,9 +431,6 @@ func resolveSplices(d *capture.Doc, edits []Edit) ([]splice, []removal, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("edit by %s: %w", e.Rule, err)
 		}
-		if err := capture.CheckValue(e.NewJSON); err != nil {
-			return nil, nil, fmt.Errorf("edit by %s at %q: new value is not one JSON value: %w", e.Rule, e.Pointer, err)
-		}
 		var s splice
 		switch {
 		case e.Before:
@@ -426,7 +439,7 @@ func resolveSplices(d *capture.Doc, edits []Edit) ([]splice, []removal, error) {
 			s, err = insertInto(d, e, n, appended)
 		default:
 			node := &d.Nodes[n]
-			s = splice{int(node.Start), int(node.End), e.NewJSON, e, e.Pointer}
+			s = splice{start: int(node.Start), end: int(node.End), text: e.NewJSON, e: e, ptr: e.Pointer, node: n}
 			removed = append(removed, removal{n, e.NewJSON})
 		}
 		if err != nil {
@@ -449,7 +462,7 @@ func insertBefore(d *capture.Doc, e *Edit, n capture.Node, appended map[capture.
 	// appends to the array come one further.
 	appended[parent]++
 	start := int(d.Nodes[n].Start)
-	return splice{start, start, text, e, e.Pointer}, nil
+	return splice{start: start, end: start, text: text, e: e, ptr: e.Pointer, node: parent, insert: true}, nil
 }
 
 // insertInto resolves an edit that appends an element to array n or adds
@@ -484,7 +497,7 @@ func insertInto(d *capture.Doc, e *Edit, n capture.Node, appended map[capture.No
 		ptr = e.Pointer + "/" + strconv.Itoa(d.Len(n)+appended[n])
 		appended[n]++
 	}
-	return splice{at, at, text, e, ptr}, nil
+	return splice{start: at, end: at, text: text, e: e, ptr: ptr, node: n, insert: true}, nil
 }
 
 // checkOverlaps rejects sorted spans of which two overlap, or one lies
@@ -513,25 +526,6 @@ func separateInsertions(spans []splice) {
 			spans[i].text = append([]byte{','}, spans[i].text...)
 		}
 	}
-}
-
-// spliceBody returns body with the sorted spans replaced, and the change
-// each made.
-func spliceBody(body []byte, spans []splice) ([]byte, []Change) {
-	size := len(body)
-	for _, s := range spans {
-		size += len(s.text) - (s.end - s.start)
-	}
-	out := make([]byte, 0, size)
-	prev := 0
-	changes := make([]Change, 0, len(spans))
-	for _, s := range spans {
-		out = append(out, body[prev:s.start]...)
-		out = append(out, s.text...)
-		prev = s.end
-		changes = append(changes, Change{Rule: s.e.Rule, Pointer: s.ptr, BytesBefore: s.end - s.start, BytesAfter: len(s.text)})
-	}
-	return append(out, body[prev:]...), changes
 }
 
 // applyStrings is apply for edits that each replace one string value by

@@ -119,6 +119,13 @@ func TestApplyRejectsOverlap(t *testing.T) {
 			t.Errorf("%s: edits accepted", name)
 		}
 	}
+	// A new value that is not one JSON value is named, whichever way the
+	// edits would have gone.
+	for _, edits := range [][]Edit{cases["bad json"], {{Rule: "T", Pointer: "/messages", Append: true, NewJSON: []byte(`{"a":`)}}} {
+		if _, _, err := Apply(c, edits); err == nil || !strings.Contains(err.Error(), "new value is not one JSON value") {
+			t.Errorf("%s: error %v", edits[0].NewJSON, err)
+		}
+	}
 }
 
 func TestRunReportsPanic(t *testing.T) {
@@ -155,6 +162,9 @@ func TestApplyAppendAndInsert(t *testing.T) {
 	want := `{"model":"m","max_tokens":5,"tools":[{"name":"a"},{"name":"b"}],"messages":[{"role":"user","content":"x"}],"system":"s"}`
 	if string(next.Body) != want {
 		t.Fatalf("got  %s\nwant %s", next.Body, want)
+	}
+	if d, err := capture.Parse(next.Body); err != nil || !slices.Equal(next.Doc.Nodes, d.Nodes) {
+		t.Fatalf("the spliced index is not the parse's (%v)", err)
 	}
 	// Appended elements are named by the index they got, each its own.
 	if changes[0].Pointer != "/tools/0" || changes[1].Pointer != "/tools/1" || changes[3].Pointer != "/system" {
