@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -245,6 +246,32 @@ func TestSpecialBytes(t *testing.T) {
 		}
 		if got != first {
 			t.Fatalf("specialBytes(% x) flags byte %d first, want %d", buf, got, first)
+		}
+	}
+}
+
+// TestPlainRun checks the word-at-a-time scan against a byte-at-a-time
+// one: any length, the first special byte anywhere, or none.
+func TestPlainRun(t *testing.T) {
+	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		s := make([]byte, r.IntN(80))
+		for k := range s {
+			s[k] = byte(0x20 + r.IntN(0x5f))
+			if r.IntN(40) == 0 {
+				s[k] = byte(r.IntN(256))
+			}
+		}
+		want := 0
+		for want < len(s) && !special(s[want]) {
+			want++
+		}
+		got := plainRun(s)
+		// The scan stops at the special byte, or within the last eight
+		// bytes when there is none before them.
+		if got > want || got < want && !(want-got < 8 && len(s)-got < 8) {
+			t.Fatalf("plainRun(%q) = %d, first special byte at %d", s, got, want)
 		}
 	}
 }
