@@ -175,6 +175,25 @@ func Parse(src []byte) (*Doc, error) {
 	return &Doc{Src: src, Nodes: p.nodes, gaps: p.gaps, surrogates: p.surrogates}, nil
 }
 
+// parseString is Parse for a document that is exactly one JSON string,
+// without white space around it: its one node, or nil when src is not
+// such a document.
+func parseString(src []byte) *Doc {
+	if len(src) < 2 || src[0] != '"' || len(src) > MaxSize {
+		return nil
+	}
+	p := parser{src: src}
+	end, esc, err := p.str(0)
+	if err != nil || end != len(src) {
+		return nil
+	}
+	e := Entry{Start: 0, End: uint32(end), Skip: 1, Kind: String}
+	if esc {
+		e.flags = flagEscaped
+	}
+	return &Doc{Src: src, Nodes: []Entry{e}, surrogates: p.surrogates}
+}
+
 // CheckValue reports whether src is exactly one JSON value, as Parse
 // would, without building its index: a string, the value an edit most
 // often writes, is checked in place; anything else is parsed.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -194,6 +195,12 @@ func FuzzParse(f *testing.F) {
 		}
 		d, err := Parse(data)
 		valid := json.Valid(data)
+		// A document that is one string, nothing around it, reads the
+		// same by the short way.
+		if sd := parseString(data); (sd != nil) != (err == nil && len(d.Nodes) == 1 && d.Nodes[0].Kind == String && int(d.Nodes[0].End) == len(data) && d.Nodes[0].Start == 0) ||
+			sd != nil && (!slices.Equal(sd.Nodes, d.Nodes) || sd.surrogates != d.surrogates) {
+			t.Fatalf("parseString(%q) disagrees with Parse", data)
+		}
 		if err == nil {
 			if !valid {
 				t.Fatalf("index accepted invalid JSON %q", data)

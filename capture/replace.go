@@ -27,8 +27,8 @@ func (c *Capture) ReplaceStrings(nodes []Node, texts [][]byte) (_ *Capture, ok b
 		if n == NoNode || int(n) >= len(d.Nodes) || d.Nodes[n].Kind != String {
 			return nil, false
 		}
-		t, err := Parse(texts[i])
-		if err != nil || len(t.Nodes) != 1 || t.Nodes[0].Kind != String || t.Nodes[0].Start != 0 || int(t.Nodes[0].End) != len(texts[i]) {
+		t := parseString(texts[i])
+		if t == nil {
 			return nil, false
 		}
 		edits[i] = edit{n, texts[i], t.Nodes[0].flags & flagEscaped}

@@ -166,9 +166,12 @@ func (d *Doc) replacement(s Splice, p *piece) *Doc {
 	if n < 0 || int(n) >= len(d.Nodes) || int(d.Nodes[n].Start) != s.Start || int(d.Nodes[n].End) != s.End {
 		return nil
 	}
-	nd, err := Parse(s.Text)
-	if err != nil || nd.Nodes[0].Start != 0 || int(nd.Nodes[0].End) != len(s.Text) || len(nd.gaps) > 0 {
-		return nil
+	nd := parseString(s.Text)
+	if nd == nil {
+		var err error
+		if nd, err = Parse(s.Text); err != nil || nd.Nodes[0].Start != 0 || int(nd.Nodes[0].End) != len(s.Text) || len(nd.gaps) > 0 {
+			return nil
+		}
 	}
 	old := d.Nodes[n]
 	p.at, p.removed, p.in = int(n), int(old.Skip-n), NoNode
