@@ -19,11 +19,13 @@ const CatalogFormatPi = "pi-available-skills"
 // SecCatalog.
 func (a *adapter) splitCatalogs() {
 	d := a.d
-	var out []Segment
+	var out []Segment // nil until a catalog is found, then a.segs[:k] and on
 	changed := false
-	for _, s := range a.segs {
+	for k, s := range a.segs {
 		if s.Kind != SecSystem || s.Prov != ProvSystem {
-			out = append(out, s)
+			if changed {
+				out = append(out, s)
+			}
 			continue
 		}
 		pieces := []Segment{s}
@@ -54,10 +56,15 @@ func (a *adapter) splitCatalogs() {
 			for _, r := range ranges {
 				c1, c2 := r[0], r[1]
 				pieces = splitPieces(pieces, Segment{Kind: SecCatalog, Prov: ProvSystem, Node: n, Start: c1, End: c2, Msg: s.Msg, Name: CatalogFormatPi})
-				changed = true
+				if !changed {
+					out = append(make([]Segment, 0, len(a.segs)+2*len(ranges)), a.segs[:k]...)
+					changed = true
+				}
 			}
 		}
-		out = append(out, pieces...)
+		if changed {
+			out = append(out, pieces...)
+		}
 	}
 	if changed {
 		a.segs = out

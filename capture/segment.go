@@ -99,12 +99,28 @@ func BuildSegments(d *Doc, p Provider) []Segment {
 	// appends out of it: most lists are sorted already.
 	byStart := func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) }
 	if !slices.IsSortedFunc(a.segs, byStart) {
-		slices.SortStableFunc(a.segs, byStart)
+		a.segs = sortedByStart(a.segs)
 	}
 	if a.segs == nil {
 		a.segs = []Segment{}
 	}
 	return a.segs
+}
+
+// sortedByStart returns segs in a new list, stably sorted by start. It
+// sorts their positions and moves each segment once: a segment is large,
+// and holds pointers the collector must see moved.
+func sortedByStart(segs []Segment) []Segment {
+	order := make([]int32, len(segs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(segs[x].Start, segs[y].Start) })
+	out := make([]Segment, len(segs))
+	for i, k := range order {
+		out[i] = segs[k]
+	}
+	return out
 }
 
 type adapter struct {

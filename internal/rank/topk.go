@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -100,15 +101,7 @@ func (x *Index) Top(q Query, limit int, dst []Hit) []Hit {
 	start := len(dst)
 	dst = append(dst, h...)
 	s.heap = h[:0]
-	slices.SortFunc(dst[start:], func(a, b Hit) int {
-		switch {
-		case better(a, b):
-			return -1
-		case better(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(dst[start:], compareHits)
 	return dst
 }
 
@@ -119,6 +112,17 @@ func better(a, b Hit) bool {
 		return a.Score > b.Score
 	}
 	return a.Doc < b.Doc
+}
+
+// compareHits is better as a comparison: one look at the scores.
+func compareHits(a, b Hit) int {
+	if a.Score != b.Score {
+		if a.Score > b.Score {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.Doc, b.Doc)
 }
 
 func siftUp(h []Hit, i int) {
