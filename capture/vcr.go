@@ -40,6 +40,9 @@ func peekCassette(p string) bool {
 // "interactions:" key at its top level (comments, directives, a "---" and
 // other top-level keys before it allowed, as long as nothing says JSON).
 func isCassette(data []byte) bool {
+	if len(data) > 0 && (data[0] == '{' || data[0] == '[' || data[0] == '"') {
+		return false // its first line is JSON: the scan below says so at its end
+	}
 	n := 0
 	content := false
 	for line := range bytes.Lines(data) {
