@@ -16,6 +16,12 @@ import (
 // element and compares it with the new bytes: a hit is exact, never a
 // hash match alone. Failures are never remembered, so every error is
 // always found and positioned by evaluation.
+//
+// The key hashes the element's length and a sample of its bytes, not all
+// of them: the comparison reads every byte anyway, and a second pass to
+// hash them cost as much again. Two elements that share a key (same
+// length, same sampled bytes) take turns in the memo; neither is ever
+// taken for the other.
 
 const (
 	// memoMinBytes: smaller elements are cheaper to evaluate than to
@@ -51,7 +57,7 @@ func (e *evaluator) evalElem(s *schema, v vnode) []leaf {
 	if len(raw) < memoMinBytes || len(raw) > memoMaxEntry {
 		return e.eval(s, v)
 	}
-	k := memoKey{s, maphash.Bytes(memo.seed, raw)}
+	k := memoKey{s, memo.sampleHash(raw)}
 	if memo.has(k, raw) {
 		return nil
 	}
@@ -60,6 +66,33 @@ func (e *evaluator) evalElem(s *schema, v vnode) []leaf {
 		memo.add(k, raw)
 	}
 	return ls
+}
+
+// memoSample is how many bytes the key hashes at each end of an element,
+// and at each of memoProbes places between them.
+const (
+	memoSample = 32
+	memoProbes = 16
+)
+
+// sampleHash hashes the length of raw and a sample of its bytes: its
+// first and last memoSample bytes and eight at each of memoProbes evenly
+// spaced places. raw has at least memoMinBytes bytes.
+func (m *validMemo) sampleHash(raw []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	var n [8]byte
+	for i := range n {
+		n[i] = byte(len(raw) >> (8 * i))
+	}
+	h.Write(n[:])
+	h.Write(raw[:memoSample])
+	h.Write(raw[len(raw)-memoSample:])
+	step := (len(raw) - 8) / (memoProbes + 1)
+	for k := 1; k <= memoProbes; k++ {
+		h.Write(raw[k*step : k*step+8])
+	}
+	return h.Sum64()
 }
 
 // hitCount is the number of hits so far, for tests.

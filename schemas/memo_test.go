@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,33 @@ func TestMemoComparesBytes(t *testing.T) {
 	}
 	if m.has(memoKey{s: &schema{}, hash: 42}, []byte(`{"role":"user"}`)) {
 		t.Error("the same bytes under another schema were taken as seen")
+	}
+}
+
+// TestMemoSampleKey: elements that differ only between the sampled bytes
+// share a key, and the bytes still tell them apart.
+func TestMemoSampleKey(t *testing.T) {
+	m := &validMemo{seed: memo.seed}
+	a := []byte(`{"role":"user","content":"` + strings.Repeat("x", 1000) + `"}`)
+	b := bytes.Clone(a)
+	b[len(b)/2+3]++ // between two probes
+	if m.sampleHash(a) != m.sampleHash(b) {
+		t.Fatal("a byte between the probes changed the key")
+	}
+	c := bytes.Clone(a)
+	c[len(c)-5]++ // in the sampled tail
+	if m.sampleHash(a) == m.sampleHash(c) {
+		t.Fatal("a sampled byte did not change the key")
+	}
+	if m.sampleHash(a) == m.sampleHash(a[:len(a)-1]) {
+		t.Fatal("the length did not change the key")
+	}
+	s := &schema{}
+	m.add(memoKey{s, m.sampleHash(a)}, a)
+	if m.has(memoKey{s, m.sampleHash(b)}, b) {
+		t.Fatal("an element sharing a key was taken for the one remembered")
+	}
+	if !m.has(memoKey{s, m.sampleHash(a)}, a) {
+		t.Fatal("the remembered element was not found")
 	}
 }
