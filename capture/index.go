@@ -417,9 +417,11 @@ func (p *parser) str(i int) (end int, escaped bool, err error) {
 	src := p.src
 	j := i + 1
 	for {
-		// Fast path over plain ASCII, eight bytes at a time; the lowest
-		// flagged byte of a word is the first that needs attention.
-		j += plainRun(src[j:])
+		// Fast path over plain ASCII (and, on amd64, one-letter
+		// escapes), many bytes at a time.
+		k, esc := scanPlain(src[j:])
+		j += k
+		escaped = escaped || esc
 		for j < len(src) {
 			c := src[j]
 			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
@@ -474,12 +476,13 @@ const (
 	msb = 0x8080808080808080
 )
 
-// plainRun is the length of the run of plain bytes s starts with, counted
-// a word at a time, four words to a round: up to the first byte that
-// needs attention, or to fewer than eight bytes before the end. (Four
-// words with a branch each beat one branch on all four: the first byte
-// that needs attention is usually in the first words.)
-func plainRun(s []byte) int {
+// plainWords is the length of the run of plain bytes s starts with,
+// counted a word at a time, four words to a round: up to the first byte
+// that needs attention, or to fewer than eight bytes before the end.
+// (Four words with a branch each beat one branch on all four: the first
+// byte that needs attention is usually in the first words.) plainRun is
+// this where no vector instructions do it faster.
+func plainWords(s []byte) int {
 	n := 0
 	for len(s) >= 32 {
 		if m := specialBytes(binary.LittleEndian.Uint64(s)); m != 0 {

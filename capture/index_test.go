@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -261,24 +262,57 @@ func TestSpecialBytes(t *testing.T) {
 // one: any length, the first special byte anywhere, or none.
 func TestPlainRun(t *testing.T) {
 	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
+	// Every byte value at every place of a few blocks.
+	for c := range 256 {
+		for at := range 48 {
+			s := bytes.Repeat([]byte("a"), 48)
+			s[at] = byte(c)
+			want := at
+			if !special(byte(c)) {
+				want = 48
+			}
+			if got, _ := scanPlain(s); got != want && !(want == 48 && got > 40) {
+				t.Fatalf("plainRun with %#x at %d = %d, want %d", c, at, got, want)
+			}
+		}
+	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 20000 {
 		s := make([]byte, r.IntN(80))
 		for k := range s {
 			s[k] = byte(0x20 + r.IntN(0x5f))
-			if r.IntN(40) == 0 {
+			switch r.IntN(40) {
+			case 0:
 				s[k] = byte(r.IntN(256))
+			case 1, 2:
+				s[k] = '\\'
 			}
 		}
 		want := 0
 		for want < len(s) && !special(s[want]) {
 			want++
 		}
-		got := plainRun(s)
-		// The scan stops at the special byte, or within the last eight
+		// A scan stops at the special byte, or within the last eight
 		// bytes when there is none before them.
-		if got > want || got < want && !(want-got < 8 && len(s)-got < 8) {
-			t.Fatalf("plainRun(%q) = %d, first special byte at %d", s, got, want)
+		if got := plainWords(s); got > want || got < want && !(want-got < 8 && len(s)-got < 8) {
+			t.Fatalf("plainWords(%q) = %d, first special byte at %d", s, got, want)
+		}
+		// scanPlain may also step over one-letter escapes: what it
+		// steps over is plain bytes and whole escapes, escaped when
+		// there is one, and it goes as far as the word scan at least.
+		n, esc := scanPlain(s)
+		sawEscape := false
+		for k := 0; k < n; k++ {
+			switch {
+			case s[k] == '\\' && k+1 < n && strings.IndexByte(`"\\/bfnrt`, s[k+1]) >= 0:
+				sawEscape = true
+				k++
+			case special(s[k]):
+				t.Fatalf("scanPlain(%q) = %d steps over byte %d", s, n, k)
+			}
+		}
+		if esc != sawEscape || n < plainWords(s) {
+			t.Fatalf("scanPlain(%q) = %d, %v", s, n, esc)
 		}
 	}
 }
