@@ -107,18 +107,47 @@ func BuildSegments(d *Doc, p Provider) []Segment {
 	return a.segs
 }
 
-// sortedByStart returns segs in a new list, stably sorted by start. It
-// sorts their positions and moves each segment once: a segment is large,
-// and holds pointers the collector must see moved.
+// sortedByStart returns segs in a new list, stably sorted by start. The
+// adapters list a request's parts in their own order (system, tools,
+// messages), each part in body order: a few sorted runs, merged here by
+// taking the earliest head each time, ties to the earlier run. Many runs
+// are sorted by position instead. Either way each segment moves once: a
+// segment is large, and holds pointers the collector must see moved.
 func sortedByStart(segs []Segment) []Segment {
-	order := make([]int32, len(segs))
-	for i := range order {
-		order[i] = int32(i)
+	var heads []int // the start of each run
+	for i := range segs {
+		if i == 0 || segs[i].Start < segs[i-1].Start {
+			heads = append(heads, i)
+		}
 	}
-	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(segs[x].Start, segs[y].Start) })
-	out := make([]Segment, len(segs))
-	for i, k := range order {
-		out[i] = segs[k]
+	out := make([]Segment, 0, len(segs))
+	if len(heads) > 8 {
+		order := make([]int32, len(segs))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(segs[x].Start, segs[y].Start) })
+		for _, k := range order {
+			out = append(out, segs[k])
+		}
+		return out
+	}
+	ends := make([]int, len(heads))
+	for r := range heads {
+		ends[r] = len(segs)
+		if r+1 < len(heads) {
+			ends[r] = heads[r+1]
+		}
+	}
+	for len(out) < len(segs) {
+		best := -1
+		for r, h := range heads {
+			if h < ends[r] && (best < 0 || segs[h].Start < segs[heads[best]].Start) {
+				best = r
+			}
+		}
+		out = append(out, segs[heads[best]])
+		heads[best]++
 	}
 	return out
 }

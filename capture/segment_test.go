@@ -2,9 +2,12 @@ package capture
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -170,5 +173,26 @@ func TestCatalogDigestMemo(t *testing.T) {
 	buf[i] = 'p'
 	if digest(buf) != a {
 		t.Fatal("the first catalog lost its digest")
+	}
+}
+
+// TestSortedByStart compares the run merge with a stable sort: a few
+// sorted runs, many, ties within and across runs.
+func TestSortedByStart(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := range 2000 {
+		var segs []Segment
+		for run := range 1 + r.IntN(12) {
+			start := r.IntN(50)
+			for k := range r.IntN(8) {
+				start += r.IntN(3) // ties too
+				segs = append(segs, Segment{Start: start, Msg: run*100 + k})
+			}
+		}
+		want := slices.Clone(segs)
+		slices.SortStableFunc(want, func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) })
+		if got := sortedByStart(segs); !slices.Equal(got, want) {
+			t.Fatalf("round %d: %v, want %v", round, got, want)
+		}
 	}
 }
