@@ -175,6 +175,31 @@ func Parse(src []byte) (*Doc, error) {
 	return &Doc{Src: src, Nodes: p.nodes, gaps: p.gaps, surrogates: p.surrogates}, nil
 }
 
+// sub returns the index of the value at node n as a document of its own:
+// what Parse gives for its span, derived instead of parsed. Surrogate
+// escapes are taken to be in it when they are anywhere in d.
+func (d *Doc) sub(n Node) *Doc {
+	e := d.Nodes[n]
+	nodes := make([]Entry, e.Skip-n)
+	copy(nodes, d.Nodes[n:e.Skip])
+	for i := range nodes {
+		nodes[i].Start -= e.Start
+		nodes[i].End -= e.Start
+		nodes[i].Skip -= n
+	}
+	nodes[0].gap, nodes[0].flags = 0, nodes[0].flags&^flagKeyEscaped
+	var gaps map[int32]uint32
+	for k, g := range d.gaps {
+		if k > int32(n) && k < int32(e.Skip) {
+			if gaps == nil {
+				gaps = map[int32]uint32{}
+			}
+			gaps[k-int32(n)] = g
+		}
+	}
+	return &Doc{Src: d.Src[e.Start:e.End], Nodes: nodes, gaps: gaps, surrogates: d.surrogates}
+}
+
 // parseString is Parse for a document that is exactly one JSON string,
 // without white space around it: its one node, or nil when src is not
 // such a document.

@@ -700,12 +700,9 @@ func (r *reader) finish(c *Capture, doc *Doc, node Node, base int, layers []laye
 	c.layers = layers
 	body := doc
 	if node != 0 || base != 0 || int(n.End) != len(doc.Src) || n.Start != 0 {
-		// Re-index the body on its own so pointers and spans are relative
-		// to it. Parsing a sub-span of valid JSON cannot fail.
-		var err error
-		if body, err = Parse(doc.Src[n.Start:n.End]); err != nil {
-			return locate(r.f.Name, r.f.Data, base+int(n.Start), err)
-		}
+		// The body's own index, so pointers and spans are relative to
+		// it: the envelope's nodes of it, moved.
+		body = doc.sub(node)
 	}
 	return r.accept(c, body, nil)
 }

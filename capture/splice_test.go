@@ -235,3 +235,42 @@ func FuzzWithSplices(f *testing.F) {
 		}
 	})
 }
+
+// TestSub compares the index of a value taken from its document with
+// Parse's of the value's bytes, for every container of synthetic and
+// real bodies.
+func TestSub(t *testing.T) {
+	wide := strings.Repeat(" ", 70000)
+	bodies := append(slices.Clone(replaceBodies), `{"k\"ey":{"a":1},"b":[{"c\u0064":[]}]}`, `{"wide":`+wide+`{"inner":`+wide+`"v","x":[1]}}`)
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "captures", "*", "*.json"))
+	for _, p := range paths[:min(len(paths), 20)] {
+		if data, err := os.ReadFile(p); err == nil {
+			bodies = append(bodies, string(data))
+		}
+	}
+	checked := 0
+	for bi, body := range bodies {
+		d, err := Parse([]byte(body))
+		if err != nil {
+			continue
+		}
+		for n := range Node(len(d.Nodes)) {
+			if k := d.Kind(n); k != Object && k != Array && n%7 != 0 {
+				continue
+			}
+			e := d.Nodes[n]
+			want, err := Parse(d.Src[e.Start:e.End])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := d.sub(n)
+			if !bytes.Equal(got.Src, want.Src) || !slices.Equal(got.Nodes, want.Nodes) || !maps.Equal(got.gaps, want.gaps) || want.surrogates && !got.surrogates {
+				t.Fatalf("body %d node %d: the index taken out differs from Parse's", bi, n)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d values checked", checked)
+	}
+}
