@@ -947,8 +947,13 @@ func (f *File) Rebuild(bodies map[*Capture][]byte) []byte {
 		}
 		rs = append(rs, x)
 	}
-	if len(rs) == 0 {
+	switch {
+	case len(rs) == 0:
 		return f.Data
+	case len(rs) == 1 && rs[0].span == [2]int{0, len(f.Data)}:
+		// The file is the one body (a bare request): its new bytes are
+		// the file, without a copy. Capped, so an append copies.
+		return rs[0].repl[:len(rs[0].repl):len(rs[0].repl)]
 	}
 	return applyFixes(f.Data, rs)
 }

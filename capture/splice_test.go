@@ -274,3 +274,22 @@ func TestSub(t *testing.T) {
 		t.Fatalf("only %d values checked", checked)
 	}
 }
+
+// TestRebuildBareBody: a file that is one body comes back as the new
+// body, capped so that appending to it copies, and a file with more
+// around its body keeps it.
+func TestRebuildBareBody(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{`{"model":"m","messages":[]}`, `{"model":"n"}`},
+		{"{\"model\":\"m\",\"messages\":[]}\n", "{\"model\":\"n\"}\n"},
+	} {
+		f, err := Read("b.json", []byte(tc.file), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := f.Rebuild(map[*Capture][]byte{f.Captures[0]: []byte(`{"model":"n"}`)})
+		if string(got) != tc.want || cap(got) != len(got) {
+			t.Fatalf("%q: rebuilt %q (cap %d), want %q", tc.file, got, cap(got), tc.want)
+		}
+	}
+}
