@@ -507,3 +507,44 @@ func TestRadixSortKeys(t *testing.T) {
 		t.Fatal("radix sort differs from sort")
 	}
 }
+
+// TestTypoScanIsTheIndex: the comparison with every skill that a small
+// catalog gets finds what the index finds, names and vocabulary alike.
+func TestTypoScanIsTheIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	checked := 0
+	for _, n := range []int{3, 13, 40, typoScanMax} {
+		var skills []Skill
+		for _, s := range synth.Skills(n, int64(n)) {
+			skills = append(skills, Skill{Name: s.Name, Description: s.Description})
+		}
+		snap := NewSnapshot(skills, Options{})
+		for _, x := range []*typoIndex{snap.typos(), snap.termTypos()} {
+			for k := 0; k < 300; k++ {
+				w := x.lower[r.IntN(len(x.lower))]
+				if r.IntN(3) > 0 {
+					w = typo(r, strings.ReplaceAll(w, "-", ""), 1+r.IntN(2))
+				}
+				if len(w) < minTypoWord {
+					continue // the search asks for no shorter word
+				}
+				maxd := typoDistance(w)
+				skip := []int{r.IntN(len(x.lower))}
+				limit := 1 + r.IntN(len(x.lower))
+				// A list already begun, as the search's second word gives it.
+				var begun []int
+				if k%2 == 0 {
+					begun = x.scan(w, maxd, nil, nil, 1)
+				}
+				got, want := x.scan(w, maxd, skip, slices.Clone(begun), limit), x.indexed(w, maxd, skip, slices.Clone(begun), limit)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d skills, %q (distance %d): scan %v, index %v", n, w, maxd, got, want)
+				}
+				checked += len(got)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no word matched anything")
+	}
+}

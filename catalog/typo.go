@@ -224,6 +224,32 @@ func (x *typoIndex) putScratch(s *typoScratch) {
 // for the word t with distance maxd, skipping those in skip or already in
 // out, until out holds limit skills.
 func (x *typoIndex) matches(t string, maxd int, skip, out []int, limit int) []int {
+	if len(x.lower) <= typoScanMax {
+		return x.scan(t, maxd, skip, out, limit)
+	}
+	return x.indexed(t, maxd, skip, out, limit)
+}
+
+// typoScanMax is the number of skills up to which matches compares the
+// word with every one instead of looking its pieces up: a word takes
+// dozens of lookups, and a small catalog has fewer names than that.
+const typoScanMax = 64
+
+// scan is matches by a comparison with every skill.
+func (x *typoIndex) scan(t string, maxd int, skip, out []int, limit int) []int {
+	for i, name := range x.lower {
+		if len(out) >= limit {
+			break
+		}
+		if !contains(skip, i) && !contains(out, i) && name != t && typoHit(t, name, maxd) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// indexed is matches through the index.
+func (x *typoIndex) indexed(t string, maxd int, skip, out []int, limit int) []int {
 	s := x.getScratch()
 	defer x.putScratch(s)
 	s.gen++
