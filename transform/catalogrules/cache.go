@@ -42,6 +42,14 @@ type cacheEntry struct {
 	all     map[string][]catalog.Skill
 	compact map[string]compactResult
 	snaps   map[string]*catalog.Snapshot
+	browse  map[browseKey]*browseFacts
+}
+
+// browseKey is a configuration of the browse invariants: the exclusions
+// and the card profile that applies (nil for none).
+type browseKey struct {
+	exclude string
+	profile *catalog.Profile
 }
 
 // compactResult is SO101's rendering of the entry's catalogs: one block per
@@ -253,6 +261,23 @@ func (e *cacheEntry) eligibleLocked(exclude []string) []catalog.Skill {
 // snapshot returns the snapshot SO103 ranks: the eligible skills without a
 // profile. Its search structures are built by its first search and kept
 // with it.
+// browseFacts returns what paging through the entry's eligible skills
+// shows under prof (see browseFactsOf), computing it on first use.
+func (e *cacheEntry) browseFacts(exclude []string, prof *catalog.Profile) *browseFacts {
+	key := browseKey{excludeKey(exclude), prof}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if f, ok := e.browse[key]; ok {
+		return f
+	}
+	f := pageThrough(catalog.NewSnapshot(e.eligibleLocked(exclude), catalog.Options{Profile: prof}))
+	if e.browse == nil {
+		e.browse = map[browseKey]*browseFacts{}
+	}
+	e.browse[key] = f
+	return f
+}
+
 func (e *cacheEntry) snapshot(exclude []string) *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()

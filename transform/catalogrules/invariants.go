@@ -173,22 +173,48 @@ var directoryBound = &rules.Rule{
 	},
 }
 
-// snapshotOf builds the browse snapshot a capture's skill_search would use.
-func snapshotOf(p *rules.Pass, c *capture.Capture) (*catalog.Snapshot, error) {
-	cats := fromCapture(c)
-	if len(cats) == 0 {
+// browseFacts is what paging through every tag of a snapshot shows: the
+// characters of each page, in order, and how often each card is reached.
+// SO414 and SO415 read it; it is computed once per catalog and
+// configuration, however many captures carry the catalog.
+type browseFacts struct {
+	pageChars []int
+	reached   map[string]int
+	names     []string // the snapshot's cards, in its order
+	err       error
+}
+
+// pageThrough pages through s (browseAll) and keeps what the invariants
+// read.
+func pageThrough(s *catalog.Snapshot) *browseFacts {
+	f := &browseFacts{reached: map[string]int{}, names: s.Names()}
+	f.err = browseAll(s, func(page *catalog.Page, data []byte) {
+		f.pageChars = append(f.pageChars, utf8.RuneCount(data))
+		for _, c := range page.Cards {
+			f.reached[c.Name]++
+		}
+	})
+	return f
+}
+
+// browseFactsOf returns the browse facts of the snapshot a capture's
+// skill_search would use (nil when it has no catalog): its eligible
+// skills under the configured exclusions and card profile.
+func browseFactsOf(p *rules.Pass, c *capture.Capture) (*browseFacts, error) {
+	key, ok := catalogKey(c)
+	if !ok {
+		return nil, nil
+	}
+	e, _ := entryOf(c, key)
+	if len(e.cats) == 0 {
 		return nil, nil
 	}
 	set := SettingsOf(p.Env)
-	var all []catalog.Skill
-	for _, g := range eligibleGroups(cats, set.Exclude) {
-		all = append(all, g...)
-	}
-	prof, err := currentProfile(p, all)
+	prof, err := currentProfile(p, e.eligible(set.Exclude))
 	if err != nil {
 		return nil, err
 	}
-	return catalog.NewSnapshot(all, catalog.Options{Profile: prof}), nil
+	return e.browseFacts(set.Exclude, prof), nil
 }
 
 // browseAll pages through every card of every tag, calling fn per page.
@@ -222,15 +248,16 @@ var browseBound = &rules.Rule{
 	Doc: "Every skill_search browse page is at most 3,000 characters of JSON, cursor and facets included. " +
 		"A page enters the conversation and stays there; its bound keeps one browse cheap whatever the catalog's size.",
 	Run: func(p *rules.Pass) error {
-		s, err := snapshotOf(p, p.Result.Original)
-		if err != nil || s == nil {
+		f, err := browseFactsOf(p, p.Result.Original)
+		if err != nil || f == nil {
 			return err
 		}
-		return browseAll(s, func(_ *catalog.Page, data []byte) {
-			if n := utf8.RuneCount(data); n > catalog.MaxPageChars {
+		for _, n := range f.pageChars {
+			if n > catalog.MaxPageChars {
 				p.Reportf("", "browse page of %d characters exceeds %d", n, catalog.MaxPageChars)
 			}
-		})
+		}
+		return f.err
 	},
 }
 
@@ -244,21 +271,16 @@ var paginationComplete = &rules.Rule{
 	Doc: "Paging through every tag reaches every eligible card exactly once, unclassified ones included. " +
 		"With the tag directory the prompt no longer names each skill, so pagination is the model's only complete path to them: no card may be lost or repeated.",
 	Run: func(p *rules.Pass) error {
-		s, err := snapshotOf(p, p.Result.Original)
-		if err != nil || s == nil {
+		f, err := browseFactsOf(p, p.Result.Original)
+		if err != nil || f == nil {
 			return err
 		}
-		seen := map[string]int{}
-		if err := browseAll(s, func(page *catalog.Page, _ []byte) {
-			for _, c := range page.Cards {
-				seen[c.Name]++
-			}
-		}); err != nil {
-			return err
+		if f.err != nil {
+			return f.err
 		}
-		for _, n := range s.Names() {
-			if seen[n] != 1 {
-				p.Reportf("", "card %q reached %d times by pagination", n, seen[n])
+		for _, n := range f.names {
+			if f.reached[n] != 1 {
+				p.Reportf("", "card %q reached %d times by pagination", n, f.reached[n])
 			}
 		}
 		return nil

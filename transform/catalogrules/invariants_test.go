@@ -1,11 +1,14 @@
 package catalogrules
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/catalog"
+	"github.com/skillopt/skillopt/internal/config"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -115,4 +118,54 @@ func TestBrowseInvariantsHoldOnCapture(t *testing.T) {
 	if err != nil || len(diags) != 0 {
 		t.Fatalf("%v %v", diags, err)
 	}
+}
+
+// TestBrowseFactsByConfiguration: the browse invariants read facts
+// computed once per catalog and configuration; another exclusion gets
+// facts of its own, and every set of facts is what paging through its
+// snapshot shows.
+func TestBrowseFactsByConfiguration(t *testing.T) {
+	b := binding(t)
+	orig := capt(t, piSystem, "x")
+	env := func(toml string) *rules.Env {
+		cfg := config.Default()
+		if err := config.DecodeWith("s.toml", []byte(toml), cfg, b); err != nil {
+			t.Fatal(err)
+		}
+		return &rules.Env{Options: cfg.Options}
+	}
+	all, some := env(""), env("[catalog]\nexclude = [\"beta\"]\n")
+	facts := func(e *rules.Env) *browseFacts {
+		f, err := browseFactsOf(e.NewPass(paginationComplete, orig), orig)
+		if err != nil || f == nil {
+			t.Fatal(f, err)
+		}
+		return f
+	}
+	fa, fs := facts(all), facts(some)
+	if facts(all) != fa {
+		t.Error("the facts of one catalog and configuration were computed twice")
+	}
+	if fs == fa || slices.Contains(fs.names, "beta") || !slices.Contains(fa.names, "beta") {
+		t.Fatalf("an exclusion did not change the facts: %v, %v", fa.names, fs.names)
+	}
+	for _, tc := range []struct {
+		f       *browseFacts
+		exclude []string
+	}{{fa, nil}, {fs, []string{"beta"}}} {
+		want := pageThrough(catalog.NewSnapshot(allSkillsExcept(fromCapture(orig), tc.exclude), catalog.Options{}))
+		if !slices.Equal(tc.f.pageChars, want.pageChars) || !maps.Equal(tc.f.reached, want.reached) || !slices.Equal(tc.f.names, want.names) {
+			t.Errorf("exclude %v: facts %+v, paging shows %+v", tc.exclude, tc.f, want)
+		}
+	}
+}
+
+// allSkillsExcept is the eligible skills of cats without the names in
+// exclude.
+func allSkillsExcept(cats []embedded, exclude []string) []catalog.Skill {
+	var out []catalog.Skill
+	for _, g := range eligibleGroups(cats, exclude) {
+		out = append(out, g...)
+	}
+	return out
 }
