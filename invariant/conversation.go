@@ -21,7 +21,7 @@ var ConversationPrefix = &rules.Rule{
 	Name:     "invariant.conversation-prefix",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
-	Engine:   rules.Engine{Cross: true},
+	Engine:   rules.Engine{Cross: true, Prepare: prepareConversationPrefix},
 	Doc: "Successive requests of one conversation keep the prefix the provider cached for the turn before. " +
 		"Providers bill a repeated prefix (tools, then system, then earlier messages) at a fraction of the input price, and a change early in it makes everything after it full price again. " +
 		"Captures are taken in the order given; those with the same tool declarations, system text and first message as captured are one conversation. Within it, a turn whose tools or system bytes differ from the previous turn's after transformation, " +
@@ -161,15 +161,22 @@ type lastTurn struct {
 	changes    [][2]string
 }
 
-func runConversationPrefix(p *rules.Pass) error {
-	groups, _ := p.State.(map[[32]byte]*lastTurn)
-	if groups == nil {
-		groups = map[[32]byte]*lastTurn{}
-		p.State = groups
-	}
-	r := p.Result
+// turnFacts is what SO405 makes of one result on its own, before it
+// compares the result with the conversation's turn before: the
+// conversation's key, what the next turn is compared with, the hashes of
+// the declarations as captured and of every message after
+// transformation (cache_control left out). Nil when the transform
+// changed the provider.
+type turnFacts struct {
+	key   [32]byte
+	cur   *lastTurn
+	host  [][32]byte
+	after [][32]byte
+}
+
+func prepareConversationPrefix(r *rules.Result) any {
 	if r.Original.Provider != r.Final.Provider {
-		return nil
+		return (*turnFacts)(nil)
 	}
 	before, after := capture.PartsOf(r.Original), capture.PartsOf(r.Final)
 	h := sha256.New()
@@ -183,15 +190,36 @@ func runConversationPrefix(p *rules.Pass) error {
 		// One conversation: the same opening message.
 		h.Write(capture.StripCacheControl(r.Original.Doc, before.Msgs[0]))
 	}
-	var key [32]byte
-	copy(key[:], h.Sum(nil))
-	prev := groups[key]
-	cur := newLastTurn(r, before, after)
-	groups[key] = cur
+	f := &turnFacts{host: hashes(before.Decls)}
+	copy(f.key[:], h.Sum(nil))
+	fd := r.Final.Doc
+	for _, m := range after.Msgs {
+		f.after = append(f.after, sha256.Sum256(capture.StripCacheControl(fd, m)))
+	}
+	f.cur = newLastTurn(r, before, after, f.after)
+	return f
+}
+
+func runConversationPrefix(p *rules.Pass) error {
+	groups, _ := p.State.(map[[32]byte]*lastTurn)
+	if groups == nil {
+		groups = map[[32]byte]*lastTurn{}
+		p.State = groups
+	}
+	r := p.Result
+	f, ok := p.Prepared.(*turnFacts)
+	if !ok {
+		f = prepareConversationPrefix(r).(*turnFacts)
+	}
+	if f == nil {
+		return nil
+	}
+	prev, cur := groups[f.key], f.cur
+	groups[f.key] = cur
 	if prev == nil {
 		return nil
 	}
-	if prev.tools != cur.tools && !restored(prev.decls, cur.decls, hashes(before.Decls)) {
+	if prev.tools != cur.tools && !restored(prev.decls, cur.decls, f.host) {
 		prefixDiff(p, r, "/tools", fmt.Sprintf("tool declarations differ from those of %s after transformation although they were the same before",
 			prev.name), touching([]string{"/tools"}, prev.changes, cur.changes))
 	}
@@ -199,13 +227,14 @@ func runConversationPrefix(p *rules.Pass) error {
 		prefixDiff(p, r, "", fmt.Sprintf("system text differs from that of %s after transformation although it was the same before",
 			prev.name), touching(systemPointers, prev.changes, cur.changes))
 	}
-	checkCachedMessages(p, prev, r, cur, after.Msgs)
+	checkCachedMessages(p, prev, r, cur, f.after)
 	return nil
 }
 
 // newLastTurn keeps what the next turn of r's conversation is compared
-// with.
-func newLastTurn(r *rules.Result, before, after capture.TurnParts) *lastTurn {
+// with; afterMsgs are the hashes of every message of r after
+// transformation.
+func newLastTurn(r *rules.Result, before, after capture.TurnParts, afterMsgs [][32]byte) *lastTurn {
 	t := &lastTurn{
 		name:    r.Original.Name,
 		tools:   sha256.Sum256(after.Tools),
@@ -214,14 +243,12 @@ func newLastTurn(r *rules.Result, before, after capture.TurnParts) *lastTurn {
 		list:    r.Final.Doc.Pointer(capture.MessageList(r.Final)),
 		changes: appliedChanges(r),
 	}
-	od, fd := r.Original.Doc, r.Final.Doc
+	od := r.Original.Doc
 	for _, m := range before.Msgs {
 		t.beforeMsgs = append(t.beforeMsgs, sha256.Sum256(capture.StripCacheControl(od, m)))
 	}
 	through := cachedThrough(r.Final, after.Msgs)
-	for i := 0; i <= through && i < len(after.Msgs); i++ {
-		t.cachedMsgs = append(t.cachedMsgs, sha256.Sum256(capture.StripCacheControl(fd, after.Msgs[i])))
-	}
+	t.cachedMsgs = afterMsgs[:min(through+1, len(afterMsgs))]
 	return t
 }
 
@@ -262,7 +289,7 @@ func restored(prev, next, host [][32]byte) bool {
 // checkCachedMessages reports a message of next, inside the prefix prev
 // cached, that differs from prev's after transformation, when next
 // continues prev.
-func checkCachedMessages(p *rules.Pass, prev *lastTurn, next *rules.Result, cur *lastTurn, na []capture.Node) {
+func checkCachedMessages(p *rules.Pass, prev *lastTurn, next *rules.Result, cur *lastTurn, na [][32]byte) {
 	if len(prev.beforeMsgs) == 0 || len(prev.beforeMsgs) > len(cur.beforeMsgs) {
 		return
 	}
@@ -271,9 +298,8 @@ func checkCachedMessages(p *rules.Pass, prev *lastTurn, next *rules.Result, cur 
 			return // not a continuation of prev
 		}
 	}
-	gd := next.Final.Doc
 	for i, h := range prev.cachedMsgs {
-		if i >= len(na) || h != sha256.Sum256(capture.StripCacheControl(gd, na[i])) {
+		if i >= len(na) || h != na[i] {
 			prefixDiff(p, next, prev.list+"/"+strconv.Itoa(i), fmt.Sprintf("message %d differs from what %s sent, inside the prefix that request cached",
 				i, prev.name), touching([]string{prev.list}, prev.changes, cur.changes))
 			return

@@ -124,7 +124,7 @@ var StablePrefix = &rules.Rule{
 	Name:     "invariant.stable-prefix",
 	Kind:     rules.Invariant,
 	Severity: rules.Error,
-	Engine:   rules.Engine{Cross: true},
+	Engine:   rules.Engine{Cross: true, Prepare: preparePrefix},
 	Doc: "Captures that share a skill catalog and their system text still share them after transformation. " +
 		"The compared bytes are the system and developer text with the skill catalog (tool declarations are left to the tool rules, whose selection may follow the conversation). " +
 		"Provider prompt caches only hit when these bytes repeat exactly, so a catalog transform must not make them depend on the conversation. " +
@@ -138,6 +138,21 @@ type prefixGroup struct {
 	before, after [32]byte
 }
 
+// prefixHashes is what SO404 makes of one result on its own: the hash of
+// its catalog, and of its system prefix before and after transformation.
+// Nil without a catalog.
+type prefixHashes struct {
+	key, before, after [32]byte
+}
+
+func preparePrefix(r *rules.Result) any {
+	cat := r.Original.CatalogBytes()
+	if len(cat) == 0 {
+		return (*prefixHashes)(nil)
+	}
+	return &prefixHashes{sha256.Sum256(cat), sha256.Sum256(r.Original.SystemPrefix()), sha256.Sum256(r.Final.SystemPrefix())}
+}
+
 func runStablePrefix(p *rules.Pass) error {
 	groups, _ := p.State.(map[[32]byte]*prefixGroup)
 	if groups == nil {
@@ -145,13 +160,14 @@ func runStablePrefix(p *rules.Pass) error {
 		p.State = groups
 	}
 	r := p.Result
-	cat := r.Original.CatalogBytes()
-	if len(cat) == 0 {
+	h, ok := p.Prepared.(*prefixHashes)
+	if !ok {
+		h = preparePrefix(r).(*prefixHashes)
+	}
+	if h == nil {
 		return nil
 	}
-	key := sha256.Sum256(cat)
-	before := sha256.Sum256(r.Original.SystemPrefix())
-	after := sha256.Sum256(r.Final.SystemPrefix())
+	key, before, after := h.key, h.before, h.after
 	g, ok := groups[key]
 	if !ok {
 		groups[key] = &prefixGroup{first: r.Original.Name, before: before, after: after}

@@ -107,10 +107,7 @@ func TestStablePrefix(t *testing.T) {
 		batch []*rules.Result
 		want  int
 	}{"same": {same, 0}, "diverged": {diverged, 1}} {
-		diags, err := rules.VerifyBatch(tc.batch, []*rules.Rule{StablePrefix}, &rules.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		diags := bothWays(t, tc.batch, StablePrefix)
 		if len(diags) != tc.want {
 			t.Errorf("%s: %d diagnostics %+v, want %d", name, len(diags), diags, tc.want)
 		}
@@ -159,10 +156,7 @@ func TestConversationPrefix(t *testing.T) {
 		{"reduced on both turns", []*rules.Result{same(t1), with(t2, `long output`, `short`, "SO301", "/messages/2/content/0/content"), with(t3, `long output`, `short`, "SO301", "/messages/2/content/0/content")}, nil},
 	}
 	for _, tc := range cases {
-		diags, err := rules.VerifyBatch(tc.batch, []*rules.Rule{ConversationPrefix}, &rules.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		diags := bothWays(t, tc.batch, ConversationPrefix)
 		var got []string
 		for _, d := range diags {
 			got = append(got, d.Message)
@@ -180,6 +174,40 @@ func TestConversationPrefix(t *testing.T) {
 	if diags, _ := rules.VerifyBatch(batch, []*rules.Rule{ConversationPrefix}, &rules.Env{}); len(diags) != 0 {
 		t.Fatalf("outside the cached prefix: %+v", diags)
 	}
+}
+
+// bothWays verifies batch with the cross-capture rule r as VerifyBatch
+// does (each result prepared as it is added) and as check does (every
+// result prepared first, here last to first, then added in order), and
+// fails unless both find the same.
+func bothWays(t *testing.T, batch []*rules.Result, r *rules.Rule) []rules.Diagnostic {
+	t.Helper()
+	want, err := rules.VerifyBatch(batch, []*rules.Rule{r}, &rules.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Engine.Prepare == nil {
+		t.Fatalf("%s prepares nothing", r.ID)
+	}
+	v := rules.NewBatchVerifier([]*rules.Rule{r}, &rules.Env{})
+	preps := make([]rules.Prepared, len(batch))
+	for i := len(batch) - 1; i >= 0; i-- {
+		if preps[i], err = v.Prepare(batch[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []rules.Diagnostic
+	for i, res := range batch {
+		raised, err := v.AddPrepared(res, preps[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, raised[0]...)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s prepared first: %+v, as added: %+v", r.ID, got, want)
+	}
+	return want
 }
 
 // TestCrossStateHoldsNoResult: the cross-capture invariants keep what they

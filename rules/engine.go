@@ -292,11 +292,7 @@ func Call(p *Pass) (err error) {
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			stack := string(debug.Stack())
-			if i := strings.Index(stack, "panic("); i >= 0 {
-				stack = stack[i:]
-			}
-			err = &RuleError{Rule: p.Rule.ID, Capture: name, Err: fmt.Errorf("panic: %v\n%s", v, firstLines(stack, 12))}
+			err = panicError(p.Rule, name, v)
 		}
 	}()
 	if p.Rule.Run == nil {
@@ -306,6 +302,16 @@ func Call(p *Pass) (err error) {
 		return &RuleError{Rule: p.Rule.ID, Capture: name, Err: e}
 	}
 	return nil
+}
+
+// panicError is the error of rule r's panic with value v on capture name,
+// with the first lines of the stack from the panic on.
+func panicError(r *Rule, name string, v any) *RuleError {
+	stack := string(debug.Stack())
+	if i := strings.Index(stack, "panic("); i >= 0 {
+		stack = stack[i:]
+	}
+	return &RuleError{Rule: r.ID, Capture: name, Err: fmt.Errorf("panic: %v\n%s", v, firstLines(stack, 12))}
 }
 
 // NewPass returns the pass of rule r over c (nil for rules that read no
@@ -712,15 +718,51 @@ func NewBatchVerifier(invariants []*Rule, env *Env) *BatchVerifier {
 // raised, rule by rule in the order of NewBatchVerifier's rules, for a
 // caller that places them while the result's file is at hand.
 func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
+	prep, err := v.Prepare(res)
+	if err != nil {
+		return nil, err
+	}
+	return v.AddPrepared(res, prep)
+}
+
+// Prepared is what the rules of a BatchVerifier prepared of one result.
+type Prepared []any
+
+// Prepare runs the Engine.Prepare of each rule on res. It keeps no state,
+// so results may be prepared at once, in any order, on other goroutines;
+// AddPrepared then takes them in the batch's order.
+func (v *BatchVerifier) Prepare(res *Result) (prep Prepared, err error) {
+	prep = make(Prepared, len(v.passes))
+	for k, p := range v.passes {
+		if f := p.Rule.Engine.Prepare; f != nil {
+			func() {
+				defer func() {
+					if e := recover(); e != nil {
+						err = panicError(p.Rule, res.Original.Name, e)
+					}
+				}()
+				prep[k] = f(res)
+			}()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return prep, nil
+}
+
+// AddPrepared is Add for a result whose rules' work was prepared.
+func (v *BatchVerifier) AddPrepared(res *Result, prep Prepared) ([][]Diagnostic, error) {
 	raised := make([][]Diagnostic, len(v.passes))
 	for k, p := range v.passes {
 		p.Result = res
+		p.Prepared = prep[k]
 		p.diags = nil
 		if err := Call(p); err != nil {
 			return nil, err
 		}
 		raised[k] = p.diags
-		p.Result = nil
+		p.Result, p.Prepared = nil, nil
 	}
 	return raised, nil
 }

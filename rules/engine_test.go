@@ -387,3 +387,35 @@ func TestRunChecksKeepsEachRulesFindings(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// TestBatchVerifierPrepare: a cross-capture invariant's Run finds what
+// its Prepare made of the result, prepared apart or as it is added, and
+// a panic in Prepare is the rule's error.
+func TestBatchVerifierPrepare(t *testing.T) {
+	c := read(t, body)
+	res := &Result{Original: c, Final: c}
+	var seen []any
+	r := &Rule{ID: "T9", Kind: Invariant, Doc: "Test.", Engine: Engine{Cross: true, Prepare: func(r *Result) any { return r.Original.Name + " prepared" }},
+		Run: func(p *Pass) error { seen = append(seen, p.Prepared); return nil }}
+	v := NewBatchVerifier([]*Rule{r}, &Env{})
+	prep, err := v.Prepare(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.AddPrepared(res, prep); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Add(res); err != nil {
+		t.Fatal(err)
+	}
+	want := c.Name + " prepared"
+	if len(seen) != 2 || seen[0] != want || seen[1] != want {
+		t.Fatalf("Run saw %v", seen)
+	}
+	boom := &Rule{ID: "T10", Kind: Invariant, Doc: "Test.", Engine: Engine{Cross: true, Prepare: func(*Result) any { panic("boom") }}, Run: func(*Pass) error { return nil }}
+	_, err = NewBatchVerifier([]*Rule{boom}, &Env{}).Prepare(res)
+	var re *RuleError
+	if !errors.As(err, &re) || re.Rule != "T10" || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("want a RuleError naming T10, got %v", err)
+	}
+}

@@ -39,6 +39,9 @@ func checkCommand(e *env) *cli.Command {
 type checked struct {
 	res   *rules.Result
 	diags []rules.Diagnostic
+	// prep is what the cross-capture invariants do with the result on
+	// its own, done on the worker; take adds the result in order.
+	prep rules.Prepared
 	// line is the capture's JSON line, with --format jsonl: encoded on
 	// the worker, written in order by take.
 	line []byte
@@ -110,7 +113,14 @@ func (r *checkRun) check(f *capture.File, log *inputLog) ([]checked, error) {
 			}
 			return nil, err
 		}
-		ch := checked{res: res, diags: r.levels.Kept(append(slices.Clip(res.Diagnostics), ds...))}
+		prep, err := r.batch.Prepare(res)
+		if err != nil {
+			if log.ruleFailed(err) {
+				continue
+			}
+			return nil, err
+		}
+		ch := checked{res: res, diags: r.levels.Kept(append(slices.Clip(res.Diagnostics), ds...)), prep: prep}
 		if r.e.format == jsonl {
 			line := report.NewLine(captureInput(res.Original), report.Locate(ch.diags, []*capture.File{f}))
 			if ch.line, err = encodeLine(line); err != nil {
@@ -129,7 +139,7 @@ func (r *checkRun) check(f *capture.File, log *inputLog) ([]checked, error) {
 func (r *checkRun) take(f *capture.File, cs []checked) error {
 	files := []*capture.File{f}
 	for _, ch := range cs {
-		raised, err := r.batch.Add(ch.res)
+		raised, err := r.batch.AddPrepared(ch.res, ch.prep)
 		if err != nil {
 			return ruleFailure(err)
 		}
