@@ -505,8 +505,8 @@ const (
 // counted a word at a time, four words to a round: up to the first byte
 // that needs attention, or to fewer than eight bytes before the end.
 // (Four words with a branch each beat one branch on all four: the first
-// byte that needs attention is usually in the first words.) plainRun is
-// this where no vector instructions do it faster.
+// byte that needs attention is usually in the first words.) scanPlain
+// is this where no vector scan goes first.
 func plainWords(s []byte) int {
 	n := 0
 	for len(s) >= 32 {

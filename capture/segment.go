@@ -95,8 +95,8 @@ func BuildSegments(d *Doc, p Provider) []Segment {
 		a.pi()
 	}
 	a.splitCatalogs()
-	// The adapters walk the body in order and only the catalog split
-	// appends out of it: most lists are sorted already.
+	// A list is in body order when the body's members come in the order
+	// its adapter visits them; otherwise it is a few sorted runs.
 	byStart := func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) }
 	if !slices.IsSortedFunc(a.segs, byStart) {
 		a.segs = sortedByStart(a.segs)

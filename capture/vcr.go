@@ -41,7 +41,7 @@ func peekCassette(p string) bool {
 // other top-level keys before it allowed, as long as nothing says JSON).
 func isCassette(data []byte) bool {
 	if len(data) > 0 && (data[0] == '{' || data[0] == '[' || data[0] == '"') {
-		return false // its first line is JSON: the scan below says so at its end
+		return false // a first line that opens as JSON: the scan below would stop there, at its end
 	}
 	n := 0
 	content := false
