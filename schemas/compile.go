@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/skillopt/skillopt/capture"
 )
@@ -432,24 +430,6 @@ func (c *compiler) regexp(i capture.Node, expr string) (*pattern, error) {
 	c.regexps[expr] = re
 	return re, nil
 }
-
-// pattern is a regular expression of a schema, compiled on first use: a
-// provider's schema holds hundreds of them and a request reaches a few, so
-// compiling them all would be most of compiling the schema.
-type pattern struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-// MatchString reports whether s matches the expression.
-func (p *pattern) MatchString(s string) bool {
-	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) }) // parsed by the compiler
-	return p.re.MatchString(s)
-}
-
-// String is the expression as the schema writes it.
-func (p *pattern) String() string { return p.expr }
 
 func (c *compiler) list(i capture.Node) ([]*schema, error) {
 	if c.d.Kind(i) != capture.Array || c.d.Len(i) == 0 {
