@@ -59,60 +59,79 @@ type piece struct {
 	start   int     // its text's offset in the new body
 }
 
+// resolved is the splices of a document resolved against its index.
+type resolved struct {
+	pieces []piece
+	// A position of the old body moves by the deltas of the splices
+	// before it: a start from a replacement's end or an insertion's
+	// place on, an end from a replacement's end or one past an
+	// insertion's place on. Both keys grow with the splices.
+	startKey, endKey []int
+	shift            []int // shift[k]: the deltas of splices [0, k)
+	surrogates       bool
+	size             int // nodes of the new index
+}
+
+// resolve resolves splices against d, or returns false when the new index
+// is left to the parse.
+func (d *Doc) resolve(body []byte, splices []Splice) (*resolved, bool) {
+	r := &resolved{
+		pieces:     make([]piece, len(splices)),
+		startKey:   make([]int, len(splices)),
+		endKey:     make([]int, len(splices)),
+		shift:      make([]int, len(splices)+1),
+		surrogates: d.surrogates,
+		size:       len(d.Nodes),
+	}
+	var members map[Node][]string // keys inserted so far, by object
+	for k, s := range splices {
+		if k > 0 && s.Start < splices[k-1].End {
+			return nil, false
+		}
+		p := &r.pieces[k]
+		p.start = s.Start + r.shift[k]
+		r.shift[k+1] = r.shift[k] + len(s.Text) - (s.End - s.Start)
+		var nd *Doc
+		need := 0 // the nesting the new nodes add below their place
+		if s.Insert {
+			nd = d.fragment(body, s, p, &members)
+			r.startKey[k], r.endKey[k] = s.Start, s.Start+1
+			if nd != nil {
+				need = depth(nd.Nodes) - 1
+			}
+		} else {
+			nd = d.replacement(s, p)
+			r.startKey[k], r.endKey[k] = s.End, s.End
+			if nd != nil {
+				need = depth(nd.Nodes)
+			}
+		}
+		if nd == nil || k > 0 && p.at < r.pieces[k-1].at+r.pieces[k-1].removed {
+			return nil, false
+		}
+		if need > 0 && d.containers(p)+need > MaxDepth {
+			return nil, false // the parse reports the nesting
+		}
+		r.surrogates = r.surrogates || nd.surrogates
+		r.size += len(p.nodes) - p.removed
+	}
+	return r, true
+}
+
 // spliced returns the index of body, the bytes d.Src gives with splices
 // made, or nil when it is not derived (the caller parses body).
 func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
 	if len(splices) == 0 || len(d.gaps) > 0 || len(body) > MaxSize {
 		return nil
 	}
-	pieces := make([]piece, len(splices))
-	// A position of the old body moves by the deltas of the splices
-	// before it: a start from a replacement's end or an insertion's
-	// place on, an end from a replacement's end or one past an
-	// insertion's place on. Both keys grow with the splices.
-	startKey := make([]int, len(splices))
-	endKey := make([]int, len(splices))
-	shift := make([]int, len(splices)+1) // shift[k]: the deltas of splices [0, k)
-	surrogates := d.surrogates
-	size := len(d.Nodes)
-	var members map[Node][]string // keys inserted so far, by object
-	for k, s := range splices {
-		if k > 0 && s.Start < splices[k-1].End {
-			return nil
-		}
-		p := &pieces[k]
-		p.start = s.Start + shift[k]
-		shift[k+1] = shift[k] + len(s.Text) - (s.End - s.Start)
-		var nd *Doc
-		need := 0 // the nesting the new nodes add below their place
-		if s.Insert {
-			nd = d.fragment(body, s, p, &members)
-			startKey[k], endKey[k] = s.Start, s.Start+1
-			if nd != nil {
-				need = depth(nd.Nodes) - 1
-			}
-		} else {
-			nd = d.replacement(s, p)
-			startKey[k], endKey[k] = s.End, s.End
-			if nd != nil {
-				need = depth(nd.Nodes)
-			}
-		}
-		if nd == nil {
-			return nil
-		}
-		if k > 0 && p.at < pieces[k-1].at+pieces[k-1].removed {
-			return nil
-		}
-		if need > 0 && d.containers(p)+need > MaxDepth {
-			return nil // the parse reports the nesting
-		}
-		surrogates = surrogates || nd.surrogates
-		size += len(p.nodes) - p.removed
+	r, ok := d.resolve(body, splices)
+	if !ok {
+		return nil
 	}
+	pieces := r.pieces
 	moved := func(pos int, keys []int) uint32 {
 		k := sort.Search(len(keys), func(k int) bool { return keys[k] > pos })
-		return uint32(pos + shift[k])
+		return uint32(pos + r.shift[k])
 	}
 	// added[k]: the new nodes of pieces [0, k), less the removed ones.
 	added := make([]int, len(pieces)+1)
@@ -132,13 +151,13 @@ func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
 		}
 		return Node(out)
 	}
-	out := make([]Entry, 0, size)
+	out := make([]Entry, 0, r.size)
 	i := 0
 	emit := func(to int) {
 		for ; i < to; i++ {
 			e := d.Nodes[i]
-			e.Start = moved(int(e.Start), startKey)
-			e.End = moved(int(e.End), endKey)
+			e.Start = moved(int(e.Start), r.startKey)
+			e.End = moved(int(e.End), r.endKey)
 			e.Skip = skipTo(Node(i), int(e.Skip))
 			out = append(out, e)
 		}
@@ -156,7 +175,7 @@ func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
 		i += p.removed
 	}
 	emit(len(d.Nodes))
-	return &Doc{Src: body, Nodes: out, surrogates: surrogates}
+	return &Doc{Src: body, Nodes: out, surrogates: r.surrogates}
 }
 
 // replacement resolves a splice that replaces the value of s.Node: its
