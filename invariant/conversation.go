@@ -207,10 +207,7 @@ func runConversationPrefix(p *rules.Pass) error {
 		p.State = groups
 	}
 	r := p.Result
-	f, ok := p.Prepared.(*turnFacts)
-	if !ok {
-		f = prepareConversationPrefix(r).(*turnFacts)
-	}
+	f := p.Prepared.(*turnFacts)
 	if f == nil {
 		return nil
 	}

@@ -160,20 +160,16 @@ func runStablePrefix(p *rules.Pass) error {
 		p.State = groups
 	}
 	r := p.Result
-	h, ok := p.Prepared.(*prefixHashes)
-	if !ok {
-		h = preparePrefix(r).(*prefixHashes)
-	}
+	h := p.Prepared.(*prefixHashes)
 	if h == nil {
 		return nil
 	}
-	key, before, after := h.key, h.before, h.after
-	g, ok := groups[key]
+	g, ok := groups[h.key]
 	if !ok {
-		groups[key] = &prefixGroup{first: r.Original.Name, before: before, after: after}
+		groups[h.key] = &prefixGroup{first: r.Original.Name, before: h.before, after: h.after}
 		return nil
 	}
-	if before == g.before && after != g.after {
+	if h.before == g.before && h.after != g.after {
 		p.Report(rules.Diagnostic{Capture: r.Original.Name, Message: fmt.Sprintf("stable prefix differs from %s after transformation although both had the same prefix before", g.first)})
 	}
 	return nil

@@ -229,7 +229,7 @@ func TestCrossStateHoldsNoResult(t *testing.T) {
 	for _, r := range []*rules.Rule{StablePrefix, ConversationPrefix} {
 		p := &rules.Pass{Rule: r, Env: &rules.Env{}}
 		for _, res := range []*rules.Result{same(t1), same(withCatalog), same(t2), same(withCatalog)} {
-			p.Result = res
+			p.Result, p.Prepared = res, r.Engine.Prepare(res) // as a driver does
 			if err := r.Run(p); err != nil {
 				t.Fatal(err)
 			}

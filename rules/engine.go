@@ -718,11 +718,7 @@ func NewBatchVerifier(invariants []*Rule, env *Env) *BatchVerifier {
 // raised, rule by rule in the order of NewBatchVerifier's rules, for a
 // caller that places them while the result's file is at hand.
 func (v *BatchVerifier) Add(res *Result) ([][]Diagnostic, error) {
-	prep, err := v.Prepare(res)
-	if err != nil {
-		return nil, err
-	}
-	return v.AddPrepared(res, prep)
+	return v.AddPrepared(res, nil)
 }
 
 // Prepared is what the rules of a BatchVerifier prepared of one result.
@@ -751,8 +747,15 @@ func (v *BatchVerifier) Prepare(res *Result) (prep Prepared, err error) {
 	return prep, nil
 }
 
-// AddPrepared is Add for a result whose rules' work was prepared.
+// AddPrepared is Add for a result whose rules' work was prepared (nil:
+// not yet, and it is prepared here).
 func (v *BatchVerifier) AddPrepared(res *Result, prep Prepared) ([][]Diagnostic, error) {
+	if prep == nil {
+		var err error
+		if prep, err = v.Prepare(res); err != nil {
+			return nil, err
+		}
+	}
 	raised := make([][]Diagnostic, len(v.passes))
 	for k, p := range v.passes {
 		p.Result = res

@@ -138,9 +138,8 @@ type Engine struct {
 	// Prepare, for a cross-capture invariant, does the part of its work
 	// on one result that the results before it do not change (digests,
 	// extracts): a driver may run it beside the other results' on the
-	// worker that made the result, and Run then finds its value in
-	// Pass.Prepared, or nil when no driver prepared it. It must not keep
-	// state.
+	// worker that made the result, and BatchVerifier runs it otherwise;
+	// Run finds its value in Pass.Prepared. It must not keep state.
 	Prepare func(*Result) any
 	// Opt marks an opt-in rule: an ID prefix, a family or the default
 	// pipeline does not select it; only its ID or name does.
@@ -233,7 +232,8 @@ type Pass struct {
 	// needs of the results before, not the results, so that a batch of any
 	// size costs the memory of its state only.
 	State any
-	// Prepared is what the rule's Engine.Prepare made of Result, or nil.
+	// Prepared is what the rule's Engine.Prepare made of Result (nil
+	// without one).
 	Prepared any
 	// Unit is what a rule that reads no capture checks (lint rules: a
 	// skill file, an agent definition, the repository); its driver sets it
