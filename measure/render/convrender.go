@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -19,10 +18,7 @@ import (
 // WriteConversationJSON writes a conversation report as one indented JSON
 // object with a member "conversation".
 func WriteConversationJSON(w io.Writer, cv *measure.Conversation) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
+	return writeJSON(w, struct {
 		Conversation *measure.Conversation `json:"conversation"`
 	}{cv})
 }

@@ -21,11 +21,14 @@ import (
 )
 
 // WriteJSON writes the report as one indented JSON object.
-func WriteJSON(w io.Writer, rep *measure.Report) error {
+func WriteJSON(w io.Writer, rep *measure.Report) error { return writeJSON(w, rep) }
+
+// writeJSON writes v as indented JSON, without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(rep)
+	return enc.Encode(v)
 }
 
 // afterLine is the size after the pipeline and, with a price, what the

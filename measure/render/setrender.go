@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,10 +18,7 @@ import (
 // conversation's report, as WriteConversationJSON writes it, with its
 // name and how it was found) and "summary".
 func WriteConversationsJSON(w io.Writer, set *measure.ConversationSet) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(set)
+	return writeJSON(w, set)
 }
 
 // foundBy says how a conversation was found, with its session id.
