@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillopt/skillopt/capture"
+	"github.com/skillopt/skillopt/measure/internal/convtest"
 	"github.com/skillopt/skillopt/rules"
 )
 
@@ -58,12 +59,4 @@ func readJSON(t *testing.T, body string) *capture.Capture {
 }
 
 // quarterBytes counts one token per four bytes.
-type quarterBytes struct{}
-
-func (quarterBytes) CountAll(texts []string) []int {
-	out := make([]int, len(texts))
-	for i, t := range texts {
-		out[i] = (len(t) + 3) / 4
-	}
-	return out
-}
+type quarterBytes = convtest.Quarters

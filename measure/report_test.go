@@ -9,21 +9,14 @@ import (
 
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/internal/convtest"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
-// byteCounter is a deterministic stand-in tokenizer: one token per four
-// bytes, rounded up, so counts do not depend on a vocabulary.
-type byteCounter struct{}
-
-func (byteCounter) CountAll(texts []string) []int {
-	out := make([]int, len(texts))
-	for i, t := range texts {
-		out[i] = (len(t) + 3) / 4
-	}
-	return out
-}
+// byteCounter is the stand-in tokenizer of these tests, so counts do not
+// depend on a vocabulary.
+type byteCounter = convtest.Quarters
 
 func exampleReport(t *testing.T) *measure.Report {
 	t.Helper()

@@ -8,33 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/internal/convtest"
 	"github.com/skillopt/skillopt/rules"
 )
 
-func readCapture(t *testing.T, name, body string) *capture.Capture {
-	t.Helper()
-	f, err := capture.Read(name, []byte(body), capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Captures[0]
-}
+var (
+	readCapture = convtest.ReadCapture
+	shorten     = convtest.Shorten
+)
 
-// shorten is a transform that replaces the string at ptr.
-func shorten(id, ptr, to string) *rules.Rule {
-	return &rules.Rule{ID: id, Name: "test." + id, Kind: rules.Transform, Doc: "Test rule.", Engine: rules.Engine{Lossy: true}, Run: func(p *rules.Pass) error {
-		if i, err := p.Capture.Doc.Lookup(ptr); err == nil && p.Capture.Doc.Str(i) != to {
-			p.Edit(rules.Edit{Pointer: ptr, NewJSON: capture.Quote(to)})
-			return nil
-		}
-		p.Idle("nothing at %s", ptr)
-		return nil
-	}}
-}
-
-const twoTexts = `{"model":"m-1","max_tokens":5,"system":"` + "a system prompt that is rather long, long enough to shorten" + `","messages":[{"role":"user","content":"` + "a question that goes on and on and on and on" + `"}]}`
+const twoTexts = convtest.TwoTexts
 
 // TestTokensPerRule: each applied step is credited with the tokens it
 // saved; the steps add up to the pipeline's saving, and a step that did

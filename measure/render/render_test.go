@@ -9,22 +9,22 @@ import (
 	"github.com/skillopt/skillopt/capture"
 	"github.com/skillopt/skillopt/internal/golden"
 	"github.com/skillopt/skillopt/measure"
+	"github.com/skillopt/skillopt/measure/internal/convtest"
 	"github.com/skillopt/skillopt/measure/render"
 	"github.com/skillopt/skillopt/rules"
 	"github.com/skillopt/skillopt/transform/catalogrules"
 )
 
-// byteCounter is a deterministic stand-in tokenizer: one token per four
-// bytes, rounded up, so goldens do not depend on a vocabulary.
-type byteCounter struct{}
+// byteCounter is the stand-in tokenizer of the goldens, so they do not
+// depend on a vocabulary.
+type byteCounter = convtest.Quarters
 
-func (byteCounter) CountAll(texts []string) []int {
-	out := make([]int, len(texts))
-	for i, t := range texts {
-		out[i] = (len(t) + 3) / 4
-	}
-	return out
-}
+var (
+	readCapture = convtest.ReadCapture
+	shorten     = convtest.Shorten
+)
+
+const twoTexts = convtest.TwoTexts
 
 func exampleReport(t *testing.T) *measure.Report {
 	t.Helper()
@@ -57,29 +57,6 @@ func TestGoldens(t *testing.T) {
 		golden.Check(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 	}
 }
-
-func readCapture(t *testing.T, name, body string) *capture.Capture {
-	t.Helper()
-	f, err := capture.Read(name, []byte(body), capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Captures[0]
-}
-
-// shorten is a transform that replaces the string at ptr.
-func shorten(id, ptr, to string) *rules.Rule {
-	return &rules.Rule{ID: id, Name: "test." + id, Kind: rules.Transform, Doc: "Test rule.", Engine: rules.Engine{Lossy: true}, Run: func(p *rules.Pass) error {
-		if i, err := p.Capture.Doc.Lookup(ptr); err == nil && p.Capture.Doc.Str(i) != to {
-			p.Edit(rules.Edit{Pointer: ptr, NewJSON: capture.Quote(to)})
-			return nil
-		}
-		p.Idle("nothing at %s", ptr)
-		return nil
-	}}
-}
-
-const twoTexts = `{"model":"m-1","max_tokens":5,"system":"` + "a system prompt that is rather long, long enough to shorten" + `","messages":[{"role":"user","content":"` + "a question that goes on and on and on and on" + `"}]}`
 
 // TestCostText: with the model's price the text shows the saving's cost;
 // without it, no cost at all (never 0).

@@ -1,6 +1,7 @@
 // Package convtest holds the request fixtures that the tests of measure
 // and of its printers share: a stand-in tokenizer, Anthropic request bodies
-// of a conversation, and a transform rule that changes its cached prefix.
+// of a conversation, a transform rule that changes its cached prefix, and
+// a request with a rule that shortens its strings.
 // Only tests import it; it imports nothing of measure, so measure's own
 // tests can use it.
 package convtest
@@ -127,3 +128,30 @@ var TrimSystem = &rules.Rule{
 		return nil
 	},
 }
+
+// ReadCapture reads body as a capture file named name and returns its
+// first capture.
+func ReadCapture(t testing.TB, name, body string) *capture.Capture {
+	t.Helper()
+	f, err := capture.Read(name, []byte(body), capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Captures[0]
+}
+
+// Shorten is a transform rule, id, that replaces the string at ptr by to.
+func Shorten(id, ptr, to string) *rules.Rule {
+	return &rules.Rule{ID: id, Name: "test." + id, Kind: rules.Transform, Doc: "Test rule.", Engine: rules.Engine{Lossy: true}, Run: func(p *rules.Pass) error {
+		if i, err := p.Capture.Doc.Lookup(ptr); err == nil && p.Capture.Doc.Str(i) != to {
+			p.Edit(rules.Edit{Pointer: ptr, NewJSON: capture.Quote(to)})
+			return nil
+		}
+		p.Idle("nothing at %s", ptr)
+		return nil
+	}}
+}
+
+// TwoTexts is a request with a system prompt and a question long enough
+// for Shorten to shorten.
+const TwoTexts = `{"model":"m-1","max_tokens":5,"system":"` + "a system prompt that is rather long, long enough to shorten" + `","messages":[{"role":"user","content":"` + "a question that goes on and on and on and on" + `"}]}`
