@@ -1,6 +1,9 @@
 package capture
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // A Splice is one change to a document's bytes: Text takes the place of
 // Src[Start:End]. Node says what the change is, so that the new index can
@@ -26,6 +29,13 @@ type Splice struct {
 // new body is parsed, and its error returned. Either way the index is
 // the one Parse gives the new body.
 func (c *Capture) WithSplices(splices []Splice) (*Capture, error) {
+	prev := 0
+	for _, s := range splices {
+		if s.Start < prev || s.End < s.Start || s.End > len(c.Body) {
+			return nil, fmt.Errorf("splices out of order, overlapping or past the body (%d–%d)", s.Start, s.End)
+		}
+		prev = s.End
+	}
 	body := spliceBytes(c.Body, splices)
 	if doc := c.Doc.spliced(body, splices); doc != nil {
 		return c.with(body, doc), nil
@@ -121,7 +131,7 @@ func (d *Doc) resolve(body []byte, splices []Splice) (*resolved, bool) {
 // spliced returns the index of body, the bytes d.Src gives with splices
 // made, or nil when it is not derived (the caller parses body).
 func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
-	if len(splices) == 0 || len(d.gaps) > 0 || len(body) > MaxSize {
+	if len(splices) == 0 || len(body) > MaxSize {
 		return nil
 	}
 	r, ok := d.resolve(body, splices)
@@ -130,8 +140,7 @@ func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
 	}
 	pieces := r.pieces
 	moved := func(pos int, keys []int) uint32 {
-		k := sort.Search(len(keys), func(k int) bool { return keys[k] > pos })
-		return uint32(pos + r.shift[k])
+		return uint32(pos + r.shift[countUpTo(keys, pos)])
 	}
 	// added[k]: the new nodes of pieces [0, k), less the removed ones.
 	added := make([]int, len(pieces)+1)
@@ -175,7 +184,55 @@ func (d *Doc) spliced(body []byte, splices []Splice) *Doc {
 		i += p.removed
 	}
 	emit(len(d.Nodes))
-	return &Doc{Src: body, Nodes: out, surrogates: r.surrogates}
+	return &Doc{Src: body, Nodes: out, gaps: r.gaps(d.gaps), surrogates: r.surrogates}
+}
+
+// countUpTo is how many of the sorted keys are at most pos: a scan for the
+// few splices an edit makes, a search for many.
+func countUpTo(keys []int, pos int) int {
+	if len(keys) > 8 {
+		return sort.Search(len(keys), func(k int) bool { return keys[k] > pos })
+	}
+	k := 0
+	for k < len(keys) && keys[k] <= pos {
+		k++
+	}
+	return k
+}
+
+// gaps returns the old index's gaps of bigGap nodes under the nodes' new
+// numbers; a replaced value's new node keeps the gap of the old one, and
+// the gaps inside replaced values go with them.
+func (r *resolved) gaps(old map[int32]uint32) map[int32]uint32 {
+	if len(old) == 0 {
+		return nil
+	}
+	out := make(map[int32]uint32, len(old))
+	for k, g := range old {
+		if nk, ok := r.renumber(int(k)); ok {
+			out[int32(nk)] = g
+		}
+	}
+	return out
+}
+
+// renumber returns the new number of old node k, or false when k was
+// inside a replaced value.
+func (r *resolved) renumber(k int) (int, bool) {
+	shift := 0
+	for _, p := range r.pieces {
+		switch {
+		case p.at > k:
+			return k + shift, true
+		case p.at+p.removed <= k: // inserted before k (nothing removed), or replaced before it
+			shift += len(p.nodes) - p.removed
+		case p.at == k:
+			return k + shift, true // the replaced value itself: its new root
+		default:
+			return 0, false
+		}
+	}
+	return k + shift, true
 }
 
 // replacement resolves a splice that replaces the value of s.Node: its
