@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillopt/skillopt/internal/rank"
 )
@@ -64,7 +65,7 @@ func (s *Snapshot) SearchUsage(query string, limit int, u Usage) []Result {
 	// part, in the order of the lexical list (then in catalog order).
 	typos := s.typoMatches(q, exact)
 	byLexical(typos, lexical)
-	f := fusion{asTyped: func() map[int]bool { return s.asTyped(q, cq, lexical) }}
+	f := fusion{asTyped: sync.OnceValue(func() map[int]bool { return s.asTyped(q, cq, lexical) })}
 	f.fuse(exact, lexical, typos)
 	if len(u) > 0 {
 		for r, i := range s.usageOrder(f.hits, u, lexical) {
@@ -114,21 +115,16 @@ func (s *Snapshot) asTyped(q, cq searchQuery, lexical []rank.Hit) map[int]bool {
 // fusion is a reciprocal-rank fusion in progress.
 type fusion struct {
 	hits []fusedHit
-	// asTyped finds what Snapshot.asTyped does; it ranks the catalog
-	// again, so it runs only when a typo names a skill already listed,
-	// and once.
+	// asTyped is Snapshot.asTyped's answer; it ranks the catalog again,
+	// so it runs only when a typo names a skill already listed, and once.
 	asTyped func() map[int]bool
-	typed   map[int]bool
-	ranked  bool
 }
 
 // foundAsTyped reports whether the query as typed finds skill i, true
 // when no correction brought skills in.
 func (f *fusion) foundAsTyped(i int) bool {
-	if !f.ranked {
-		f.typed, f.ranked = f.asTyped(), true
-	}
-	return f.typed == nil || f.typed[i]
+	typed := f.asTyped()
+	return typed == nil || typed[i]
 }
 
 // fuse adds the lists in the order exact, lexical, typo (the order the
